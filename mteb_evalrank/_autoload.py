@@ -1,0 +1,89 @@
+"""Register the plugin with MTEB as soon as ``mteb`` is imported — cheaply, at any time.
+
+MTEB 2.x builds its task registry (``mteb.get_tasks.TASK_LIST`` / ``_TASKS_REGISTRY``) and its model
+registry at import time from its own modules only; there is no entry point for plugins.  This module
+installs a ``sys.meta_path`` finder that wraps the loader of the ``mteb`` package: when ``mteb``'s
+``__init__`` has finished executing, :func:`mteb_evalrank.registry.register` adds the plugin's tasks
+and model loaders.  If ``mteb`` is already imported, registration happens immediately.
+
+It is imported by ``mteb_evalrank.pth`` at interpreter start-up, so it must stay tiny: standard
+library only, nothing imported until ``mteb`` is.  Set ``MTEB_EVALRANK_NO_AUTOLOAD=1`` to disable.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+import warnings
+
+_TARGET = "mteb"
+
+
+def _register_now() -> None:
+    try:
+        from mteb_evalrank.registry import register
+
+        register()
+    except Exception as exc:  # never break `import mteb` because of the plugin
+        warnings.warn(
+            f"mteb-evalrank could not register its tasks with MTEB: {exc!r}. "
+            "Run `python -c 'import mteb_evalrank.registry as r; r.register()'` to see the full error.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+
+
+class _RegisteringLoader(importlib.abc.Loader):
+    def __init__(self, wrapped: importlib.abc.Loader) -> None:
+        self._wrapped = wrapped
+
+    def create_module(self, spec):  # noqa: D102
+        return self._wrapped.create_module(spec)
+
+    def exec_module(self, module) -> None:  # noqa: D102
+        self._wrapped.exec_module(module)
+        _register_now()
+
+    def __getattr__(self, name):  # resource readers, get_filename, ...
+        return getattr(self._wrapped, name)
+
+
+class _MtebFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):  # noqa: D102
+        if fullname != _TARGET:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = _RegisteringLoader(spec.loader)
+                _uninstall()
+                return spec
+        return None
+
+
+_FINDER = _MtebFinder()
+
+
+def _uninstall() -> None:
+    if _FINDER in sys.meta_path:
+        sys.meta_path.remove(_FINDER)
+
+
+def install() -> None:
+    """Make sure the plugin is registered with MTEB, now or when ``mteb`` gets imported."""
+    if os.environ.get("MTEB_EVALRANK_NO_AUTOLOAD"):
+        return
+    mteb = sys.modules.get(_TARGET)
+    if mteb is not None and getattr(mteb, "get_tasks", None) is not None:
+        _register_now()  # mteb already fully imported
+    elif mteb is None and _FINDER not in sys.meta_path:
+        sys.meta_path.insert(0, _FINDER)
+    # else: mteb is mid-import (we are being imported from inside it); the finder is already wrapped
+
+
+install()

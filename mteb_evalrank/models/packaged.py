@@ -1,0 +1,2 @@
+def install_packaged_loaders() -> None:
+    pass

