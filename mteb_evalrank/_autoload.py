@@ -44,6 +44,7 @@ class _RegisteringLoader(importlib.abc.Loader):
 
     def exec_module(self, module) -> None:  # noqa: D102
         self._wrapped.exec_module(module)
+        _uninstall()
         _register_now()
 
     def __getattr__(self, name):  # resource readers, get_filename, ...
@@ -59,9 +60,10 @@ class _MtebFinder(importlib.abc.MetaPathFinder):
                 continue
             spec = finder.find_spec(fullname, path, target)
             if spec is not None:
+                # stay installed until the module is executed: `python -m mteb` calls find_spec
+                # once to inspect the package and imports it with a second lookup
                 if spec.loader is not None:
                     spec.loader = _RegisteringLoader(spec.loader)
-                _uninstall()
                 return spec
         return None
 

@@ -1,0 +1,184 @@
+"""Where a task's data comes from: a local folder, raw sources built on demand, or the pinned Hub copy.
+
+Resolution order for a dataset ``name`` (e.g. ``"evalrank-sent"``):
+
+1. ``MTEB_EVALRANK_DATA=/dir`` — a folder of datasets already built with
+   ``mteb-evalrank build-data NAME --out /dir/NAME``; ``/dir/NAME`` is used as is.
+2. ``MTEB_EVALRANK_SOURCES=/dir`` — raw source files (the layout of ``shared/data/sources``); the
+   dataset is built on first use into the plugin cache (``mteb_evalrank.paths.cache_dir()``) and
+   reused afterwards.  Builds are written to a temporary folder and renamed, so an interrupted build
+   never leaves a half-written dataset behind.
+3. Otherwise the Hub repository at the revision pinned in :data:`HUB_DATASETS`
+   (``huggingface_hub.snapshot_download``).  Offline, this fails with a message naming both
+   variables and the build command.
+
+Every resolved dataset carries a content fingerprint (sha256 over its parquet files) that the tasks
+store with their scores, so results computed from local builds and from the Hub can be compared.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from mteb_evalrank.errors import DataNotFoundError
+from mteb_evalrank.paths import cache_dir
+
+DATA_ENV = "MTEB_EVALRANK_DATA"
+SOURCES_ENV = "MTEB_EVALRANK_SOURCES"
+STR_ENV = "MTEB_EVALRANK_STR"
+
+#: Version of the published datasets; ``push-data`` tags the Hub repository with it, and the tasks
+#: load exactly that tag.
+DATASET_VERSION = "v1.0.0"
+
+
+@dataclass(frozen=True)
+class HubDataset:
+    """A dataset the plugin publishes (or loads) on the Hugging Face Hub."""
+
+    name: str
+    repo_id: str
+    revision: str = DATASET_VERSION
+
+
+HUB_DATASETS: dict[str, HubDataset] = {
+    "evalrank-word": HubDataset("evalrank-word", "mteb-evalrank/evalrank-word"),
+    "evalrank-sent": HubDataset("evalrank-sent", "mteb-evalrank/evalrank-sent"),
+}
+
+
+@dataclass(frozen=True)
+class ResolvedDataset:
+    """A dataset folder in Hub layout plus where it came from."""
+
+    name: str
+    folder: Path
+    origin: str  # "local:<path>", "sources:<path>" or "hub:<repo>@<revision>"
+
+    @property
+    def fingerprint(self) -> str:
+        """sha256 (first 16 hex digits) over the dataset's parquet files, in path order."""
+        return dataset_fingerprint(self.folder)
+
+
+def dataset_fingerprint(folder: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(Path(folder).rglob("*.parquet")):
+        h.update(path.relative_to(folder).as_posix().encode())
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()[:16]
+
+
+def build_command(name: str) -> str:
+    return f"mteb-evalrank build-data {name} --sources SOURCES_DIR --out DATA_DIR/{name}"
+
+
+def resolve_dataset(name: str) -> ResolvedDataset:
+    """Return a local folder in Hub layout for dataset ``name`` (see module docstring for the order)."""
+    if name not in HUB_DATASETS:
+        raise DataNotFoundError(f"Unknown dataset {name!r}; known: {', '.join(sorted(HUB_DATASETS))}.")
+    data_root = os.environ.get(DATA_ENV)
+    if data_root:
+        folder = Path(data_root).expanduser() / name
+        if not (folder / "README.md").is_file():
+            raise DataNotFoundError(
+                f"{DATA_ENV}={data_root} is set but {folder} is not a built dataset (no README.md). "
+                f"Build it with: {build_command(name).replace('DATA_DIR', data_root)}"
+            )
+        return ResolvedDataset(name, folder, f"local:{folder}")
+    sources = os.environ.get(SOURCES_ENV)
+    if sources:
+        return ResolvedDataset(name, build_on_demand(name, Path(sources).expanduser()), f"sources:{sources}")
+    return _download_from_hub(HUB_DATASETS[name])
+
+
+def build_on_demand(name: str, sources: Path) -> Path:
+    """Build dataset ``name`` from raw ``sources`` into the cache once; return the folder."""
+    from mteb_evalrank.hub_datasets import BUILDERS
+
+    if not sources.is_dir():
+        raise DataNotFoundError(f"{SOURCES_ENV}={sources} is not a directory.")
+    key = hashlib.sha256(str(sources.resolve()).encode()).hexdigest()[:12]
+    target = cache_dir() / "built" / f"{name}-{key}"
+    if (target / "README.md").is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=target.parent))
+    try:
+        BUILDERS[name].build(sources, tmp)
+        tmp.rename(target)
+    except OSError:
+        if not (target / "README.md").is_file():  # a concurrent build may have won the race
+            raise
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+def _offline_message(name: str, reason: str) -> str:
+    return (
+        f"Cannot load dataset {name!r} from the Hugging Face Hub ({reason}). Offline, point the plugin "
+        f"at a local copy instead: set {DATA_ENV}=DATA_DIR (a folder of built datasets, made with "
+        f"`{build_command(name)}`), or {SOURCES_ENV}=SOURCES_DIR (raw source files; the dataset is built "
+        "on first use)."
+    )
+
+
+def _download_from_hub(ds: HubDataset) -> ResolvedDataset:
+    from huggingface_hub import snapshot_download
+
+    try:
+        folder = snapshot_download(ds.repo_id, repo_type="dataset", revision=ds.revision)
+    except Exception as exc:  # offline, unreachable, unknown repo or revision: all need the same advice
+        raise DataNotFoundError(_offline_message(ds.name, f"{type(exc).__name__}: {exc}")) from exc
+    return ResolvedDataset(ds.name, Path(folder), f"hub:{ds.repo_id}@{ds.revision}")
+
+
+def str_source_file() -> Path:
+    """Path of the STR csv (``sem_text_rel_ranked.csv``), needed to restore STR text in Hub copies.
+
+    Order: ``MTEB_EVALRANK_STR`` (a file), ``MTEB_EVALRANK_SOURCES/sts_senteval/STR/...``, a copy
+    cached by an earlier download, then a download from the dataset authors' public repository
+    (STR may not be redistributed, so the plugin never hosts it).
+    """
+    from mteb_evalrank.hub_datasets.evalrank_sent import STR_SOURCE_URL
+
+    env = os.environ.get(STR_ENV)
+    if env:
+        path = Path(env).expanduser()
+        if not path.is_file():
+            raise DataNotFoundError(f"{STR_ENV}={env} does not point to a file.")
+        return path
+    sources = os.environ.get(SOURCES_ENV)
+    if sources:
+        path = Path(sources).expanduser() / "sts_senteval" / "STR" / "sem_text_rel_ranked.csv"
+        if path.is_file():
+            return path
+    cached = cache_dir() / "downloads" / "sem_text_rel_ranked.csv"
+    if cached.is_file():
+        return cached
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_suffix(".part")
+    try:
+        with urllib.request.urlopen(STR_SOURCE_URL, timeout=60) as response, tmp.open("wb") as f:
+            shutil.copyfileobj(response, f)
+        tmp.rename(cached)
+    except (urllib.error.URLError, OSError) as exc:
+        tmp.unlink(missing_ok=True)
+        raise DataNotFoundError(
+            "The published EvalRankSent dataset holds STR pairs by id only (STR's licence forbids "
+            f"redistribution); their text is fetched from {STR_SOURCE_URL}, which failed ({exc}). "
+            f"Download sem_text_rel_ranked.csv yourself and set {STR_ENV}=/path/to/it, or set "
+            f"{DATA_ENV} / {SOURCES_ENV} to a local copy."
+        ) from exc
+    return cached

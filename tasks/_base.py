@@ -1,0 +1,155 @@
+"""Shared plumbing of the plugin's MTEB tasks: metadata that never writes into mteb, encode-once state.
+
+MTEB's ``evaluate`` calls ``task.evaluate`` once per subset (so that finished subsets are saved to
+the result cache before the next one starts).  The plugin's tasks share one set of embeddings
+across all subsets, so :class:`EncodeOnceTask` computes a per-model *state* (embeddings and anything
+derived from them, e.g. EvalRank ranks) on the first subset and reuses it for the others; the state
+is dropped by ``unload_data`` at the end of the task.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import weakref
+from pathlib import Path
+from typing import Any
+
+from mteb.abstasks.abstask import AbsTask
+from mteb.abstasks.task_metadata import TaskMetadata
+
+from mteb_evalrank.paths import cache_dir
+
+logger = logging.getLogger(__name__)
+
+
+class PluginTaskMetadata(TaskMetadata):
+    """TaskMetadata whose descriptive statistics live in the plugin's cache, not in the mteb package.
+
+    ``AbsTask.calculate_descriptive_statistics`` writes to ``metadata.descriptive_stat_path``; the
+    stock path is inside the installed ``mteb`` package.
+    """
+
+    @property
+    def descriptive_stat_path(self) -> Path:  # noqa: D102
+        return cache_dir() / "descriptive_stats" / str(self.type) / f"{self.name}.json"
+
+
+class EncodeOnceTask(AbsTask):
+    """Base class: custom data loading, one model state per run shared by every subset.
+
+    Subclasses implement:
+
+    - ``_load(num_proc) -> dict[subset, dict[split, Any]]`` — the data of each subset;
+    - ``_compute_state(model, *, hf_split, encode_kwargs, num_proc, timer) -> Any`` — encode once and
+      derive whatever the subsets need;
+    - ``_score_subset(state, data_split, hf_subset) -> dict`` — the scores of one subset.
+    """
+
+    def __init__(self, seed: int = 42, **kwargs: Any) -> None:
+        super().__init__(seed=seed, **kwargs)
+        self._state_key: tuple[Any, str] | None = None
+        self._state: Any = None
+
+    # --- data --------------------------------------------------------------------------------
+    def load_data(self, num_proc: int | None = None, *, timer=None, **kwargs: Any) -> None:  # noqa: D102
+        if self.data_loaded:
+            return
+        from mteb.timing import TimingStack
+
+        timer = timer or TimingStack()
+        with timer("Data loading", log_message=f"Loading dataset {self.metadata.name}..."):
+            self.dataset = self._load(num_proc=num_proc)
+        self.data_loaded = True
+
+    def unload_data(self) -> None:  # noqa: D102
+        self._state_key, self._state = None, None
+        super().unload_data()
+
+    def _load(self, num_proc: int | None = None) -> dict[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    # --- evaluation --------------------------------------------------------------------------
+    def _model_state(self, model: Any, *, hf_split: str, encode_kwargs, num_proc, timer) -> Any:
+        key = (weakref.ref(model) if _weakrefable(model) else id(model), hf_split)
+        if self._state_key is not None and _same_key(self._state_key, key):
+            return self._state
+        self._state_key, self._state = None, None  # free the previous model's arrays first
+        state = self._compute_state(
+            model, hf_split=hf_split, encode_kwargs=encode_kwargs or {}, num_proc=num_proc, timer=timer
+        )
+        self._state_key, self._state = key, state
+        return state
+
+    def _evaluate_subset(  # noqa: D102
+        self,
+        model,
+        data_split,
+        *,
+        hf_split: str,
+        hf_subset: str,
+        encode_kwargs,
+        prediction_folder=None,
+        num_proc=None,
+        timer=None,
+        **kwargs: Any,
+    ):
+        from mteb.timing import TimingStack
+
+        timer = timer or TimingStack()
+        state = self._model_state(
+            model, hf_split=hf_split, encode_kwargs=encode_kwargs, num_proc=num_proc, timer=timer
+        )
+        with timer("Scoring", split=hf_split, subset=hf_subset):
+            scores = self._score_subset(state, data_split, hf_subset)
+        if prediction_folder is not None:
+            self._save_task_predictions(
+                self._predictions(state, data_split, hf_subset), model, prediction_folder, hf_split, hf_subset
+            )
+        return scores
+
+    def _compute_state(self, model, *, hf_split, encode_kwargs, num_proc, timer) -> Any:
+        raise NotImplementedError
+
+    def _score_subset(self, state: Any, data_split: Any, hf_subset: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _predictions(self, state: Any, data_split: Any, hf_subset: str) -> Any:
+        """What ``--prediction-folder`` stores for a subset (JSON-serialisable)."""
+        return {}
+
+    # --- statistics ----------------------------------------------------------------------------
+    def calculate_descriptive_statistics(self, overwrite_results: bool = False, num_proc=None):  # noqa: D102
+        path = self.metadata.descriptive_stat_path
+        if path.exists() and not overwrite_results:
+            return json.loads(path.read_text(encoding="utf-8"))
+        if not self.data_loaded:
+            self.load_data(num_proc=num_proc)
+        stats = {
+            split: {
+                **self._calculate_descriptive_statistics_from_split(split, compute_overall=True),
+                "hf_subset_descriptive_stats": {
+                    s: self._calculate_descriptive_statistics_from_split(split, hf_subset=s)
+                    for s in self.hf_subsets
+                },
+            }
+            for split in self.metadata.eval_splits
+        }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(stats, indent=2), encoding="utf-8")
+        return stats
+
+
+def _weakrefable(obj: Any) -> bool:
+    try:
+        weakref.ref(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def _same_key(a: tuple[Any, str], b: tuple[Any, str]) -> bool:
+    ra, rb = a[0], b[0]
+    if isinstance(ra, weakref.ref) and isinstance(rb, weakref.ref):
+        return ra() is not None and ra() is rb() and a[1] == b[1]
+    return ra == rb and a[1] == b[1]

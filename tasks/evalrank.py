@@ -1,0 +1,257 @@
+"""EvalRank as MTEB tasks: ``EvalRankWord`` and ``EvalRankSent`` (Wang et al., ACL 2022, §4).
+
+Thin adapters: resolve the dataset (:mod:`mteb_evalrank.data_resolution`), encode every unique
+background item once (:func:`mteb_evalrank.encoding.encode_texts`), compute the exact ranks of all
+positives once (:func:`mteb_evalrank.ranking.evalrank_ranks`), then summarise them per subset
+(``all`` plus one subset per source dataset, all ranked against the full background).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mteb_evalrank.tasks._base import EncodeOnceTask, PluginTaskMetadata
+
+EVALRANK_CITATION = r"""@inproceedings{wang-etal-2022-just,
+  title = {Just Rank: Rethinking Evaluation with Word and Sentence Similarities},
+  author = {Wang, Bin and Kuo, C.-C. Jay and Li, Haizhou},
+  booktitle = {Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)},
+  year = {2022},
+  pages = {6060--6077},
+  url = {https://aclanthology.org/2022.acl-long.419},
+}"""
+
+WORD_SOURCES = (
+    "MC-30",
+    "MEN-TR-3k",
+    "MTurk-287",
+    "MTurk-771",
+    "RG-65",
+    "RW-STANFORD",
+    "SIMLEX-999",
+    "SimVerb-3500",
+    "VERB-143",
+    "WS-353-ALL",
+    "WS-353-REL",
+    "WS-353-SIM",
+    "YP-130",
+)
+SENT_SOURCES = ("stsb", "str")
+
+_TIES = ("pessimistic", "optimistic")
+
+
+def _subsets(sources: tuple[str, ...]) -> dict[str, list[str]]:
+    return {"all": ["eng-Latn"], **{s: ["eng-Latn"] for s in sources}}
+
+
+class _EvalRankTask(EncodeOnceTask):
+    """Shared EvalRank adapter; subclasses set ``metadata`` and ``dataset_name``.
+
+    Args:
+        center: subtract the background mean from every embedding before scoring (the reference
+            toolkit does; default on). Recorded in the scores as ``centered``.
+        ties: ``"pessimistic"`` (default; items scoring equal to the positive rank above it, so a
+            constant model scores ~0) or ``"optimistic"`` (ties favour the positive, as the
+            reference toolkit intends). Recorded in the scores as ``ties``.
+        chunk_size: queries per score block (memory bound); ``None`` picks a default.
+    """
+
+    dataset_name: str
+
+    def __init__(
+        self, *, center: bool = True, ties: str = "pessimistic", chunk_size: int | None = None, **kwargs: Any
+    ) -> None:
+        from mteb_evalrank.errors import InputError
+
+        if ties not in _TIES:
+            raise InputError(f"ties must be one of {_TIES}, got {ties!r}.")
+        super().__init__(**kwargs)
+        self.center = bool(center)
+        self.ties = ties
+        self.chunk_size = chunk_size
+        self.data: Any = None
+        self.data_origin: str | None = None
+        self.data_fingerprint: str | None = None
+
+    # --- data ----------------------------------------------------------------------------------
+    def _load(self, num_proc: int | None = None) -> dict[str, dict[str, Any]]:
+        from mteb_evalrank.data_resolution import resolve_dataset
+        from mteb_evalrank.errors import InputError
+        from mteb_evalrank.evalrank_data import EvalRankData
+        from mteb_evalrank.hub_datasets.layout import read_config
+
+        resolved = resolve_dataset(self.dataset_name)
+        pairs = _as_pandas(read_config(resolved.folder, "pairs"))
+        background = _as_pandas(read_config(resolved.folder, "background"))
+        pairs, background = self._restore_redacted(pairs, background)
+        for column, table, config in (
+            ("query", pairs, "pairs"),
+            ("positive", pairs, "pairs"),
+            ("source", pairs, "pairs"),
+            ("text", background, "background"),
+        ):
+            if column not in table.columns:
+                raise InputError(f"{resolved.folder}: config {config!r} has no column {column!r}.")
+        self.data = EvalRankData.from_texts(
+            background["text"].tolist(),
+            pairs["query"].tolist(),
+            pairs["positive"].tolist(),
+            pairs["source"].tolist(),
+            name=f"{self.metadata.name} ({resolved.origin})",
+        )
+        unknown = sorted(set(self.data.sources) - set(self.metadata.hf_subsets))
+        if unknown:
+            raise InputError(f"{resolved.folder}: pairs with unknown sources {unknown}.")
+        self.data_origin, self.data_fingerprint = resolved.origin, resolved.fingerprint
+        return {s: {split: self.data.subset_rows(s) for split in self.metadata.eval_splits} for s in self.hf_subsets}
+
+    def _restore_redacted(self, pairs, background):
+        return pairs, background
+
+    def unload_data(self) -> None:  # noqa: D102
+        self.data = None
+        super().unload_data()
+
+    # --- evaluation ----------------------------------------------------------------------------
+    def _compute_state(self, model, *, hf_split, encode_kwargs, num_proc, timer):
+        from mteb_evalrank.encoding import encode_texts
+        from mteb_evalrank.ranking import evalrank_ranks
+
+        with timer("Encoding background", split=hf_split, subset="all"):
+            embeddings = encode_texts(
+                model,
+                self.data.texts,
+                task_metadata=self.metadata,
+                hf_split=hf_split,
+                hf_subset="all",
+                encode_kwargs=encode_kwargs,
+                num_proc=num_proc,
+                allow_zero_rows=False,
+            )
+        with timer("Ranking", split=hf_split, subset="all"):
+            return evalrank_ranks(
+                embeddings,
+                self.data.query_idx,
+                self.data.positive_idx,
+                center=self.center,
+                ties=self.ties,
+                chunk_size=self.chunk_size,
+            )
+
+    def _score_subset(self, state, data_split, hf_subset: str) -> dict[str, Any]:
+        from mteb_evalrank.ranking import summarize_ranks
+
+        rows = np.asarray(data_split)
+        if len(rows) == 0:
+            from mteb_evalrank.errors import InputError
+
+            raise InputError(f"{self.metadata.name}: subset {hf_subset!r} has no pairs in this dataset.")
+        return {
+            **summarize_ranks(state.cos[rows]),
+            **summarize_ranks(state.l2[rows], prefix="l2_"),
+            "num_pairs": int(len(rows)),
+            "num_background": int(len(self.data.texts)),
+            "centered": self.center,
+            "ties": self.ties,
+            "dataset_fingerprint": self.data_fingerprint,
+        }
+
+    def _predictions(self, state, data_split, hf_subset: str) -> dict[str, Any]:
+        rows = np.asarray(data_split)
+        texts = self.data.texts
+        return {
+            "query": [texts[i] for i in self.data.query_idx[rows]],
+            "positive": [texts[i] for i in self.data.positive_idx[rows]],
+            "cos_rank": state.cos[rows].tolist(),
+            "l2_rank": state.l2[rows].tolist(),
+        }
+
+    def _calculate_descriptive_statistics_from_split(
+        self, split: str, *, hf_subset: str | None = None, compute_overall: bool = False, num_proc=None
+    ) -> dict[str, Any]:
+        if not self.data_loaded:
+            self.load_data(num_proc=num_proc)
+        rows = self.data.subset_rows(hf_subset)
+        lengths = np.fromiter((len(t) for t in self.data.texts), dtype=np.int64)
+        used = np.unique(np.concatenate([self.data.query_idx[rows], self.data.positive_idx[rows]]))
+        return {
+            "num_samples": int(len(rows)),
+            "number_of_pairs": int(len(rows)),
+            "number_of_background_items": int(len(self.data.texts)),
+            "unique_pair_items": int(len(used)),
+            "min_text_length": int(lengths.min()),
+            "average_text_length": float(lengths.mean()),
+            "max_text_length": int(lengths.max()),
+        }
+
+
+def _as_pandas(table: Any):
+    return table.to_pandas() if hasattr(table, "to_pandas") else table
+
+
+class EvalRankWord(_EvalRankTask):
+    dataset_name = "evalrank-word"
+    metadata = PluginTaskMetadata(
+        name="EvalRankWord",
+        description=(
+            "EvalRank word level: for each of 5,514 directed near-synonym pairs (the top 25% of 13 "
+            "word-similarity datasets), rank the positive among 22,207 background words by cosine and "
+            "l2 similarity; MRR and Hits@k. Exact ranks, ties count against the positive."
+        ),
+        reference="https://aclanthology.org/2022.acl-long.419",
+        dataset={"path": "mteb-evalrank/evalrank-word", "revision": "v1.0.0"},
+        type="Retrieval",
+        category="t2t",
+        modalities=["text"],
+        eval_splits=["test"],
+        eval_langs=_subsets(WORD_SOURCES),
+        main_score="mrr",
+        date=("1965-01-01", "2016-12-31"),
+        domains=["Written"],
+        task_subtypes=[],
+        license="multiple",
+        annotations_creators="human-annotated",
+        dialect=[],
+        sample_creation="found",
+        bibtex_citation=EVALRANK_CITATION,
+    )
+
+
+class EvalRankSent(_EvalRankTask):
+    dataset_name = "evalrank-sent"
+    metadata = PluginTaskMetadata(
+        name="EvalRankSent",
+        description=(
+            "EvalRank sentence level: for each of 6,989 directed near-paraphrase pairs (the top 25% of "
+            "STS-Benchmark and STR-2022), rank the positive among 24,957 background sentences by cosine "
+            "and l2 similarity; MRR and Hits@k. Exact ranks, ties count against the positive."
+        ),
+        reference="https://aclanthology.org/2022.acl-long.419",
+        dataset={"path": "mteb-evalrank/evalrank-sent", "revision": "v1.0.0"},
+        type="Retrieval",
+        category="t2t",
+        modalities=["text"],
+        eval_splits=["test"],
+        eval_langs=_subsets(SENT_SOURCES),
+        main_score="mrr",
+        date=("2012-01-01", "2022-12-31"),
+        domains=["News", "Web", "Written"],
+        task_subtypes=[],
+        license="multiple",
+        annotations_creators="human-annotated",
+        dialect=[],
+        sample_creation="found",
+        bibtex_citation=EVALRANK_CITATION,
+    )
+
+    def _restore_redacted(self, pairs, background):
+        """The published copy blanks STR text (no redistribution); refill it from the STR csv."""
+        if not (background["text"] == "").any():
+            return pairs, background
+        from mteb_evalrank.data_resolution import str_source_file
+        from mteb_evalrank.hub_datasets.evalrank_sent import restore_str_text
+
+        return restore_str_text(pairs, background, str_source_file())
