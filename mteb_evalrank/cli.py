@@ -16,7 +16,7 @@ from pathlib import Path
 from mteb_evalrank.errors import EvalRankError
 
 #: Feature modules that add sub-commands (each exposes ``add_cli(subparsers)``).
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = ["mteb_evalrank.n2o_compare"]
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 

@@ -51,6 +51,7 @@ class HubDataset:
 HUB_DATASETS: dict[str, HubDataset] = {
     "evalrank-word": HubDataset("evalrank-word", "mteb-evalrank/evalrank-word"),
     "evalrank-sent": HubDataset("evalrank-sent", "mteb-evalrank/evalrank-sent"),
+    "n2o-corpus": HubDataset("n2o-corpus", "mteb-evalrank/n2o-corpus"),
 }
 
 

@@ -1,0 +1,5 @@
+"""N2O corpus (Chen et al., ICLR 2020 submission, §4 and §8): a sentence corpus plus paraphrase needles."""
+
+from mteb_evalrank.hub_datasets.n2o_corpus.build import NAME, build, validate, word_overlap
+
+__all__ = ["NAME", "build", "validate", "word_overlap"]

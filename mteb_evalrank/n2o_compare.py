@@ -1,0 +1,312 @@
+"""Compare embedders by nearest-neighbour overlap: ``mteb-evalrank n2o-compare`` and ``mteb-evalrank n2o``.
+
+- ``n2o-compare RESULTS_DIR`` reads every ``N2O.json`` written by the ``N2O`` task
+  (``RESULTS_DIR/results/<org>__<model>/<revision>/N2O.json``), checks that all were computed on the
+  same corpus with the same query samples, and prints/writes the N2O matrix, a heatmap and the §6
+  robustness figures — no model is loaded.
+- ``n2o MODEL_A MODEL_B ... --corpus FILE`` runs the whole thing directly on a user's corpus (one
+  sentence per line), with corpus embeddings cached on disk (:mod:`mteb_evalrank.embedding_cache`).
+
+Module import stays light (numpy only); matplotlib, tqdm, models and mteb are imported inside functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mteb_evalrank.errors import InputError
+from mteb_evalrank.neighbors import N2OMatrix, NeighborSet, n2o_matrix, robustness
+
+logger = logging.getLogger(__name__)
+
+TASK_FILE = "N2O.json"
+
+
+# --- reading task results ----------------------------------------------------------------------
+def _model_name(result_file: Path) -> str:
+    folder = result_file.parent.parent
+    meta = result_file.parent / "model_meta.json"
+    if meta.is_file():
+        try:
+            name = json.loads(meta.read_text(encoding="utf-8")).get("name")
+            if name:
+                return str(name)
+        except (OSError, ValueError):
+            pass
+    return folder.name.replace("__", "/", 1)
+
+
+def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]:
+    """One :class:`NeighborSet` per ``N2O.json`` under ``results_dir`` (sorted by model name)."""
+    results_dir = Path(results_dir)
+    if not results_dir.is_dir():
+        raise InputError(f"{results_dir} is not a directory.")
+    files = sorted(results_dir.rglob(TASK_FILE))
+    if not files:
+        raise InputError(
+            f"no {TASK_FILE} under {results_dir}; run the N2O task first "
+            "(mteb-evalrank run -t N2O -m MODEL --output-folder RESULTS_DIR)."
+        )
+    named = [(_model_name(f), f) for f in files]
+    counts: dict[str, int] = {}
+    for name, _ in named:
+        counts[name] = counts.get(name, 0) + 1
+    sets = []
+    for name, path in named:
+        if counts[name] > 1:  # several revisions of one model: keep them apart
+            name = f"{name}@{path.parent.name}"
+        sets.append(_neighbor_set(name, path, split))
+    return sorted(sets, key=lambda s: s.name)
+
+
+def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        entries = data["scores"][split]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{path}: not an N2O task result ({type(exc).__name__}: {exc}).") from exc
+    entry = next((e for e in entries if "neighbors" in e), None)
+    if entry is None:
+        raise InputError(f"{path}: no neighbour lists in split {split!r}.")
+    return NeighborSet(
+        name=name,
+        ids=np.asarray(entry["neighbors"], dtype=np.int64),
+        query_ids=np.asarray(entry["query_ids"], dtype=np.int64),
+        corpus_fingerprint=str(entry["corpus_fingerprint"]),
+        corpus_size=int(entry["corpus_size"]),
+        seed=entry.get("seed"),
+        meta={k: entry.get(k) for k in ("needle_mrr", "needle_top1", "needle_top5", "search", "corpus_origin")},
+    )
+
+
+# --- output ------------------------------------------------------------------------------------
+def format_matrix(result: N2OMatrix) -> str:
+    names = result.names
+    width = max(8, *(len(n) for n in names))
+    short = [f"[{i}]" for i in range(len(names))]
+    lines = [" " * (width + 6) + "".join(f"{s:>7}" for s in short)]
+    for i, name in enumerate(names):
+        lines.append(f"{short[i]:>5} {name:<{width}}" + "".join(f"{v:7.3f}" for v in result.mean[i]))
+    return "\n".join(lines)
+
+
+def write_csv(path: Path, result: N2OMatrix) -> None:
+    """Long format: model_a, model_b, k, n2o (mean over samples), std, one column per sample."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    samples = result.per_sample.shape[0]
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["model_a", "model_b", "k", "n2o", "std", *(f"sample_{s}" for s in range(samples))])
+        for i, a in enumerate(result.names):
+            for j, b in enumerate(result.names):
+                w.writerow(
+                    [a, b, result.k, f"{result.mean[i, j]:.6f}", f"{result.std[i, j]:.6f}"]
+                    + [f"{result.per_sample[s, i, j]:.6f}" for s in range(samples)]
+                )
+
+
+def plot_heatmap(path: Path, result: N2OMatrix, *, title: str | None = None) -> Path:
+    """Annotated heatmap (values in cells), sized so that ~21 models stay readable."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    m = len(result.names)
+    cell = 0.6 if m > 8 else 0.9
+    longest = max(len(n) for n in result.names)
+    side = max(4.0, m * cell + 0.09 * longest + 1.5)
+    fig, ax = plt.subplots(figsize=(side + 1.0, side))
+    data = result.mean.copy()
+    off = data[~np.eye(m, dtype=bool)] if m > 1 else data.ravel()
+    vmax = float(off.max()) if off.size else 1.0
+    cmap = matplotlib.colormaps["viridis"].copy()
+    cmap.set_bad("#d9d9d9")  # diagonal (always 1) in grey, so the colour scale spans the off-diagonal values
+    shown = np.ma.masked_where(np.eye(m, dtype=bool), data)
+    im = ax.imshow(shown, cmap=cmap, vmin=0.0, vmax=max(vmax, 1e-6))
+    fontsize = 10 if m <= 8 else (8 if m <= 16 else 7)
+    for i in range(m):
+        for j in range(m):
+            v = data[i, j]
+            color = "black" if i == j or v > 0.6 * vmax else "white"
+            label = "1" if i == j else (f"{v:.2f}" if m <= 12 else f"{v:.2f}".lstrip("0"))
+            ax.text(j, i, label, ha="center", va="center", fontsize=fontsize, color=color)
+    ax.set_xticks(range(m), result.names, rotation=60, ha="right", fontsize=fontsize + 1)
+    ax.set_yticks(range(m), result.names, fontsize=fontsize + 1)
+    samples = result.per_sample.shape[0]
+    ax.set_title(title or f"N2O, k = {result.k}, mean over {samples} sample(s) (diagonal = 1)", fontsize=fontsize + 3)
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="N2O (off-diagonal scale)")
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
+
+
+def format_robustness(rob: dict[str, Any]) -> str:
+    def fmt(d: dict[str, Any]) -> str:
+        if d["mean"] is None:
+            return "n/a (needs >= 3 models and varying N2O)"
+        return f"mean {d['mean']:.4f}  min {d['min']:.4f}  ({d['count']} comparisons)"
+
+    std = rob["sample_std"]
+    return "\n".join(
+        [
+            f"robustness (Spearman rho between rankings of the {rob['pairs']} model pairs):",
+            f"  across k {rob['ks']}: {fmt(rob['across_k'])}",
+            f"  across query samples (k = {rob['k']}): {fmt(rob['across_samples'])}",
+            f"  std of N2O across samples: mean {std['mean']:.4f}  min {std['min']:.4f}  max {std['max']:.4f}",
+        ]
+    )
+
+
+def report(
+    sets: Sequence[NeighborSet], *, k: int | None, out: Path | None, csv_path: Path | None, print_fn=print
+) -> tuple[N2OMatrix, dict[str, Any]]:
+    """Compute and print the matrix and robustness; write CSV / PNG when asked."""
+    result = n2o_matrix(sets, k)
+    s0 = sets[0]
+    print_fn(
+        f"N2O at k = {result.k}: {len(sets)} models, corpus {s0.corpus_fingerprint} ({s0.corpus_size:,} sentences), "
+        f"{s0.samples} sample(s) x {s0.query_ids.shape[1]} queries, seed {s0.seed}"
+    )
+    print_fn(format_matrix(result))
+    rob = robustness(sets, k=result.k)
+    print_fn(format_robustness(rob))
+    if csv_path:
+        write_csv(csv_path, result)
+        print_fn(f"csv: {csv_path}")
+    if out:
+        plot_heatmap(out, result)
+        print_fn(f"heatmap: {out}")
+    return result, rob
+
+
+# --- direct comparison on a user's corpus ------------------------------------------------------
+def neighbor_sets_for_models(
+    models: Sequence[Any],
+    corpus: Sequence[str],
+    *,
+    k: int,
+    n_queries: int,
+    samples: int,
+    seed: int = 42,
+    use_faiss: bool = False,
+    use_cache: bool = True,
+    cache_root: Path | None = None,
+    batch_size: int | None = None,
+    names: Sequence[str] | None = None,
+    progress: bool = True,
+    print_fn=print,
+) -> list[NeighborSet]:
+    """Encode ``corpus`` (deduplicated by the caller) with each model and return its neighbour lists."""
+    from mteb_evalrank.embedding_cache import corpus_fingerprint, encode_corpus
+    from mteb_evalrank.encoding import model_label
+    from mteb_evalrank.neighbors import _check_k, exact_knn, faiss_knn, recall_at_k, sample_query_sets
+    from mteb_evalrank.tasks.n2o import N2O
+
+    corpus = list(corpus)
+    if len(set(corpus)) != len(corpus):
+        raise InputError("the corpus must be deduplicated before comparison.")
+    _check_k(k, len(corpus))
+    query_sets = sample_query_sets(len(corpus), n_queries, samples, seed=seed)
+    unique_q, inverse = np.unique(query_sets, return_inverse=True)
+    fp = corpus_fingerprint(corpus)
+    encode_kwargs = {"batch_size": batch_size} if batch_size else {}
+    out = []
+    for i, model in enumerate(models):
+        name = names[i] if names else model_label(model)
+        emb = encode_corpus(
+            model, corpus, task_metadata=N2O.metadata, fingerprint=fp, use_cache=use_cache, root=cache_root,
+            encode_kwargs=encode_kwargs, progress=progress,
+        )
+        meta: dict[str, Any] = {"search": "exact"}
+        if use_faiss:
+            approx = faiss_knn(emb, unique_q, k)
+            exact_ids, _ = exact_knn(emb, unique_q, k)
+            approx.recall = recall_at_k(approx.ids, exact_ids)
+            ids = approx.ids
+            meta.update(search="faiss-hnsw", recall=approx.recall, build_seconds=approx.build_seconds)
+            print_fn(f"{name}: FAISS HNSW recall@{k} vs exact = {approx.recall:.4f} (build {approx.build_seconds:.1f}s)")
+        else:
+            ids, _ = exact_knn(emb, unique_q, k, progress=False)
+        out.append(
+            NeighborSet(name, ids[inverse.reshape(query_sets.shape)], query_sets, fp, len(corpus), seed=seed, meta=meta)
+        )
+    return out
+
+
+# --- CLI ---------------------------------------------------------------------------------------
+def _cmd_compare(args: argparse.Namespace) -> int:
+    sets = load_results(Path(args.results_dir))
+    report(sets, k=args.k, out=args.out, csv_path=args.csv)
+    return 0
+
+
+def _cmd_n2o(args: argparse.Namespace) -> int:
+    from tqdm.auto import tqdm
+
+    from mteb_evalrank.models import load_model
+    from mteb_evalrank.neighbors import deduplicate
+    from mteb_evalrank.tasks.n2o import read_corpus_file
+
+    if len(args.models) < 2:
+        raise InputError("give at least two models to compare.")
+    corpus = deduplicate(read_corpus_file(Path(args.corpus)), what=str(args.corpus))
+    print(f"corpus: {len(corpus):,} unique sentences from {args.corpus}")
+    sets = []
+    for spec in tqdm(args.models, desc="models", unit="model"):
+        model = load_model(spec, device=args.device)
+        sets.extend(
+            neighbor_sets_for_models(
+                [model], corpus, k=args.k, n_queries=args.queries, samples=args.samples, seed=args.seed,
+                use_faiss=args.faiss, use_cache=not args.no_cache, batch_size=args.batch_size, names=[spec],
+            )
+        )
+        del model
+    report(sets, k=args.k, out=args.out, csv_path=args.csv)
+    return 0
+
+
+def add_cli(subparsers) -> None:
+    p = subparsers.add_parser(
+        "n2o-compare",
+        help="N2O matrix, heatmap and robustness from the N2O.json results of several models",
+        description="Read every N2O.json under RESULTS_DIR (MTEB cache layout results/<org>__<model>/<revision>/), "
+        "check that they share corpus and query samples, and compare the models by nearest-neighbour overlap.",
+    )
+    p.add_argument("results_dir", help="result folder given to mteb-evalrank run --output-folder")
+    p.add_argument("--k", type=int, default=None, help="neighbours per query (default: the stored maximum)")
+    p.add_argument("--out", type=Path, default=None, help="heatmap PNG")
+    p.add_argument("--csv", type=Path, default=None, help="matrix as CSV (long format)")
+    p.set_defaults(func=_cmd_compare)
+
+    p = subparsers.add_parser(
+        "n2o",
+        help="compare models by nearest-neighbour overlap on your own corpus (one sentence per line)",
+        description="Encode CORPUS with every model (embeddings cached on disk), find the k nearest neighbours "
+        "of sampled corpus sentences, and print the N2O matrix and its robustness.",
+    )
+    p.add_argument("models", nargs="+", help="model specs (MTEB names, SentenceTransformer folders, word vectors, glove-6b-50d)")
+    p.add_argument("--corpus", required=True, help="text file, one sentence per line (duplicates are dropped)")
+    p.add_argument("--k", type=int, default=50, help="neighbours per query (default 50)")
+    p.add_argument("--queries", type=int, default=100, help="queries per sample (default 100)")
+    p.add_argument("--samples", type=int, default=5, help="query samples (default 5)")
+    p.add_argument("--seed", type=int, default=42, help="sampling seed (default 42)")
+    p.add_argument("--faiss", action="store_true", help="approximate search (FAISS HNSW); prints recall vs exact")
+    p.add_argument("--no-cache", action="store_true", help="do not store corpus embeddings on disk")
+    p.add_argument("--batch-size", type=int, default=None, help="encode batch size")
+    p.add_argument("--device", default=None, help="torch device")
+    p.add_argument("--out", type=Path, default=None, help="heatmap PNG")
+    p.add_argument("--csv", type=Path, default=None, help="matrix as CSV")
+    p.set_defaults(func=_cmd_n2o)

@@ -1,0 +1,504 @@
+"""Nearest-neighbour overlap (N2O; Chen et al., "Situating Sentence Embedders with Nearest Neighbor Overlap").
+
+Pure numpy (FAISS optional).  Everything works on *corpus row indices*:
+
+- :func:`sample_queries` — seeded query samples; the ids depend only on ``(seed, corpus size, n,
+  sample index)``, so every embedder gets the same queries.
+- :func:`exact_knn` — cosine k nearest neighbours of corpus rows, the query itself excluded (by index),
+  computed in query chunks (never the full ``n × N`` matrix at once; the corpus may be a read-only
+  memmap and is read block by block).  Order: higher cosine first, ties broken by lower corpus index,
+  so results are deterministic.
+- :func:`faiss_knn` — the same with an approximate FAISS index (HNSW or IVF, inner product on
+  normalised vectors), plus :func:`recall_at_k` against the exact result.
+- :func:`n2o` / :func:`n2o_matrix` — N2O(A, B) = Σ_q |NN_A(q) ∩ NN_B(q)| / (k · n), averaged over
+  samples (with the std across samples).
+- :func:`robustness` — §6: Spearman ρ between the rankings of embedder pairs across k ∈ {5, …, 50}
+  and across query samples.
+- :func:`popular_and_outlier_neighbors` — §7.
+- :func:`needle_ranks` / :func:`needle_scores` — §8 paraphrase "needle in a haystack" ranks.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from mteb_evalrank.errors import InputError
+
+logger = logging.getLogger(__name__)
+
+#: Score-block budget for exact search (bytes of float32 scores alive at once).
+DEFAULT_BLOCK_BYTES = 256 * 1024 * 1024
+#: Corpus rows read (and normalised) at a time.
+CORPUS_BLOCK_ROWS = 65_536
+
+PAPER_KS = tuple(range(5, 51, 5))
+
+
+# --- corpus hygiene ----------------------------------------------------------------------------
+def deduplicate(texts: Sequence[str], *, what: str = "corpus") -> list[str]:
+    """Unique texts in first-seen order; logs a warning with the number of duplicates dropped."""
+    texts = list(texts)
+    unique = list(dict.fromkeys(texts))
+    dropped = len(texts) - len(unique)
+    if dropped:
+        logger.warning("%s: dropped %d duplicate line(s) (%d unique of %d).", what, dropped, len(unique), len(texts))
+    return unique
+
+
+# --- sampling ----------------------------------------------------------------------------------
+def sample_queries(corpus_size: int, n: int, *, seed: int = 42, sample: int = 0) -> np.ndarray:
+    """``n`` distinct corpus row ids (sorted), a function of ``(seed, corpus_size, n, sample)`` only."""
+    corpus_size, n = int(corpus_size), int(n)
+    if n < 1:
+        raise InputError(f"the number of queries must be at least 1, got {n}.")
+    if n > corpus_size:
+        raise InputError(f"asked for {n} queries but the corpus has only {corpus_size} sentences.")
+    rng = np.random.default_rng([int(seed), corpus_size, n, int(sample)])
+    return np.sort(rng.choice(corpus_size, size=n, replace=False)).astype(np.int64)
+
+
+def sample_query_sets(corpus_size: int, n: int, samples: int, *, seed: int = 42) -> np.ndarray:
+    """``(samples, n)`` query ids: sample ``s`` is :func:`sample_queries` with ``sample=s``."""
+    if samples < 1:
+        raise InputError(f"the number of samples must be at least 1, got {samples}.")
+    return np.stack([sample_queries(corpus_size, n, seed=seed, sample=s) for s in range(samples)])
+
+
+# --- exact search ------------------------------------------------------------------------------
+def _normalise(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0  # an all-zero row has cosine 0 with everything
+    return x / norms
+
+
+def corpus_inverse_norms(corpus: np.ndarray, *, block_rows: int = CORPUS_BLOCK_ROWS) -> np.ndarray:
+    """1/‖row‖ for every corpus row (0 norms → 1), computed block by block (memmap friendly)."""
+    out = np.empty(len(corpus), dtype=np.float32)
+    for start in range(0, len(corpus), block_rows):
+        block = np.asarray(corpus[start : start + block_rows], dtype=np.float32)
+        norms = np.linalg.norm(block, axis=1)
+        norms[norms == 0] = 1.0
+        out[start : start + len(block)] = 1.0 / norms
+    return out
+
+
+def _check_k(k: int, corpus_size: int, *, exclude_self: bool = True) -> int:
+    k = int(k)
+    limit = corpus_size - 1 if exclude_self else corpus_size
+    if k < 1:
+        raise InputError(f"k must be at least 1, got {k}.")
+    if k > limit:
+        raise InputError(
+            f"k={k} is too large for a corpus of {corpus_size} sentences "
+            f"(at most {limit} neighbours exist once the query itself is excluded)."
+        )
+    return k
+
+
+def _top_k_rows(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Top-k column ids per row: higher score first, ties → lower column index (deterministic)."""
+    n_rows, n_cols = scores.shape
+    ids = np.empty((n_rows, k), dtype=np.int64)
+    vals = np.empty((n_rows, k), dtype=np.float32)
+    part = np.argpartition(scores, n_cols - k, axis=1)[:, n_cols - k :]  # unordered top-k (ties arbitrary)
+    kth = np.take_along_axis(scores, part, axis=1).min(axis=1)
+    for r in range(n_rows):
+        row = scores[r]
+        cand = np.flatnonzero(row >= kth[r])  # every column that could be in the top k, ascending ids
+        if len(cand) > k:  # ties at the boundary: keep all strictly-greater, then lowest ids among equals
+            above = cand[row[cand] > kth[r]]
+            equal = cand[row[cand] == kth[r]][: k - len(above)]
+            cand = np.concatenate([above, equal])
+        order = np.lexsort((cand, -row[cand]))  # primary: score desc; secondary: id asc
+        ids[r] = cand[order]
+        vals[r] = row[cand[order]]
+    return ids, vals
+
+
+def exact_knn(
+    corpus: np.ndarray,
+    query_ids: np.ndarray,
+    k: int,
+    *,
+    exclude_self: bool = True,
+    block_bytes: int = DEFAULT_BLOCK_BYTES,
+    inv_norms: np.ndarray | None = None,
+    progress: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact cosine kNN of the corpus rows ``query_ids``; returns ``(ids, cosines)``, both ``(n, k)``.
+
+    The query's own row is excluded (by index, not by text or score).  Queries are processed in
+    chunks so that at most ``block_bytes`` of scores are alive at once; the corpus is read in blocks
+    of :data:`CORPUS_BLOCK_ROWS` rows, so a memory-mapped corpus is never copied whole.
+    """
+    corpus_size = len(corpus)
+    query_ids = np.asarray(query_ids, dtype=np.int64).reshape(-1)
+    k = _check_k(k, corpus_size, exclude_self=exclude_self)
+    if len(query_ids) and (query_ids.min() < 0 or query_ids.max() >= corpus_size):
+        raise InputError(f"query ids must be corpus rows in [0, {corpus_size}).")
+    if inv_norms is None:
+        inv_norms = corpus_inverse_norms(corpus)
+    chunk = max(1, min(len(query_ids) or 1, int(block_bytes // (4 * max(corpus_size, 1)))))
+    ids_out = np.empty((len(query_ids), k), dtype=np.int64)
+    sims_out = np.empty((len(query_ids), k), dtype=np.float32)
+    starts = range(0, len(query_ids), chunk)
+    if progress:
+        from tqdm.auto import tqdm
+
+        starts = tqdm(starts, desc="exact kNN", unit="chunk")
+    for start in starts:
+        qids = query_ids[start : start + chunk]
+        q = np.asarray(corpus[qids], dtype=np.float32) * inv_norms[qids, None]
+        scores = np.empty((len(qids), corpus_size), dtype=np.float32)
+        for c0 in range(0, corpus_size, CORPUS_BLOCK_ROWS):
+            block = np.asarray(corpus[c0 : c0 + CORPUS_BLOCK_ROWS], dtype=np.float32)
+            np.matmul(q, block.T, out=scores[:, c0 : c0 + len(block)])
+            scores[:, c0 : c0 + len(block)] *= inv_norms[c0 : c0 + len(block)]
+        if exclude_self:
+            scores[np.arange(len(qids)), qids] = -np.inf
+        ids, vals = _top_k_rows(scores, k)
+        del scores  # free before the next chunk (one live score block)
+        ids_out[start : start + len(qids)] = ids
+        sims_out[start : start + len(qids)] = vals
+    return ids_out, sims_out
+
+
+# --- approximate search (FAISS) ----------------------------------------------------------------
+@dataclass
+class ApproxResult:
+    ids: np.ndarray
+    sims: np.ndarray
+    index_type: str
+    build_seconds: float
+    search_seconds: float
+    recall: float | None = None  # recall@k against exact search, when measured
+
+
+def faiss_knn(
+    corpus: np.ndarray,
+    query_ids: np.ndarray,
+    k: int,
+    *,
+    index_type: str = "hnsw",
+    hnsw_m: int = 32,
+    ef_search: int = 256,
+    ef_construction: int = 200,
+    nlist: int | None = None,
+    nprobe: int = 32,
+    exclude_self: bool = True,
+    add_block_rows: int = CORPUS_BLOCK_ROWS,
+    index: Any = None,
+) -> ApproxResult:
+    """Approximate cosine kNN with FAISS (inner product on L2-normalised vectors).
+
+    ``index_type``: ``"hnsw"`` (``IndexHNSWFlat``) or ``"ivf"`` (``IndexIVFFlat``; ``nlist`` defaults
+    to ≈4·√N).  The query itself is removed from its list (searching ``k + 1``).  Pass a previously
+    built ``index`` to reuse it (``build_seconds`` is then 0).
+    """
+    try:
+        import faiss
+    except ImportError as exc:  # pragma: no cover - faiss is a dependency
+        raise InputError("FAISS search needs the faiss-cpu package (pip install faiss-cpu).") from exc
+    corpus_size = len(corpus)
+    query_ids = np.asarray(query_ids, dtype=np.int64).reshape(-1)
+    k = _check_k(k, corpus_size, exclude_self=exclude_self)
+    dim = int(np.asarray(corpus[:1]).shape[1])
+    t0 = time.perf_counter()
+    if index is None:
+        if index_type == "hnsw":
+            index = faiss.IndexHNSWFlat(dim, hnsw_m, faiss.METRIC_INNER_PRODUCT)
+            index.hnsw.efConstruction = ef_construction
+        elif index_type == "ivf":
+            nlist = nlist or max(1, min(int(4 * np.sqrt(corpus_size)), corpus_size // 39))
+            quantizer = faiss.IndexFlatIP(dim)
+            index = faiss.IndexIVFFlat(quantizer, dim, nlist, faiss.METRIC_INNER_PRODUCT)
+            rng = np.random.default_rng(0)
+            train_ids = np.sort(rng.choice(corpus_size, size=min(corpus_size, 256 * nlist), replace=False))
+            index.train(_normalise(corpus[train_ids]))
+        else:
+            raise InputError(f"unknown FAISS index type {index_type!r} (use 'hnsw' or 'ivf').")
+        for c0 in range(0, corpus_size, add_block_rows):
+            index.add(_normalise(corpus[c0 : c0 + add_block_rows]))
+        build = time.perf_counter() - t0
+    else:
+        build = 0.0
+    if index_type == "hnsw":
+        index.hnsw.efSearch = max(ef_search, k + 1)
+    elif index_type == "ivf":
+        index.nprobe = nprobe
+    t1 = time.perf_counter()
+    extra = 1 if exclude_self else 0
+    sims, ids = index.search(_normalise(corpus[query_ids]), k + extra)
+    search = time.perf_counter() - t1
+    out_ids = np.empty((len(query_ids), k), dtype=np.int64)
+    out_sims = np.empty((len(query_ids), k), dtype=np.float32)
+    for r, q in enumerate(query_ids):
+        keep = ids[r] != q if exclude_self else np.ones(len(ids[r]), bool)
+        row_ids, row_sims = ids[r][keep][:k], sims[r][keep][:k]
+        if len(row_ids) < k:  # pad (FAISS returned -1s): never counted as overlap
+            row_ids = np.concatenate([row_ids, np.full(k - len(row_ids), -1)])
+            row_sims = np.concatenate([row_sims, np.full(k - len(row_sims), -np.inf)])
+        out_ids[r], out_sims[r] = row_ids, row_sims
+    return ApproxResult(out_ids, out_sims, index_type, build, search)
+
+
+def recall_at_k(approx_ids: np.ndarray, exact_ids: np.ndarray) -> float:
+    """Share of the exact top-k ids that the approximate lists contain (mean over queries)."""
+    approx_ids, exact_ids = np.asarray(approx_ids), np.asarray(exact_ids)
+    if approx_ids.shape[0] != exact_ids.shape[0]:
+        raise InputError("approximate and exact neighbour lists cover different numbers of queries.")
+    k = exact_ids.shape[1]
+    return float(overlap_counts(approx_ids[:, :k], exact_ids).sum() / (k * len(exact_ids)))
+
+
+# --- N2O ---------------------------------------------------------------------------------------
+def overlap_counts(nn_a: np.ndarray, nn_b: np.ndarray, k: int | None = None) -> np.ndarray:
+    """|NN_A(q) ∩ NN_B(q)| per query, using the first ``k`` columns of each (ranked) list."""
+    nn_a, nn_b = np.asarray(nn_a), np.asarray(nn_b)
+    if nn_a.ndim != 2 or nn_a.shape[0] != nn_b.shape[0]:
+        raise InputError(f"neighbour lists must be (n, k) arrays over the same queries; got {nn_a.shape}, {nn_b.shape}.")
+    if k is None:
+        k = min(nn_a.shape[1], nn_b.shape[1])
+    if k < 1 or k > nn_a.shape[1] or k > nn_b.shape[1]:
+        raise InputError(f"k={k} exceeds the stored neighbours ({nn_a.shape[1]}, {nn_b.shape[1]}).")
+    a, b = nn_a[:, :k], nn_b[:, :k]
+    eq = (a[:, :, None] == b[:, None, :]) & (a[:, :, None] >= 0)
+    return eq.any(axis=2).sum(axis=1)
+
+
+def n2o(nn_a: np.ndarray, nn_b: np.ndarray, k: int | None = None) -> float:
+    """N2O(A, B) = Σ_q |NN_A(q) ∩ NN_B(q)| / (k · n) ∈ [0, 1] for one query sample."""
+    counts = overlap_counts(nn_a, nn_b, k)
+    k = k or min(np.shape(nn_a)[1], np.shape(nn_b)[1])
+    return float(counts.sum() / (k * len(counts)))
+
+
+@dataclass
+class NeighborSet:
+    """Neighbour lists of one embedder over a fixed corpus and fixed query samples.
+
+    ``ids[s, j]`` are the ranked corpus row ids (``k_max`` of them) of query ``query_ids[s, j]``.
+    """
+
+    name: str
+    ids: np.ndarray  # (samples, n, k_max) int64
+    query_ids: np.ndarray  # (samples, n) int64
+    corpus_fingerprint: str
+    corpus_size: int
+    seed: int | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.ids = np.asarray(self.ids, dtype=np.int64)
+        self.query_ids = np.asarray(self.query_ids, dtype=np.int64)
+        if self.ids.ndim != 3 or self.ids.shape[:2] != self.query_ids.shape:
+            raise InputError(
+                f"{self.name}: neighbour ids {self.ids.shape} do not match query ids {self.query_ids.shape}."
+            )
+
+    @property
+    def k_max(self) -> int:
+        return int(self.ids.shape[2])
+
+    @property
+    def samples(self) -> int:
+        return int(self.ids.shape[0])
+
+
+def check_compatible(sets: Sequence[NeighborSet], k: int | None = None) -> int:
+    """Raise :class:`InputError` unless all sets share corpus, queries (and hence seed); return usable k."""
+    if len(sets) < 2:
+        raise InputError(f"N2O compares at least two embedders; got {len(sets)}.")
+    names = [s.name for s in sets]
+    if len(set(names)) != len(names):
+        raise InputError(f"embedder names must be unique; got {names}.")
+    ref = sets[0]
+    for s in sets[1:]:
+        if s.corpus_fingerprint != ref.corpus_fingerprint or s.corpus_size != ref.corpus_size:
+            raise InputError(
+                f"{s.name} was run on a different corpus ({s.corpus_fingerprint}, {s.corpus_size} sentences) "
+                f"than {ref.name} ({ref.corpus_fingerprint}, {ref.corpus_size}); N2O needs one corpus."
+            )
+        if s.query_ids.shape != ref.query_ids.shape or not np.array_equal(s.query_ids, ref.query_ids):
+            raise InputError(
+                f"{s.name} and {ref.name} used different query samples (seed {s.seed} vs {ref.seed}, "
+                f"shape {s.query_ids.shape} vs {ref.query_ids.shape}); rerun with the same seed/n/samples."
+            )
+    k_max = min(s.k_max for s in sets)
+    if k is None:
+        return k_max
+    if k < 1 or k > k_max:
+        raise InputError(f"k={k} is not available: the stored neighbour lists go up to k={k_max}.")
+    return int(k)
+
+
+@dataclass
+class N2OMatrix:
+    names: list[str]
+    k: int
+    per_sample: np.ndarray  # (samples, m, m)
+
+    @property
+    def mean(self) -> np.ndarray:
+        return self.per_sample.mean(axis=0)
+
+    @property
+    def std(self) -> np.ndarray:
+        return self.per_sample.std(axis=0)
+
+
+def n2o_matrix(sets: Sequence[NeighborSet], k: int | None = None) -> N2OMatrix:
+    """N2O for every pair of embedders, per query sample (diagonal = 1)."""
+    k = check_compatible(sets, k)
+    m, samples = len(sets), sets[0].samples
+    out = np.ones((samples, m, m), dtype=np.float64)
+    for s in range(samples):
+        for i, j in combinations(range(m), 2):
+            out[s, i, j] = out[s, j, i] = n2o(sets[i].ids[s], sets[j].ids[s], k)
+    return N2OMatrix([x.name for x in sets], k, out)
+
+
+def _pair_values(matrix: np.ndarray) -> np.ndarray:
+    iu = np.triu_indices(matrix.shape[-1], 1)
+    return matrix[..., iu[0], iu[1]]
+
+
+def _mean_min_spearman(vectors: Sequence[np.ndarray]) -> dict[str, float | None]:
+    from scipy.stats import spearmanr
+
+    rhos = []
+    for a, b in combinations(vectors, 2):
+        if len(a) < 2 or np.ptp(a) == 0 or np.ptp(b) == 0:
+            continue  # ρ undefined for a constant ranking
+        rhos.append(float(spearmanr(a, b).statistic))
+    if not rhos:
+        return {"mean": None, "min": None, "count": 0}
+    return {"mean": float(np.mean(rhos)), "min": float(np.min(rhos)), "count": len(rhos)}
+
+
+def robustness(
+    sets: Sequence[NeighborSet], *, ks: Sequence[int] = PAPER_KS, k: int | None = None
+) -> dict[str, Any]:
+    """§6 robustness: Spearman ρ between rankings of embedder pairs.
+
+    - ``across_k``: for every k in ``ks`` (those ≤ the stored k), the vector of pair N2O values
+      (mean over samples); ρ between every two k.
+    - ``across_samples``: at ``k`` (default: largest available), the pair vector of each sample;
+      ρ between every two samples.
+    - ``sample_std``: std of each pair's N2O across samples (mean / min / max).
+    ρ needs at least three embedders (three pairs); with fewer it is ``None``.
+    """
+    k_top = check_compatible(sets, k)
+    usable = [kk for kk in ks if kk <= min(s.k_max for s in sets)]
+    by_k = [_pair_values(n2o_matrix(sets, kk).mean) for kk in usable]
+    at_k = n2o_matrix(sets, k_top)
+    pair_samples = _pair_values(at_k.per_sample)  # (samples, pairs)
+    std = _pair_values(at_k.std)
+    return {
+        "k": k_top,
+        "ks": list(usable),
+        "pairs": int(pair_samples.shape[1]),
+        "across_k": _mean_min_spearman(by_k),
+        "across_samples": _mean_min_spearman(list(pair_samples)),
+        "sample_std": {"mean": float(std.mean()), "min": float(std.min()), "max": float(std.max())},
+    }
+
+
+def popular_and_outlier_neighbors(
+    sets: Sequence[NeighborSet],
+    *,
+    sample: int = 0,
+    query: int = 0,
+    popular_k: int = 5,
+    k: int | None = None,
+    exclusive_k: int = 50,
+) -> dict[str, Any]:
+    """§7 for one query (position ``query`` in sample ``sample``).
+
+    ``popular``: corpus ids in the top ``popular_k`` of *every* embedder.  ``outliers[name]``: ids in
+    ``name``'s top ``k`` that no other embedder has in its top ``exclusive_k`` (each with its rank).
+    """
+    k = check_compatible(sets, k)
+    if exclusive_k > min(s.k_max for s in sets):
+        raise InputError(f"exclusive_k={exclusive_k} exceeds the stored neighbours ({min(s.k_max for s in sets)}).")
+    if popular_k > k:
+        raise InputError(f"popular_k={popular_k} must not exceed k={k}.")
+    lists = [s.ids[sample, query] for s in sets]
+    popular = set(lists[0][:popular_k].tolist())
+    for ids in lists[1:]:
+        popular &= set(ids[:popular_k].tolist())
+    outliers: dict[str, list[dict[str, int]]] = {}
+    for i, s in enumerate(sets):
+        others = set()
+        for j, ids in enumerate(lists):
+            if j != i:
+                others.update(ids[:exclusive_k].tolist())
+        outliers[s.name] = [
+            {"id": int(c), "rank": r + 1} for r, c in enumerate(lists[i][:k].tolist()) if c not in others
+        ]
+    return {
+        "query_id": int(sets[0].query_ids[sample, query]),
+        "popular": sorted(int(c) for c in popular),
+        "outliers": outliers,
+    }
+
+
+# --- needle in a haystack (§8) -----------------------------------------------------------------
+def needle_ranks(
+    corpus: np.ndarray,
+    queries: np.ndarray,
+    needles: np.ndarray,
+    *,
+    exclude: Sequence[Sequence[int]] | None = None,
+    block_bytes: int = DEFAULT_BLOCK_BYTES,
+) -> np.ndarray:
+    """Rank of each needle among ``corpus ∪ {needle}`` for its query (1 = nearest).
+
+    Each needle is added to the corpus on its own (as in the paper, temporarily).  rank = 1 + number
+    of corpus rows with cosine ≥ the needle's cosine (ties count against the needle), ignoring the
+    corpus rows listed in ``exclude[i]`` (e.g. copies of the query or of the needle in the corpus).
+    """
+    queries, needles = _normalise(queries), _normalise(needles)
+    if queries.shape != needles.shape:
+        raise InputError(f"queries {queries.shape} and needles {needles.shape} must pair up one to one.")
+    corpus_size = len(corpus)
+    inv = corpus_inverse_norms(corpus)
+    target = np.einsum("ij,ij->i", queries, needles)
+    chunk = max(1, int(block_bytes // (4 * max(corpus_size, 1))))
+    ranks = np.empty(len(queries), dtype=np.int64)
+    for start in range(0, len(queries), chunk):
+        q = queries[start : start + chunk]
+        counts = np.zeros(len(q), dtype=np.int64)
+        for c0 in range(0, corpus_size, CORPUS_BLOCK_ROWS):
+            block = np.asarray(corpus[c0 : c0 + CORPUS_BLOCK_ROWS], dtype=np.float32)
+            scores = (q @ block.T) * inv[c0 : c0 + len(block)]
+            counts += (scores >= target[start : start + len(q), None]).sum(axis=1)
+            if exclude is not None:
+                for r in range(len(q)):
+                    for c in exclude[start + r]:
+                        if c0 <= c < c0 + len(block) and scores[r, c - c0] >= target[start + r]:
+                            counts[r] -= 1
+        ranks[start : start + len(q)] = counts + 1
+    return ranks
+
+
+def needle_scores(ranks: np.ndarray) -> dict[str, float | int]:
+    """MRR, number at rank 1, number within the top 5 (the paper's Table 4 columns)."""
+    ranks = np.asarray(ranks)
+    if len(ranks) == 0:
+        raise InputError("no needle pairs to score.")
+    return {
+        "needle_mrr": float(np.mean(1.0 / ranks)),
+        "needle_top1": int((ranks == 1).sum()),
+        "needle_top5": int((ranks <= 5).sum()),
+        "needle_mean_rank": float(ranks.mean()),
+        "needle_count": int(len(ranks)),
+    }
