@@ -35,12 +35,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
             if hasattr(task, "center"):
                 task.center = not args.no_center
                 task.ties = args.ties
-    model = load_model(args.model, device=args.device, revision=args.model_revision)
+    model = load_model(
+        args.model,
+        device=args.device,
+        revision=args.model_revision,
+        stop_words=args.stop_words,
+        strip_punctuation=args.strip_punctuation,
+    )
     encode_kwargs = {"batch_size": args.batch_size} if args.batch_size else {}
+    cache = mteb.ResultCache(args.output_folder)
     result = mteb.evaluate(
         model,
         tasks,
-        cache=mteb.ResultCache(args.output_folder),
+        cache=cache,
         encode_kwargs=encode_kwargs,
         overwrite_strategy=args.overwrite_strategy,
         show_progress_bar=True,
@@ -48,8 +55,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     meta = model.mteb_model_meta
     print(f"\nmodel: {meta.name}  revision: {meta.revision}")
     print(format_scores_table(task_scores_rows(result.task_results)))
-    folder = Path(args.output_folder) / "results" / meta.model_name_as_path() / str(meta.revision)
-    print(f"\nresults: {folder}")
+    print(f"\nresults: {cache.get_task_result_path(tasks[0].metadata.name, meta).parent}")
     for err in result.exceptions or []:
         print(f"error in {err.task_name}: {err.exception}", file=sys.stderr)
     return 1 if result.exceptions else 0
@@ -79,6 +85,17 @@ def add_run_parser(subparsers) -> None:
         default="only-missing",
         choices=["always", "never", "only-missing", "only-cache"],
         help="reuse existing results (default only-missing: finished subsets are not recomputed)",
+    )
+    p.add_argument(
+        "--stop-words",
+        default=None,
+        choices=["sbert"],
+        help="word-vector models: drop sentence-transformers' English stop words (includes 'not')",
+    )
+    p.add_argument(
+        "--strip-punctuation",
+        action="store_true",
+        help="word-vector models: sentence-transformers' punctuation handling",
     )
     p.add_argument("--no-center", action="store_true", help="EvalRank: do not mean-centre embeddings")
     p.add_argument(

@@ -40,4 +40,31 @@ def register() -> None:
     from mteb_evalrank.models.packaged import install_packaged_loaders
 
     install_packaged_loaders()
+    _wrap_get_model()
     _registered = True
+
+
+def _wrap_get_model() -> None:
+    """Let ``mteb.get_model`` (used by ``mteb run -m``) load word-vector files and local folders.
+
+    Specs that :func:`mteb_evalrank.models.resolve.resolves_locally` recognises (``glove-6b-50d``,
+    existing paths) go to :func:`mteb_evalrank.models.load_model`; everything else to MTEB unchanged.
+    """
+    import functools
+
+    import mteb
+
+    original = mteb.get_model
+    if getattr(original, "__mteb_evalrank__", False):
+        return
+
+    @functools.wraps(original)
+    def get_model(model_name, revision=None, device=None, **kwargs):
+        from mteb_evalrank.models.resolve import load_model, resolves_locally
+
+        if resolves_locally(model_name):
+            return load_model(model_name, revision=revision, device=device)
+        return original(model_name, revision, device, **kwargs)
+
+    get_model.__mteb_evalrank__ = True
+    mteb.get_model = get_model

@@ -252,6 +252,7 @@ def test_glove_shortcut():
     assert meta.name == "local/glove.6B.50d" and meta.embed_dim == 50
     assert len(enc.vectors) == 400_000
     assert describe_model("glove.6B.50d") == (meta.name, meta.revision)
+    assert describe_model(str(enc.vectors.sources[0])) == (meta.name, meta.revision)  # installed file by path
     emb = _encode(enc, ["the cat sat on the mat", "a dog"])
     assert emb.shape == (2, 50) and np.isfinite(emb).all()
     np.testing.assert_allclose(emb[1], enc.vectors.matrix[[enc.vectors.word2id[w] for w in ("a", "dog")]].mean(0))

@@ -173,6 +173,19 @@ def uninstall_packaged_loaders() -> None:
         del _ORIGINAL_LOADERS[name]
 
 
+def packaged_vectors_shortcut_for_path(path: str | os.PathLike) -> str | None:
+    """Shortcut whose packaged matrix (or data folder) is ``path``, so that pointing at the installed
+    files gives the same name as the shortcut (None if not a packaged file)."""
+    target = Path(path).expanduser().resolve()
+    for key, (package, getter, _name, _fields) in PACKAGED_WORD_VECTORS.items():
+        if not package_available(package):
+            continue
+        matrix, _vocab = getter(importlib.import_module(package))
+        if target in (matrix.resolve(), matrix.resolve().parent):
+            return key
+    return None
+
+
 def packaged_word_vectors(shortcut: str) -> tuple[Path, Path, str, dict[str, Any]]:
     """``(matrix, vocabulary, MTEB name, meta fields)`` for a word-vector shortcut.
 

