@@ -22,6 +22,11 @@ _TARGET = "mteb"
 
 
 def _register_now() -> None:
+    tasks = sys.modules.get("mteb_evalrank.tasks")
+    if tasks is not None and not hasattr(tasks, "ALL_TASKS"):
+        # `mteb` was imported from inside the plugin's task modules (they import mteb.abstasks);
+        # mteb_evalrank/tasks/__init__.py registers at its end, once ALL_TASKS exists.
+        return
     try:
         from mteb_evalrank.registry import register
 

@@ -129,8 +129,8 @@ def plot_heatmap(path: Path, result: N2OMatrix, *, title: str | None = None) -> 
     data = result.mean.copy()
     off = data[~np.eye(m, dtype=bool)] if m > 1 else data.ravel()
     vmax = float(off.max()) if off.size else 1.0
-    cmap = matplotlib.colormaps["viridis"].copy()
-    cmap.set_bad("#d9d9d9")  # diagonal (always 1) in grey, so the colour scale spans the off-diagonal values
+    # diagonal (always 1) in grey, so that the colour scale spans the off-diagonal values
+    cmap = matplotlib.colormaps["viridis"].with_extremes(bad="#d9d9d9")
     shown = np.ma.masked_where(np.eye(m, dtype=bool), data)
     im = ax.imshow(shown, cmap=cmap, vmin=0.0, vmax=max(vmax, 1e-6))
     fontsize = 10 if m <= 8 else (8 if m <= 16 else 7)

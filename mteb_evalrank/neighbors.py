@@ -1,4 +1,4 @@
-"""Nearest-neighbour overlap (N2O; Chen et al., "Situating Sentence Embedders with Nearest Neighbor Overlap").
+"""Nearest-neighbour overlap (N2O; Lin & Smith, "Situating Sentence Embedders with Nearest Neighbor Overlap", arXiv:1909.10724).
 
 Pure numpy (FAISS optional).  Everything works on *corpus row indices*:
 

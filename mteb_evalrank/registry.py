@@ -12,6 +12,7 @@ Called automatically by :mod:`mteb_evalrank._autoload` when ``mteb`` is imported
 from __future__ import annotations
 
 _registered = False
+_in_progress = False
 
 
 def plugin_tasks() -> tuple[type, ...]:
@@ -23,9 +24,18 @@ def plugin_tasks() -> tuple[type, ...]:
 
 def register() -> None:
     """Add the plugin's tasks to MTEB's registries and its offline loaders to MTEB's model registry."""
-    global _registered
-    if _registered:
+    global _registered, _in_progress
+    if _registered or _in_progress:  # re-entered from mteb_evalrank/tasks/__init__.py
         return
+    _in_progress = True
+    try:
+        _register()
+        _registered = True
+    finally:
+        _in_progress = False
+
+
+def _register() -> None:
     import importlib
 
     # `mteb.get_tasks` the attribute is the function; the module must be fetched by name
@@ -41,7 +51,6 @@ def register() -> None:
 
     install_packaged_loaders()
     _wrap_get_model()
-    _registered = True
 
 
 def _wrap_get_model() -> None:

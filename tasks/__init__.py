@@ -1,8 +1,15 @@
 """MTEB task classes of the plugin (thin adapters: load data, encode once, call the core)."""
 
 from mteb_evalrank.tasks.evalrank import EvalRankSent, EvalRankWord
+from mteb_evalrank.tasks.heros import HEROS
 from mteb_evalrank.tasks.n2o import N2O
 
-ALL_TASKS: list[type] = [EvalRankWord, EvalRankSent, N2O]
+ALL_TASKS: list[type] = [EvalRankWord, EvalRankSent, N2O, HEROS]
 
-__all__ = ["ALL_TASKS", "EvalRankSent", "EvalRankWord", "N2O"]
+__all__ = ["ALL_TASKS", "HEROS", "EvalRankSent", "EvalRankWord", "N2O"]
+
+# If these modules were imported before `mteb`, importing them is what imported mteb, and the
+# autoload hook deferred registration until the task list above existed: register now (idempotent).
+from mteb_evalrank.registry import register as _register  # noqa: E402
+
+_register()

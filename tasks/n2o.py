@@ -27,11 +27,11 @@ logger = logging.getLogger(__name__)
 CORPUS_ENV = "MTEB_EVALRANK_N2O_CORPUS"
 DATASET_NAME = "n2o-corpus"
 
-N2O_CITATION = r"""@misc{chen2019situating,
+N2O_CITATION = r"""@misc{lin2019situating,
   title = {Situating Sentence Embedders with Nearest Neighbor Overlap},
-  author = {Chen, Lucy H. Lin and others},
+  author = {Lin, Lucy H. and Smith, Noah A.},
   year = {2019},
-  note = {ICLR 2020 submission, arXiv:1909.10724},
+  note = {arXiv:1909.10724},
   url = {https://arxiv.org/abs/1909.10724},
 }"""
 

@@ -375,3 +375,35 @@ def test_direct_cli_on_a_user_corpus_uses_the_cache(tmp_path, monkeypatch, capsy
     mtimes = [p.stat().st_mtime_ns for p in cached]
     assert main(args) == 0  # second run: embeddings come from the cache (files untouched)
     assert [p.stat().st_mtime_ns for p in cached] == mtimes
+
+
+def test_task_corpus_from_env_text_file_dedupes_and_checks_sizes(tmp_path, monkeypatch, caplog):
+    import mteb  # noqa: F401
+
+    from mteb_evalrank.tasks.n2o import CORPUS_ENV, N2O
+
+    path = tmp_path / "c.txt"
+    path.write_text("\n".join(CORPUS) + "\n\n", encoding="utf-8")
+    monkeypatch.setenv(CORPUS_ENV, str(path))
+    task = N2O(k_max=5, n_queries=10, samples=2)
+    with caplog.at_level(logging.WARNING):
+        task.load_data()
+    assert len(task.corpus) == 30 and task.needles == [] and "dropped 1 duplicate" in caplog.text
+    assert task.corpus_fp == corpus_fingerprint(task.corpus)
+    with pytest.raises(InputError, match="only 30 unique"):
+        N2O(k_max=5, n_queries=31).load_data()
+    with pytest.raises(InputError, match="too large"):
+        N2O(k_max=30, n_queries=5).load_data()
+
+
+def test_compare_cli_rejects_mismatched_results(tmp_path, capsys):
+    from mteb_evalrank.cli import main
+
+    for i, fp in enumerate(("aaa", "bbb")):
+        folder = tmp_path / "results" / f"org__m{i}" / "rev"
+        folder.mkdir(parents=True)
+        entry = {"neighbors": [[[1, 2]]], "query_ids": [[0]], "corpus_fingerprint": fp, "corpus_size": 10, "seed": 1}
+        (folder / "N2O.json").write_text(json.dumps({"scores": {"test": [entry]}}))
+    assert main(["n2o-compare", str(tmp_path)]) == 2
+    assert "different corpus" in capsys.readouterr().err
+    assert main(["n2o-compare", str(tmp_path / "nothing")]) == 2

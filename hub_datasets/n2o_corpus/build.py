@@ -132,7 +132,7 @@ def card_body(report: dict[str, int]) -> str:
     return f"""# N2O corpus
 
 Corpus and paraphrase needles for **N2O** (nearest-neighbour overlap; *Situating Sentence Embedders
-with Nearest Neighbor Overlap*, ICLR 2020 submission), as used by the `N2O` task of
+with Nearest Neighbor Overlap*, Lin & Smith, arXiv:1909.10724), as used by the `N2O` task of
 [mteb-evalrank](https://github.com/mteb-evalrank).
 
 | config | columns | rows |
