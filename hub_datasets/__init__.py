@@ -18,7 +18,12 @@ from collections.abc import Iterator, Mapping
 from types import ModuleType
 
 #: Dataset name -> package (relative to this one).
-_PACKAGES = {"evalrank-word": "evalrank_word", "evalrank-sent": "evalrank_sent", "n2o-corpus": "n2o_corpus"}
+_PACKAGES = {
+    "evalrank-word": "evalrank_word",
+    "evalrank-sent": "evalrank_sent",
+    "heros": "heros",
+    "n2o-corpus": "n2o_corpus",
+}
 DATASET_NAMES: tuple[str, ...] = tuple(_PACKAGES)
 
 

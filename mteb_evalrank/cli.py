@@ -16,7 +16,7 @@ from pathlib import Path
 from mteb_evalrank.errors import EvalRankError
 
 #: Feature modules that add sub-commands (each exposes ``add_cli(subparsers)``).
-COMMAND_MODULES: list[str] = ["mteb_evalrank.n2o_compare"]
+COMMAND_MODULES: list[str] = ["mteb_evalrank.n2o_compare", "mteb_evalrank.heros_report"]
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -42,7 +42,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         stop_words=args.stop_words,
         strip_punctuation=args.strip_punctuation,
     )
-    encode_kwargs = {"batch_size": args.batch_size} if args.batch_size else {}
+    encode_kwargs = {"show_progress_bar": not args.no_progress}
+    if args.batch_size:
+        encode_kwargs["batch_size"] = args.batch_size
     cache = mteb.ResultCache(args.output_folder)
     result = mteb.evaluate(
         model,
@@ -80,6 +82,7 @@ def add_run_parser(subparsers) -> None:
     p.add_argument("--output-folder", default="results", help="result cache folder (default: results)")
     p.add_argument("--batch-size", type=int, default=None, help="encode batch size")
     p.add_argument("--device", default=None, help="torch device, e.g. cpu or cuda:0")
+    p.add_argument("--no-progress", action="store_true", help="hide the encoding progress bar")
     p.add_argument(
         "--overwrite-strategy",
         default="only-missing",

@@ -86,7 +86,7 @@ def pair_cosines(a: Any, b: Any, *, what: str = "pairs", labels: Sequence[str] |
     if a.shape != b.shape:
         raise InputError(f"{what}: shapes differ ({a.shape} vs {b.shape}).")
     ua = _unit_rows(a, f"{what} (left)", labels)
-    ub = _unit_rows(b, f"{what} (right)", labels)
+    ub = _unit_rows(b, f"{what} (right; paired with the originals named)", labels)
     return np.clip(np.einsum("ij,ij->i", ua, ub), -1.0, 1.0)
 
 

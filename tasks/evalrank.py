@@ -8,6 +8,7 @@ positives once (:func:`mteb_evalrank.ranking.evalrank_ranks`), then summarise th
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,8 @@ WORD_SOURCES = (
 SENT_SOURCES = ("stsb", "str")
 
 _TIES = ("pessimistic", "optimistic")
+
+logger = logging.getLogger(__name__)
 
 
 def _subsets(sources: tuple[str, ...]) -> dict[str, list[str]]:
@@ -106,6 +109,12 @@ class _EvalRankTask(EncodeOnceTask):
         if unknown:
             raise InputError(f"{resolved.folder}: pairs with unknown sources {unknown}.")
         self.data_origin, self.data_fingerprint = resolved.origin, resolved.fingerprint
+        empty = [s for s in self.hf_subsets if len(self.data.subset_rows(s)) == 0]
+        if empty:  # e.g. a dataset built from a subset of the sources: skip, and say so
+            logger.warning(
+                "%s: no pairs for subsets %s in %s; they are skipped.", self.metadata.name, empty, resolved.origin
+            )
+            self.hf_subsets = [s for s in self.hf_subsets if s not in empty]
         return {s: {split: self.data.subset_rows(s) for split in self.metadata.eval_splits} for s in self.hf_subsets}
 
     def _restore_redacted(self, pairs, background):

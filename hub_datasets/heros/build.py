@@ -86,18 +86,22 @@ def counts(table: HerosTable) -> dict[str, int]:
     return report
 
 
-def build(source: Path, out_dir: Path) -> dict[str, int]:
+def build(source: Path, out_dir: Path) -> dict[str, int | str]:
     """Convert ``heros.tsv`` (``source`` = the file or a folder holding it) into ``out_dir``; return counts."""
+    import hashlib
+
     tsv = find_tsv(Path(source))
     table = read_heros_tsv(tsv)
-    return write_dataset(table, Path(out_dir))
+    digest = hashlib.sha256(tsv.read_bytes()).hexdigest()
+    report = write_dataset(table, Path(out_dir), source_sha256=digest)
+    return {**report, "source_sha256": digest}
 
 
-def write_dataset(table: HerosTable, out_dir: Path) -> dict[str, int]:
+def write_dataset(table: HerosTable, out_dir: Path, *, source_sha256: str = "unknown") -> dict[str, int]:
     report = counts(table)
     out_dir.mkdir(parents=True, exist_ok=True)
     layout.write_config(out_dir, CONFIG, table_to_arrow(table))
-    layout.write_card(out_dir, card_metadata(report), card_body(report))
+    layout.write_card(out_dir, card_metadata(report), card_body(report, source_sha256=source_sha256))
     return report
 
 
@@ -126,7 +130,7 @@ def card_metadata(report: dict[str, int]) -> dict:
     }
 
 
-def card_body(report: dict[str, int]) -> str:
+def card_body(report: dict[str, int], *, source_sha256: str = "unknown") -> str:
     template = Template(Path(__file__).with_name("card.md").read_text(encoding="utf-8"))
     values = {k: f"{v:,}" for k, v in report.items()}
     return template.substitute(
@@ -135,4 +139,5 @@ def card_body(report: dict[str, int]) -> str:
         citation=HEROS_CITATION,
         source_repo=SOURCE_REPO,
         source_revision=SOURCE_REVISION,
+        source_sha256=source_sha256,
     )

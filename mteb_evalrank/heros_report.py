@@ -1,0 +1,259 @@
+"""HEROS report: table (models × subsets), summary readings, CSV and the paper's Figure-1-style chart.
+
+Reads the ``HEROS.json`` result files of any number of models below a folder — the MTEB result-cache
+layout ``<folder>/results/<org>__<model>/<revision>/HEROS.json`` (any depth works; the model and
+revision are taken from the two parent folders, or from ``model_meta.json`` next to the file when
+present).  Only the ``test`` split is read.
+
+CLI: ``mteb-evalrank heros-report RESULTS_DIR [--out FILE.png] [--csv FILE]``.
+
+Module-level imports stay light (the CLI parser imports this module); matplotlib is imported inside
+:func:`plot_heros`, with the Agg backend.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mteb_evalrank.errors import InputError
+from mteb_evalrank.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
+
+RESULT_FILE = "HEROS.json"
+SPLIT = "test"
+#: Short column headers for the terminal table.
+SHORT_LABELS = {
+    "synonym": "synonym",
+    "antonym": "antonym",
+    "negation_main": "neg_main",
+    "negation_antonym": "neg_ant",
+    "random_mlm": "random",
+    "typo": "typo",
+}
+
+
+@dataclass
+class HerosModelResult:
+    """Normalised cosine per subset (and the summary readings) of one model's HEROS result."""
+
+    model: str
+    revision: str
+    path: Path
+    normalized: dict[str, float] = field(default_factory=dict)
+    readings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return self.model
+
+
+def _model_from_path(path: Path) -> tuple[str, str]:
+    """``(label, revision)`` from ``model_meta.json`` or the folder names.
+
+    MTEB's layouts: ``<org>__<model>/<revision>/HEROS.json`` and, for runs with model options,
+    ``<org>__<model>/<revision>/experiments/<experiment>/HEROS.json`` (label ``model [experiment]``).
+    """
+    experiment = None
+    rev_dir = path.parent
+    if path.parent.parent.name == "experiments":
+        experiment, rev_dir = path.parent.name, path.parent.parent.parent
+    name, revision = rev_dir.parent.name.replace("__", "/", 1), rev_dir.name
+    meta = path.parent / "model_meta.json"
+    if meta.is_file():
+        try:
+            data = json.loads(meta.read_text(encoding="utf-8"))
+            name = str(data.get("name") or name)
+            revision = str(data.get("revision") or revision)
+        except (OSError, ValueError):
+            pass
+    return (f"{name} [{experiment}]" if experiment else name), revision
+
+
+def read_result(path: Path) -> HerosModelResult:
+    """Parse one ``HEROS.json``; a file without HEROS test scores raises :class:`InputError`."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: not a readable MTEB result file ({exc}).") from exc
+    entries = (data.get("scores") or {}).get(SPLIT)
+    if not entries:
+        raise InputError(f"{path}: no {SPLIT!r} scores in this result file.")
+    model, revision = _model_from_path(path)
+    result = HerosModelResult(model=model, revision=revision, path=path)
+    stored: dict[str, float] = {}
+    for entry in entries:
+        subset = entry.get("hf_subset")
+        if subset in SUBSETS:
+            value = entry.get("normalized_cosine", entry.get("main_score"))
+            if value is not None:
+                result.normalized[subset] = float(value)
+        for name in SUMMARY_READINGS:
+            if name in entry and entry[name] is not None:
+                stored.setdefault(name, float(entry[name]))
+    if not result.normalized:
+        raise InputError(f"{path}: no HEROS subset scores ({', '.join(SUBSETS)}).")
+    # readings stored by the task (computed from all six subsets) win; otherwise derive from what is here
+    result.readings = {**summary_readings(result.normalized), **stored}
+    return result
+
+
+def collect_results(results_dir: Path) -> list[HerosModelResult]:
+    """Every ``HEROS.json`` below ``results_dir``, sorted by model name then revision.
+
+    When one model has several revisions, labels become ``model@revision``.
+    """
+    root = Path(results_dir)
+    if not root.exists():
+        raise InputError(f"{root} does not exist.")
+    paths = [root] if root.is_file() else sorted(root.rglob(RESULT_FILE))
+    if not paths:
+        raise InputError(
+            f"no {RESULT_FILE} found below {root} (expected the MTEB layout results/<org>__<model>/<revision>/{RESULT_FILE})."
+        )
+    results = sorted((read_result(p) for p in paths), key=lambda r: (r.model.lower(), r.revision))
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.model] = counts.get(r.model, 0) + 1
+    for r in results:
+        if counts[r.model] > 1:
+            r.model = f"{r.model}@{r.revision[:12]}"
+    return results
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def format_table(results: list[HerosModelResult]) -> str:
+    """Models × subsets (normalised cosine, 3 decimals) plus the three summary readings."""
+    header = ["model", *(SHORT_LABELS[s] for s in SUBSETS), *SUMMARY_READINGS]
+    rows = [header] + [
+        [r.model, *(_fmt(r.normalized.get(s)) for s in SUBSETS), *(_fmt(r.readings.get(k)) for k in SUMMARY_READINGS)]
+        for r in results
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    legend = (
+        "normalised cosine (cos - cos_avg) / (1 - cos_avg), mean per subset; "
+        "*_minus_synonym = subset mean minus synonym mean"
+    )
+    return "\n".join(lines) + "\n" + legend
+
+
+def write_csv(results: list[HerosModelResult], path: Path) -> Path:
+    """One row per model: model, revision, the six subsets, the three readings, result file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["model", "revision", *SUBSETS, *SUMMARY_READINGS, "result_file"])
+        for r in results:
+            writer.writerow(
+                [
+                    r.model,
+                    r.revision,
+                    *("" if r.normalized.get(s) is None else f"{r.normalized[s]:.6f}" for s in SUBSETS),
+                    *("" if r.readings.get(k) is None else f"{r.readings[k]:.6f}" for k in SUMMARY_READINGS),
+                    str(r.path),
+                ]
+            )
+    return path
+
+
+def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None = None) -> Path:
+    """Grouped horizontal bar chart (paper Figure 1): one group per model, one bar per subset.
+
+    Models run top to bottom in the given order; the x axis (normalised cosine) is shared; the
+    figure grows with the number of models, so 2 and 30 models are both readable.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    if not results:
+        raise InputError("nothing to plot: no HEROS results.")
+    n_models, n_sub = len(results), len(SUBSETS)
+    bar = 0.8 / n_sub
+    group_h = 0.1 * n_sub + 0.2  # inches per model group
+    height = max(3.4, 1.9 + group_h * n_models)
+    longest = max(len(r.model) for r in results)
+    width = 8.5 + min(longest, 60) * 0.065
+    values = [v for r in results for v in r.normalized.values()]
+    lo = min(values) if values else 0.0
+    hi = max(values) if values else 1.0
+    x_lo = np.floor((min(lo, 0.6) - 0.02) * 20) / 20
+    x_hi = max(1.0, np.ceil((hi + 0.01) * 20) / 20)
+
+    colors = plt.get_cmap("tab10").colors
+    long_chart = n_models > 12
+    header_in = 0.9  # title + legend above the axes
+    footer_in = 0.55 if long_chart else 0.0  # repeated legend below long charts
+    fig, ax = plt.subplots(figsize=(width, height + footer_in))
+    total = height + footer_in
+    centers = np.arange(n_models)
+    handles = []
+    for j, subset in enumerate(SUBSETS):
+        ys = centers - 0.4 + bar * (j + 0.5)
+        xs = np.array([r.normalized.get(subset, np.nan) for r in results], dtype=float)
+        handles.append(
+            ax.barh(ys, np.nan_to_num(xs - x_lo, nan=0.0), left=x_lo, height=bar * 0.92,
+                    color=colors[j % len(colors)], label=SUBSET_LABELS[subset])
+        )
+    ax.set_yticks(centers)
+    ax.set_yticklabels([r.model for r in results], fontsize=9)
+    ax.set_ylim(n_models - 0.5, -0.5)  # first model at the top
+    ax.set_xlim(x_lo, x_hi)
+    ax.set_xlabel("normalised cosine similarity, (cos − cos_avg) / (1 − cos_avg)")
+    ax.xaxis.grid(True, linestyle=":", alpha=0.7)
+    ax.set_axisbelow(True)
+    for k in range(1, n_models):
+        ax.axhline(k - 0.5, color="0.85", linewidth=0.6)
+    ax.tick_params(axis="x", top=long_chart, labeltop=long_chart)  # long charts: x labels on top too
+    fig.tight_layout(rect=(0, footer_in / total, 1, 1 - header_in / total))
+    labels = [SUBSET_LABELS[s] for s in SUBSETS]
+    fig.suptitle(title or f"HEROS: normalised cosine per subset ({n_models} model{'s' if n_models != 1 else ''})",
+                 y=1 - 0.12 / total, va="top")
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 1 - 0.45 / total), ncol=6,
+               fontsize=9, frameon=False)
+    if long_chart:
+        fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.05 / total), ncol=6,
+                   fontsize=9, frameon=False)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+# --- CLI ---------------------------------------------------------------------------------------
+def _cmd_heros_report(args: argparse.Namespace) -> int:
+    results = collect_results(Path(args.results_dir))
+    print(format_table(results))
+    if args.csv:
+        print(f"csv: {write_csv(results, Path(args.csv))}")
+    if args.out:
+        print(f"plot: {plot_heros(results, Path(args.out))}")
+    return 0
+
+
+def add_cli(subparsers: Any) -> None:
+    """Add ``heros-report`` to the ``mteb-evalrank`` command line."""
+    p = subparsers.add_parser(
+        "heros-report",
+        help="table and bar chart of HEROS results of several models",
+        description="Read every HEROS.json below RESULTS_DIR (MTEB layout results/<org>__<model>/<revision>/), "
+        "print normalised cosine per model and subset plus the summary readings, optionally write a CSV and "
+        "a Figure-1-style grouped bar chart.",
+    )
+    p.add_argument("results_dir", metavar="RESULTS_DIR", help="folder holding MTEB results (searched recursively)")
+    p.add_argument("--out", metavar="FILE.png", default=None, help="write the grouped bar chart here")
+    p.add_argument("--csv", metavar="FILE", default=None, help="write the table as CSV here")
+    p.set_defaults(func=_cmd_heros_report)
