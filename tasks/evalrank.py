@@ -13,16 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.data_resolution import HUB_DATASETS
+from mteb_evalrank.hub_datasets.evalrank_format import EVALRANK_CITATION
 from mteb_evalrank.tasks._base import EncodeOnceTask, PluginTaskMetadata
-
-EVALRANK_CITATION = r"""@inproceedings{wang-etal-2022-just,
-  title = {Just Rank: Rethinking Evaluation with Word and Sentence Similarities},
-  author = {Wang, Bin and Kuo, C.-C. Jay and Li, Haizhou},
-  booktitle = {Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)},
-  year = {2022},
-  pages = {6060--6077},
-  url = {https://aclanthology.org/2022.acl-long.419},
-}"""
 
 WORD_SOURCES = (
     "MC-30",
@@ -46,8 +39,28 @@ _TIES = ("pessimistic", "optimistic")
 logger = logging.getLogger(__name__)
 
 
-def _subsets(sources: tuple[str, ...]) -> dict[str, list[str]]:
-    return {"all": ["eng-Latn"], **{s: ["eng-Latn"] for s in sources}}
+def _metadata(name: str, dataset_name: str, sources: tuple[str, ...], description: str, **fields: Any):
+    """TaskMetadata shared by both levels: Retrieval-type, ``all`` plus one subset per source."""
+    hub = HUB_DATASETS[dataset_name]
+    return PluginTaskMetadata(
+        name=name,
+        description=description,
+        reference="https://aclanthology.org/2022.acl-long.419",
+        dataset={"path": hub.repo_id, "revision": hub.revision},
+        type="Retrieval",
+        category="t2t",
+        modalities=["text"],
+        eval_splits=["test"],
+        eval_langs={"all": ["eng-Latn"], **{s: ["eng-Latn"] for s in sources}},
+        main_score="mrr",
+        task_subtypes=[],
+        license="multiple",
+        annotations_creators="human-annotated",
+        dialect=[],
+        sample_creation="found",
+        bibtex_citation=EVALRANK_CITATION,
+        **fields,
+    )
 
 
 class _EvalRankTask(EncodeOnceTask):
@@ -203,57 +216,29 @@ def _as_pandas(table: Any):
 
 class EvalRankWord(_EvalRankTask):
     dataset_name = "evalrank-word"
-    metadata = PluginTaskMetadata(
-        name="EvalRankWord",
-        description=(
-            "EvalRank word level: for each of 5,514 directed near-synonym pairs (the top 25% of 13 "
-            "word-similarity datasets), rank the positive among 22,207 background words by cosine and "
-            "l2 similarity; MRR and Hits@k. Exact ranks, ties count against the positive."
-        ),
-        reference="https://aclanthology.org/2022.acl-long.419",
-        dataset={"path": "mteb-evalrank/evalrank-word", "revision": "v1.0.0"},
-        type="Retrieval",
-        category="t2t",
-        modalities=["text"],
-        eval_splits=["test"],
-        eval_langs=_subsets(WORD_SOURCES),
-        main_score="mrr",
+    metadata = _metadata(
+        "EvalRankWord",
+        "evalrank-word",
+        WORD_SOURCES,
+        "EvalRank word level: for each of 5,514 directed near-synonym pairs (the top 25% of 13 "
+        "word-similarity datasets), rank the positive among 22,207 background words by cosine and "
+        "l2 similarity; MRR and Hits@k. Exact ranks, ties count against the positive.",
         date=("1965-01-01", "2016-12-31"),
         domains=["Written"],
-        task_subtypes=[],
-        license="multiple",
-        annotations_creators="human-annotated",
-        dialect=[],
-        sample_creation="found",
-        bibtex_citation=EVALRANK_CITATION,
     )
 
 
 class EvalRankSent(_EvalRankTask):
     dataset_name = "evalrank-sent"
-    metadata = PluginTaskMetadata(
-        name="EvalRankSent",
-        description=(
-            "EvalRank sentence level: for each of 6,989 directed near-paraphrase pairs (the top 25% of "
-            "STS-Benchmark and STR-2022), rank the positive among 24,957 background sentences by cosine "
-            "and l2 similarity; MRR and Hits@k. Exact ranks, ties count against the positive."
-        ),
-        reference="https://aclanthology.org/2022.acl-long.419",
-        dataset={"path": "mteb-evalrank/evalrank-sent", "revision": "v1.0.0"},
-        type="Retrieval",
-        category="t2t",
-        modalities=["text"],
-        eval_splits=["test"],
-        eval_langs=_subsets(SENT_SOURCES),
-        main_score="mrr",
+    metadata = _metadata(
+        "EvalRankSent",
+        "evalrank-sent",
+        SENT_SOURCES,
+        "EvalRank sentence level: for each of 6,989 directed near-paraphrase pairs (the top 25% of "
+        "STS-Benchmark and STR-2022), rank the positive among 24,957 background sentences by cosine "
+        "and l2 similarity; MRR and Hits@k. Exact ranks, ties count against the positive.",
         date=("2012-01-01", "2022-12-31"),
         domains=["News", "Web", "Written"],
-        task_subtypes=[],
-        license="multiple",
-        annotations_creators="human-annotated",
-        dialect=[],
-        sample_creation="found",
-        bibtex_citation=EVALRANK_CITATION,
     )
 
     def _restore_redacted(self, pairs, background):

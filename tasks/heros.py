@@ -32,20 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.hub_datasets.heros.build import HEROS_CITATION, SOURCE_REPO, SOURCE_REVISION
 from mteb_evalrank.tasks._base import EncodeOnceTask, PluginTaskMetadata
 
 HEROS_SUBSETS = ("synonym", "antonym", "negation_main", "negation_antonym", "random_mlm", "typo")
-# Pinned here as literals so that building the metadata imports nothing heavy; a test checks they
-# match mteb_evalrank.hub_datasets.heros (SOURCE_REPO / SOURCE_REVISION / HEROS_CITATION).
-_SOURCE_REPO = "dcml0714/Heros"
-_SOURCE_REVISION = "0929565636acc37c329ad0fe0d44c5a715351427"
-_CITATION = r"""@inproceedings{chiang-etal-2023-revealing,
-  title = {Revealing the Blind Spot of Sentence Encoder Evaluation by {HEROS}},
-  author = {Chiang, Cheng-Han and Chuang, Yung-Sung and Glass, James and Lee, Hung-yi},
-  booktitle = {Proceedings of the 8th Workshop on Representation Learning for NLP (RepL4NLP 2023)},
-  year = {2023},
-  publisher = {Association for Computational Linguistics},
-}"""
 
 
 class HEROS(EncodeOnceTask):
@@ -58,7 +48,7 @@ class HEROS(EncodeOnceTask):
             "scores: compare subsets (e.g. negation vs synonym), not models' absolute numbers."
         ),
         reference="https://huggingface.co/datasets/dcml0714/Heros",
-        dataset={"path": _SOURCE_REPO, "revision": _SOURCE_REVISION},
+        dataset={"path": SOURCE_REPO, "revision": SOURCE_REVISION},
         type="STS",
         category="t2t",
         modalities=["text"],
@@ -72,7 +62,7 @@ class HEROS(EncodeOnceTask):
         annotations_creators="expert-annotated",
         dialect=[],
         sample_creation="created",
-        bibtex_citation=_CITATION,
+        bibtex_citation=HEROS_CITATION,
     )
 
     def __init__(self, **kwargs: Any) -> None:

@@ -213,13 +213,12 @@ def test_builder_writes_loadable_hub_layout(tmp_path):
     assert (tmp_path / "built2" / "default" / "test.parquet").is_file()
 
 
-def test_pinned_source_constants_agree():
+def test_task_loads_the_pinned_source_revision():
     from mteb_evalrank.hub_datasets import heros as heros_ds
-    from mteb_evalrank.tasks import heros as task_mod
+    from mteb_evalrank.tasks.heros import HEROS
 
-    assert task_mod._SOURCE_REPO == heros_ds.SOURCE_REPO == "dcml0714/Heros"
-    assert task_mod._SOURCE_REVISION == heros_ds.SOURCE_REVISION and len(heros_ds.SOURCE_REVISION) == 40
-    assert task_mod._CITATION == heros_ds.HEROS_CITATION
+    assert HEROS.metadata.dataset == {"path": "dcml0714/Heros", "revision": heros_ds.SOURCE_REVISION}
+    assert len(heros_ds.SOURCE_REVISION) == 40
 
 
 def test_loading_order_and_offline_error(tmp_path, monkeypatch):
