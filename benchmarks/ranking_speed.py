@@ -5,7 +5,8 @@ Prints ``name=value`` lines, all measured in this one run:
 - ``ranking_s``: wall time of :func:`mteb_evalrank.ranking.evalrank_ranks` (validation, centring,
   deduplication, cos and l2 ranks together), median of ``--repeats`` runs (target <= 2 s here)
 - ``ranking_runs_s``: the individual runs (to judge noise on a shared machine)
-- ``peak_rss_mb``: peak resident memory of this process (``resource.getrusage``), data included
+- ``peak_rss_mb``: peak resident memory of this process (``resource.getrusage``), data included;
+  ``peak_rss_before_ranking_mb``: the same just before the first ranking call (data generation)
 - ``data_mb``: size of the float32 embedding matrix itself
 - ``n_queries``, ``n_background``, ``dim``, ``n_distinct`` (background rows left after exact
   deduplication), ``blas_threads``
@@ -54,6 +55,7 @@ def main() -> None:
     from mteb_evalrank.ranking import evalrank_ranks
 
     emb, query, positive = synthetic(args.n_background, args.n_queries, args.dim, args.dup_share)
+    before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     runs = []
     for _ in range(args.repeats):
         t0 = time.perf_counter()
@@ -71,6 +73,7 @@ def main() -> None:
     print(f"ranking_s={statistics.median(runs):.3f}")
     print(f"ranking_runs_s={','.join(f'{r:.3f}' for r in runs)}")
     print(f"peak_rss_mb={peak_mb:.0f}")
+    print(f"peak_rss_before_ranking_mb={before_mb:.0f}")
     print(f"data_mb={emb.nbytes / 2**20:.0f}")
     print(f"n_queries={len(query)}")
     print(f"n_background={emb.shape[0]}")

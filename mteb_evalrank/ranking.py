@@ -26,9 +26,10 @@ Conventions of this implementation
   pair (MRR ~ 1/(n-1)) instead of a perfect score.  ``ties="optimistic"`` uses ``>`` — the rule the
   paper and the reference toolkit intend (ties favour the positive).
 * **Exact ties are exact.**  Real models produce identical embeddings for different items (with
-  all-MiniLM-L6-v2, 738 of the 24,957 EvalRankSent background sentences share an identical embedding
-  with another one).  BLAS kernels may round the same dot product differently in different
-  positions of a matrix product, which would turn such ties into random wins and losses.  So the
+  all-MiniLM-L6-v2, 722-738 of the 24,957 EvalRankSent background sentences, depending on the
+  encoding run, share an identical embedding with another one).  BLAS kernels may round the same
+  dot product differently in different positions of a matrix product, which would turn such ties
+  into random wins and losses.  So the
   rows are deduplicated first (after centring, bytewise on the float32 vectors): every distinct
   vector is one column of the score matrix, counted with its multiplicity, and the query's and the
   positive's own rows are subtracted from the count of their columns.  Identical vectors therefore
@@ -36,8 +37,9 @@ Conventions of this implementation
 * **Independent of chunking.**  The query × background score matrix is never materialised: queries
   are scored in chunks, and every BLAS call has the same shape (``_tile_rows(n_distinct)`` query rows,
   the last tile padded), because BLAS libraries pick different kernels — with different rounding —
-  for different shapes (OpenBLAS uses a matrix-vector kernel for one row and other kernels for small
-  products).  So ranks do not depend on ``chunk_size``, on the order of the pairs, or on which pairs
+  for different shapes (OpenBLAS 0.3.31 rounds a row differently in a 1-row, a 3-row and a 50-row
+  product of small matrices, and can even round two identical columns of one small product
+  differently).  So ranks do not depend on ``chunk_size``, on the order of the pairs, or on which pairs
   are evaluated together.
 * **One matrix product for both metrics.**  With ``G = Q . U^T`` over centred vectors, the cosine
   ordering in a query row is that of ``G[:, j] / ||u_j||`` and the l2 ordering (smaller distance =
@@ -45,7 +47,8 @@ Conventions of this implementation
   and ``||q||`` is constant within a row; ``1 / (1 + d)`` is strictly decreasing in ``d``).  Both keys
   are order-equivalent to the paper's scores, computed in float32; comparisons are exact on these
   keys.  Distinct vectors whose scores differ by less than float32 rounding are ordered by the
-  float32 values.
+  float32 values: for all-MiniLM-L6-v2 on EvalRankSent, ``dtype=np.float64`` (about twice as slow)
+  changes 43 of 6,989 cos ranks, each by 1 (MRR 0.8296 -> 0.8298).
 * **Scale.**  The embeddings are multiplied by a power of two so that the largest input value is
   below 1 in absolute value — exact in floating point, invisible in the ranks, and it keeps the dot
   products far from overflow (float64 inputs beyond the float32 range work too).
@@ -62,11 +65,14 @@ so its numbers are higher than those published with the toolkit for the same mod
 
 Memory and speed
 ----------------
-Memory beyond the inputs is about two float32 copies of the distinct background rows plus one score
-chunk of ``chunk_size × n_distinct`` float32 values (default: one tile, at most ``32 MiB`` for
-backgrounds up to ~1M distinct rows), plus a few MiB of per-block scratch.  The engine is numpy: on
-the 2-core CPU this was developed on, OpenBLAS's SGEMM was faster than torch for this shape, and
-6,989 queries × 24,957 background rows × 384 dimensions take ~1 s for both metrics.
+Beyond the input array, peak memory is two float32 copies of the background while deduplicating
+(one afterwards), one score chunk of ``chunk_size × n_distinct`` float32 values (default: one tile,
+at most 64 MiB for backgrounds up to ~2M distinct rows), float64 and hashing temporaries of
+4,096-row blocks (~20 MiB at d = 384) and ~2 MiB of per-block scratch for keys and masks (counts
+are taken row by row from a boolean mask, never through a wide integer temporary).  The engine is
+numpy: on the 2-core CPU this was developed on, OpenBLAS's SGEMM was faster than torch for this
+shape, and 6,989 queries × 24,957 background rows × 384 dimensions take ~1 s for both metrics
+(``benchmarks/ranking_speed.py``).
 """
 
 from __future__ import annotations
@@ -91,14 +97,14 @@ __all__ = [
 TIES = ("pessimistic", "optimistic")
 DEFAULT_KS = (1, 3, 10)
 
-#: Upper bound (bytes) on one GEMM tile of scores: tile rows = largest power of two <= 256 with
-#: rows * n_distinct * 4 <= this, but at least _MIN_TILE_ROWS rows.
-_TILE_BYTES = 32 * 2**20
-_MAX_TILE_ROWS = 256
+#: Upper bound (bytes) on one GEMM tile of scores: tile rows = largest power of two <= 512 with
+#: rows * n_distinct * itemsize <= this, but at least _MIN_TILE_ROWS rows.
+_TILE_BYTES = 64 * 2**20
+_MAX_TILE_ROWS = 512
 _MIN_TILE_ROWS = 8
 #: Target size (bytes) of the per-block scratch used for keys and masks (fits in a core's L2 cache).
 _BLOCK_BYTES = 2**20
-_CENTER_ROWS = 8192  # rows per float64 block while centring (bounds the float64 temporary)
+_CENTER_ROWS = 4096  # rows per float64 block while centring (bounds the float64 temporary)
 _MAX_LISTED = 10  # row numbers quoted in error messages
 
 
@@ -225,23 +231,21 @@ def _prepare(x: np.ndarray, center: bool, dtype: np.dtype) -> tuple[np.ndarray, 
         mean /= n
     e = np.empty((n, d), dtype=dtype)
     for s in starts:  # float64 arithmetic, rounded once to the working dtype
-        rows64 = x[s : s + _CENTER_ROWS].astype(np.float64) * scale
+        rows64 = x[s : s + _CENTER_ROWS].astype(np.float64)
+        rows64 *= scale
         if mean is not None:
             rows64 -= mean
         e[s : s + _CENTER_ROWS] = rows64
         del rows64
     e += dtype.type(0.0)  # turn -0.0 into +0.0 so that bytewise deduplication sees equal vectors
-    u, inverse, counts = _dedupe_rows(e)
-    del e
+    first, inverse, counts = _dedupe_rows(e)
     # duplicated vectors first (their multiplicities need a correction term), stable otherwise
     order = np.argsort(counts == 1, kind="stable")
-    if not np.array_equal(order, np.arange(order.size)):
-        u = u[order]
-        counts = counts[order]
-        position = np.empty_like(order)
-        position[order] = np.arange(order.size)
-        inverse = position[inverse]
-    return np.ascontiguousarray(u), inverse.astype(np.int64, copy=False), counts.astype(np.int64, copy=False)
+    position = np.empty_like(order)
+    position[order] = np.arange(order.size)
+    u = e[first[order]]
+    del e
+    return u, position[inverse].astype(np.int64, copy=False), counts[order].astype(np.int64, copy=False)
 
 
 def _hash_multipliers(width: int) -> np.ndarray:
@@ -250,7 +254,10 @@ def _hash_multipliers(width: int) -> np.ndarray:
 
 
 def _dedupe_rows(e: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Bytewise-distinct rows of ``e``, the inverse map and the counts (like ``np.unique(axis=0)``).
+    """Bytewise-distinct rows of ``e`` as ``(first, inverse, counts)``, like ``np.unique(axis=0)``.
+
+    ``e[first]`` are the distinct rows, ``e[first][inverse]`` equals ``e``, ``counts`` their
+    multiplicities.
 
     Rows are grouped by a 64-bit multiplicative hash of their bytes (one pass), and every row of a
     group is then checked bytewise against the group's first row; only if that check ever fails (a
@@ -271,7 +278,7 @@ def _dedupe_rows(e: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         rows = e.view(np.dtype((np.void, row_bytes))).ravel()
         _, first, inverse, counts = np.unique(rows, return_index=True, return_inverse=True, return_counts=True)
         inverse = inverse.reshape(-1)
-    return e[first], inverse, counts
+    return first, inverse, counts
 
 
 def _gemm(a: np.ndarray, bt: np.ndarray, out: np.ndarray) -> None:
@@ -280,10 +287,10 @@ def _gemm(a: np.ndarray, bt: np.ndarray, out: np.ndarray) -> None:
     np.matmul(a, bt, out=out)
 
 
-def _tile_rows(n_distinct: int) -> int:
+def _tile_rows(n_distinct: int, itemsize: int = 4) -> int:
     """Query rows per BLAS call: a function of the background size only (so of the input only)."""
     rows = _MAX_TILE_ROWS
-    while rows > _MIN_TILE_ROWS and rows * n_distinct * 4 > _TILE_BYTES:
+    while rows > _MIN_TILE_ROWS and rows * n_distinct * itemsize > _TILE_BYTES:
         rows //= 2
     return rows
 
@@ -318,8 +325,9 @@ def evalrank_ranks(
         ties: ``"pessimistic"`` (default) or ``"optimistic"``.
         chunk_size: query rows whose scores are held in memory at once.  It only bounds memory — the
             ranks never depend on it.  It is rounded up to a multiple of the fixed BLAS tile
-            (256 rows for backgrounds up to 32k distinct rows; fewer for larger ones, so that a tile
-            holds at most 32 MiB of scores; never fewer than 8 rows).  Default ``None``: one tile.
+            (512 float32 rows for backgrounds up to 32k distinct rows; fewer for larger ones, so that
+            a tile holds at most 64 MiB of scores; never fewer than 8 rows).  Default ``None``: one
+            tile (about 48 MiB of scores for EvalRankSent: 512 × ~24.6k distinct rows × 4 bytes).
         dtype: working precision, ``np.float32`` (default) or ``np.float64`` (about twice as slow).
 
     Returns:
@@ -335,9 +343,7 @@ def evalrank_ranks(
     q_idx = _check_indices(query_idx, "query_idx", n)
     p_idx = _check_indices(positive_idx, "positive_idx", n)
     if q_idx.shape != p_idx.shape:
-        raise InputError(
-            f"query_idx and positive_idx must have the same length; got {q_idx.size} and {p_idx.size}."
-        )
+        raise InputError(f"query_idx and positive_idx must have the same length; got {q_idx.size} and {p_idx.size}.")
 
     u, inverse, counts = _prepare(x, bool(center), dt)
     n_distinct = u.shape[0]
@@ -356,7 +362,7 @@ def evalrank_ranks(
     extra = extra[:n_dup]
 
     m = q_idx.size
-    tile = _tile_rows(n_distinct)
+    tile = _tile_rows(n_distinct, dt.itemsize)
     chunk = tile if chunk_size is None else -(-int(chunk_size) // tile) * tile
     chunk = min(chunk, -(-m // tile) * tile)
     block = max(1, min(chunk, _BLOCK_BYTES // (dt.itemsize * n_distinct)))
@@ -370,9 +376,7 @@ def evalrank_ranks(
     mask = np.empty((block, n_distinct), dtype=bool)
     ut = u.T
 
-    def count(
-        k: np.ndarray, mk: np.ndarray, cols_p: np.ndarray, cols_q: np.ndarray, other: np.ndarray
-    ) -> np.ndarray:
+    def count(k: np.ndarray, mk: np.ndarray, cols_p: np.ndarray, cols_q: np.ndarray, other: np.ndarray) -> np.ndarray:
         rows = np.arange(k.shape[0])
         threshold = k[rows, cols_p]  # the positive's score, read from the row it is compared with
         compare(k, threshold[:, None], out=mk)
