@@ -228,7 +228,7 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
                    fontsize=9, frameon=False)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return path
 

@@ -148,7 +148,7 @@ def plot_heatmap(path: Path, result: N2OMatrix, *, title: str | None = None) -> 
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=130)
+    fig.savefig(path, dpi=130, bbox_inches="tight")
     plt.close(fig)
     return path
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 #: Columns shown when present, in this order (others are in the JSON result files).
+#: EvalRank first, then HEROS, then N2O (whose main score is the needle MRR).
 HEADLINE = (
     "main_score",
     "mrr",
@@ -17,6 +18,15 @@ HEADLINE = (
     "l2_hits_at_1",
     "l2_hits_at_10",
     "num_pairs",
+    # HEROS
+    "cosine",
+    "normalized_cosine",
+    "baseline",
+    "negation_minus_synonym",
+    # N2O
+    "needle_top1",
+    "needle_top5",
+    "needle_count",
 )
 
 
