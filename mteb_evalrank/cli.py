@@ -172,6 +172,11 @@ def main(argv: list[str] | None = None) -> int:
     except EvalRankError as exc:  # user-facing errors: one clear line, no traceback
         print(f"mteb-evalrank: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("interrupted; finished subsets are saved in the result folder", file=sys.stderr)
         return 130
