@@ -246,10 +246,67 @@ def neighbor_sets_for_models(
     return out
 
 
+def explain_query(
+    sets: Sequence[NeighborSet],
+    query: int,
+    *,
+    k: int | None = None,
+    corpus: Sequence[str] | None = None,
+    print_fn=print,
+) -> dict[str, Any]:
+    """Print §7's popular and outlier neighbours of query ``query`` (position in sample 0).
+
+    Popular: in the top 5 of every model. Outlier: in one model's top ``k`` and in no other model's
+    top 50 (or the stored maximum, if smaller). With ``corpus`` (the texts the models were run on),
+    sentences are shown next to their ids.
+    """
+    from mteb_evalrank.neighbors import popular_and_outlier_neighbors
+
+    n = sets[0].query_ids.shape[1]
+    if not 0 <= query < n:
+        raise InputError(f"--explain-query must be in [0, {n - 1}] (position of a query in sample 0).")
+    k = k or min(s.k_max for s in sets)
+    exclusive_k = min(50, min(s.k_max for s in sets))
+    info = popular_and_outlier_neighbors(sets, sample=0, query=query, popular_k=min(5, k), k=k, exclusive_k=exclusive_k)
+
+    def show(i: int) -> str:
+        return f"[{i}] {corpus[i]}" if corpus is not None else f"[{i}]"
+
+    print_fn(f"\nquery {show(info['query_id'])}")
+    print_fn(f"popular (top {min(5, k)} of every model): " + (", ".join(map(str, info["popular"])) or "none"))
+    for i in info["popular"]:
+        print_fn(f"  {show(i)}")
+    for name, items in info["outliers"].items():
+        print_fn(f"outliers of {name} (its top {k}, no other model's top {exclusive_k}): {len(items)}")
+        for item in items:
+            print_fn(f"  rank {item['rank']:>2}  {show(item['id'])}")
+    return info
+
+
+def _corpus_for(sets: Sequence[NeighborSet], source: Path | None) -> list[str] | None:
+    """The texts behind ``sets`` from a corpus file/folder, checked against the stored fingerprint."""
+    if source is None:
+        return None
+    from mteb_evalrank.embedding_cache import corpus_fingerprint
+    from mteb_evalrank.neighbors import deduplicate
+    from mteb_evalrank.tasks.n2o import load_corpus_source
+
+    texts, _, _ = load_corpus_source(source)
+    corpus = deduplicate(texts, what=str(source))
+    if corpus_fingerprint(corpus) != sets[0].corpus_fingerprint:
+        raise InputError(
+            f"{source} is not the corpus these results were computed on "
+            f"(fingerprint {corpus_fingerprint(corpus)} != {sets[0].corpus_fingerprint})."
+        )
+    return corpus
+
+
 # --- CLI ---------------------------------------------------------------------------------------
 def _cmd_compare(args: argparse.Namespace) -> int:
     sets = load_results(Path(args.results_dir))
     report(sets, k=args.k, out=args.out, csv_path=args.csv)
+    if args.explain_query is not None:
+        explain_query(sets, args.explain_query, k=args.k, corpus=_corpus_for(sets, args.corpus))
     return 0
 
 
@@ -275,6 +332,8 @@ def _cmd_n2o(args: argparse.Namespace) -> int:
         )
         del model
     report(sets, k=args.k, out=args.out, csv_path=args.csv)
+    if args.explain_query is not None:
+        explain_query(sets, args.explain_query, k=args.k, corpus=corpus)
     return 0
 
 
@@ -289,6 +348,14 @@ def add_cli(subparsers) -> None:
     p.add_argument("--k", type=int, default=None, help="neighbours per query (default: the stored maximum)")
     p.add_argument("--out", type=Path, default=None, help="heatmap PNG")
     p.add_argument("--csv", type=Path, default=None, help="matrix as CSV (long format)")
+    p.add_argument(
+        "--explain-query", type=int, default=None, metavar="I",
+        help="§7: popular and outlier neighbours of the I-th query of sample 0",
+    )  # fmt: skip
+    p.add_argument(
+        "--corpus", type=Path, default=None,
+        help="with --explain-query: the corpus (text file or built folder) to show sentences",
+    )  # fmt: skip
     p.set_defaults(func=_cmd_compare)
 
     p = subparsers.add_parser(
@@ -309,4 +376,8 @@ def add_cli(subparsers) -> None:
     p.add_argument("--device", default=None, help="torch device")
     p.add_argument("--out", type=Path, default=None, help="heatmap PNG")
     p.add_argument("--csv", type=Path, default=None, help="matrix as CSV")
+    p.add_argument(
+        "--explain-query", type=int, default=None, metavar="I",
+        help="§7: popular and outlier neighbours of the I-th query of sample 0",
+    )  # fmt: skip
     p.set_defaults(func=_cmd_n2o)

@@ -407,3 +407,21 @@ def test_compare_cli_rejects_mismatched_results(tmp_path, capsys):
     assert main(["n2o-compare", str(tmp_path)]) == 2
     assert "different corpus" in capsys.readouterr().err
     assert main(["n2o-compare", str(tmp_path / "nothing")]) == 2
+
+
+def test_explain_query_prints_popular_and_outlier_neighbours_with_texts():
+    from mteb_evalrank.n2o_compare import explain_query
+    from mteb_evalrank.neighbors import NeighborSet
+
+    # one sample, one query (corpus row 0); 3 neighbours each, stored k_max = 3
+    query_ids = np.array([[0]])
+    a = NeighborSet("A", np.array([[[1, 2, 3]]]), query_ids, "fp", 6, seed=1)
+    b = NeighborSet("B", np.array([[[1, 2, 4]]]), query_ids, "fp", 6, seed=1)
+    lines: list[str] = []
+    info = explain_query([a, b], 0, k=3, corpus=[f"s{i}" for i in range(6)], print_fn=lines.append)
+    assert info["popular"] == [1, 2]
+    assert info["outliers"] == {"A": [{"id": 3, "rank": 3}], "B": [{"id": 4, "rank": 3}]}
+    text = "\n".join(lines)
+    assert "query [0] s0" in text and "rank  3  [3] s3" in text and "[1] s1" in text
+    with pytest.raises(InputError, match="explain-query must be in"):
+        explain_query([a, b], 5, k=3)
