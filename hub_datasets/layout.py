@@ -68,6 +68,14 @@ def write_card(folder: Path, metadata: Mapping[str, Any], body: str) -> Path:
     return path
 
 
+def write_dataset(folder: Path, tables: Mapping[str, Any], metadata: Mapping[str, Any], body: str) -> Path:
+    """Write a whole Hub-layout dataset: every config's table (``{config: pyarrow.Table}``), then the card."""
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for config, table in tables.items():
+        write_config(folder, config, table)
+    return write_card(folder, metadata, body)
+
+
 def read_card(folder: Path) -> tuple[dict[str, Any], str]:
     """Return ``(metadata, body)`` of ``<folder>/README.md``; raise :class:`DataNotFoundError` if absent."""
     from huggingface_hub import DatasetCard

@@ -181,10 +181,12 @@ def build(sources_dir: Path, out_dir: Path) -> dict[str, int]:
         **{f"pairs_{source}": count for source, count in per_source.items()},
     }
 
-    out_dir.mkdir(parents=True, exist_ok=True)
-    layout.write_config(out_dir, fmt.PAIRS, pairs_table)
-    layout.write_config(out_dir, fmt.BACKGROUND, background_table)
-    layout.write_card(out_dir, card_metadata(report), card_body(report, per_source))
+    layout.write_dataset(
+        out_dir,
+        {fmt.PAIRS: pairs_table, fmt.BACKGROUND: background_table},
+        card_metadata(report),
+        card_body(report, per_source),
+    )
     return report
 
 

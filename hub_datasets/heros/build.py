@@ -99,9 +99,12 @@ def build(source: Path, out_dir: Path) -> dict[str, int | str]:
 
 def write_dataset(table: HerosTable, out_dir: Path, *, source_sha256: str = "unknown") -> dict[str, int]:
     report = counts(table)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    layout.write_config(out_dir, CONFIG, table_to_arrow(table))
-    layout.write_card(out_dir, card_metadata(report), card_body(report, source_sha256=source_sha256))
+    layout.write_dataset(
+        out_dir,
+        {CONFIG: table_to_arrow(table)},
+        card_metadata(report),
+        card_body(report, source_sha256=source_sha256),
+    )
     return report
 
 

@@ -88,14 +88,13 @@ def build(sources_dir: Path, out_dir: Path) -> dict[str, int]:
         "stsb_unique_sentences": len(all_sentences),
         "needle_sentences_removed": len(all_sentences) - len(corpus),
     }
-    out_dir.mkdir(parents=True, exist_ok=True)
-    layout.write_config(out_dir, CORPUS, pa.table({"text": corpus}))
-    layout.write_config(
+    needles_table = pa.table({"query": [q for q, _ in needles], "positive": [p for _, p in needles]})
+    layout.write_dataset(
         out_dir,
-        NEEDLES,
-        pa.table({"query": [q for q, _ in needles], "positive": [p for _, p in needles]}),
+        {CORPUS: pa.table({"text": corpus}), NEEDLES: needles_table},
+        card_metadata(report),
+        card_body(report),
     )
-    layout.write_card(out_dir, card_metadata(report), card_body(report))
     return report
 
 
