@@ -215,3 +215,35 @@ def validate_dataset(folder) -> list[str]:
     except Exception as exc:  # report, do not raise: the caller collects problems
         return [f"cannot read the EvalRank tables ({type(exc).__name__}: {exc})"]
     return check_tables(pairs, background, allow_blank_text=TEXT_SHA1 in background.column_names)
+
+
+def write_evalrank_dataset(
+    out_dir,
+    *,
+    name: str,
+    level: str,
+    pairs_table,
+    background_table,
+    task_categories: list[str],
+    tag: str,
+    body: str,
+) -> None:
+    """Write an EvalRank dataset folder: ``pairs`` and ``background`` configs plus the card.
+
+    The card's YAML is the same for both levels apart from ``name`` (e.g. ``evalrank-word``), the
+    ``level`` in the pretty name, the Hub task categories and one tag.
+    """
+    from mteb_evalrank.hub_datasets import layout
+
+    metadata = {
+        "pretty_name": f"EvalRank ({level} level)",
+        "language": ["en"],
+        "license": "other",
+        "license_name": f"{name}-sources",
+        "task_categories": task_categories,
+        "size_categories": [size_category(background_table.num_rows)],
+        "tags": ["mteb", "evalrank", tag, "embedding-evaluation"],
+        "configs": layout.configs_metadata([PAIRS, BACKGROUND], default=PAIRS),
+        layout.CARD_DATASET_KEY: name,
+    }
+    layout.write_dataset(out_dir, {PAIRS: pairs_table, BACKGROUND: background_table}, metadata, body)

@@ -1,6 +1,5 @@
 """EvalRankData: indexing pairs into the background, and the errors for inconsistent data."""
 
-import numpy as np
 import pytest
 
 from mteb_evalrank.errors import InputError

@@ -37,7 +37,6 @@ from string import Template
 
 from mteb_evalrank.errors import SourceFormatError
 from mteb_evalrank.hub_datasets import evalrank_format as fmt
-from mteb_evalrank.hub_datasets import layout
 from mteb_evalrank.hub_datasets.source_files import numbered_lines, parse_score, read_text
 
 NAME = "evalrank-sent"
@@ -181,27 +180,17 @@ def build(sources_dir: Path, out_dir: Path) -> dict[str, int]:
         **{f"pairs_{source}": count for source, count in per_source.items()},
     }
 
-    layout.write_dataset(
+    fmt.write_evalrank_dataset(
         out_dir,
-        {fmt.PAIRS: pairs_table, fmt.BACKGROUND: background_table},
-        card_metadata(report),
-        card_body(report, per_source),
+        name=NAME,
+        level="sentence",
+        pairs_table=pairs_table,
+        background_table=background_table,
+        task_categories=["sentence-similarity", "text-retrieval"],
+        tag="sts",
+        body=card_body(report, per_source),
     )
     return report
-
-
-def card_metadata(report: dict[str, int]) -> dict:
-    return {
-        "pretty_name": "EvalRank (sentence level)",
-        "language": ["en"],
-        "license": "other",
-        "license_name": "evalrank-sent-sources",
-        "task_categories": ["sentence-similarity", "text-retrieval"],
-        "size_categories": [fmt.size_category(report["background"])],
-        "tags": ["mteb", "evalrank", "sts", "embedding-evaluation"],
-        "configs": layout.configs_metadata([fmt.PAIRS, fmt.BACKGROUND], default=fmt.PAIRS),
-        layout.CARD_DATASET_KEY: NAME,
-    }
 
 
 def card_body(report: dict[str, int], per_source: dict[str, int]) -> str:
