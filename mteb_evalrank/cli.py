@@ -124,7 +124,8 @@ def _cmd_build_data(args: argparse.Namespace) -> int:
 def _cmd_push_data(args: argparse.Namespace) -> int:
     from mteb_evalrank.hub_datasets.push import push_dataset
 
-    push_dataset(args.name, Path(args.folder), args.repo_id, dry_run=args.dry_run, private=args.private)
+    folder = Path(args.folder or args.name)
+    push_dataset(args.name, folder, args.repo_id, dry_run=args.dry_run, private=args.private)
     return 0
 
 
@@ -164,8 +165,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "folder", "unset") is None and hasattr(args, "name"):
-        args.folder = args.name
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     try:
         return int(args.func(args) or 0)

@@ -129,13 +129,13 @@ def summary_readings(normalized_means: Mapping[str, float]) -> dict[str, float]:
     return out
 
 
-def heros_scores(
+def heros_pairs(
     originals: Any,
     edited: Mapping[str, Any],
     *,
     original_labels: Sequence[str] | None = None,
-) -> dict[str, dict[str, Any]]:
-    """Scores of every subset from embeddings.
+) -> tuple[float, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """The baseline and, per subset, the raw and the normalised cosine of every (original, edited) pair.
 
     Args:
         originals: ``(n, d)`` embeddings of the original sentences, in dataset row order (the
@@ -143,26 +143,42 @@ def heros_scores(
         edited: subset name -> ``(n, d)`` embeddings of the edited sentences, row ``i`` paired with
             original row ``i``.
         original_labels: optional texts of the originals (named in error messages).
-
-    Returns:
-        subset -> ``{"cosine", "normalized_cosine", "baseline", "num_pairs", "main_score",
-        <summary readings>}``; the summary readings (from all given subsets) are repeated in every
-        subset so that any subset of a result file carries them.
     """
     base = baseline_cosine(originals, labels=original_labels)
     orig = _as_matrix(originals, "original sentences")
-    per_subset: dict[str, dict[str, Any]] = {}
+    pairs: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for subset, emb in edited.items():
         cos = pair_cosines(orig, emb, what=f"HEROS subset {subset!r}", labels=original_labels)
-        norm = normalize_cosine(cos, base)
-        per_subset[subset] = {
+        pairs[subset] = (cos, normalize_cosine(cos, base))
+    return base, pairs
+
+
+def scores_from_pairs(baseline: float, pairs: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, dict[str, Any]]:
+    """Subset scores from :func:`heros_pairs`: subset -> ``{"cosine", "normalized_cosine", "baseline",
+    "num_pairs", "main_score", <summary readings>}``; the summary readings (from all given subsets)
+    are repeated in every subset so that any subset of a result file carries them.
+    """
+    per_subset: dict[str, dict[str, Any]] = {
+        subset: {
             "cosine": float(cos.mean()),
             "normalized_cosine": float(norm.mean()),
-            "baseline": base,
+            "baseline": baseline,
             "num_pairs": int(len(cos)),
         }
+        for subset, (cos, norm) in pairs.items()
+    }
     readings = summary_readings({s: v["normalized_cosine"] for s, v in per_subset.items()})
     for scores in per_subset.values():
         scores["main_score"] = scores["normalized_cosine"]
         scores.update(readings)
     return per_subset
+
+
+def heros_scores(
+    originals: Any,
+    edited: Mapping[str, Any],
+    *,
+    original_labels: Sequence[str] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Scores of every subset from embeddings (:func:`heros_pairs` then :func:`scores_from_pairs`)."""
+    return scores_from_pairs(*heros_pairs(originals, edited, original_labels=original_labels))

@@ -86,7 +86,7 @@ class HEROS(EncodeOnceTask):
     # --- evaluation ----------------------------------------------------------------------------
     def _compute_state(self, model, *, hf_split, encode_kwargs, num_proc, timer):
         from mteb_evalrank.encoding import encode_texts
-        from mteb_evalrank.heros import heros_scores, normalize_cosine, pair_cosines
+        from mteb_evalrank.heros import heros_pairs, scores_from_pairs
 
         columns = self.data.columns
         texts = list(dict.fromkeys(t for c in ("original", *HEROS_SUBSETS) for t in columns[c]))
@@ -108,12 +108,8 @@ class HEROS(EncodeOnceTask):
 
         originals = rows("original")
         edited = {s: rows(s) for s in HEROS_SUBSETS}
-        scores = heros_scores(originals, edited, original_labels=self.data.originals)
-        baseline = next(iter(scores.values()))["baseline"]
-        per_pair = {}
-        for s in HEROS_SUBSETS:
-            cos = pair_cosines(originals, edited[s], what=f"HEROS subset {s!r}")
-            per_pair[s] = (cos, normalize_cosine(cos, baseline))
+        baseline, per_pair = heros_pairs(originals, edited, original_labels=self.data.originals)
+        scores = scores_from_pairs(baseline, per_pair)
         return {"scores": scores, "per_pair": per_pair, "num_unique_texts": len(texts)}
 
     def _score_subset(self, state, data_split, hf_subset: str) -> dict[str, Any]:
