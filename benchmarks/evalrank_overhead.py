@@ -89,7 +89,7 @@ def main() -> None:
     import mteb
     from sentence_transformers import SentenceTransformer
 
-    from mteb_evalrank.ranking import evalrank_ranks
+    from mteb_evalrank.metrics.ranking import evalrank_ranks
 
     bs = args.batch_size
     task = mteb.get_task("EvalRankSent")

@@ -82,7 +82,7 @@ def gather_sentences(sources: Path, limit: int) -> list[str]:
 
 
 def search_bench(name: str, emb: np.ndarray, queries: np.ndarray, k: int, ef_construction: int) -> None:
-    from mteb_evalrank.neighbors import exact_knn, faiss_knn, recall_at_k
+    from mteb_evalrank.metrics.neighbors import exact_knn, faiss_knn, recall_at_k
 
     t = time.perf_counter()
     exact, _ = exact_knn(emb, queries, k)
@@ -117,9 +117,9 @@ def main() -> None:
     os.environ.setdefault("MTEB_EVALRANK_CACHE", tempfile.mkdtemp(prefix="n2o-bench-"))
     import mteb  # noqa: F401  (registers the plugin, incl. the offline MiniLM)
 
-    from mteb_evalrank.embedding_cache import corpus_fingerprint, encode_corpus
+    from mteb_evalrank.data.embedding_cache import corpus_fingerprint, encode_corpus
     from mteb_evalrank.models import load_model
-    from mteb_evalrank.neighbors import sample_queries
+    from mteb_evalrank.metrics.neighbors import sample_queries
     from mteb_evalrank.tasks.n2o import N2O
 
     corpus = gather_sentences(args.sources, args.corpus_size)

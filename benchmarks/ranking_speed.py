@@ -2,7 +2,7 @@
 
 Prints ``name=value`` lines, all measured in this one run:
 
-- ``ranking_s``: wall time of :func:`mteb_evalrank.ranking.evalrank_ranks` (validation, centring,
+- ``ranking_s``: wall time of :func:`mteb_evalrank.metrics.ranking.evalrank_ranks` (validation, centring,
   deduplication, cos and l2 ranks together), median of ``--repeats`` runs (target <= 2 s here)
 - ``ranking_runs_s``: the individual runs (to judge noise on a shared machine)
 - ``peak_rss_mb``: peak resident memory of this process (``resource.getrusage``), data included;
@@ -52,7 +52,7 @@ def main() -> None:
     parser.add_argument("--dup-share", type=float, default=0.03)
     args = parser.parse_args()
 
-    from mteb_evalrank.ranking import evalrank_ranks
+    from mteb_evalrank.metrics.ranking import evalrank_ranks
 
     emb, query, positive = synthetic(args.n_background, args.n_queries, args.dim, args.dup_share)
     before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux

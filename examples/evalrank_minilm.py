@@ -9,7 +9,7 @@ Offline, the data comes from raw sources (``MTEB_EVALRANK_SOURCES``) or built da
 
 import mteb
 
-from mteb_evalrank.results_table import format_scores_table, task_scores_rows
+from mteb_evalrank.reports.results_table import format_scores_table, task_scores_rows
 
 model = mteb.get_model("sentence-transformers/all-MiniLM-L6-v2")
 tasks = mteb.get_tasks(tasks=["EvalRankWord", "EvalRankSent"])

@@ -130,7 +130,7 @@ def push_dataset(
     name: str, folder: Path, repo_id: str, *, dry_run: bool, private: bool = False, token: str | None = None
 ) -> PushReport:
     """CLI entry: push dataset ``name`` from ``folder``, tagging the commit with the plugin's dataset version."""
-    from mteb_evalrank.data_resolution import DATASET_VERSION
+    from mteb_evalrank.data.resolution import DATASET_VERSION
 
     return push_folder(
         folder, repo_id, dry_run=dry_run, token=token, private=private, dataset=name, tag=DATASET_VERSION
@@ -157,7 +157,7 @@ def _upload(report: PushReport, stage: Path, *, token: str, private: bool, commi
         if report.tag in existing:
             raise InputError(
                 f"{report.repo_id} already has tag {report.tag!r}; tasks load exactly that tag, so a new "
-                "build needs a new version (DATASET_VERSION in mteb_evalrank/data_resolution.py)."
+                "build needs a new version (DATASET_VERSION in mteb_evalrank/data/resolution.py)."
             )
     commit = api.upload_folder(
         repo_id=report.repo_id,

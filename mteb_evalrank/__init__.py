@@ -1,13 +1,16 @@
 """mteb-evalrank: EvalRank, HEROS, N2O and RankEncoder for MTEB.
 
 Importing this package is cheap: it only makes sure the plugin's tasks are registered with MTEB when
-(or if) ``mteb`` is imported.  The numeric core lives in submodules that import numpy on demand:
+(or if) ``mteb`` is imported.  The code is laid out by layer; imports point down only
+(``tests/test_layers.py``):
 
-- :mod:`mteb_evalrank.ranking` — EvalRank ranks, MRR, Hits@k (exact, chunked)
-- :mod:`mteb_evalrank.data_resolution` — where task data comes from (Hub, local folder, raw sources)
-- :mod:`mteb_evalrank.models` — model specs → MTEB encoders (MTEB names, SentenceTransformer folders,
-  static word vectors)
-- :mod:`mteb_evalrank.registry` — registration with MTEB's task and model registries
+- :mod:`mteb_evalrank.cli` — argument parsing only (nothing imports it)
+- :mod:`mteb_evalrank.reports` and :mod:`mteb_evalrank.tasks` — results → tables/plots; thin MTEB task classes
+- :mod:`mteb_evalrank.data`, :mod:`mteb_evalrank.integration`, :mod:`mteb_evalrank.hub_datasets` — where
+  data comes from; what touches MTEB internals; dataset builders
+- :mod:`mteb_evalrank.models` — model specs → MTEB encoders
+- :mod:`mteb_evalrank.metrics` — pure functions over arrays (EvalRank, HEROS, N2O, ...)
+- :mod:`mteb_evalrank.errors` — the exception classes every layer may use
 """
 
 from mteb_evalrank import _autoload  # noqa: F401  (installs the registration hook)

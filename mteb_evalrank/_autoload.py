@@ -3,8 +3,8 @@
 MTEB 2.x builds its task registry (``mteb.get_tasks.TASK_LIST`` / ``_TASKS_REGISTRY``) and its model
 registry at import time from its own modules only; there is no entry point for plugins.  This module
 installs a ``sys.meta_path`` finder that wraps the loader of the ``mteb`` package: when ``mteb``'s
-``__init__`` has finished executing, :func:`mteb_evalrank.registry.register` adds the plugin's tasks
-and model loaders.  If ``mteb`` is already imported, registration happens immediately.
+``__init__`` has finished executing, it imports ``mteb_evalrank.tasks``, whose ``__init__`` hands the task
+classes to :func:`mteb_evalrank.integration.registry.register` (tasks and offline model loaders).  If ``mteb`` is already imported, registration happens immediately.
 
 It is imported by ``mteb_evalrank.pth`` at interpreter start-up, so it must stay tiny: standard
 library only, nothing imported until ``mteb`` is.  Set ``MTEB_EVALRANK_NO_AUTOLOAD=1`` to disable.
@@ -28,13 +28,14 @@ def _register_now() -> None:
         # mteb_evalrank/tasks/__init__.py registers at its end, once ALL_TASKS exists.
         return
     try:
-        from mteb_evalrank.registry import register
+        import importlib
 
-        register()
+        # importing the task package registers its classes (mteb_evalrank/tasks/__init__.py)
+        importlib.import_module("mteb_evalrank.tasks")
     except Exception as exc:  # never break `import mteb` because of the plugin
         warnings.warn(
             f"mteb-evalrank could not register its tasks with MTEB: {exc!r}. "
-            "Run `python -c 'import mteb_evalrank.registry as r; r.register()'` to see the full error.",
+            "Run `python -c 'import mteb, mteb_evalrank.tasks'` to see the full error.",
             RuntimeWarning,
             stacklevel=2,
         )

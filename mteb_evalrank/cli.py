@@ -1,22 +1,20 @@
-"""``mteb-evalrank`` command line: run tasks, build and publish datasets, reports.
+"""``mteb-evalrank`` command line: argument parsing only.
 
-Sub-commands are defined by small ``add_*_parser(subparsers)`` functions; each feature module that
-contributes a command is listed in :data:`COMMAND_MODULES` and exposes ``add_cli(subparsers)``.
-Parser construction must stay cheap (heavy imports happen inside the command functions).
+Every sub-command is an ``add_*_parser(subparsers)`` function here and a ``_cmd_*`` function that turns
+the parsed arguments into one call of a plain function of :mod:`mteb_evalrank.reports`,
+:mod:`mteb_evalrank.data` or :mod:`mteb_evalrank.hub_datasets` (which can be called from Python and
+tested without argv).  Nothing imports this module.  Parser construction stays cheap: heavy imports
+happen inside the command functions.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 from pathlib import Path
 
 from mteb_evalrank.errors import EvalRankError
-
-#: Feature modules that add sub-commands (each exposes ``add_cli(subparsers)``).
-COMMAND_MODULES: list[str] = ["mteb_evalrank.n2o_compare", "mteb_evalrank.heros_report"]
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -26,8 +24,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     import mteb
 
     from mteb_evalrank.models import load_model
-    from mteb_evalrank.results_table import format_scores_table, task_scores_rows
-    from mteb_evalrank.tasks_lookup import get_tasks_or_explain
+    from mteb_evalrank.reports.results_table import format_scores_table, task_scores_rows
+    from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
 
     tasks = get_tasks_or_explain(args.tasks)
     if args.no_center or args.ties != "pessimistic":
@@ -147,6 +145,104 @@ def add_data_parsers(subparsers) -> None:
     p.set_defaults(func=_cmd_push_data)
 
 
+# --- HEROS report ------------------------------------------------------------------------------
+def _cmd_heros_report(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.heros import collect_results, format_table, plot_heros, write_csv
+
+    results = collect_results(Path(args.results_dir))
+    print(format_table(results))
+    if args.csv:
+        print(f"csv: {write_csv(results, Path(args.csv))}")
+    if args.out:
+        print(f"plot: {plot_heros(results, Path(args.out))}")
+    return 0
+
+
+def add_heros_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "heros-report",
+        help="table and bar chart of HEROS results of several models",
+        description="Read every HEROS.json below RESULTS_DIR (MTEB layout results/<org>__<model>/<revision>/), "
+        "print normalised cosine per model and subset plus the summary readings, optionally write a CSV and "
+        "a Figure-1-style grouped bar chart.",
+    )
+    p.add_argument("results_dir", metavar="RESULTS_DIR", help="folder holding MTEB results (searched recursively)")
+    p.add_argument("--out", metavar="FILE.png", default=None, help="write the grouped bar chart here")
+    p.add_argument("--csv", metavar="FILE", default=None, help="write the table as CSV here")
+    p.set_defaults(func=_cmd_heros_report)
+
+
+# --- N2O ---------------------------------------------------------------------------------------
+def _cmd_n2o_compare(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.n2o import corpus_for_results, explain_query, load_results, report
+
+    sets = load_results(Path(args.results_dir))
+    report(sets, k=args.k, out=args.out, csv_path=args.csv)
+    if args.explain_query is not None:
+        explain_query(sets, args.explain_query, k=args.k, corpus=corpus_for_results(sets, args.corpus))
+    return 0
+
+
+def _cmd_n2o(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.n2o import explain_query, neighbor_sets_from_corpus_file, report
+
+    corpus, sets = neighbor_sets_from_corpus_file(
+        args.models, Path(args.corpus), k=args.k, n_queries=args.queries, samples=args.samples, seed=args.seed,
+        use_faiss=args.faiss, use_cache=not args.no_cache, batch_size=args.batch_size, device=args.device,
+    )  # fmt: skip
+    print(f"corpus: {len(corpus):,} unique sentences from {args.corpus}")
+    report(sets, k=args.k, out=args.out, csv_path=args.csv)
+    if args.explain_query is not None:
+        explain_query(sets, args.explain_query, k=args.k, corpus=corpus)
+    return 0
+
+
+def add_n2o_parsers(subparsers) -> None:
+    p = subparsers.add_parser(
+        "n2o-compare",
+        help="N2O matrix, heatmap and robustness from the N2O.json results of several models",
+        description="Read every N2O.json under RESULTS_DIR (MTEB cache layout results/<org>__<model>/<revision>/), "
+        "check that they share corpus and query samples, and compare the models by nearest-neighbour overlap.",
+    )
+    p.add_argument("results_dir", help="result folder given to mteb-evalrank run --output-folder")
+    p.add_argument("--k", type=int, default=None, help="neighbours per query (default: the stored maximum)")
+    p.add_argument("--out", type=Path, default=None, help="heatmap PNG")
+    p.add_argument("--csv", type=Path, default=None, help="matrix as CSV (long format)")
+    p.add_argument(
+        "--explain-query", type=int, default=None, metavar="I",
+        help="§7: popular and outlier neighbours of the I-th query of sample 0",
+    )  # fmt: skip
+    p.add_argument(
+        "--corpus", type=Path, default=None,
+        help="with --explain-query: the corpus (text file or built folder) to show sentences",
+    )  # fmt: skip
+    p.set_defaults(func=_cmd_n2o_compare)
+
+    p = subparsers.add_parser(
+        "n2o",
+        help="compare models by nearest-neighbour overlap on your own corpus (one sentence per line)",
+        description="Encode CORPUS with every model (embeddings cached on disk), find the k nearest neighbours "
+        "of sampled corpus sentences, and print the N2O matrix and its robustness.",
+    )
+    p.add_argument("models", nargs="+", help="model specs (MTEB names, SentenceTransformer folders, word vectors, glove-6b-50d)")
+    p.add_argument("--corpus", required=True, help="text file, one sentence per line (duplicates are dropped)")
+    p.add_argument("--k", type=int, default=50, help="neighbours per query (default 50)")
+    p.add_argument("--queries", type=int, default=100, help="queries per sample (default 100)")
+    p.add_argument("--samples", type=int, default=5, help="query samples (default 5)")
+    p.add_argument("--seed", type=int, default=42, help="sampling seed (default 42)")
+    p.add_argument("--faiss", action="store_true", help="approximate search (FAISS HNSW); prints recall vs exact")
+    p.add_argument("--no-cache", action="store_true", help="do not store corpus embeddings on disk")
+    p.add_argument("--batch-size", type=int, default=None, help="encode batch size")
+    p.add_argument("--device", default=None, help="torch device")
+    p.add_argument("--out", type=Path, default=None, help="heatmap PNG")
+    p.add_argument("--csv", type=Path, default=None, help="matrix as CSV")
+    p.add_argument(
+        "--explain-query", type=int, default=None, metavar="I",
+        help="§7: popular and outlier neighbours of the I-th query of sample 0",
+    )  # fmt: skip
+    p.set_defaults(func=_cmd_n2o)
+
+
 # --- entry point -------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -157,8 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     add_run_parser(sub)
     add_data_parsers(sub)
-    for module in COMMAND_MODULES:
-        importlib.import_module(module).add_cli(sub)
+    add_heros_parser(sub)
+    add_n2o_parsers(sub)
     return parser
 
 

@@ -10,6 +10,6 @@ __all__ = ["ALL_TASKS", "HEROS", "EvalRankSent", "EvalRankWord", "N2O"]
 
 # If these modules were imported before `mteb`, importing them is what imported mteb, and the
 # autoload hook deferred registration until the task list above existed: register now (idempotent).
-from mteb_evalrank.registry import register as _register  # noqa: E402
+from mteb_evalrank.integration.registry import register as _register  # noqa: E402
 
-_register()
+_register(ALL_TASKS)

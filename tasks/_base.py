@@ -18,7 +18,7 @@ from typing import Any
 from mteb.abstasks.abstask import AbsTask
 from mteb.abstasks.task_metadata import TaskMetadata
 
-from mteb_evalrank.paths import cache_dir
+from mteb_evalrank.data.paths import cache_dir
 
 logger = logging.getLogger(__name__)
 

@@ -1,8 +1,8 @@
 """EvalRank as MTEB tasks: ``EvalRankWord`` and ``EvalRankSent`` (Wang et al., ACL 2022, §4).
 
-Thin adapters: resolve the dataset (:mod:`mteb_evalrank.data_resolution`), encode every unique
-background item once (:func:`mteb_evalrank.encoding.encode_texts`), compute the exact ranks of all
-positives once (:func:`mteb_evalrank.ranking.evalrank_ranks`), then summarise them per subset
+Thin adapters: resolve the dataset (:mod:`mteb_evalrank.data.resolution`), encode every unique
+background item once (:func:`mteb_evalrank.integration.encoding.encode_texts`), compute the exact ranks of all
+positives once (:func:`mteb_evalrank.metrics.ranking.evalrank_ranks`), then summarise them per subset
 (``all`` plus one subset per source dataset, all ranked against the full background).
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from mteb_evalrank.data_resolution import HUB_DATASETS
+from mteb_evalrank.data.resolution import HUB_DATASETS
 from mteb_evalrank.hub_datasets.evalrank_format import EVALRANK_CITATION
 from mteb_evalrank.tasks._base import EncodeOnceTask, PluginTaskMetadata
 
@@ -94,9 +94,9 @@ class _EvalRankTask(EncodeOnceTask):
 
     # --- data ----------------------------------------------------------------------------------
     def _load(self, num_proc: int | None = None) -> dict[str, dict[str, Any]]:
-        from mteb_evalrank.data_resolution import resolve_dataset
+        from mteb_evalrank.data.resolution import resolve_dataset
         from mteb_evalrank.errors import InputError
-        from mteb_evalrank.evalrank_data import EvalRankData
+        from mteb_evalrank.data.evalrank import EvalRankData
         from mteb_evalrank.hub_datasets.layout import read_config
 
         resolved = resolve_dataset(self.dataset_name)
@@ -139,8 +139,8 @@ class _EvalRankTask(EncodeOnceTask):
 
     # --- evaluation ----------------------------------------------------------------------------
     def _compute_state(self, model, *, hf_split, encode_kwargs, num_proc, timer):
-        from mteb_evalrank.encoding import encode_texts
-        from mteb_evalrank.ranking import evalrank_ranks
+        from mteb_evalrank.integration.encoding import encode_texts
+        from mteb_evalrank.metrics.ranking import evalrank_ranks
 
         with timer("Encoding background", split=hf_split, subset="all"):
             embeddings = encode_texts(
@@ -164,7 +164,7 @@ class _EvalRankTask(EncodeOnceTask):
             )
 
     def _score_subset(self, state, data_split, hf_subset: str) -> dict[str, Any]:
-        from mteb_evalrank.ranking import summarize_ranks
+        from mteb_evalrank.metrics.ranking import summarize_ranks
 
         rows = np.asarray(data_split)
         if len(rows) == 0:
@@ -245,7 +245,7 @@ class EvalRankSent(_EvalRankTask):
         """The published copy blanks STR text (no redistribution); refill it from the STR csv."""
         if not (background["text"] == "").any():
             return pairs, background
-        from mteb_evalrank.data_resolution import str_source_file
+        from mteb_evalrank.data.resolution import str_source_file
         from mteb_evalrank.hub_datasets.evalrank_sent import restore_str_text
 
         return restore_str_text(pairs, background, str_source_file())

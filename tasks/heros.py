@@ -2,7 +2,7 @@
 
 Subsets (one per edit rule; each pairs the 1,000 original sentences with their edited versions):
 ``synonym``, ``antonym``, ``negation_main``, ``negation_antonym``, ``random_mlm``, ``typo``.
-Scores per subset (:func:`mteb_evalrank.heros.heros_scores`): ``normalized_cosine`` (main score; the
+Scores per subset (:func:`mteb_evalrank.metrics.heros.heros_scores`): ``normalized_cosine`` (main score; the
 paper's number), ``cosine``, ``baseline``, ``num_pairs``, and the three summary readings
 ``negation_minus_synonym``, ``antonym_minus_synonym``, ``typo_minus_synonym`` (repeated in every
 subset, computed from all six subsets whatever subsets are run).  ``mteb-evalrank heros-report``
@@ -85,8 +85,8 @@ class HEROS(EncodeOnceTask):
 
     # --- evaluation ----------------------------------------------------------------------------
     def _compute_state(self, model, *, hf_split, encode_kwargs, num_proc, timer):
-        from mteb_evalrank.encoding import encode_texts
-        from mteb_evalrank.heros import heros_pairs, scores_from_pairs
+        from mteb_evalrank.integration.encoding import encode_texts
+        from mteb_evalrank.metrics.heros import heros_pairs, scores_from_pairs
 
         columns = self.data.columns
         texts = list(dict.fromkeys(t for c in ("original", *HEROS_SUBSETS) for t in columns[c]))

@@ -8,7 +8,7 @@ without re-encoding.  The task's own main score is the paper's §8 paraphrase ne
 
 Corpus resolution: the ``corpus`` constructor argument, else ``$MTEB_EVALRANK_N2O_CORPUS`` (a text file,
 one sentence per line, or a folder in Hub layout with configs ``corpus`` and optionally ``needles``),
-else the ``n2o-corpus`` dataset (:mod:`mteb_evalrank.data_resolution`).
+else the ``n2o-corpus`` dataset (:mod:`mteb_evalrank.data.resolution`).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class N2O(EncodeOnceTask):
         n_queries, samples: queries per sample and number of samples (paper: 100 × 5).
         seed: query-sampling seed (the same for every model, so that results are comparable).
         use_faiss: approximate search (HNSW) instead of exact; recall is not measured here.
-        use_cache: keep corpus embeddings in the on-disk cache (:mod:`mteb_evalrank.embedding_cache`).
+        use_cache: keep corpus embeddings in the on-disk cache (:mod:`mteb_evalrank.data.embedding_cache`).
     """
 
     metadata = PluginTaskMetadata(
@@ -129,13 +129,13 @@ class N2O(EncodeOnceTask):
 
     # --- data ----------------------------------------------------------------------------------
     def _load(self, num_proc: int | None = None) -> dict[str, dict[str, Any]]:
-        from mteb_evalrank.embedding_cache import corpus_fingerprint
+        from mteb_evalrank.data.embedding_cache import corpus_fingerprint
         from mteb_evalrank.errors import InputError
-        from mteb_evalrank.neighbors import _check_k, deduplicate
+        from mteb_evalrank.metrics.neighbors import _check_k, deduplicate
 
         source = self.corpus_source if self.corpus_source is not None else os.environ.get(CORPUS_ENV)
         if source is None:
-            from mteb_evalrank.data_resolution import resolve_dataset
+            from mteb_evalrank.data.resolution import resolve_dataset
 
             source = resolve_dataset(DATASET_NAME).folder
         texts, needles, origin = load_corpus_source(source)
@@ -157,9 +157,9 @@ class N2O(EncodeOnceTask):
 
     # --- evaluation ----------------------------------------------------------------------------
     def _compute_state(self, model, *, hf_split, encode_kwargs, num_proc, timer):
-        from mteb_evalrank.embedding_cache import encode_corpus
-        from mteb_evalrank.encoding import encode_texts
-        from mteb_evalrank.neighbors import exact_knn, faiss_knn, needle_ranks, needle_scores, sample_query_sets
+        from mteb_evalrank.data.embedding_cache import encode_corpus
+        from mteb_evalrank.integration.encoding import encode_texts
+        from mteb_evalrank.metrics.neighbors import exact_knn, faiss_knn, needle_ranks, needle_scores, sample_query_sets
 
         with timer("Encoding corpus", split=hf_split, subset="default"):
             emb = encode_corpus(

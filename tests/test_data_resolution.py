@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mteb_evalrank import data_resolution as dr
+from mteb_evalrank.data import resolution as dr
 from mteb_evalrank.errors import DataNotFoundError
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.evalrank_data import EvalRankData
+from mteb_evalrank.data.evalrank import EvalRankData
 
 
 def test_indexes_pairs_and_subsets():

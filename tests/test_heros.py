@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from mteb_evalrank.errors import DataNotFoundError, InputError, SourceFormatError
-from mteb_evalrank.heros import (
+from mteb_evalrank.metrics.heros import (
     SUBSETS,
     baseline_cosine,
     heros_scores,
@@ -282,7 +282,7 @@ FAKE = {
 
 
 def test_report_table_csv_and_plot(tmp_path):
-    from mteb_evalrank import heros_report
+    from mteb_evalrank.reports import heros as heros_report
 
     for name, values in FAKE.items():
         _fake_result(tmp_path, name, values)
@@ -300,7 +300,7 @@ def test_report_table_csv_and_plot(tmp_path):
 
 
 def test_report_labels_experiments_and_revisions(tmp_path):
-    from mteb_evalrank import heros_report
+    from mteb_evalrank.reports import heros as heros_report
 
     _fake_result(tmp_path, "org/m", FAKE["org/model-a"], revision="r1")
     _fake_result(tmp_path, "org/m", FAKE["org/model-b"], revision="r1", experiment="stop_words_sbert")
@@ -361,7 +361,7 @@ def test_end_to_end_glove_on_small_tsv(tmp_path, monkeypatch):
     for e in entries.values():
         assert e["num_pairs"] == len(ROWS) and e["main_score"] == e["normalized_cosine"]
         assert np.isfinite(e["normalized_cosine"]) and -1.5 < e["normalized_cosine"] <= 1.0 + 1e-9
-    from mteb_evalrank import heros_report
+    from mteb_evalrank.reports import heros as heros_report
 
     (row,) = heros_report.collect_results(tmp_path / "results")
     assert row.model == "local/glove.6B.50d"

@@ -9,9 +9,9 @@ import logging
 import numpy as np
 import pytest
 
-from mteb_evalrank.embedding_cache import cache_key, cached_embeddings, corpus_fingerprint
+from mteb_evalrank.data.embedding_cache import cache_key, cached_embeddings, corpus_fingerprint
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.neighbors import (
+from mteb_evalrank.metrics.neighbors import (
     NeighborSet,
     check_compatible,
     deduplicate,
@@ -323,7 +323,7 @@ def test_task_and_compare_end_to_end_on_two_real_models(tmp_path, monkeypatch, c
 
     from mteb_evalrank.cli import main
     from mteb_evalrank.models import load_model
-    from mteb_evalrank.n2o_compare import load_results
+    from mteb_evalrank.reports.n2o import load_results
     from mteb_evalrank.tasks.n2o import N2O
 
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
@@ -409,8 +409,8 @@ def test_compare_cli_rejects_mismatched_results(tmp_path, capsys):
 
 
 def test_explain_query_prints_popular_and_outlier_neighbours_with_texts():
-    from mteb_evalrank.n2o_compare import explain_query
-    from mteb_evalrank.neighbors import NeighborSet
+    from mteb_evalrank.reports.n2o import explain_query
+    from mteb_evalrank.metrics.neighbors import NeighborSet
 
     # one sample, one query (corpus row 0); 3 neighbours each, stored k_max = 3
     query_ids = np.array([[0]])

@@ -1,4 +1,4 @@
-"""Exact EvalRank ranks (mteb_evalrank.ranking): hand-computed cases, reference agreement, errors."""
+"""Exact EvalRank ranks (mteb_evalrank.metrics.ranking): hand-computed cases, reference agreement, errors."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from itertools import product
 import numpy as np
 import pytest
 
-from mteb_evalrank import ranking
+from mteb_evalrank.metrics import ranking
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.ranking import RankResult, evalrank_ranks, evalrank_scores, summarize_ranks
+from mteb_evalrank.metrics.ranking import RankResult, evalrank_ranks, evalrank_scores, summarize_ranks
 
 
 def ranks(emb, pairs, **kw):

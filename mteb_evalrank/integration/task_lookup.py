@@ -21,7 +21,7 @@ def get_tasks_or_explain(names: Sequence[str]):
         for n in unknown:
             close = difflib.get_close_matches(n, registry.keys(), n=3)
             hints.append(f"{n!r}" + (f" (did you mean {', '.join(close)}?)" if close else ""))
-        from mteb_evalrank.registry import plugin_tasks
+        from mteb_evalrank.integration.registry import plugin_tasks
 
         ours = ", ".join(cls.metadata.name for cls in plugin_tasks())
         raise InputError(f"unknown task {'; '.join(hints)}. Plugin tasks: {ours}.")

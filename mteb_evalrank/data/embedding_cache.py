@@ -7,7 +7,7 @@ missing or does not match).  Only when every row is written is the file flushed 
 ``<key>.npy`` — a file with the final name is always complete.
 
 The key is ``model name + revision + corpus fingerprint`` (see :func:`cache_key`), under
-``mteb_evalrank.paths.cache_dir() / "embeddings"``; a second query sample, a larger k or another
+``mteb_evalrank.data.paths.cache_dir() / "embeddings"``; a second query sample, a larger k or another
 comparison reuses the file without calling the model.
 """
 
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.paths import cache_dir
+from mteb_evalrank.data.paths import cache_dir
 
 logger = logging.getLogger(__name__)
 
@@ -180,10 +180,10 @@ def encode_corpus(
 ) -> np.ndarray:
     """Embeddings of unique ``texts`` with an MTEB encoder, through the disk cache when possible.
 
-    Each block is one :func:`mteb_evalrank.encoding.encode_texts` call (checked output).  Models
+    Each block is one :func:`mteb_evalrank.integration.encoding.encode_texts` call (checked output).  Models
     without a name in their ``mteb_model_meta`` are encoded without the cache (no safe key).
     """
-    from mteb_evalrank.encoding import encode_texts
+    from mteb_evalrank.integration.encoding import encode_texts
 
     def encode_block(chunk: list[str]) -> np.ndarray:
         return encode_texts(

@@ -5,14 +5,13 @@
   same corpus with the same query samples, and prints/writes the N2O matrix, a heatmap and the §6
   robustness figures — no model is loaded.
 - ``n2o MODEL_A MODEL_B ... --corpus FILE`` runs the whole thing directly on a user's corpus (one
-  sentence per line), with corpus embeddings cached on disk (:mod:`mteb_evalrank.embedding_cache`).
+  sentence per line), with corpus embeddings cached on disk (:mod:`mteb_evalrank.data.embedding_cache`).
 
 Module import stays light (numpy only); matplotlib, tqdm, models and mteb are imported inside functions.
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import logging
@@ -23,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.neighbors import N2OMatrix, NeighborSet, n2o_matrix, robustness
+from mteb_evalrank.metrics.neighbors import N2OMatrix, NeighborSet, n2o_matrix, robustness
 
 logger = logging.getLogger(__name__)
 
@@ -210,9 +209,9 @@ def neighbor_sets_for_models(
     print_fn=print,
 ) -> list[NeighborSet]:
     """Encode ``corpus`` (deduplicated by the caller) with each model and return its neighbour lists."""
-    from mteb_evalrank.embedding_cache import corpus_fingerprint, encode_corpus
-    from mteb_evalrank.encoding import model_label
-    from mteb_evalrank.neighbors import _check_k, exact_knn, faiss_knn, recall_at_k, sample_query_sets
+    from mteb_evalrank.data.embedding_cache import corpus_fingerprint, encode_corpus
+    from mteb_evalrank.integration.encoding import model_label
+    from mteb_evalrank.metrics.neighbors import _check_k, exact_knn, faiss_knn, recall_at_k, sample_query_sets
     from mteb_evalrank.tasks.n2o import N2O
 
     corpus = list(corpus)
@@ -260,7 +259,7 @@ def explain_query(
     top 50 (or the stored maximum, if smaller). With ``corpus`` (the texts the models were run on),
     sentences are shown next to their ids.
     """
-    from mteb_evalrank.neighbors import popular_and_outlier_neighbors
+    from mteb_evalrank.metrics.neighbors import popular_and_outlier_neighbors
 
     n = sets[0].query_ids.shape[1]
     if not 0 <= query < n:
@@ -283,12 +282,12 @@ def explain_query(
     return info
 
 
-def _corpus_for(sets: Sequence[NeighborSet], source: Path | None) -> list[str] | None:
+def corpus_for_results(sets: Sequence[NeighborSet], source: Path | None) -> list[str] | None:
     """The texts behind ``sets`` from a corpus file/folder, checked against the stored fingerprint."""
     if source is None:
         return None
-    from mteb_evalrank.embedding_cache import corpus_fingerprint
-    from mteb_evalrank.neighbors import deduplicate
+    from mteb_evalrank.data.embedding_cache import corpus_fingerprint
+    from mteb_evalrank.metrics.neighbors import deduplicate
     from mteb_evalrank.tasks.n2o import load_corpus_source
 
     texts, _, _ = load_corpus_source(source)
@@ -301,83 +300,40 @@ def _corpus_for(sets: Sequence[NeighborSet], source: Path | None) -> list[str] |
     return corpus
 
 
-# --- CLI ---------------------------------------------------------------------------------------
-def _cmd_compare(args: argparse.Namespace) -> int:
-    sets = load_results(Path(args.results_dir))
-    report(sets, k=args.k, out=args.out, csv_path=args.csv)
-    if args.explain_query is not None:
-        explain_query(sets, args.explain_query, k=args.k, corpus=_corpus_for(sets, args.corpus))
-    return 0
+def neighbor_sets_from_corpus_file(
+    model_specs: Sequence[str],
+    corpus_path: Path,
+    *,
+    k: int = 50,
+    n_queries: int = 100,
+    samples: int = 5,
+    seed: int = 42,
+    use_faiss: bool = False,
+    use_cache: bool = True,
+    batch_size: int | None = None,
+    device: str | None = None,
+) -> tuple[list[str], list[NeighborSet]]:
+    """Load each model in turn and find the neighbours of the same sampled queries on a corpus file.
 
-
-def _cmd_n2o(args: argparse.Namespace) -> int:
+    Returns the deduplicated corpus and one :class:`NeighborSet` per model (named by its spec).
+    """
     from tqdm.auto import tqdm
 
+    from mteb_evalrank.metrics.neighbors import deduplicate
     from mteb_evalrank.models import load_model
-    from mteb_evalrank.neighbors import deduplicate
     from mteb_evalrank.tasks.n2o import read_corpus_file
 
-    if len(args.models) < 2:
+    if len(model_specs) < 2:
         raise InputError("give at least two models to compare.")
-    corpus = deduplicate(read_corpus_file(Path(args.corpus)), what=str(args.corpus))
-    print(f"corpus: {len(corpus):,} unique sentences from {args.corpus}")
-    sets = []
-    for spec in tqdm(args.models, desc="models", unit="model"):
-        model = load_model(spec, device=args.device)
+    corpus = deduplicate(read_corpus_file(Path(corpus_path)), what=str(corpus_path))
+    sets: list[NeighborSet] = []
+    for spec in tqdm(model_specs, desc="models", unit="model"):
+        model = load_model(spec, device=device)
         sets.extend(
             neighbor_sets_for_models(
-                [model], corpus, k=args.k, n_queries=args.queries, samples=args.samples, seed=args.seed,
-                use_faiss=args.faiss, use_cache=not args.no_cache, batch_size=args.batch_size, names=[spec],
+                [model], corpus, k=k, n_queries=n_queries, samples=samples, seed=seed,
+                use_faiss=use_faiss, use_cache=use_cache, batch_size=batch_size, names=[spec],
             )
-        )
+        )  # fmt: skip
         del model
-    report(sets, k=args.k, out=args.out, csv_path=args.csv)
-    if args.explain_query is not None:
-        explain_query(sets, args.explain_query, k=args.k, corpus=corpus)
-    return 0
-
-
-def add_cli(subparsers) -> None:
-    p = subparsers.add_parser(
-        "n2o-compare",
-        help="N2O matrix, heatmap and robustness from the N2O.json results of several models",
-        description="Read every N2O.json under RESULTS_DIR (MTEB cache layout results/<org>__<model>/<revision>/), "
-        "check that they share corpus and query samples, and compare the models by nearest-neighbour overlap.",
-    )
-    p.add_argument("results_dir", help="result folder given to mteb-evalrank run --output-folder")
-    p.add_argument("--k", type=int, default=None, help="neighbours per query (default: the stored maximum)")
-    p.add_argument("--out", type=Path, default=None, help="heatmap PNG")
-    p.add_argument("--csv", type=Path, default=None, help="matrix as CSV (long format)")
-    p.add_argument(
-        "--explain-query", type=int, default=None, metavar="I",
-        help="§7: popular and outlier neighbours of the I-th query of sample 0",
-    )  # fmt: skip
-    p.add_argument(
-        "--corpus", type=Path, default=None,
-        help="with --explain-query: the corpus (text file or built folder) to show sentences",
-    )  # fmt: skip
-    p.set_defaults(func=_cmd_compare)
-
-    p = subparsers.add_parser(
-        "n2o",
-        help="compare models by nearest-neighbour overlap on your own corpus (one sentence per line)",
-        description="Encode CORPUS with every model (embeddings cached on disk), find the k nearest neighbours "
-        "of sampled corpus sentences, and print the N2O matrix and its robustness.",
-    )
-    p.add_argument("models", nargs="+", help="model specs (MTEB names, SentenceTransformer folders, word vectors, glove-6b-50d)")
-    p.add_argument("--corpus", required=True, help="text file, one sentence per line (duplicates are dropped)")
-    p.add_argument("--k", type=int, default=50, help="neighbours per query (default 50)")
-    p.add_argument("--queries", type=int, default=100, help="queries per sample (default 100)")
-    p.add_argument("--samples", type=int, default=5, help="query samples (default 5)")
-    p.add_argument("--seed", type=int, default=42, help="sampling seed (default 42)")
-    p.add_argument("--faiss", action="store_true", help="approximate search (FAISS HNSW); prints recall vs exact")
-    p.add_argument("--no-cache", action="store_true", help="do not store corpus embeddings on disk")
-    p.add_argument("--batch-size", type=int, default=None, help="encode batch size")
-    p.add_argument("--device", default=None, help="torch device")
-    p.add_argument("--out", type=Path, default=None, help="heatmap PNG")
-    p.add_argument("--csv", type=Path, default=None, help="matrix as CSV")
-    p.add_argument(
-        "--explain-query", type=int, default=None, metavar="I",
-        help="§7: popular and outlier neighbours of the I-th query of sample 0",
-    )  # fmt: skip
-    p.set_defaults(func=_cmd_n2o)
+    return corpus, sets

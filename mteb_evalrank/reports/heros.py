@@ -13,7 +13,6 @@ Module-level imports stay light (the CLI parser imports this module); matplotlib
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
+from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
 
 RESULT_FILE = "HEROS.json"
 SPLIT = "test"
@@ -231,29 +230,3 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return path
-
-
-# --- CLI ---------------------------------------------------------------------------------------
-def _cmd_heros_report(args: argparse.Namespace) -> int:
-    results = collect_results(Path(args.results_dir))
-    print(format_table(results))
-    if args.csv:
-        print(f"csv: {write_csv(results, Path(args.csv))}")
-    if args.out:
-        print(f"plot: {plot_heros(results, Path(args.out))}")
-    return 0
-
-
-def add_cli(subparsers: Any) -> None:
-    """Add ``heros-report`` to the ``mteb-evalrank`` command line."""
-    p = subparsers.add_parser(
-        "heros-report",
-        help="table and bar chart of HEROS results of several models",
-        description="Read every HEROS.json below RESULTS_DIR (MTEB layout results/<org>__<model>/<revision>/), "
-        "print normalised cosine per model and subset plus the summary readings, optionally write a CSV and "
-        "a Figure-1-style grouped bar chart.",
-    )
-    p.add_argument("results_dir", metavar="RESULTS_DIR", help="folder holding MTEB results (searched recursively)")
-    p.add_argument("--out", metavar="FILE.png", default=None, help="write the grouped bar chart here")
-    p.add_argument("--csv", metavar="FILE", default=None, help="write the table as CSV here")
-    p.set_defaults(func=_cmd_heros_report)

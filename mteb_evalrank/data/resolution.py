@@ -5,7 +5,7 @@ Resolution order for a dataset ``name`` (e.g. ``"evalrank-sent"``):
 1. ``MTEB_EVALRANK_DATA=/dir`` — a folder of datasets already built with
    ``mteb-evalrank build-data NAME --out /dir/NAME``; ``/dir/NAME`` is used as is.
 2. ``MTEB_EVALRANK_SOURCES=/dir`` — raw source files (the layout of ``shared/data/sources``); the
-   dataset is built on first use into the plugin cache (``mteb_evalrank.paths.cache_dir()``) and
+   dataset is built on first use into the plugin cache (``mteb_evalrank.data.paths.cache_dir()``) and
    reused afterwards.  Builds are written to a temporary folder and renamed, so an interrupted build
    never leaves a half-written dataset behind.
 3. Otherwise the Hub repository at the revision pinned in :data:`HUB_DATASETS`
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mteb_evalrank.errors import DataNotFoundError
-from mteb_evalrank.paths import cache_dir
+from mteb_evalrank.data.paths import cache_dir
 
 DATA_ENV = "MTEB_EVALRANK_DATA"
 SOURCES_ENV = "MTEB_EVALRANK_SOURCES"

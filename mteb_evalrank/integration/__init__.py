@@ -1,0 +1,10 @@
+"""Layer 3 — everything that touches MTEB's internals.
+
+What belongs here: registration of the plugin's tasks and model loaders with MTEB's registries, task
+lookup by name with helpful errors, the adapter that calls a model's ``encode`` and checks its output.
+MTEB offers plugins no public hook for these, so they are kept in one place.
+
+May import: ``mteb_evalrank.errors``, :mod:`mteb_evalrank.metrics`, :mod:`mteb_evalrank.models`,
+:mod:`mteb_evalrank.data` (same layer) and MTEB.  Never tasks, reports or the CLI: the task package
+hands its classes to :func:`mteb_evalrank.integration.registry.register`.
+"""

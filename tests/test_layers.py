@@ -1,0 +1,139 @@
+"""The layering rule in executable form: imports inside the package point down only.
+
+Layers, bottom to top (a module may import its own layer and every layer below it):
+
+    0  errors                      exception classes
+    1  metrics                     pure functions over arrays — may import only ``errors``
+    2  models                      model specs -> MTEB encoders
+    3  data, integration, hub_datasets   data sources and caches; MTEB internals; dataset builders
+    4  tasks, reports              thin MTEB tasks; results -> tables, plots, pages
+    5  cli                         argument parsing only — nothing imports it
+
+``_autoload`` (the start-up hook) and the package ``__init__`` stand outside the layers: the hook's
+job is to import the task package when ``mteb`` is imported.  Every import is checked, including
+those inside functions (that is where this package keeps its heavy imports).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "mteb_evalrank"
+
+#: source folder of each top-level part of the package (tasks/ and hub_datasets/ are mapped into it)
+SOURCES = {
+    "": ROOT / "mteb_evalrank",
+    "tasks": ROOT / "tasks",
+    "hub_datasets": ROOT / "hub_datasets",
+}
+
+LAYER = {
+    "errors": 0,
+    "metrics": 1,
+    "models": 2,
+    "data": 3,
+    "integration": 3,
+    "hub_datasets": 3,
+    "tasks": 4,
+    "reports": 4,
+    "cli": 5,
+}
+OUTSIDE_LAYERS = {"_autoload", "__init__"}
+
+
+def _modules() -> list[tuple[str, Path]]:
+    out = []
+    for part, folder in SOURCES.items():
+        for path in sorted(folder.rglob("*.py")):
+            rel = path.relative_to(folder).with_suffix("")
+            parts = ([part] if part else []) + list(rel.parts)
+            if part == "" and parts[0] in ("tasks", "hub_datasets"):
+                continue
+            out.append((".".join([PACKAGE, *parts]), path))
+    return out
+
+
+def _part(module: str) -> str:
+    """Top-level part of the package a dotted module name belongs to (``mteb_evalrank.X...`` -> X)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _imports(module: str, path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    is_pkg = path.name == "__init__.py"
+    here = module.split(".") if is_pkg else module.split(".")[:-1]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - node.level + 1]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module or ""
+            if name == PACKAGE:  # `from mteb_evalrank import x`: each x is a part
+                found += [(node.lineno, f"{PACKAGE}.{alias.name}") for alias in node.names]
+            else:
+                found.append((node.lineno, name))
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module":
+            arg = node.args[0] if node.args else None
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.append((node.lineno, arg.value))
+    return [(line, name) for line, name in found if name == PACKAGE or name.startswith(PACKAGE + ".")]
+
+
+MODULES = _modules()
+
+
+def test_every_module_has_a_layer():
+    unknown = {_part(m) for m, _ in MODULES} - set(LAYER) - OUTSIDE_LAYERS
+    assert not unknown, f"modules outside every layer: {sorted(unknown)} — add them to a layer folder"
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_imports_point_down(module, path):
+    own = _part(module)
+    if own in OUTSIDE_LAYERS:
+        return
+    bad = []
+    for line, name in _imports(module, path):
+        target = _part(name)
+        if target == "__init__" or target in OUTSIDE_LAYERS:
+            bad.append(f"line {line}: {name} (the package root / start-up hook)")
+        elif target == "cli":
+            bad.append(f"line {line}: {name} (nothing imports the CLI)")
+        elif own == "metrics" and target not in ("metrics", "errors"):
+            bad.append(f"line {line}: {name} (metrics may import only errors)")
+        elif LAYER[target] > LAYER[own]:
+            bad.append(f"line {line}: {name} (layer {LAYER[target]} above {own}'s {LAYER[own]})")
+    assert not bad, f"{path.relative_to(ROOT)} imports upwards:\n  " + "\n  ".join(bad)
+
+
+def test_the_checker_sees_upward_imports(tmp_path):
+    """The rule must bite: a metrics module importing models, data or the CLI is reported."""
+    src = tmp_path / "bad.py"
+    src.write_text(
+        "import numpy\nfrom mteb_evalrank.errors import InputError\n"
+        "def f():\n    from mteb_evalrank.models import load_model\n    import mteb_evalrank.cli\n"
+        "    from mteb_evalrank import data\n",
+        encoding="utf-8",
+    )
+    names = [name for _, name in _imports("mteb_evalrank.metrics.bad", src)]
+    assert names == ["mteb_evalrank.errors", "mteb_evalrank.models", "mteb_evalrank.cli", "mteb_evalrank.data"]
+    assert [_part(n) for n in names] == ["errors", "models", "cli", "data"]
+
+
+def test_report_modules_do_not_parse_arguments():
+    for module, path in MODULES:
+        if _part(module) == "cli":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+        assert "argparse" not in imported, f"{path.relative_to(ROOT)} parses arguments; move that into cli.py"
