@@ -20,7 +20,9 @@ Pure numpy (FAISS optional).  Everything works on *corpus row indices*:
 
 from __future__ import annotations
 
+import functools
 import logging
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.metrics import exact_scores as xs
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +75,12 @@ def sample_query_sets(corpus_size: int, n: int, samples: int, *, seed: int = 42)
 
 
 # --- exact search ------------------------------------------------------------------------------
+def _gemm(a: np.ndarray, bt: np.ndarray, out: np.ndarray) -> None:
+    """``out[:] = a @ bt`` — the float32 filter product (a function, so tests can substitute a BLAS
+    that rounds every position differently, within the bound of :mod:`.exact_scores`)."""
+    np.matmul(a, bt, out=out)
+
+
 def _normalise(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
@@ -80,19 +89,25 @@ def _normalise(x: np.ndarray) -> np.ndarray:
 
 
 def corpus_inverse_norms(corpus: np.ndarray, *, block_rows: int = CORPUS_BLOCK_ROWS) -> np.ndarray:
-    """1/‖row‖ for every corpus row (0 norms → 1), computed block by block (memmap friendly)."""
+    """1/‖row‖ in float32 for every corpus row (0 for an all-zero row, whose cosine is 0 with
+    everything), from float64 norms, block by block (memmap friendly)."""
     out = np.empty(len(corpus), dtype=np.float32)
     for start in range(0, len(corpus), block_rows):
         block = np.asarray(corpus[start : start + block_rows], dtype=np.float32)
-        norms = np.linalg.norm(block, axis=1)
-        norms[norms == 0] = 1.0
-        out[start : start + len(block)] = 1.0 / norms
+        nsq = np.einsum("ij,ij->i", block, block, dtype=np.float64)
+        with np.errstate(divide="ignore", over="ignore"):
+            inv = np.where(nsq > 0, 1.0 / np.sqrt(nsq), 0.0).astype(np.float32)
+        if not np.isfinite(inv).all():
+            raise InputError("a corpus vector's norm is below 1e-38: rescale the embeddings.")
+        out[start : start + len(block)] = inv
     return out
 
 
 def _check_k(k: int, corpus_size: int, *, exclude_self: bool = True) -> int:
     k = int(k)
     limit = corpus_size - 1 if exclude_self else corpus_size
+    if corpus_size == 0:
+        raise InputError("the corpus is empty: there is nothing to search.")
     if k < 1:
         raise InputError(f"k must be at least 1, got {k}.")
     if k > limit:
@@ -103,24 +118,106 @@ def _check_k(k: int, corpus_size: int, *, exclude_self: bool = True) -> int:
     return k
 
 
-def _top_k_rows(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Top-k column ids per row: higher score first, ties → lower column index (deterministic)."""
-    n_rows, n_cols = scores.shape
-    ids = np.empty((n_rows, k), dtype=np.int64)
-    vals = np.empty((n_rows, k), dtype=np.float32)
-    part = np.argpartition(scores, n_cols - k, axis=1)[:, n_cols - k :]  # unordered top-k (ties arbitrary)
-    kth = np.take_along_axis(scores, part, axis=1).min(axis=1)
-    for r in range(n_rows):
-        row = scores[r]
-        cand = np.flatnonzero(row >= kth[r])  # every column that could be in the top k, ascending ids
-        if len(cand) > k:  # ties at the boundary: keep all strictly-greater, then lowest ids among equals
-            above = cand[row[cand] > kth[r]]
-            equal = cand[row[cand] == kth[r]][: k - len(above)]
-            cand = np.concatenate([above, equal])
-        order = np.lexsort((cand, -row[cand]))  # primary: score desc; secondary: id asc
-        ids[r] = cand[order]
-        vals[r] = row[cand[order]]
-    return ids, vals
+class _ExactCosine:
+    """Exact cosine comparisons against corpus rows, for one corpus (filter bounds + exact refine).
+
+    Keys are ``t_j = q.c_j / ||c_j||`` (the cosine times ``||q||``), see :mod:`.exact_scores`: the
+    float32 filter key ``fl(q.c_j) * fl32(1/||c_j||)`` is within ``filter_error(q)`` of ``t_j``; a
+    float64 re-score without BLAS is within ``refine_error(q)``; integers decide the rest exactly.
+    Vectors are taken as float32 (the corpus is read as float32).
+    """
+
+    def __init__(self, corpus: np.ndarray, inv_norms: np.ndarray) -> None:
+        self.corpus = corpus
+        self.d = int(np.shape(corpus)[1])
+        self.inv_norms = inv_norms
+        self.w_max = float(inv_norms.max(initial=0.0)) * (1.0 + 2.0**-20)
+        self.cos_c = xs.cos_error_factor(self.d, np.float32)
+        self.c2_cos, _ = xs.refine_error_factors(self.d)
+        self.eta = xs.underflow_slack(self.d, np.float32)
+        self._ints: dict[int, list[int]] = {}
+        self._sqnorm: dict[int, int] = {}
+
+    def filter_error(self, q_norm_up: np.ndarray) -> np.ndarray:
+        return self.cos_c * q_norm_up + self.eta * self.w_max
+
+    def refine_error(self, q_norm_up: np.ndarray) -> np.ndarray:
+        return self.c2_cos * q_norm_up
+
+    def rows64(self, ids: np.ndarray) -> np.ndarray:
+        return np.asarray(self.corpus[np.asarray(ids)], dtype=np.float32).astype(np.float64)
+
+    def refine(self, q64: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        """Float64 keys (no BLAS) of corpus rows ``ids`` for one query vector ``q64``."""
+        rows = self.rows64(ids)
+        a = (rows * q64).sum(axis=1)
+        nsq = (rows * rows).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(nsq > 0, a / np.sqrt(nsq), 0.0)
+
+    def corpus_ints(self, j: int) -> tuple[list[int], int]:
+        got = self._ints.get(j)
+        if got is None:
+            got = self._ints[j] = xs.exact_integers(np.asarray(self.corpus[j : j + 1], dtype=np.float32))[0]
+            self._sqnorm[j] = sum(v * v for v in got)
+        return got, self._sqnorm[j]
+
+    def exact_key(self, q_ints: list[int], j: int) -> tuple[int, int]:
+        """``(q.c_j, ||c_j||^2)`` as exact integers (at the scale of :func:`.exact_scores.exact_integers`)."""
+        cj, nj = self.corpus_ints(j)
+        return sum(x * y for x, y in zip(q_ints, cj)), nj
+
+
+def _exact_top_k(
+    cos: _ExactCosine, q32: np.ndarray, keys: np.ndarray, k: int, q_norm_up: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Top-k corpus ids of one query (higher cosine first, exact ties -> lower id) from filter keys."""
+    n = keys.shape[0]
+    kth = np.partition(keys, n - k)[n - k]
+    lo = _round_down32(float(kth) - 2.0 * float(cos.filter_error(q_norm_up)))
+    cand = np.flatnonzero(keys >= lo)  # a superset of the true top k (see module docstring)
+    q64 = q32.astype(np.float64)
+    t = cos.refine(q64, cand)
+    order = np.lexsort((cand, -t))
+    cand, t = cand[order], t[order]
+    window = 2.0 * float(cos.refine_error(q_norm_up))
+    # runs of candidates whose float64 keys are within the refine bound of their neighbour are
+    # ordered exactly; runs themselves are already in exact order
+    breaks = np.flatnonzero(t[:-1] - t[1:] > window) + 1
+    starts = np.r_[0, breaks]
+    stops = np.r_[breaks, cand.size]
+    q_ints = None
+    out_ids = []
+    for a, b in zip(starts.tolist(), stops.tolist()):
+        run = cand[a:b].tolist()
+        if len(run) > 1:
+            if q_ints is None:
+                q_ints = xs.exact_integers(q32[None, :])[0]
+            exact = {j: cos.exact_key(q_ints, j) for j in run}
+            # higher exact key first; equal keys: lower corpus id first
+            run.sort(key=functools.cmp_to_key(lambda x, y: -xs.cmp_cos_exact(*exact[x], *exact[y]) or (x - y)))
+        out_ids.extend(run)
+        if len(out_ids) >= k:
+            break
+    ids = np.asarray(out_ids[:k], dtype=np.int64)
+    return ids, cos.refine(q64, ids)
+
+
+def _round_down32(value: float) -> np.float32:
+    r = np.float32(value)
+    return np.nextafter(r, np.float32(-np.inf)) if float(r) > value else r
+
+
+def _round_up32(value: float) -> np.float32:
+    r = np.float32(value)
+    return np.nextafter(r, np.float32(np.inf)) if float(r) < value else r
+
+
+def _norm_up(rows: np.ndarray) -> np.ndarray:
+    """Upper bounds on the Euclidean norms of float32 rows (float64 sums, inflated by their bound)."""
+    rows = np.asarray(rows, dtype=np.float32)
+    nsq = np.einsum("ij,ij->i", rows, rows, dtype=np.float64)
+    return np.sqrt(nsq * (1.0 + 2.0 * xs.gamma(rows.shape[1], np.float64)))
 
 
 def exact_knn(
@@ -135,9 +232,14 @@ def exact_knn(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Exact cosine kNN of the corpus rows ``query_ids``; returns ``(ids, cosines)``, both ``(n, k)``.
 
-    The query's own row is excluded (by index, not by text or score).  Queries are processed in
-    chunks so that at most ``block_bytes`` of scores are alive at once; the corpus is read in blocks
-    of :data:`CORPUS_BLOCK_ROWS` rows, so a memory-mapped corpus is never copied whole.
+    Order: higher cosine first; rows whose cosines are equal in exact arithmetic are ordered by lower
+    corpus index.  The lists are exact for the corpus as float32 vectors and depend on nothing else
+    (not the BLAS, the CPU, the chunking or which queries are searched together): a float32 product
+    filters with a rigorous rounding bound and the candidates near the k-th neighbour are re-scored
+    exactly (:mod:`.exact_scores`).  The cosines returned are float64 re-scores rounded to float32.
+    The query's own row is excluded (by index).  Queries are processed in chunks so that at most
+    ``block_bytes`` of scores are alive at once; the corpus is read in blocks of
+    :data:`CORPUS_BLOCK_ROWS` rows, so a memory-mapped corpus is never copied whole.
     """
     corpus_size = len(corpus)
     query_ids = np.asarray(query_ids, dtype=np.int64).reshape(-1)
@@ -146,6 +248,7 @@ def exact_knn(
         raise InputError(f"query ids must be corpus rows in [0, {corpus_size}).")
     if inv_norms is None:
         inv_norms = corpus_inverse_norms(corpus)
+    cos = _ExactCosine(corpus, inv_norms)
     chunk = max(1, min(len(query_ids) or 1, int(block_bytes // (4 * max(corpus_size, 1)))))
     ids_out = np.empty((len(query_ids), k), dtype=np.int64)
     sims_out = np.empty((len(query_ids), k), dtype=np.float32)
@@ -156,19 +259,29 @@ def exact_knn(
         starts = tqdm(starts, desc="exact kNN", unit="chunk")
     for start in starts:
         qids = query_ids[start : start + chunk]
-        q = np.asarray(corpus[qids], dtype=np.float32) * inv_norms[qids, None]
-        scores = np.empty((len(qids), corpus_size), dtype=np.float32)
-        for c0 in range(0, corpus_size, CORPUS_BLOCK_ROWS):
-            block = np.asarray(corpus[c0 : c0 + CORPUS_BLOCK_ROWS], dtype=np.float32)
-            np.matmul(q, block.T, out=scores[:, c0 : c0 + len(block)])
-            scores[:, c0 : c0 + len(block)] *= inv_norms[c0 : c0 + len(block)]
+        q = np.asarray(corpus[qids], dtype=np.float32)
+        q_up = _norm_up(q)
+        keys = _filter_keys(q, corpus, inv_norms)
         if exclude_self:
-            scores[np.arange(len(qids)), qids] = -np.inf
-        ids, vals = _top_k_rows(scores, k)
-        del scores  # free before the next chunk (one live score block)
-        ids_out[start : start + len(qids)] = ids
-        sims_out[start : start + len(qids)] = vals
+            keys[np.arange(len(qids)), qids] = -np.inf
+        for r in range(len(qids)):
+            ids, t = _exact_top_k(cos, q[r], keys[r], k, float(q_up[r]))
+            ids_out[start + r] = ids
+            nq = math.sqrt(float(np.dot(q[r].astype(np.float64), q[r].astype(np.float64))))
+            sims_out[start + r] = t / nq if nq > 0 else 0.0
+        del keys  # free before the next chunk (one live score block)
     return ids_out, sims_out
+
+
+def _filter_keys(q: np.ndarray, corpus: np.ndarray, inv_norms: np.ndarray) -> np.ndarray:
+    """Float32 filter keys ``fl(q.c) * fl32(1/||c||)`` of query rows ``q`` against the whole corpus."""
+    corpus_size = len(corpus)
+    keys = np.empty((len(q), corpus_size), dtype=np.float32)
+    for c0 in range(0, corpus_size, CORPUS_BLOCK_ROWS):
+        block = np.asarray(corpus[c0 : c0 + CORPUS_BLOCK_ROWS], dtype=np.float32)
+        _gemm(q, block.T, keys[:, c0 : c0 + len(block)])
+        keys[:, c0 : c0 + len(block)] *= inv_norms[c0 : c0 + len(block)]
+    return keys
 
 
 # --- approximate search (FAISS) ----------------------------------------------------------------
@@ -465,28 +578,51 @@ def needle_ranks(
     Each needle is added to the corpus on its own (as in the paper, temporarily).  rank = 1 + number
     of corpus rows with cosine ≥ the needle's cosine (ties count against the needle), ignoring the
     corpus rows listed in ``exclude[i]`` (e.g. copies of the query or of the needle in the corpus).
+    Exact for the vectors as float32, whatever the BLAS (filter and refine, :mod:`.exact_scores`).
     """
-    queries, needles = _normalise(queries), _normalise(needles)
+    queries = np.asarray(queries, dtype=np.float32)
+    needles = np.asarray(needles, dtype=np.float32)
     if queries.shape != needles.shape:
         raise InputError(f"queries {queries.shape} and needles {needles.shape} must pair up one to one.")
     corpus_size = len(corpus)
     inv = corpus_inverse_norms(corpus)
-    target = np.einsum("ij,ij->i", queries, needles)
+    cos = _ExactCosine(corpus, inv)
     chunk = max(1, int(block_bytes // (4 * max(corpus_size, 1))))
     ranks = np.empty(len(queries), dtype=np.int64)
     for start in range(0, len(queries), chunk):
         q = queries[start : start + chunk]
-        counts = np.zeros(len(q), dtype=np.int64)
-        for c0 in range(0, corpus_size, CORPUS_BLOCK_ROWS):
-            block = np.asarray(corpus[c0 : c0 + CORPUS_BLOCK_ROWS], dtype=np.float32)
-            scores = (q @ block.T) * inv[c0 : c0 + len(block)]
-            counts += (scores >= target[start : start + len(q), None]).sum(axis=1)
-            if exclude is not None:
-                for r in range(len(q)):
-                    for c in exclude[start + r]:
-                        if c0 <= c < c0 + len(block) and scores[r, c - c0] >= target[start + r]:
-                            counts[r] -= 1
-        ranks[start : start + len(q)] = counts + 1
+        q_up = _norm_up(q)
+        keys = _filter_keys(q, corpus, inv)
+        for r in range(len(q)):
+            i = start + r
+            q64 = q[r].astype(np.float64)
+            n64 = needles[i].astype(np.float64)
+            n_norm = math.sqrt(float((n64 * n64).sum()))
+            target = float((q64 * n64).sum()) / n_norm if n_norm > 0 else 0.0
+            margin = float(cos.filter_error(q_up[r]) + cos.refine_error(q_up[r]))
+            hi, lo = _round_up32(target + margin), _round_down32(target - margin)
+            above = keys[r] > hi
+            band = np.flatnonzero((keys[r] >= lo) & ~above)
+            counted = set(np.flatnonzero(above).tolist()) if exclude is not None and len(exclude[i]) else None
+            count = int(np.count_nonzero(above))
+            if band.size:
+                t = cos.refine(q64, band)
+                window = 2.0 * float(cos.refine_error(q_up[r]))
+                sure = t - target > window
+                unsure = band[np.abs(t - target) <= window]
+                hits = band[sure].tolist()
+                if unsure.size:
+                    q_ints = xs.exact_integers(q[r : r + 1])[0]
+                    n_ints = xs.exact_integers(needles[i : i + 1])[0]
+                    ref = (sum(x * y for x, y in zip(q_ints, n_ints)), sum(x * x for x in n_ints))
+                    hits += [j for j in unsure.tolist() if xs.cmp_cos_exact(*cos.exact_key(q_ints, j), *ref) >= 0]
+                count += len(hits)
+                if counted is not None:
+                    counted.update(hits)
+            if counted is not None:
+                count -= sum(1 for c in set(exclude[i]) if c in counted)
+            ranks[i] = count + 1
+        del keys
     return ranks
 
 

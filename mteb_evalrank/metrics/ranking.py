@@ -18,40 +18,37 @@ the self-score ``S(x, x)`` and only that one row is excluded.
 
 Conventions of this implementation
 ----------------------------------
-* **Centring** (``center=True``, default): the background mean is subtracted from every row before
-  scoring, as the reference toolkit does.  A row that becomes exactly zero after centring (e.g. every
-  row of a model that returns one constant vector) has cosine ``0`` with everything, by definition.
+* **Exact, and a function of the input only.**  The ranks are what exact arithmetic gives on the
+  prepared (centred) vectors: items whose scores are equal in exact arithmetic are ties, whatever the
+  CPU, the BLAS library or kernel, the thread count, ``chunk_size``, the order of the pairs or of the
+  background rows, or which pairs are evaluated together.  This is *filter and refine*
+  (:mod:`mteb_evalrank.metrics.exact_scores`): one float32 matrix product gives every key with a
+  rigorously bounded rounding error (``gamma(d) ||q|| ||u||`` plus a few units of roundoff, for any
+  summation order); items whose key is farther than the bound from the positive's key are decided
+  there, the others are re-scored in float64 without BLAS and, if still within that (much smaller)
+  bound, compared in exact integer arithmetic.  :attr:`RankResult.refined` counts both stages.
+* **The prepared input.**  ``center=True`` (default) subtracts the background mean, as the reference
+  toolkit does.  The mean of each column is a correctly rounded sum (``math.fsum``, so the same for
+  any row order) divided by ``n``; each value is centred in float64 and rounded once to ``dtype``
+  (float32 by default: the precision of the models' own output).  The ranks are exact for these
+  vectors.  The embeddings are first multiplied by a power of two so that the largest value is below
+  1 in absolute value (exact, invisible in the ranks; float64 inputs beyond the float32 range work).
+  A row that becomes exactly zero after centring (e.g. every row of a model that returns one constant
+  vector) has cosine ``0`` with everything, by definition.
 * **Ties** (``ties="pessimistic"``, default): background items scoring *equal* to the positive rank
   above it, so a degenerate model that maps everything to one vector gets rank ``n - 1`` for every
   pair (MRR ~ 1/(n-1)) instead of a perfect score.  ``ties="optimistic"`` uses ``>`` — the rule the
   paper and the reference toolkit intend (ties favour the positive).
-* **Exact ties are exact.**  Real models produce identical embeddings for different items (with
-  all-MiniLM-L6-v2, 722-738 of the 24,957 EvalRankSent background sentences, depending on the
-  encoding run, share an identical embedding with another one).  BLAS kernels may round the same
-  dot product differently in different positions of a matrix product, which would turn such ties
-  into random wins and losses.  So the
-  rows are deduplicated first (after centring, bytewise on the float32 vectors): every distinct
-  vector is one column of the score matrix, counted with its multiplicity, and the query's and the
-  positive's own rows are subtracted from the count of their columns.  Identical vectors therefore
-  tie exactly, and the positive's score is read from the very matrix row it is compared with.
-* **Independent of chunking.**  The query × background score matrix is never materialised: queries
-  are scored in chunks, and every BLAS call has the same shape (``_tile_rows(n_distinct)`` query rows,
-  the last tile padded), because BLAS libraries pick different kernels — with different rounding —
-  for different shapes (OpenBLAS 0.3.31 rounds a row differently in a 1-row, a 3-row and a 50-row
-  product of small matrices, and can even round two identical columns of one small product
-  differently).  So ranks do not depend on ``chunk_size``, on the order of the pairs, or on which pairs
-  are evaluated together.
-* **One matrix product for both metrics.**  With ``G = Q . U^T`` over centred vectors, the cosine
+* **Identical vectors.**  Real models produce identical embeddings for different items (the count
+  for all-MiniLM-L6-v2 on EvalRankSent is in the README).  The prepared rows are deduplicated
+  (bytewise): every distinct vector is one column of the score matrix, counted with its
+  multiplicity, and the query's and the positive's own rows are subtracted from the counts of their
+  columns.  Exactness does not need this; it saves work, since identical vectors would otherwise
+  reach the exact stage for every query.
+* **One matrix product for both metrics.**  With ``G = Q . U^T`` over prepared vectors, the cosine
   ordering in a query row is that of ``G[:, j] / ||u_j||`` and the l2 ordering (smaller distance =
   larger score) is that of ``G[:, j] - ||u_j||^2 / 2`` (because ``||q - u||^2 = ||q||^2 - 2 q.u + ||u||^2``
-  and ``||q||`` is constant within a row; ``1 / (1 + d)`` is strictly decreasing in ``d``).  Both keys
-  are order-equivalent to the paper's scores, computed in float32; comparisons are exact on these
-  keys.  Distinct vectors whose scores differ by less than float32 rounding are ordered by the
-  float32 values: for all-MiniLM-L6-v2 on EvalRankSent, ``dtype=np.float64`` (about twice as slow)
-  changes 43 of 6,989 cos ranks, each by 1 (MRR 0.8296 -> 0.8298).
-* **Scale.**  The embeddings are multiplied by a power of two so that the largest input value is
-  below 1 in absolute value — exact in floating point, invisible in the ranks, and it keeps the dot
-  products far from overflow (float64 inputs beyond the float32 range work too).
+  and ``||q||`` is constant within a row; ``1 / (1 + d)`` is strictly decreasing in ``d``).
 
 Difference from published numbers (the reference toolkit's artifact)
 --------------------------------------------------------------------
@@ -66,24 +63,25 @@ so its numbers are higher than those published with the toolkit for the same mod
 Memory and speed
 ----------------
 Beyond the input array, peak memory is two float32 copies of the background while deduplicating
-(one afterwards), one score chunk of ``chunk_size × n_distinct`` float32 values (default: one tile,
-at most 64 MiB for backgrounds up to ~2M distinct rows), float64 and hashing temporaries of
-4,096-row blocks (~20 MiB at d = 384) and ~2 MiB of per-block scratch for keys and masks (counts
-are taken row by row from a boolean mask, never through a wide integer temporary).  The engine is
-numpy: on the 2-core CPU this was developed on, OpenBLAS's SGEMM was faster than torch for this
-shape, and 6,989 queries × 24,957 background rows × 384 dimensions take ~1 s for both metrics
-(``benchmarks/ranking_speed.py``).
+(one afterwards), one score chunk of ``chunk_size × n_distinct`` float32 values (default: 64 MiB),
+float64 temporaries of column or row blocks (~32 MiB) and ~3 MiB of per-block scratch for keys and
+masks (counts are taken row by row from a boolean mask, never through a wide integer temporary).
+The engine is numpy: on the 2-core CPU this was developed on, OpenBLAS's SGEMM was faster than torch
+for this shape; ``benchmarks/ranking_speed.py`` measures 6,989 queries × 24,957 background rows × 384
+dimensions (both metrics) and prints how many comparisons were refined.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.metrics import exact_scores as xs
 
 __all__ = [
     "DEFAULT_KS",
@@ -97,11 +95,10 @@ __all__ = [
 TIES = ("pessimistic", "optimistic")
 DEFAULT_KS = (1, 3, 10)
 
-#: Upper bound (bytes) on one GEMM tile of scores: tile rows = largest power of two <= 512 with
-#: rows * n_distinct * itemsize <= this, but at least _MIN_TILE_ROWS rows.
-_TILE_BYTES = 64 * 2**20
-_MAX_TILE_ROWS = 512
-_MIN_TILE_ROWS = 8
+#: Default size (bytes) of the one score chunk held at a time (``chunk_size=None``).
+_DEFAULT_CHUNK_BYTES = 64 * 2**20
+#: Candidates re-scored in float64 at a time (bounds the float64 temporaries: 3 x this x d x 8 bytes).
+_REFINE_BATCH = 4096
 #: Target size (bytes) of the per-block scratch used for keys and masks (fits in a core's L2 cache).
 _BLOCK_BYTES = 2**20
 _CENTER_ROWS = 4096  # rows per float64 block while centring (bounds the float64 temporary)
@@ -120,6 +117,10 @@ class RankResult:
         center: whether the background mean was subtracted before scoring.
         ties: ``"pessimistic"`` or ``"optimistic"``.
         n_distinct: number of distinct embedding rows after centring (``n`` minus exact duplicates).
+        refined: how many (pair, background item) comparisons the float32 filter left undecided and
+            were re-scored in float64 (``"stage2"``), and how many of those were decided in exact
+            integer arithmetic (``"stage3"``), over both metrics.  Bookkeeping only: the ranks are
+            exact either way.
     """
 
     cos: np.ndarray
@@ -128,6 +129,7 @@ class RankResult:
     center: bool
     ties: str
     n_distinct: int
+    refined: dict = field(default_factory=dict)
 
     @property
     def n_pairs(self) -> int:
@@ -223,12 +225,7 @@ def _prepare(x: np.ndarray, center: bool, dtype: np.dtype) -> tuple[np.ndarray, 
     big = float(np.abs(x).max())
     scale = 2.0 ** -int(np.frexp(big)[1])
     starts = range(0, n, _CENTER_ROWS)  # row blocks bound the float64 temporaries
-    mean = None
-    if center:
-        mean = np.zeros(d, dtype=np.float64)
-        for s in starts:
-            mean += (x[s : s + _CENTER_ROWS].astype(np.float64) * scale).sum(axis=0)
-        mean /= n
+    mean = _exact_column_means(x, scale) if center else None
     e = np.empty((n, d), dtype=dtype)
     for s in starts:  # float64 arithmetic, rounded once to the working dtype
         rows64 = x[s : s + _CENTER_ROWS].astype(np.float64)
@@ -246,6 +243,19 @@ def _prepare(x: np.ndarray, center: bool, dtype: np.dtype) -> tuple[np.ndarray, 
     u = e[first[order]]
     del e
     return u, position[inverse].astype(np.int64, copy=False), counts[order].astype(np.int64, copy=False)
+
+
+def _exact_column_means(x: np.ndarray, scale: float) -> np.ndarray:
+    """Column means of ``x * scale``: each column summed with ``math.fsum`` (correctly rounded, so the
+    same whatever the order of the rows), then divided by ``n``.  Column blocks bound the temporaries."""
+    n, d = x.shape
+    out = np.empty(d, dtype=np.float64)
+    step = max(1, 2**22 // max(n, 1))  # ~32 MiB of float64 per block
+    for c in range(0, d, step):
+        cols = np.ascontiguousarray(x[:, c : c + step].T, dtype=np.float64)
+        cols *= scale
+        out[c : c + step] = [math.fsum(memoryview(col)) for col in cols]
+    return out / n
 
 
 def _hash_multipliers(width: int) -> np.ndarray:
@@ -282,17 +292,163 @@ def _dedupe_rows(e: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _gemm(a: np.ndarray, bt: np.ndarray, out: np.ndarray) -> None:
-    """``out[:] = a @ bt`` — the one BLAS call (a function, so tests can substitute a BLAS that rounds
-    identical inputs differently in different positions)."""
+    """``out[:] = a @ bt`` — the one BLAS call, the filter (a function, so tests can substitute a BLAS
+    that rounds every position differently, within the bound of :mod:`.exact_scores`)."""
     np.matmul(a, bt, out=out)
 
 
-def _tile_rows(n_distinct: int, itemsize: int = 4) -> int:
-    """Query rows per BLAS call: a function of the background size only (so of the input only)."""
-    rows = _MAX_TILE_ROWS
-    while rows > _MIN_TILE_ROWS and rows * n_distinct * itemsize > _TILE_BYTES:
-        rows //= 2
-    return rows
+class _RankEngine:
+    """Filter-and-refine counting of background items scoring above a positive (see :mod:`.exact_scores`).
+
+    Built once per call from the distinct prepared rows ``u``; :meth:`ranks` takes a block of filter
+    scores ``g = u[cq] @ u.T`` (any rounding within the bound) and returns exact ranks.
+    """
+
+    def __init__(self, u: np.ndarray, counts: np.ndarray, dt: np.dtype) -> None:
+        n, d = u.shape
+        self.u, self.counts, self.dt = u, counts, dt
+        extra = counts - 1  # additional rows behind each distinct column (duplicated columns come first)
+        self.n_dup = int(np.count_nonzero(extra))
+        self.extra = extra[: self.n_dup]
+        # float64 squared norms; upper bounds for the error terms (float64 sum: relative gamma64(d))
+        self.nsq64 = np.einsum("ij,ij->i", u, u, dtype=np.float64)
+        inflate = 1.0 + 2.0 * xs.gamma(d, np.float64)
+        self.nsq_up = self.nsq64 * inflate
+        self.norm_up = np.sqrt(self.nsq_up)
+        self.norm64 = np.sqrt(self.nsq64)
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            inv64 = np.where(self.nsq64 > 0.0, 1.0 / self.norm64, 0.0)
+            inv = inv64.astype(dt)
+        # a non-zero vector whose inverse norm overflows the working precision is always refined
+        self.always = np.flatnonzero(~np.isfinite(inv) | ((inv == 0) & (self.nsq64 > 0)))
+        inv[self.always] = np.nan
+        self.inv_norm = inv
+        self.half_nsq = (self.nsq64 / 2.0).astype(dt)
+        finite = np.isfinite(inv64) & (self.nsq64 > 0)
+        self.w_max = float(inv64[finite].max()) * inflate if finite.any() else 0.0
+        self.n_max = float(self.norm_up.max())
+        self.nsq_max = float(self.nsq_up.max())
+        self.cos_c = xs.cos_error_factor(d, dt)
+        self.l2_a, self.l2_b = xs.l2_error_factors(d, dt)
+        self.eta = xs.underflow_slack(d, dt)
+        self.c2_cos, self.c2_l2 = xs.refine_error_factors(d)
+        self.eta2 = 0.0 if dt == np.float32 else xs.underflow_slack(d, np.float64)  # float32 products are exact
+        self.exact = xs.ExactRows(u)
+        self.refined = {"stage2": 0, "stage3": 0}
+        self._block_rows = 0
+
+    def _buffers(self, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if rows > self._block_rows:
+            n = self.u.shape[0]
+            self._key = np.empty((rows, n), dtype=self.dt)
+            self._gt = np.empty((rows, n), dtype=bool)
+            self._ge = np.empty((rows, n), dtype=bool)
+            self._block_rows = rows
+        return self._key[:rows], self._gt[:rows], self._ge[:rows]
+
+    def ranks(
+        self, g: np.ndarray, cq: np.ndarray, cp: np.ndarray, other: np.ndarray, metric: str, pessimistic: bool
+    ) -> np.ndarray:
+        bsz = g.shape[0]
+        rows = np.arange(bsz)
+        key, gt, ge = self._buffers(bsz)
+        qn = self.norm_up[cq]
+        if metric == "cos":
+            np.multiply(g, self.inv_norm, out=key)
+            delta = 2.0 * (self.cos_c * qn + self.eta * self.w_max)
+        else:
+            np.subtract(g, self.half_nsq, out=key)
+            eps_max = self.l2_a * qn * self.n_max + self.l2_b * self.nsq_max + self.eta
+            eps_p = self.l2_a * qn * self.norm_up[cp] + self.l2_b * self.nsq_up[cp] + self.eta
+            delta = eps_max + eps_p
+        kp = key[rows, cp].astype(np.float64)
+        hi = _round_out(kp + delta, self.dt, up=True)
+        lo = _round_out(kp - delta, self.dt, up=False)
+        np.greater(key, hi[:, None], out=gt)  # decided: above the positive
+        c_gt = np.fromiter((np.count_nonzero(r) for r in gt), dtype=np.int64, count=bsz)
+        c = c_gt.copy()
+        if self.n_dup:
+            c += gt[:, : self.n_dup].astype(np.int64) @ self.extra
+        np.greater_equal(key, lo[:, None], out=ge)
+        # the band lo <= key <= hi is refined; it always holds the positive's own column (handled below)
+        band = np.fromiter((np.count_nonzero(r) for r in ge), dtype=np.int64, count=bsz) - c_gt - 1
+        band[np.isnan(kp)] = 1  # the positive itself needs refining: so does its whole row
+        if self.always.size:
+            band[:] = 1
+        qcount = gt[rows, cq]
+        todo = np.flatnonzero(band > 0)
+        if todo.size:
+            sub_ge, sub_gt = ge[todo], gt[todo]
+            np.logical_xor(sub_ge, sub_gt, out=sub_ge)
+            if self.always.size:
+                sub_ge[:, self.always] = True
+            unknown = np.isnan(kp[todo])
+            if unknown.any():
+                c[todo[unknown]] = 0
+                qcount[todo[unknown]] = False
+                sub_ge[unknown] = True
+            sub_ge[np.arange(todo.size), cp[todo]] = False  # the positive's own column
+            r_sub, jj = np.nonzero(sub_ge)
+            rr = todo[r_sub]
+            dec = self._refine(rr, jj, cq, cp, metric)
+            counted = dec >= 0 if pessimistic else dec > 0
+            np.add.at(c, rr[counted], self.counts[jj[counted]])
+            is_q = jj == cq[rr]
+            qcount[rr[is_q]] |= counted[is_q]
+        same = cq == cp
+        if pessimistic:  # every other copy of the positive's vector ties with it
+            c += self.counts[cp] - 1
+        qcount[same] = pessimistic
+        c -= qcount & other  # the query's own row
+        return 1 + c
+
+    def _refine(self, rr: np.ndarray, jj: np.ndarray, cq: np.ndarray, cp: np.ndarray, metric: str) -> np.ndarray:
+        """Exact sign of ``t_j - t_p`` for each candidate ``(row rr, column jj)``: float64, then integers."""
+        self.refined["stage2"] += int(rr.size)
+        u = self.u
+        qrow, prow = cq[rr], cp[rr]
+        qn = self.norm_up[qrow]
+        dec = np.zeros(rr.size, dtype=np.int8)
+        for s in range(0, rr.size, _REFINE_BATCH):
+            sl = slice(s, s + _REFINE_BATCH)
+            q64 = u[qrow[sl]].astype(np.float64)
+            a_j = (u[jj[sl]].astype(np.float64) * q64).sum(axis=1)
+            a_p = (u[prow[sl]].astype(np.float64) * q64).sum(axis=1)
+            if metric == "cos":
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    t_j = np.where(self.nsq64[jj[sl]] > 0, a_j / self.norm64[jj[sl]], 0.0)
+                    t_p = np.where(self.nsq64[prow[sl]] > 0, a_p / self.norm64[prow[sl]], 0.0)
+                window = 2.0 * (self.c2_cos * qn[sl] + self.eta2 * self.w_max)
+            else:
+                t_j = a_j - self.nsq64[jj[sl]] / 2.0
+                t_p = a_p - self.nsq64[prow[sl]] / 2.0
+                window = (
+                    self.c2_l2 * (qn[sl] * (self.norm_up[jj[sl]] + self.norm_up[prow[sl]]))
+                    + self.c2_l2 * (self.nsq_up[jj[sl]] + self.nsq_up[prow[sl]]) / 2.0
+                    + 2.0 * self.eta2
+                )
+            diff = t_j - t_p
+            part = np.where(diff > window, 1, np.where(diff < -window, -1, 0)).astype(np.int8)
+            undecided = np.flatnonzero(np.abs(diff) <= window) + s
+            part_view = dec[sl]
+            part_view[:] = part
+            if undecided.size:
+                self.refined["stage3"] += int(undecided.size)
+                compare = xs.cmp_cos_exact if metric == "cos" else xs.cmp_l2_exact
+                ex = self.exact
+                for i in undecided.tolist():
+                    q, j, p = int(qrow[i]), int(jj[i]), int(prow[i])
+                    dec[i] = compare(ex.dot(q, j), ex.sqnorm(j), ex.dot(q, p), ex.sqnorm(p))
+        return dec
+
+
+def _round_out(values: np.ndarray, dtype: np.dtype, up: bool) -> np.ndarray:
+    """``values`` (float64) rounded to ``dtype`` outwards: never below (``up``) / above them."""
+    r = values.astype(dtype)
+    direction = np.inf if up else -np.inf
+    off = (r < values) if up else (r > values)
+    r[off] = np.nextafter(r[off], dtype.type(direction))
+    return r
 
 
 # --------------------------------------------------------------------------------------------------
@@ -324,11 +480,11 @@ def evalrank_ranks(
         center: subtract the background mean before scoring (default on; recorded in the result).
         ties: ``"pessimistic"`` (default) or ``"optimistic"``.
         chunk_size: query rows whose scores are held in memory at once.  It only bounds memory — the
-            ranks never depend on it.  It is rounded up to a multiple of the fixed BLAS tile
-            (512 float32 rows for backgrounds up to 32k distinct rows; fewer for larger ones, so that
-            a tile holds at most 64 MiB of scores; never fewer than 8 rows).  Default ``None``: one
-            tile (about 48 MiB of scores for EvalRankSent: 512 × ~24.6k distinct rows × 4 bytes).
-        dtype: working precision, ``np.float32`` (default) or ``np.float64`` (about twice as slow).
+            ranks never depend on it.  Default ``None``: as many rows as fit in 64 MiB of scores
+            (~690 rows for EvalRankSent's ~24.2k distinct rows).
+        dtype: precision of the prepared input and of the filter product, ``np.float32`` (default)
+            or ``np.float64`` (about twice as slow; the ranks are then exact for the float64-centred
+            vectors).  Without centring, float32 input gives the same ranks in both.
 
     Returns:
         :class:`RankResult` with one cos rank and one l2 rank per pair, in input order.
@@ -349,62 +505,29 @@ def evalrank_ranks(
     n_distinct = u.shape[0]
     uq = inverse[q_idx]
     up = inverse[p_idx]
-    distinct_rows = q_idx != p_idx  # the query row is excluded separately only if it is another row
-
-    # per-column constants of the two keys (see module docstring)
-    nsq = np.einsum("ij,ij->i", u, u, dtype=np.float64)
-    with np.errstate(divide="ignore", over="ignore"):
-        inv_norm = np.where(nsq > 0.0, 1.0 / np.sqrt(nsq), 0.0).astype(dt)
-    inv_norm[~np.isfinite(inv_norm)] = 0.0  # a norm too small for the working precision counts as zero
-    half_nsq = (nsq / 2.0).astype(dt)
-    extra = counts - 1  # additional rows behind each distinct column
-    n_dup = int(np.count_nonzero(extra))  # duplicated columns come first
-    extra = extra[:n_dup]
-
     m = q_idx.size
-    tile = _tile_rows(n_distinct, dt.itemsize)
-    chunk = tile if chunk_size is None else -(-int(chunk_size) // tile) * tile
-    chunk = min(chunk, -(-m // tile) * tile)
+    pessimistic = ties == "pessimistic"
+
+    engine = _RankEngine(u, counts, dt)
+    chunk = _DEFAULT_CHUNK_BYTES // (dt.itemsize * n_distinct) if chunk_size is None else int(chunk_size)
+    chunk = max(1, min(chunk, m))
     block = max(1, min(chunk, _BLOCK_BYTES // (dt.itemsize * n_distinct)))
-    strict = ties == "optimistic"
-    compare = np.greater if strict else np.greater_equal
 
     rank_cos = np.empty(m, dtype=np.int64)
     rank_l2 = np.empty(m, dtype=np.int64)
     scores = np.empty((chunk, n_distinct), dtype=dt)  # the only score chunk ever held
-    key = np.empty((block, n_distinct), dtype=dt)
-    mask = np.empty((block, n_distinct), dtype=bool)
-    ut = u.T
-
-    def count(k: np.ndarray, mk: np.ndarray, cols_p: np.ndarray, cols_q: np.ndarray, other: np.ndarray) -> np.ndarray:
-        rows = np.arange(k.shape[0])
-        threshold = k[rows, cols_p]  # the positive's score, read from the row it is compared with
-        compare(k, threshold[:, None], out=mk)
-        c = np.fromiter((np.count_nonzero(r) for r in mk), dtype=np.int64, count=k.shape[0])
-        if n_dup:
-            c += mk[:, :n_dup].astype(np.int64) @ extra
-        c -= mk[rows, cols_p]  # the positive's own row (always counted under ">=")
-        c -= mk[rows, cols_q] & other  # the query's own row, when it is not the positive's row
-        return 1 + c
-
     for start in range(0, m, chunk):
         stop = min(start + chunk, m)
-        rows_here = stop - start
-        for t in range(0, rows_here, tile):  # every BLAS call has exactly `tile` rows
-            sel = uq[start + t : start + min(t + tile, rows_here)]
-            if sel.size < tile:
-                sel = np.concatenate([sel, np.full(tile - sel.size, sel[-1])])
-            _gemm(u[sel], ut, scores[t : t + tile])
-        for b in range(0, rows_here, block):
-            e = min(b + block, rows_here)
-            g = scores[b:e]
-            k, mk = key[: e - b], mask[: e - b]
-            cp, cq, other = up[start + b : start + e], uq[start + b : start + e], distinct_rows[start + b : start + e]
-            np.multiply(g, inv_norm, out=k)
-            rank_cos[start + b : start + e] = count(k, mk, cp, cq, other)
-            np.subtract(g, half_nsq, out=k)
-            rank_l2[start + b : start + e] = count(k, mk, cp, cq, other)
-    del scores, key, mask
+        _gemm(u[uq[start:stop]], u.T, scores[: stop - start])
+        for b in range(start, stop, block):
+            e = min(b + block, stop)
+            g = scores[b - start : e - start]
+            rows = slice(b, e)
+            # the query's own row is excluded separately only if it is another row than the positive's
+            other = q_idx[rows] != p_idx[rows]
+            rank_cos[rows] = engine.ranks(g, uq[rows], up[rows], other, "cos", pessimistic)
+            rank_l2[rows] = engine.ranks(g, uq[rows], up[rows], other, "l2", pessimistic)
+    del scores
 
     rank_cos.setflags(write=False)
     rank_l2.setflags(write=False)
@@ -415,6 +538,7 @@ def evalrank_ranks(
         center=bool(center),
         ties=str(ties),
         n_distinct=int(n_distinct),
+        refined=engine.refined,
     )
 
 
