@@ -6,6 +6,11 @@ Prints ``name=value`` lines, all measured in this one run:
 - ``task_s``: the whole task through ``mteb.evaluate`` (data loading, encoding, ranking, all subsets)
 - ``overhead_ratio`` = task_s / encode_s (target ≤ 1.10)
 - ``ranking_s``: exact ranks of 6,989 pairs among 24,957 items, cos and l2 together (target ≤ 2 s here)
+- ``refined_stage2`` / ``refined_stage3``: (pair, item) comparisons the float32 filter left to the
+  float64 re-score / then to exact integers (both metrics); ``rows_sharing_an_embedding``: background
+  rows whose embedding is identical to another row's
+- ``float64_mrr``, ``float64_l2_mrr``, ``float64_ranks_differing``: the same ranks from a plain,
+  independent float64 numpy computation (centred, BLAS dgemm), and how many of the 2 × 6,989 ranks differ
 - ``peak_rss_mb``: peak resident memory of this process
 - ``mteb_retrieval_s`` and ``vs_mteb_retrieval``: the same data through MTEB's AbsTaskRetrieval
   route (queries and corpus encoded separately, top-k search) and the speed-up of the plugin's task
@@ -24,6 +29,8 @@ import resource
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 
 def _ensure_data_env() -> None:
@@ -77,6 +84,29 @@ def _retrieval_task(data):
     return EvalRankSentAsRetrieval()
 
 
+def _float64_ranks(emb, query_idx, positive_idx, chunk: int = 512):
+    """Independent check: plain float64 numpy (centred, BLAS), ties against the positive."""
+    e = emb.astype(np.float64)
+    e -= e.mean(axis=0)
+    nsq = np.einsum("ij,ij->i", e, e)
+    unit = e / np.sqrt(nsq)[:, None]
+    out_cos = np.empty(len(query_idx), dtype=np.int64)
+    out_l2 = np.empty(len(query_idx), dtype=np.int64)
+    for s in range(0, len(query_idx), chunk):
+        q, p = query_idx[s : s + chunk], positive_idx[s : s + chunk]
+        rows = np.arange(len(q))
+        for out, scores in (
+            (out_cos, unit[q] @ unit.T),
+            (out_l2, -np.sqrt(np.maximum(nsq[q][:, None] - 2 * (e[q] @ e.T) + nsq[None, :], 0.0))),
+        ):
+            target = scores[rows, p]
+            ge = scores >= target[:, None]
+            ge[rows, p] = False
+            ge[rows, q] = False
+            out[s : s + chunk] = 1 + ge.sum(axis=1)
+    return out_cos, out_l2
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batch-size", type=int, default=64)
@@ -105,8 +135,10 @@ def main() -> None:
     encode_s = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    evalrank_ranks(emb, data.query_idx, data.positive_idx)
+    res = evalrank_ranks(emb, data.query_idx, data.positive_idx)
     ranking_s = time.perf_counter() - t0
+    _, counts = np.unique(emb, axis=0, return_counts=True)
+    f64_cos, f64_l2 = _float64_ranks(emb, data.query_idx, data.positive_idx)
 
     model = mteb.get_model("sentence-transformers/all-MiniLM-L6-v2")
     with tempfile.TemporaryDirectory() as tmp:
@@ -126,6 +158,15 @@ def main() -> None:
     print(f"overhead_ratio={task_s / encode_s:.3f}")
     print(f"ranking_s={ranking_s:.2f}")
     print(f"mrr_all={mrr['all']:.4f}")
+    print(f"ranking_mrr={np.mean(1.0 / res.cos):.4f}")
+    print(f"ranking_hits_at_1={np.mean(res.cos == 1):.4f}")
+    print(f"ranking_l2_mrr={np.mean(1.0 / res.l2):.4f}")
+    print(f"refined_stage2={res.refined['stage2']}")
+    print(f"refined_stage3={res.refined['stage3']}")
+    print(f"rows_sharing_an_embedding={int(counts[counts > 1].sum())}")
+    print(f"float64_mrr={np.mean(1.0 / f64_cos):.4f}")
+    print(f"float64_l2_mrr={np.mean(1.0 / f64_l2):.4f}")
+    print(f"float64_ranks_differing={int((f64_cos != res.cos).sum() + (f64_l2 != res.l2).sum())}")
     if not args.skip_retrieval:
         with tempfile.TemporaryDirectory() as tmp:
             retrieval = _retrieval_task(data)

@@ -10,6 +10,9 @@ Prints ``name=value`` lines, all measured in this one run:
 - ``data_mb``: size of the float32 embedding matrix itself
 - ``n_queries``, ``n_background``, ``dim``, ``n_distinct`` (background rows left after exact
   deduplication), ``blas_threads``
+- ``gemm_s``: the bare float32 product of the same query rows with the background (the filter's
+  floor), median of as many runs, interleaved with the ranking runs; ``ranking_over_gemm`` the ratio
+  (a machine-independent measure of what the exact ranking adds on top of BLAS)
 - ``refined_stage2`` / ``refined_stage3``: (pair, item) comparisons the float32 filter could not
   decide within its rounding bound, re-scored in float64 / then in exact integers (both metrics)
 
@@ -58,11 +61,15 @@ def main() -> None:
 
     emb, query, positive = synthetic(args.n_background, args.n_queries, args.dim, args.dup_share)
     before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-    runs = []
+    runs, gemm_runs = [], []
     for _ in range(args.repeats):
         t0 = time.perf_counter()
         res = evalrank_ranks(emb, query, positive, chunk_size=args.chunk_size)
         runs.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        for s in range(0, len(query), 512):
+            emb[query[s : s + 512]] @ emb.T
+        gemm_runs.append(time.perf_counter() - t0)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
     try:
@@ -74,6 +81,8 @@ def main() -> None:
 
     print(f"ranking_s={statistics.median(runs):.3f}")
     print(f"ranking_runs_s={','.join(f'{r:.3f}' for r in runs)}")
+    print(f"gemm_s={statistics.median(gemm_runs):.3f}")
+    print(f"ranking_over_gemm={statistics.median(runs) / statistics.median(gemm_runs):.2f}")
     print(f"peak_rss_mb={peak_mb:.0f}")
     print(f"peak_rss_before_ranking_mb={before_mb:.0f}")
     print(f"data_mb={emb.nbytes / 2**20:.0f}")

@@ -193,9 +193,8 @@ def test_exact_integers_represent_every_value_exactly(dtype):
     vals = np.array(
         [[0.0, -0.0, 1.0, -1.5, info.tiny, info.tiny * info.eps, -info.max, info.max, 0.1, -3e-30]], dtype=dtype
     )
-    shift = 149 if dtype == np.float32 else 1074
-    ints = xs.exact_integers(vals)[0]
-    assert [Fraction(i, 2**shift) for i in ints] == [Fraction(float(v)) for v in vals[0]]
+    ints, e = xs.exact_integers(vals)[0]
+    assert [i * Fraction(2) ** e for i in ints] == [Fraction(float(v)) for v in vals[0]]
 
 
 def test_exact_comparisons_agree_with_fractions():
@@ -207,9 +206,12 @@ def test_exact_comparisons_agree_with_fractions():
         a_p = a_p if n_p else 0
         kj = Fraction(0) if not n_j else (1 if a_j > 0 else -1) * Fraction(a_j * a_j, n_j)
         kp = Fraction(0) if not n_p else (1 if a_p > 0 else -1) * Fraction(a_p * a_p, n_p)
-        assert xs.cmp_cos_exact(a_j, n_j, a_p, n_p) == (kj > kp) - (kj < kp)
+        assert xs.cmp_cos_exact((a_j, 3), (n_j, 4), (a_p, 3), (n_p, 4)) == (kj > kp) - (kj < kp)
         lj, lp = Fraction(2 * a_j - n_j), Fraction(2 * a_p - n_p)
-        assert xs.cmp_l2_exact(a_j, n_j, a_p, n_p) == (lj > lp) - (lj < lp)
+        assert xs.cmp_l2_exact((a_j, -2), (n_j, -2), (a_p, -2), (n_p, -2)) == (lj > lp) - (lj < lp)
+        # different exponents are aligned: a_j * 2 - n_j * 4 against a_p - n_p
+        lj2 = Fraction(2 * a_j * 2 - n_j * 4)
+        assert xs.cmp_l2_exact((a_j, 1), (n_j, 2), (a_p, 0), (n_p, 0)) == (lj2 > lp) - (lj2 < lp)
 
 
 def test_filter_bound_holds_for_float32_products():

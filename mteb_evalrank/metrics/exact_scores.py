@@ -40,10 +40,10 @@ by more than the sum of their bounds.
 
 Exact integers (stage 3)
 ------------------------
-Every float32 value is an integer multiple of ``2^-149`` and every float64 value of ``2^-1074``, so a
-vector is an integer vector times a power of two (:func:`exact_integers`), dot products are exact
-Python integers, and the comparisons ``A_j / sqrt(N_j)`` vs ``A_p / sqrt(N_p)`` (cosine) and
-``2 A_j - N_j`` vs ``2 A_p - N_p`` (l2) are decided by integer signs and squares.
+Every float32 or float64 vector is an integer vector times a power of two (:func:`exact_integers`),
+so dot products are exact Python integers (times a power of two), and the comparisons
+``A_j / sqrt(N_j)`` vs ``A_p / sqrt(N_p)`` (cosine) and ``2 A_j - N_j`` vs ``2 A_p - N_p`` (l2) are
+decided by integer signs and squares.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ __all__ = [
     "cmp_cos_exact",
     "cmp_l2_exact",
     "cos_error_factor",
+    "exact_dot",
     "exact_integers",
     "gamma",
     "l2_error_factors",
@@ -86,25 +87,38 @@ def underflow_slack(d: int, dtype) -> float:
     return d * (2.0**-124 if np.dtype(dtype) == np.float32 else 2.0**-1020)
 
 
-def cos_error_factor(d: int, dtype) -> float:
-    """``c`` such that the computed cosine key ``fl(fl(q.u) * fl(1/||u||))`` is within ``c * ||q||``
+def _product_error(d: int, dtype, rounded_inputs: bool) -> float:
+    """Relative (to ``||q|| ||u||``) error of ``fl(q~.u~)`` in ``dtype`` against the exact ``q.u``,
+    where ``q~, u~`` are ``q, u`` rounded to ``dtype`` (``rounded_inputs``): ``gamma(d) + 2u + u^2``."""
+    u = unit_roundoff(dtype)
+    return gamma(d, dtype) + ((2 * u + u * u) * (1 + gamma(d, dtype)) if rounded_inputs else 0.0)
+
+
+def cos_error_factor(d: int, dtype, *, rounded_inputs: bool = False) -> float:
+    """``c`` such that the computed cosine key ``fl(fl(q~.u~) * fl(1/||u||))`` is within ``c * ||q||``
     (plus ``underflow_slack / ||u||``) of ``q.u / ||u||``.
 
-    ``fl(q.u)`` in ``dtype``: ``gamma(d)``; the inverse norm (float64 sum of squares, square root,
-    division, rounding to ``dtype``): ``gamma64(d) / 2 + 2 u64 + u``; the product: ``u``.
+    The product in ``dtype`` (of the inputs rounded to ``dtype`` when ``rounded_inputs``):
+    :func:`_product_error`; the inverse norm (float64 sum of squares, square root, division, rounding
+    to ``dtype``): ``gamma64(d) / 2 + 2 u64 + u``; the final product: ``u``.
     """
-    return _MARGIN * (gamma(d, dtype) + 2 * unit_roundoff(dtype) + gamma(d, np.float64) / 2 + 2 * unit_roundoff(np.float64))
+    return _MARGIN * (
+        _product_error(d, dtype, rounded_inputs)
+        + 2 * unit_roundoff(dtype)
+        + gamma(d, np.float64) / 2
+        + 2 * unit_roundoff(np.float64)
+    )
 
 
-def l2_error_factors(d: int, dtype) -> tuple[float, float]:
-    """``(a, b)``: the computed l2 key ``fl(fl(q.u) - fl(||u||^2 / 2))`` is within
+def l2_error_factors(d: int, dtype, *, rounded_inputs: bool = False) -> tuple[float, float]:
+    """``(a, b)``: the computed l2 key ``fl(fl(q~.u~) - fl(||u||^2 / 2))`` is within
     ``a ||q|| ||u|| + b ||u||^2`` (plus ``underflow_slack``) of ``q.u - ||u||^2 / 2``.
 
-    ``fl(q.u)``: ``gamma(d) ||q|| ||u||``; the half squared norm (float64 sum, rounded to ``dtype``):
-    ``(gamma64(d) + u) ||u||^2 / 2``; the subtraction: ``u (||q|| ||u|| + ||u||^2 / 2)``.
+    The product: :func:`_product_error` ``||q|| ||u||``; the half squared norm (float64 sum, rounded to
+    ``dtype``): ``(gamma64(d) + u) ||u||^2 / 2``; the subtraction: ``u (||q|| ||u|| + ||u||^2 / 2)``.
     """
     u = unit_roundoff(dtype)
-    return _MARGIN * (gamma(d, dtype) + u), _MARGIN * (gamma(d, np.float64) + 2 * u) / 2
+    return _MARGIN * (_product_error(d, dtype, rounded_inputs) + u), _MARGIN * (gamma(d, np.float64) + 2 * u) / 2
 
 
 def refine_error_factors(d: int) -> tuple[float, float]:
@@ -119,68 +133,89 @@ def refine_error_factors(d: int) -> tuple[float, float]:
     return _MARGIN * (1.5 * g + 2 * unit_roundoff(np.float64)), _MARGIN * g
 
 
-def exact_integers(rows: np.ndarray) -> list[list[int]]:
-    """Rows of a float32/float64 array as Python integers ``M`` with ``rows == M * 2^-s`` exactly.
-
-    ``s`` is 149 for float32 and 1074 for float64 (every finite value is an integer multiple of the
-    smallest subnormal), so integers of different rows share one scale.
-    """
+def exact_integers(rows: np.ndarray) -> list[tuple[list[int], int]]:
+    """Rows of a float32/float64 array as Python integers: ``(M, e)`` per row with ``row == M * 2^e``
+    exactly (``e`` is the row's smallest exponent, so the integers stay short)."""
     rows = np.asarray(rows)
-    mant, offset = _FORMAT[rows.dtype]
-    m, e = np.frexp(rows.astype(np.float64) if rows.dtype == np.float32 else rows)
+    mant = 24 if rows.dtype == np.float32 else 53
+    m, e = np.frexp(rows.astype(np.float64))
     ints = (m * 2.0**mant).astype(np.int64)  # exact: |m| < 1 has at most `mant` significant bits
-    shifts = (e.astype(np.int64) - mant + offset).tolist()
+    exps = e.astype(np.int64) - mant
     out = []
-    for row_ints, row_shifts in zip(ints.tolist(), shifts):
-        out.append([(a << s) if s >= 0 else (a >> -s) for a, s in zip(row_ints, row_shifts)])
+    for row_ints, row_exps in zip(ints.tolist(), exps.tolist()):
+        used = [x for v, x in zip(row_ints, row_exps) if v]
+        base = min(used) if used else 0
+        out.append(([(v << (x - base)) if v else 0 for v, x in zip(row_ints, row_exps)], base))
     return out
 
 
+#: An exact number as ``(integer, exponent)``: the value ``integer * 2^exponent``.
+Exact = tuple
+
+
 class ExactRows:
-    """Exact integer dot products between rows of one matrix, each row converted once (cached)."""
+    """Exact dot products between rows of one matrix, each row converted once (cached).
 
-    def __init__(self, matrix: np.ndarray) -> None:
-        self._matrix = matrix
-        self._ints: dict[int, list[int]] = {}
-        self._norms: dict[int, int] = {}
+    ``rows_of(indices)`` returns the float32 or float64 rows (e.g. a matrix's ``__getitem__``, or a
+    function that recomputes them).  Results are :data:`Exact` pairs ``(integer, exponent)``.
+    """
 
-    def ints(self, row: int) -> list[int]:
+    def __init__(self, rows_of) -> None:
+        self._rows_of = rows_of
+        self._ints: dict[int, tuple[list[int], int]] = {}
+        self._norms: dict[int, Exact] = {}
+
+    def ints(self, row: int) -> tuple[list[int], int]:
         got = self._ints.get(row)
         if got is None:
-            got = self._ints[row] = exact_integers(self._matrix[row : row + 1])[0]
+            got = self._ints[row] = exact_integers(self._rows_of(np.array([row])))[0]
         return got
 
-    def dot(self, a: int, b: int) -> int:
-        return sum(x * y for x, y in zip(self.ints(a), self.ints(b)))
+    def dot(self, a: int, b: int) -> Exact:
+        (ia, ea), (ib, eb) = self.ints(a), self.ints(b)
+        return sum(x * y for x, y in zip(ia, ib)), ea + eb
 
-    def sqnorm(self, row: int) -> int:
+    def sqnorm(self, row: int) -> Exact:
         got = self._norms.get(row)
         if got is None:
-            got = self._norms[row] = sum(x * x for x in self.ints(row))
+            ints, e = self.ints(row)
+            got = self._norms[row] = (sum(x * x for x in ints), 2 * e)
         return got
+
+
+def exact_dot(a: tuple[list[int], int], b: tuple[list[int], int]) -> Exact:
+    """Exact dot product of two rows given by :func:`exact_integers`."""
+    return sum(x * y for x, y in zip(a[0], b[0])), a[1] + b[1]
 
 
 def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def cmp_cos_exact(a_j: int, n_j: int, a_p: int, n_p: int) -> int:
+def cmp_cos_exact(a_j: Exact, n_j: Exact, a_p: Exact, n_p: Exact) -> int:
     """Sign of ``a_j / sqrt(n_j) - a_p / sqrt(n_p)`` in exact arithmetic (a zero norm gives key 0).
 
-    ``a`` are exact integer dot products with the query, ``n`` exact integer squared norms (all at one
-    scale).
+    ``a`` are exact dot products with the query, ``n`` exact squared norms, as ``(integer, exponent)``.
+    The comparison ``a_j^2 n_p`` vs ``a_p^2 n_j`` has the same power of two on both sides (that of
+    ``q^2 u_j^2 u_p^2``), so only the integers are needed.
     """
-    s_j = _sign(a_j) if n_j else 0
-    s_p = _sign(a_p) if n_p else 0
+    (aj, _), (nj, _), (ap, _), (np_, _) = a_j, n_j, a_p, n_p
+    s_j = _sign(aj) if nj else 0
+    s_p = _sign(ap) if np_ else 0
     if s_j != s_p:
         return 1 if s_j > s_p else -1
     if s_j == 0:
         return 0
-    lhs, rhs = a_j * a_j * n_p, a_p * a_p * n_j
+    lhs, rhs = aj * aj * np_, ap * ap * nj
     c = (lhs > rhs) - (lhs < rhs)
     return c if s_j > 0 else -c
 
 
-def cmp_l2_exact(a_j: int, n_j: int, a_p: int, n_p: int) -> int:
-    """Sign of ``(a_j - n_j / 2) - (a_p - n_p / 2)`` in exact arithmetic."""
-    return _sign((2 * a_j - n_j) - (2 * a_p - n_p))
+def cmp_l2_exact(a_j: Exact, n_j: Exact, a_p: Exact, n_p: Exact) -> int:
+    """Sign of ``(a_j - n_j / 2) - (a_p - n_p / 2)`` in exact arithmetic (inputs as in :func:`cmp_cos_exact`)."""
+    base = min(a_j[1], n_j[1], a_p[1], n_p[1])
+
+    def at_base(v: Exact) -> int:
+        return v[0] << (v[1] - base)
+
+    return _sign((2 * at_base(a_j) - at_base(n_j)) - (2 * at_base(a_p) - at_base(n_p)))

@@ -135,8 +135,7 @@ class _ExactCosine:
         self.cos_c = xs.cos_error_factor(self.d, np.float32)
         self.c2_cos, _ = xs.refine_error_factors(self.d)
         self.eta = xs.underflow_slack(self.d, np.float32)
-        self._ints: dict[int, list[int]] = {}
-        self._sqnorm: dict[int, int] = {}
+        self._rows = xs.ExactRows(lambda ids: np.asarray(self.corpus[ids], dtype=np.float32))
 
     def filter_error(self, q_norm_up: np.ndarray) -> np.ndarray:
         return self.cos_c * q_norm_up + self.eta * self.w_max
@@ -155,17 +154,9 @@ class _ExactCosine:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(nsq > 0, a / np.sqrt(nsq), 0.0)
 
-    def corpus_ints(self, j: int) -> tuple[list[int], int]:
-        got = self._ints.get(j)
-        if got is None:
-            got = self._ints[j] = xs.exact_integers(np.asarray(self.corpus[j : j + 1], dtype=np.float32))[0]
-            self._sqnorm[j] = sum(v * v for v in got)
-        return got, self._sqnorm[j]
-
-    def exact_key(self, q_ints: list[int], j: int) -> tuple[int, int]:
-        """``(q.c_j, ||c_j||^2)`` as exact integers (at the scale of :func:`.exact_scores.exact_integers`)."""
-        cj, nj = self.corpus_ints(j)
-        return sum(x * y for x, y in zip(q_ints, cj)), nj
+    def exact_key(self, q_ints: tuple[list[int], int], j: int) -> tuple[xs.Exact, xs.Exact]:
+        """``(q.c_j, ||c_j||^2)`` exactly, for a query given by :func:`.exact_scores.exact_integers`."""
+        return xs.exact_dot(q_ints, self._rows.ints(j)), self._rows.sqnorm(j)
 
 
 def _exact_top_k(
@@ -614,7 +605,7 @@ def needle_ranks(
                 if unsure.size:
                     q_ints = xs.exact_integers(q[r : r + 1])[0]
                     n_ints = xs.exact_integers(needles[i : i + 1])[0]
-                    ref = (sum(x * y for x, y in zip(q_ints, n_ints)), sum(x * x for x in n_ints))
+                    ref = (xs.exact_dot(q_ints, n_ints), xs.exact_dot(n_ints, n_ints))
                     hits += [j for j in unsure.tolist() if xs.cmp_cos_exact(*cos.exact_key(q_ints, j), *ref) >= 0]
                 count += len(hits)
                 if counted is not None:

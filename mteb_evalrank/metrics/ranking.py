@@ -212,37 +212,78 @@ def _check_options(center: Any, ties: Any, chunk_size: Any, dtype: Any) -> np.dt
 # --------------------------------------------------------------------------------------------------
 # preparation: centre, rescale, deduplicate
 # --------------------------------------------------------------------------------------------------
-def _prepare(x: np.ndarray, center: bool, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Centred, rescaled, deduplicated rows ``U`` (duplicated vectors first), ``inverse`` and ``counts``.
+@dataclass(frozen=True, eq=False)
+class _Prepared:
+    """The prepared input: distinct centred vectors, exactly ``c = fl64(x * scale - mean)``.
 
-    ``U[inverse[i]]`` is row ``i`` of the prepared embeddings; ``counts[u]`` is how many input rows
-    share distinct row ``u``.
+    ``u`` holds them rounded to the filter precision (duplicated vectors first); the float64 values
+    themselves are recomputed on demand from the input rows ``src`` (:meth:`rows64`), so only one
+    float32 copy of the background is held.  ``inverse[i]`` is the distinct row of input row ``i``,
+    ``counts`` the multiplicities, ``nsq`` the float64 squared norms of the distinct vectors.
     """
+
+    x: np.ndarray
+    scale: float
+    mean: np.ndarray | None
+    u: np.ndarray
+    src: np.ndarray
+    inverse: np.ndarray
+    counts: np.ndarray
+    nsq: np.ndarray
+
+    def rows64(self, cols: np.ndarray) -> np.ndarray:
+        """The exact prepared (float64) vectors of distinct rows ``cols``."""
+        return _centred(self.x, self.src[np.asarray(cols)], self.scale, self.mean)
+
+
+def _centred(x: np.ndarray, rows: Any, scale: float, mean: np.ndarray | None) -> np.ndarray:
+    """``fl64(x[rows] * scale - mean)`` with ``-0.0`` turned into ``+0.0`` (elementwise, so the same
+    bits on every machine; equal vectors are then equal bytewise)."""
+    c = x[rows].astype(np.float64)
+    c *= scale
+    if mean is not None:
+        c -= mean
+    c += 0.0
+    return c
+
+
+def _prepare(x: np.ndarray, center: bool, dtype: np.dtype) -> _Prepared:
+    """Centre (float64), rescale, deduplicate (bytewise on the float64 vectors) and round the filter copy."""
     n, d = x.shape
     # exact power-of-two rescaling so that |values| < 1 (centred values < 2): no effect on any
     # ordering (both similarities are scale invariant in their ordering), keeps products far from
     # overflow, and lets float64 inputs beyond the float32 range be used
     big = float(np.abs(x).max())
     scale = 2.0 ** -int(np.frexp(big)[1])
-    starts = range(0, n, _CENTER_ROWS)  # row blocks bound the float64 temporaries
     mean = _exact_column_means(x, scale) if center else None
-    e = np.empty((n, d), dtype=dtype)
-    for s in starts:  # float64 arithmetic, rounded once to the working dtype
-        rows64 = x[s : s + _CENTER_ROWS].astype(np.float64)
-        rows64 *= scale
-        if mean is not None:
-            rows64 -= mean
-        e[s : s + _CENTER_ROWS] = rows64
-        del rows64
-    e += dtype.type(0.0)  # turn -0.0 into +0.0 so that bytewise deduplication sees equal vectors
-    first, inverse, counts = _dedupe_rows(e)
+    u_all = np.empty((n, d), dtype=dtype)
+    hashes = np.empty(n, dtype=np.uint64)
+    nsq_all = np.empty(n, dtype=np.float64)
+    mult = _hash_multipliers(d)
+    for s in range(0, n, _CENTER_ROWS):  # row blocks bound the float64 temporaries
+        c = _centred(x, slice(s, s + _CENTER_ROWS), scale, mean)
+        u_all[s : s + _CENTER_ROWS] = c
+        hashes[s : s + _CENTER_ROWS] = (c.view(np.uint64) * mult).sum(axis=1)  # wraps modulo 2**64
+        nsq_all[s : s + _CENTER_ROWS] = np.einsum("ij,ij->i", c, c)
+        del c
+    first, inverse, counts = _group_rows(hashes, lambda rows: _centred(x, rows, scale, mean))
     # duplicated vectors first (their multiplicities need a correction term), stable otherwise
     order = np.argsort(counts == 1, kind="stable")
     position = np.empty_like(order)
     position[order] = np.arange(order.size)
-    u = e[first[order]]
-    del e
-    return u, position[inverse].astype(np.int64, copy=False), counts[order].astype(np.int64, copy=False)
+    src = first[order]
+    u = u_all[src]
+    del u_all
+    return _Prepared(
+        x=x,
+        scale=scale,
+        mean=mean,
+        u=u,
+        src=src,
+        inverse=position[inverse].astype(np.int64, copy=False),
+        counts=counts[order].astype(np.int64, copy=False),
+        nsq=nsq_all[src],
+    )
 
 
 def _exact_column_means(x: np.ndarray, scale: float) -> np.ndarray:
@@ -263,29 +304,21 @@ def _hash_multipliers(width: int) -> np.ndarray:
     return np.random.default_rng(0x5EED).integers(1, 2**62, size=width, dtype=np.uint64) | np.uint64(1)
 
 
-def _dedupe_rows(e: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Bytewise-distinct rows of ``e`` as ``(first, inverse, counts)``, like ``np.unique(axis=0)``.
+def _group_rows(hashes: np.ndarray, rows_of) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bytewise-distinct rows as ``(first, inverse, counts)``, like ``np.unique(axis=0)``.
 
-    ``e[first]`` are the distinct rows, ``e[first][inverse]`` equals ``e``, ``counts`` their
-    multiplicities.
-
-    Rows are grouped by a 64-bit multiplicative hash of their bytes (one pass), and every row of a
-    group is then checked bytewise against the group's first row; only if that check ever fails (a
-    hash collision) do we fall back to sorting the rows (``np.unique`` on a void view, ~5x slower).
+    Rows are grouped by their 64-bit multiplicative hash, and every row of a group is then checked
+    bytewise against the group's first row (``rows_of(indices)`` gives the rows); only if that check
+    ever fails (a hash collision) are all rows sorted bytewise (``np.unique`` on a void view).
     """
-    n, d = e.shape
-    row_bytes = d * e.itemsize
-    word = np.uint64 if row_bytes % 8 == 0 else np.uint32
-    words = e.view(word)
-    mult = _hash_multipliers(words.shape[1])
-    hashes = np.zeros(n, dtype=np.uint64)
-    for s in range(0, n, _CENTER_ROWS):  # wraps modulo 2**64 (unsigned: no overflow warnings)
-        hashes[s : s + _CENTER_ROWS] = (words[s : s + _CENTER_ROWS].astype(np.uint64, copy=False) * mult).sum(axis=1)
     _, first, inverse, counts = np.unique(hashes, return_index=True, return_inverse=True, return_counts=True)
     inverse = inverse.reshape(-1)
     in_group = np.flatnonzero(counts[inverse] > 1)
-    if in_group.size and not np.array_equal(words[in_group], words[first[inverse[in_group]]]):
-        rows = e.view(np.dtype((np.void, row_bytes))).ravel()
+    if in_group.size and not np.array_equal(
+        rows_of(in_group).view(np.uint64), rows_of(first[inverse[in_group]]).view(np.uint64)
+    ):
+        everything = rows_of(np.arange(hashes.size))
+        rows = everything.view(np.dtype((np.void, everything.shape[1] * everything.itemsize))).ravel()
         _, first, inverse, counts = np.unique(rows, return_index=True, return_inverse=True, return_counts=True)
         inverse = inverse.reshape(-1)
     return first, inverse, counts
@@ -304,14 +337,15 @@ class _RankEngine:
     scores ``g = u[cq] @ u.T`` (any rounding within the bound) and returns exact ranks.
     """
 
-    def __init__(self, u: np.ndarray, counts: np.ndarray, dt: np.dtype) -> None:
+    def __init__(self, prep: _Prepared) -> None:
+        u, counts, dt = prep.u, prep.counts, prep.u.dtype
         n, d = u.shape
-        self.u, self.counts, self.dt = u, counts, dt
+        self.prep, self.u, self.counts, self.dt = prep, u, counts, dt
         extra = counts - 1  # additional rows behind each distinct column (duplicated columns come first)
         self.n_dup = int(np.count_nonzero(extra))
         self.extra = extra[: self.n_dup]
-        # float64 squared norms; upper bounds for the error terms (float64 sum: relative gamma64(d))
-        self.nsq64 = np.einsum("ij,ij->i", u, u, dtype=np.float64)
+        # float64 squared norms of the prepared vectors; upper bounds for the error terms
+        self.nsq64 = prep.nsq
         inflate = 1.0 + 2.0 * xs.gamma(d, np.float64)
         self.nsq_up = self.nsq64 * inflate
         self.norm_up = np.sqrt(self.nsq_up)
@@ -328,12 +362,13 @@ class _RankEngine:
         self.w_max = float(inv64[finite].max()) * inflate if finite.any() else 0.0
         self.n_max = float(self.norm_up.max())
         self.nsq_max = float(self.nsq_up.max())
-        self.cos_c = xs.cos_error_factor(d, dt)
-        self.l2_a, self.l2_b = xs.l2_error_factors(d, dt)
+        rounded = dt != np.float64  # the filter copy is the float64 vectors rounded to float32
+        self.cos_c = xs.cos_error_factor(d, dt, rounded_inputs=rounded)
+        self.l2_a, self.l2_b = xs.l2_error_factors(d, dt, rounded_inputs=rounded)
         self.eta = xs.underflow_slack(d, dt)
         self.c2_cos, self.c2_l2 = xs.refine_error_factors(d)
-        self.eta2 = 0.0 if dt == np.float32 else xs.underflow_slack(d, np.float64)  # float32 products are exact
-        self.exact = xs.ExactRows(u)
+        self.eta2 = xs.underflow_slack(d, np.float64)
+        self.exact = xs.ExactRows(prep.rows64)
         self.refined = {"stage2": 0, "stage3": 0}
         self._block_rows = 0
 
@@ -405,15 +440,15 @@ class _RankEngine:
     def _refine(self, rr: np.ndarray, jj: np.ndarray, cq: np.ndarray, cp: np.ndarray, metric: str) -> np.ndarray:
         """Exact sign of ``t_j - t_p`` for each candidate ``(row rr, column jj)``: float64, then integers."""
         self.refined["stage2"] += int(rr.size)
-        u = self.u
+        rows64 = self.prep.rows64
         qrow, prow = cq[rr], cp[rr]
         qn = self.norm_up[qrow]
         dec = np.zeros(rr.size, dtype=np.int8)
         for s in range(0, rr.size, _REFINE_BATCH):
             sl = slice(s, s + _REFINE_BATCH)
-            q64 = u[qrow[sl]].astype(np.float64)
-            a_j = (u[jj[sl]].astype(np.float64) * q64).sum(axis=1)
-            a_p = (u[prow[sl]].astype(np.float64) * q64).sum(axis=1)
+            q64 = rows64(qrow[sl])
+            a_j = (rows64(jj[sl]) * q64).sum(axis=1)
+            a_p = (rows64(prow[sl]) * q64).sum(axis=1)
             if metric == "cos":
                 with np.errstate(divide="ignore", invalid="ignore"):
                     t_j = np.where(self.nsq64[jj[sl]] > 0, a_j / self.norm64[jj[sl]], 0.0)
@@ -501,14 +536,15 @@ def evalrank_ranks(
     if q_idx.shape != p_idx.shape:
         raise InputError(f"query_idx and positive_idx must have the same length; got {q_idx.size} and {p_idx.size}.")
 
-    u, inverse, counts = _prepare(x, bool(center), dt)
+    prep = _prepare(x, bool(center), dt)
+    u = prep.u
     n_distinct = u.shape[0]
-    uq = inverse[q_idx]
-    up = inverse[p_idx]
+    uq = prep.inverse[q_idx]
+    up = prep.inverse[p_idx]
     m = q_idx.size
     pessimistic = ties == "pessimistic"
 
-    engine = _RankEngine(u, counts, dt)
+    engine = _RankEngine(prep)
     chunk = _DEFAULT_CHUNK_BYTES // (dt.itemsize * n_distinct) if chunk_size is None else int(chunk_size)
     chunk = max(1, min(chunk, m))
     block = max(1, min(chunk, _BLOCK_BYTES // (dt.itemsize * n_distinct)))
