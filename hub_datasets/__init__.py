@@ -23,6 +23,8 @@ _PACKAGES = {
     "evalrank-sent": "evalrank_sent",
     "heros": "heros",
     "n2o-corpus": "n2o_corpus",
+    "senteval-downstream": "senteval_downstream",
+    "sts-senteval": "sts_senteval",
 }
 DATASET_NAMES: tuple[str, ...] = tuple(_PACKAGES)
 

@@ -26,7 +26,10 @@ from mteb_evalrank.hub_datasets import evalrank_format as fmt
 from mteb_evalrank.hub_datasets import layout
 
 #: Where the STR authors publish the csv (the plugin downloads it; it never hosts it).
-STR_SOURCE_URL = "https://raw.githubusercontent.com/Priya22/semantic-textual-relatedness/master/sem_text_rel_ranked.csv"
+STR_SOURCE_URL = (
+    "https://raw.githubusercontent.com/Priya22/semantic-textual-relatedness/"
+    "961f9a9be535f3299e4c0a7b0f656d583ba911ff/sem_text_rel_ranked.csv"
+)
 STR_ID_PREFIX = "str-"
 
 

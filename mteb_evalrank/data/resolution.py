@@ -8,9 +8,12 @@ Resolution order for a dataset ``name`` (e.g. ``"evalrank-sent"``):
    dataset is built on first use into the plugin cache (``mteb_evalrank.data.paths.cache_dir()``) and
    reused afterwards.  Builds are written to a temporary folder and renamed, so an interrupted build
    never leaves a half-written dataset behind.
-3. Otherwise the Hub repository at the revision pinned in :data:`HUB_DATASETS`
-   (``huggingface_hub.snapshot_download``).  Offline, this fails with a message naming both
-   variables and the build command.
+3. The Hub repository at the revision pinned in :data:`HUB_DATASETS`
+   (``huggingface_hub.snapshot_download``; with ``HF_HUB_OFFLINE`` set, only the local HF cache).
+4. Otherwise the raw sources are downloaded from their original public locations (URLs pinned to
+   commits, sha256 checked, atomic and resumable; :mod:`mteb_evalrank.data.original_sources`) into the
+   plugin cache, and the dataset is built from them on first use (origin ``original:<folder>``).
+   Offline, this fails at once with a message naming both variables and the build command.
 
 Every resolved dataset carries a content fingerprint (sha256 over its parquet files) that the tasks
 store with their scores, so results computed from local builds and from the Hub can be compared.
@@ -22,8 +25,6 @@ import hashlib
 import os
 import shutil
 import tempfile
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +53,8 @@ HUB_DATASETS: dict[str, HubDataset] = {
     "evalrank-word": HubDataset("evalrank-word", "mteb-evalrank/evalrank-word"),
     "evalrank-sent": HubDataset("evalrank-sent", "mteb-evalrank/evalrank-sent"),
     "n2o-corpus": HubDataset("n2o-corpus", "mteb-evalrank/n2o-corpus"),
+    "senteval-downstream": HubDataset("senteval-downstream", "mteb-evalrank/senteval-downstream"),
+    "sts-senteval": HubDataset("sts-senteval", "mteb-evalrank/sts-senteval"),
 }
 
 
@@ -99,7 +102,21 @@ def resolve_dataset(name: str) -> ResolvedDataset:
     sources = os.environ.get(SOURCES_ENV)
     if sources:
         return ResolvedDataset(name, build_on_demand(name, Path(sources).expanduser()), f"sources:{sources}")
-    return _download_from_hub(HUB_DATASETS[name])
+    try:
+        return _download_from_hub(HUB_DATASETS[name])
+    except DataNotFoundError as hub_error:
+        return _from_original_sources(name, hub_error)
+
+
+def _from_original_sources(name: str, hub_error: DataNotFoundError) -> ResolvedDataset:
+    """Step 4: download the raw sources from their original locations (pinned, checked), build on first use."""
+    from mteb_evalrank.data import original_sources
+
+    try:
+        root = original_sources.ensure_sources([name])
+    except DataNotFoundError as exc:
+        raise DataNotFoundError(f"{hub_error} The original sources could not be used either: {exc}") from exc
+    return ResolvedDataset(name, build_on_demand(name, root), f"original:{root}")
 
 
 def build_on_demand(name: str, sources: Path) -> Path:
@@ -138,19 +155,27 @@ def _offline_message(name: str, reason: str) -> str:
 def _download_from_hub(ds: HubDataset) -> ResolvedDataset:
     from huggingface_hub import snapshot_download
 
+    from mteb_evalrank.models.resolve import hub_offline
+
+    offline = hub_offline()  # checked at call time: HF_HUB_OFFLINE means the local HF cache only, no retries
     try:
-        folder = snapshot_download(ds.repo_id, repo_type="dataset", revision=ds.revision)
+        folder = snapshot_download(ds.repo_id, repo_type="dataset", revision=ds.revision, local_files_only=offline)
     except Exception as exc:  # offline, unreachable, unknown repo or revision: all need the same advice
-        raise DataNotFoundError(_offline_message(ds.name, f"{type(exc).__name__}: {exc}")) from exc
+        reason = (
+            "HF_HUB_OFFLINE is set and no copy is in the Hugging Face cache"
+            if offline
+            else f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+        )
+        raise DataNotFoundError(_offline_message(ds.name, reason)) from exc
     return ResolvedDataset(ds.name, Path(folder), f"hub:{ds.repo_id}@{ds.revision}")
 
 
 def str_source_file() -> Path:
     """Path of the STR csv (``sem_text_rel_ranked.csv``), needed to restore STR text in Hub copies.
 
-    Order: ``MTEB_EVALRANK_STR`` (a file), ``MTEB_EVALRANK_SOURCES/sts_senteval/STR/...``, a copy
-    cached by an earlier download, then a download from the dataset authors' public repository
-    (STR may not be redistributed, so the plugin never hosts it).
+    Order: ``MTEB_EVALRANK_STR`` (a file), ``MTEB_EVALRANK_SOURCES/sts_senteval/STR/...``, then the
+    original-sources cache, downloading it from the dataset authors' public repository (pinned
+    commit, sha256 checked) if needed.  STR may not be redistributed, so the plugin never hosts it.
     """
     from mteb_evalrank.hub_datasets.evalrank_sent import STR_SOURCE_URL
 
@@ -165,21 +190,17 @@ def str_source_file() -> Path:
         path = Path(sources).expanduser() / "sts_senteval" / "STR" / "sem_text_rel_ranked.csv"
         if path.is_file():
             return path
-    cached = cache_dir() / "downloads" / "sem_text_rel_ranked.csv"
-    if cached.is_file():
-        return cached
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cached.with_suffix(".part")
+    from mteb_evalrank.data import original_sources
+
     try:
-        with urllib.request.urlopen(STR_SOURCE_URL, timeout=60) as response, tmp.open("wb") as f:
-            shutil.copyfileobj(response, f)
-        tmp.rename(cached)
-    except (urllib.error.URLError, OSError) as exc:
-        tmp.unlink(missing_ok=True)
+        (path,) = original_sources.download_sources(
+            original_sources.default_sources_dir(), files=[original_sources.STR_DEST]
+        )
+    except DataNotFoundError as exc:
         raise DataNotFoundError(
             "The published EvalRankSent dataset holds STR pairs by id only (STR's licence forbids "
             f"redistribution); their text is fetched from {STR_SOURCE_URL}, which failed ({exc}). "
             f"Download sem_text_rel_ranked.csv yourself and set {STR_ENV}=/path/to/it, or set "
             f"{DATA_ENV} / {SOURCES_ENV} to a local copy."
         ) from exc
-    return cached
+    return Path(path)
