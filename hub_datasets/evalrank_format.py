@@ -39,12 +39,12 @@ BACKGROUND_COLUMNS = ("text", "id")
 TEXT_SHA1 = "text_sha1"
 
 EVALRANK_CITATION = r"""@inproceedings{wang-etal-2022-just,
-  title = {Just Rank: Rethinking Evaluation with Word and Sentence Similarities},
   author = {Wang, Bin and Kuo, C.-C. Jay and Li, Haizhou},
   booktitle = {Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)},
-  year = {2022},
   pages = {6060--6077},
+  title = {Just Rank: Rethinking Evaluation with Word and Sentence Similarities},
   url = {https://aclanthology.org/2022.acl-long.419},
+  year = {2022},
 }"""
 
 

@@ -70,7 +70,9 @@ def write_card(folder: Path, metadata: Mapping[str, Any], body: str) -> Path:
 
 def write_dataset(folder: Path, tables: Mapping[str, Any], metadata: Mapping[str, Any], body: str) -> Path:
     """Write a whole Hub-layout dataset: every config's table (``{config: pyarrow.Table}``), then the card."""
-    Path(folder).mkdir(parents=True, exist_ok=True)
+    from mteb_evalrank.data.files import output_dir
+
+    output_dir(Path(folder), what="dataset folder")  # a file in the way: one-line error naming it
     for config, table in tables.items():
         write_config(folder, config, table)
     return write_card(folder, metadata, body)

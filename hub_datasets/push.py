@@ -78,8 +78,14 @@ def push_folder(
         tag: create this tag on the new commit (refused before uploading if it exists already).
         staging_dir: stage into this folder and keep it (default: a temporary folder).
     """
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
     from mteb_evalrank.hub_datasets import BUILDERS
 
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError as exc:
+        raise InputError(f"{repo_id!r} is not a Hub repository id (ORG/NAME): {exc}") from exc
     folder = Path(folder)
     problems = layout.validate_folder(folder)
     if problems:

@@ -23,7 +23,9 @@ def read_text(path: Path, *, what: str = "source file") -> str:
     try:
         return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise SourceFormatError(path, f"not UTF-8 text ({exc}).") from exc
+        from mteb_evalrank.data.files import decoding_error
+
+        raise decoding_error(path, exc, what=what) from exc  # names the line and the column
 
 
 def numbered_lines(path: Path, *, what: str = "source file") -> Iterator[tuple[int, str]]:

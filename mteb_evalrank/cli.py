@@ -19,15 +19,51 @@ from mteb_evalrank.errors import EvalRankError
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
 
+# --- argument types: bad numbers and paths are refused by argparse (one usage line, exit code 2) ---
+def _int_at_least(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be ≥ {minimum}, got {value}")
+        return value
+
+    parse.__name__ = f"int_at_least_{minimum}"
+    return parse
+
+
+positive_int = _int_at_least(1)
+non_negative_int = _int_at_least(0)
+
+
+def output_file_arg(text: str) -> Path:
+    """A file to write: an existing folder is refused at once, not after the work is done."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
+    return path
+
+
+def output_folder_arg(text: str) -> str:
+    """A folder to write into: an existing file is refused at once (the command checks the rest)."""
+    if Path(text).exists() and not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is an existing file, not a folder")
+    return text
+
+
 # --- run ---------------------------------------------------------------------------------------
 def _cmd_run(args: argparse.Namespace) -> int:
     import mteb
 
     from mteb_evalrank.models import load_model
     from mteb_evalrank.reports.results_table import format_scores_table, task_scores_rows
+    from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
 
     tasks = get_tasks_or_explain(args.tasks)
+    cache = open_result_cache(args.output_folder)  # before the model loads: a bad folder fails at once
     if args.no_center or args.ties != "pessimistic":
         for task in tasks:
             if hasattr(task, "center"):
@@ -43,7 +79,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
     encode_kwargs = {"show_progress_bar": not args.no_progress}
     if args.batch_size:
         encode_kwargs["batch_size"] = args.batch_size
-    cache = mteb.ResultCache(args.output_folder)
     result = mteb.evaluate(
         model,
         tasks,
@@ -77,8 +112,10 @@ def add_run_parser(subparsers) -> None:
     )
     p.add_argument("--model-revision", default=None, help="model revision (MTEB/Hub models)")
     p.add_argument("-t", "--tasks", nargs="+", required=True, help="task names, e.g. EvalRankWord EvalRankSent")
-    p.add_argument("--output-folder", default="results", help="result cache folder (default: results)")
-    p.add_argument("--batch-size", type=int, default=None, help="encode batch size")
+    p.add_argument(
+        "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
+    )
+    p.add_argument("--batch-size", type=positive_int, default=None, help="encode batch size")
     p.add_argument("--device", default=None, help="torch device, e.g. cpu or cuda:0")
     p.add_argument("--no-progress", action="store_true", help="hide the encoding progress bar")
     p.add_argument(
@@ -167,8 +204,10 @@ def add_heros_parser(subparsers) -> None:
         "a Figure-1-style grouped bar chart.",
     )
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="folder holding MTEB results (searched recursively)")
-    p.add_argument("--out", metavar="FILE.png", default=None, help="write the grouped bar chart here")
-    p.add_argument("--csv", metavar="FILE", default=None, help="write the table as CSV here")
+    p.add_argument(
+        "--out", metavar="FILE.png", type=output_file_arg, default=None, help="write the grouped bar chart here"
+    )
+    p.add_argument("--csv", metavar="FILE", type=output_file_arg, default=None, help="write the table as CSV here")
     p.set_defaults(func=_cmd_heros_report)
 
 
@@ -184,8 +223,9 @@ def _cmd_n2o_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_n2o(args: argparse.Namespace) -> int:
-    from mteb_evalrank.reports.n2o import explain_query, neighbor_sets_from_corpus_file, report
+    from mteb_evalrank.reports.n2o import check_report_outputs, explain_query, neighbor_sets_from_corpus_file, report
 
+    check_report_outputs(args.out, args.csv)  # before any model is loaded
     corpus, sets = neighbor_sets_from_corpus_file(
         args.models, Path(args.corpus), k=args.k, n_queries=args.queries, samples=args.samples, seed=args.seed,
         use_faiss=args.faiss, use_cache=not args.no_cache, batch_size=args.batch_size, device=args.device,
@@ -205,11 +245,11 @@ def add_n2o_parsers(subparsers) -> None:
         "check that they share corpus and query samples, and compare the models by nearest-neighbour overlap.",
     )
     p.add_argument("results_dir", help="result folder given to mteb-evalrank run --output-folder")
-    p.add_argument("--k", type=int, default=None, help="neighbours per query (default: the stored maximum)")
-    p.add_argument("--out", type=Path, default=None, help="heatmap PNG")
-    p.add_argument("--csv", type=Path, default=None, help="matrix as CSV (long format)")
+    p.add_argument("--k", type=positive_int, default=None, help="neighbours per query (default: the stored maximum)")
+    p.add_argument("--out", type=output_file_arg, default=None, help="heatmap PNG")
+    p.add_argument("--csv", type=output_file_arg, default=None, help="matrix as CSV (long format)")
     p.add_argument(
-        "--explain-query", type=int, default=None, metavar="I",
+        "--explain-query", type=non_negative_int, default=None, metavar="I",
         help="§7: popular and outlier neighbours of the I-th query of sample 0",
     )  # fmt: skip
     p.add_argument(
@@ -226,21 +266,140 @@ def add_n2o_parsers(subparsers) -> None:
     )
     p.add_argument("models", nargs="+", help="model specs (MTEB names, SentenceTransformer folders, word vectors, glove-6b-50d)")
     p.add_argument("--corpus", required=True, help="text file, one sentence per line (duplicates are dropped)")
-    p.add_argument("--k", type=int, default=50, help="neighbours per query (default 50)")
-    p.add_argument("--queries", type=int, default=100, help="queries per sample (default 100)")
-    p.add_argument("--samples", type=int, default=5, help="query samples (default 5)")
-    p.add_argument("--seed", type=int, default=42, help="sampling seed (default 42)")
+    p.add_argument("--k", type=positive_int, default=50, help="neighbours per query (default 50)")
+    p.add_argument("--queries", type=positive_int, default=100, help="queries per sample (default 100)")
+    p.add_argument("--samples", type=positive_int, default=5, help="query samples (default 5)")
+    p.add_argument("--seed", type=non_negative_int, default=42, help="sampling seed (default 42)")
     p.add_argument("--faiss", action="store_true", help="approximate search (FAISS HNSW); prints recall vs exact")
     p.add_argument("--no-cache", action="store_true", help="do not store corpus embeddings on disk")
-    p.add_argument("--batch-size", type=int, default=None, help="encode batch size")
+    p.add_argument("--batch-size", type=positive_int, default=None, help="encode batch size")
     p.add_argument("--device", default=None, help="torch device")
-    p.add_argument("--out", type=Path, default=None, help="heatmap PNG")
-    p.add_argument("--csv", type=Path, default=None, help="matrix as CSV")
+    p.add_argument("--out", type=output_file_arg, default=None, help="heatmap PNG")
+    p.add_argument("--csv", type=output_file_arg, default=None, help="matrix as CSV")
     p.add_argument(
-        "--explain-query", type=int, default=None, metavar="I",
+        "--explain-query", type=non_negative_int, default=None, metavar="I",
         help="§7: popular and outlier neighbours of the I-th query of sample 0",
     )  # fmt: skip
     p.set_defaults(func=_cmd_n2o)
+
+
+# --- descriptive statistics --------------------------------------------------------------------
+def _cmd_descriptive_stats(args: argparse.Namespace) -> int:
+    from mteb_evalrank.integration.descriptive_stats import regenerate_descriptive_stats
+
+    outcomes = regenerate_descriptive_stats(args.tasks, out=Path(args.out) if args.out else None)
+    for o in outcomes:
+        if o.ok:
+            print(f"{o.task}: wrote {o.path}")
+        else:
+            print(f"{o.task}: not written, {o.path} is unchanged: {o.error}", file=sys.stderr)
+    return 0 if all(o.ok for o in outcomes) else 1
+
+
+def add_descriptive_stats_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "descriptive-stats",
+        help="recompute the tasks' descriptive statistics (the JSON files shipped with the package)",
+        description="Load each task's data as the tasks resolve it (MTEB_EVALRANK_DATA, MTEB_EVALRANK_SOURCES, "
+        "the Hub) and write its MTEB descriptive statistics. Without --out, the files shipped with the package "
+        "(mteb_evalrank/tasks/descriptive_stats/) are rewritten: run this from a source checkout.",
+    )
+    p.add_argument("tasks", nargs="*", metavar="TASK", help="plugin task names (default: all)")
+    p.add_argument("--out", metavar="DIR", default=None, help="write DIR/<TASK>.json instead of the shipped files")
+    p.set_defaults(func=_cmd_descriptive_stats)
+
+
+# --- SentEval results ---------------------------------------------------------------------------
+def _print_import_report(report) -> None:
+    for item in report.imported:
+        print(f"{item.senteval_name} -> {item.task_name}: main_score {item.main_score:.4f}  {item.path}")
+    for name, reason in report.skipped.items():
+        print(f"warning: {name}: {reason}", file=sys.stderr)
+    for message in report.warnings:
+        print(f"warning: {message}", file=sys.stderr)
+
+
+def _cmd_import_senteval(args: argparse.Namespace) -> int:
+    from mteb_evalrank.integration.senteval_import import import_senteval_file
+
+    report = import_senteval_file(
+        Path(args.file), model=args.model, revision=args.revision, output_folder=args.output_folder
+    )
+    _print_import_report(report)
+    return 0
+
+
+def _json_object(text: str) -> dict:
+    import json
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc.msg}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("expected a JSON object, e.g. '{\"kfold\": 10}'")
+    return value
+
+
+def _cmd_senteval(args: argparse.Namespace) -> int:
+    from mteb_evalrank.integration.senteval_runner import run_senteval
+
+    report, _ = run_senteval(
+        args.model, args.tasks, output_folder=args.output_folder, senteval_data=args.senteval_data,
+        params=args.senteval_params, batch_size=args.batch_size, device=args.device, stop_words=args.stop_words,
+        strip_punctuation=args.strip_punctuation, model_revision=args.model_revision, save_json=args.save_json,
+    )  # fmt: skip
+    _print_import_report(report)
+    return 0
+
+
+def add_senteval_parsers(subparsers) -> None:
+    p = subparsers.add_parser(
+        "import-senteval",
+        help="turn a SentEval results JSON (the dict se.eval([...]) returns) into MTEB result files",
+        description="Read the dict SentEval's se.eval([...]) returns, saved as JSON, and write one MTEB result "
+        "file per task (OUTPUT/results/<org>__<model>/<revision>/<Task>.json): accuracies as fractions, "
+        "correlations as cosine_spearman/cosine_pearson, marked imported_from=SentEval.",
+    )
+    p.add_argument("file", metavar="FILE.json", help="SentEval results, e.g. json.dump(se.eval(tasks), f)")
+    p.add_argument("--model", required=True, metavar="ORG/NAME", help="the model the results belong to")
+    p.add_argument("--revision", required=True, metavar="REV", help="the model's revision (e.g. a commit hash)")
+    p.add_argument(
+        "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
+    )
+    p.set_defaults(func=_cmd_import_senteval)
+
+    p = subparsers.add_parser(
+        "senteval",
+        help="run SentEval's own engine on a model (needs the senteval package) and import its results",
+        description="Run SentEval's engine (import senteval; not on PyPI, install it from GitHub) with a batcher "
+        "that calls the model's MTEB encoder, using the EvalRank toolkit's prototyping parameters, then file the "
+        "results like import-senteval, under the MTEB experiment evaluator=senteval.",
+    )
+    p.add_argument("-m", "--model", default=DEFAULT_MODEL, help=f"any model spec of `run` (default: {DEFAULT_MODEL})")
+    p.add_argument("--model-revision", default=None, help="model revision (MTEB/Hub models)")
+    p.add_argument(
+        "--tasks", nargs="+", required=True, metavar="TASK",
+        help="SentEval task names (MR CR SUBJ MPQA SST2 SST5 TREC MRPC SICKEntailment SCICITE STS12..STS16 "
+        "STSBenchmark SICKRelatedness STR) or the plugin's task names",
+    )  # fmt: skip
+    p.add_argument(
+        "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
+    )
+    p.add_argument(
+        "--senteval-data", type=Path, default=None, metavar="PATH",
+        help="SentEval's data folder (with downstream/); default: the raw sources of MTEB_EVALRANK_SOURCES",
+    )  # fmt: skip
+    p.add_argument(
+        "--senteval-params", type=_json_object, default=None, metavar="JSON",
+        help="SentEval parameters added to the EvalRank prototyping ones, e.g. '{\"kfold\": 10}'",
+    )  # fmt: skip
+    p.add_argument("--save-json", type=output_file_arg, default=None, metavar="FILE", help="also save SentEval's dict")
+    p.add_argument("--batch-size", type=positive_int, default=None, help="encode batch size")
+    p.add_argument("--device", default=None, help="torch device, e.g. cpu or cuda:0")
+    p.add_argument("--stop-words", default=None, choices=["sbert"], help="word-vector models: as in `run`")
+    p.add_argument("--strip-punctuation", action="store_true", help="word-vector models: as in `run`")
+    p.set_defaults(func=_cmd_senteval)
 
 
 # --- entry point -------------------------------------------------------------------------------
@@ -255,6 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_data_parsers(sub)
     add_heros_parser(sub)
     add_n2o_parsers(sub)
+    add_descriptive_stats_parser(sub)
+    add_senteval_parsers(sub)
     return parser
 
 

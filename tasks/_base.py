@@ -1,4 +1,4 @@
-"""Shared plumbing of the plugin's MTEB tasks: metadata that never writes into mteb, encode-once state.
+"""Shared plumbing of the plugin's MTEB tasks: shipped descriptive statistics, encode-once state.
 
 MTEB's ``evaluate`` calls ``task.evaluate`` once per subset (so that finished subsets are saved to
 the result cache before the next one starts).  The plugin's tasks share one set of embeddings
@@ -9,7 +9,6 @@ is dropped by ``unload_data`` at the end of the task.
 
 from __future__ import annotations
 
-import json
 import logging
 import weakref
 from pathlib import Path
@@ -18,24 +17,57 @@ from typing import Any
 from mteb.abstasks.abstask import AbsTask
 from mteb.abstasks.task_metadata import TaskMetadata
 
-from mteb_evalrank.data.paths import cache_dir
+from mteb_evalrank.integration.descriptive_stats import (
+    PROVISIONAL_KEY,
+    stats_dir_override,
+    stats_written_to,
+    user_stats_dir,
+)
 
 logger = logging.getLogger(__name__)
 
+#: The descriptive statistics shipped with the package, one ``<TaskName>.json`` per task (MTEB
+#: format), computed from the real built datasets by ``mteb-evalrank descriptive-stats``.
+SHIPPED_STATS_DIR = Path(__file__).resolve().parent / "descriptive_stats"
+
 
 class PluginTaskMetadata(TaskMetadata):
-    """TaskMetadata whose descriptive statistics live in the plugin's cache, not in the mteb package.
+    """TaskMetadata whose descriptive statistics are the plugin's package data, not mteb's.
 
-    ``AbsTask.calculate_descriptive_statistics`` writes to ``metadata.descriptive_stat_path``; the
-    stock path is inside the installed ``mteb`` package.
+    ``metadata.descriptive_stats`` (which MTEB's own tests require for every task) reads
+    ``descriptive_stat_path``: ``SHIPPED_STATS_DIR/<TaskName>.json``, or the folder given to
+    :func:`~mteb_evalrank.integration.descriptive_stats.stats_written_to` while that is active.
+    The stock path is inside the installed ``mteb`` package.
     """
 
     @property
     def descriptive_stat_path(self) -> Path:  # noqa: D102
-        return cache_dir() / "descriptive_stats" / str(self.type) / f"{self.name}.json"
+        return (stats_dir_override() or SHIPPED_STATS_DIR) / f"{self.name}.json"
 
 
-class EncodeOnceTask(AbsTask):
+class ShippedStatsMixin:
+    """Put first in the bases of every plugin task (``class T(ShippedStatsMixin, AbsTask...)``).
+
+    MTEB's ``calculate_descriptive_statistics`` writes to ``metadata.descriptive_stat_path``, which
+    for the plugin is its package data.  This returns the shipped statistics unless
+    ``overwrite_results`` (or they are marked provisional: not computed from the data); statistics it
+    computes are written to the plugin cache
+    (:func:`~mteb_evalrank.integration.descriptive_stats.user_stats_dir`), never into the installed
+    package.  Only ``mteb-evalrank descriptive-stats`` rewrites the shipped files.
+    """
+
+    def calculate_descriptive_statistics(self, overwrite_results: bool = False, num_proc=None):  # noqa: D102
+        if stats_dir_override() is not None:  # an explicit destination: regeneration, or a caller's choice
+            return super().calculate_descriptive_statistics(overwrite_results=overwrite_results, num_proc=num_proc)
+        if not overwrite_results:
+            shipped = self.metadata.descriptive_stats
+            if shipped is not None and not any(PROVISIONAL_KEY in entry for entry in shipped.values()):
+                return shipped
+        with stats_written_to(user_stats_dir()):
+            return super().calculate_descriptive_statistics(overwrite_results=overwrite_results, num_proc=num_proc)
+
+
+class EncodeOnceTask(ShippedStatsMixin, AbsTask):
     """Base class: custom data loading, one model state per run shared by every subset.
 
     Subclasses implement:
@@ -117,28 +149,6 @@ class EncodeOnceTask(AbsTask):
     def _predictions(self, state: Any, data_split: Any, hf_subset: str) -> Any:
         """What ``--prediction-folder`` stores for a subset (JSON-serialisable)."""
         return {}
-
-    # --- statistics ----------------------------------------------------------------------------
-    def calculate_descriptive_statistics(self, overwrite_results: bool = False, num_proc=None):  # noqa: D102
-        path = self.metadata.descriptive_stat_path
-        if path.exists() and not overwrite_results:
-            return json.loads(path.read_text(encoding="utf-8"))
-        if not self.data_loaded:
-            self.load_data(num_proc=num_proc)
-        stats = {
-            split: {
-                **self._calculate_descriptive_statistics_from_split(split, compute_overall=True),
-                "hf_subset_descriptive_stats": {
-                    s: self._calculate_descriptive_statistics_from_split(split, hf_subset=s)
-                    for s in self.hf_subsets
-                },
-            }
-            for split in self.metadata.eval_splits
-        }
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(stats, indent=2), encoding="utf-8")
-        return stats
-
 
 def _weakrefable(obj: Any) -> bool:
     try:

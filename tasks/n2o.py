@@ -28,22 +28,19 @@ CORPUS_ENV = "MTEB_EVALRANK_N2O_CORPUS"
 DATASET_NAME = "n2o-corpus"
 
 N2O_CITATION = r"""@misc{lin2019situating,
-  title = {Situating Sentence Embedders with Nearest Neighbor Overlap},
   author = {Lin, Lucy H. and Smith, Noah A.},
-  year = {2019},
   note = {arXiv:1909.10724},
+  title = {Situating Sentence Embedders with Nearest Neighbor Overlap},
   url = {https://arxiv.org/abs/1909.10724},
+  year = {2019},
 }"""
 
 
 def read_corpus_file(path: Path) -> list[str]:
-    """Non-blank lines of a UTF-8 text file, stripped."""
-    from mteb_evalrank.errors import InputError
+    """Non-blank lines of a UTF-8 text file, stripped (a bad file raises ``InputError`` naming it and the line)."""
+    from mteb_evalrank.data.files import read_lines
 
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"corpus file {path} does not exist.")
-    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return read_lines(Path(path), what="corpus file")
 
 
 def load_corpus_source(source: Any) -> tuple[list[str], list[tuple[str, str]], str]:
@@ -140,6 +137,11 @@ class N2O(EncodeOnceTask):
             source = resolve_dataset(DATASET_NAME).folder
         texts, needles, origin = load_corpus_source(source)
         self.corpus = deduplicate(texts, what=f"{self.metadata.name} corpus ({origin})")
+        if not self.corpus:
+            raise InputError(f"{self.metadata.name}: the corpus ({origin}) is empty.")
+        for name, value in (("n_queries", self.n_queries), ("samples", self.samples)):
+            if value < 1:
+                raise InputError(f"{self.metadata.name}: {name} must be ≥ 1, got {value}.")
         self.needles = list(self.needle_override) if self.needle_override is not None else needles
         self.corpus_origin = origin
         self.corpus_fp = corpus_fingerprint(self.corpus)

@@ -36,11 +36,11 @@ SOURCE_REPO = "dcml0714/Heros"
 SOURCE_REVISION = "0929565636acc37c329ad0fe0d44c5a715351427"
 
 HEROS_CITATION = r"""@inproceedings{chiang-etal-2023-revealing,
-  title = {Revealing the Blind Spot of Sentence Encoder Evaluation by {HEROS}},
   author = {Chiang, Cheng-Han and Chuang, Yung-Sung and Glass, James and Lee, Hung-yi},
   booktitle = {Proceedings of the 8th Workshop on Representation Learning for NLP (RepL4NLP 2023)},
-  year = {2023},
   publisher = {Association for Computational Linguistics},
+  title = {Revealing the Blind Spot of Sentence Encoder Evaluation by {HEROS}},
+  year = {2023},
 }"""
 
 

@@ -59,14 +59,28 @@ def load_heros() -> tuple[HerosTable, str]:
 def _download() -> Path:
     from huggingface_hub import hf_hub_download
 
+    from mteb_evalrank.models.resolve import hub_offline
+
+    # HF_HUB_OFFLINE (checked at call time, also when set after huggingface_hub was imported): only the
+    # local Hugging Face cache is looked at, so there is no wait for network retries
+    offline = hub_offline()
     try:
         return Path(
-            hf_hub_download(repo_id=SOURCE_REPO, filename=FILENAME, repo_type="dataset", revision=SOURCE_REVISION)
+            hf_hub_download(
+                repo_id=SOURCE_REPO, filename=FILENAME, repo_type="dataset", revision=SOURCE_REVISION,
+                local_files_only=offline,
+            )
         )
     except Exception as exc:  # offline, unreachable, missing revision: the advice is the same
+        reason = (
+            "HF_HUB_OFFLINE is set and the file is not in the Hugging Face cache"
+            if offline
+            else f"{type(exc).__name__}: {' '.join(str(exc).split())}; "
+            "with no network, set HF_HUB_OFFLINE=1 to fail at once"
+        )
         raise DataNotFoundError(
             f"Cannot download {FILENAME} from the Hugging Face Hub dataset {SOURCE_REPO}@{SOURCE_REVISION[:7]} "
-            f"({type(exc).__name__}: {exc}). Offline, point the plugin at a local copy: set "
+            f"({reason}). Offline, point the plugin at a local copy: set "
             f"{HEROS_ENV}=/path/to/heros.tsv (or a folder built with `mteb-evalrank build-data heros`), "
             f"or {DATA_ENV}=DIR with the built dataset in DIR/heros, or {SOURCES_ENV}=DIR with DIR/heros.tsv."
         ) from exc

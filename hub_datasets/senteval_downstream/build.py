@@ -49,11 +49,11 @@ SENTEVAL_REPO = "https://github.com/facebookresearch/SentEval"
 EVALRANK_REPO = "https://github.com/BinWang28/EvalRank-Embedding-Evaluation"
 
 SENTEVAL_CITATION = r"""@inproceedings{conneau-kiela-2018-senteval,
-  title = {{S}ent{E}val: An Evaluation Toolkit for Universal Sentence Representations},
   author = {Conneau, Alexis and Kiela, Douwe},
   booktitle = {Proceedings of the Eleventh International Conference on Language Resources and Evaluation ({LREC} 2018)},
-  year = {2018},
+  title = {{S}ent{E}val: An Evaluation Toolkit for Universal Sentence Representations},
   url = {https://aclanthology.org/L18-1269},
+  year = {2018},
 }"""
 
 TREC_LABELS = ("ABBR", "DESC", "ENTY", "HUM", "LOC", "NUM")  # SentEval's tgt2idx order

@@ -2,7 +2,7 @@
 
 What belongs here: resolving a dataset (local built folder, raw sources built on demand, the pinned
 Hub copy, the original public sources), the EvalRank pairs/background container, on-disk embedding
-caches and the plugin's cache folder.
+caches, the plugin's cache folder, and checked reading/writing of files users name (``files``).
 
 May import: ``mteb_evalrank.errors``, :mod:`mteb_evalrank.metrics`, :mod:`mteb_evalrank.models`,
 :mod:`mteb_evalrank.integration` and the dataset builders in :mod:`mteb_evalrank.hub_datasets` (same

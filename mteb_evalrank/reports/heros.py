@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank.data.files import figure_file, output_file
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
 
@@ -147,8 +148,7 @@ def format_table(results: list[HerosModelResult]) -> str:
 
 def write_csv(results: list[HerosModelResult], path: Path) -> Path:
     """One row per model: model, revision, the six subsets, the three readings, result file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = output_file(Path(path), what="CSV file")
     with path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["model", "revision", *SUBSETS, *SUMMARY_READINGS, "result_file"])
@@ -179,6 +179,7 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
 
     if not results:
         raise InputError("nothing to plot: no HEROS results.")
+    path = figure_file(path, what="chart file")
     n_models, n_sub = len(results), len(SUBSETS)
     bar = 0.8 / n_sub
     group_h = 0.1 * n_sub + 0.2  # inches per model group
@@ -225,8 +226,6 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
     if long_chart:
         fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.05 / total), ncol=6,
                    fontsize=9, frameon=False)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return path

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.data.files import figure_file, output_file
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.neighbors import N2OMatrix, NeighborSet, n2o_matrix, robustness
 
@@ -99,8 +100,7 @@ def format_matrix(result: N2OMatrix) -> str:
 
 def write_csv(path: Path, result: N2OMatrix) -> None:
     """Long format: model_a, model_b, k, n2o (mean over samples), std, one column per sample."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = output_file(Path(path), what="CSV file")
     samples = result.per_sample.shape[0]
     with path.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
@@ -115,6 +115,7 @@ def write_csv(path: Path, result: N2OMatrix) -> None:
 
 def plot_heatmap(path: Path, result: N2OMatrix, *, title: str | None = None) -> Path:
     """Annotated heatmap (values in cells), sized so that ~21 models stay readable."""
+    path = figure_file(path, what="heatmap file")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -145,8 +146,6 @@ def plot_heatmap(path: Path, result: N2OMatrix, *, title: str | None = None) -> 
     ax.set_title(title or f"N2O, k = {result.k}, mean over {samples} sample(s) (diagonal = 1)", fontsize=fontsize + 3)
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="N2O (off-diagonal scale)")
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=130, bbox_inches="tight")
     plt.close(fig)
     return path
@@ -169,10 +168,19 @@ def format_robustness(rob: dict[str, Any]) -> str:
     )
 
 
+def check_report_outputs(out: Path | None, csv_path: Path | None) -> None:
+    """Refuse unusable ``out`` / ``csv_path`` before any work (:class:`InputError` naming the path)."""
+    if csv_path:
+        output_file(Path(csv_path), what="CSV file")
+    if out:
+        figure_file(Path(out), what="heatmap file")
+
+
 def report(
     sets: Sequence[NeighborSet], *, k: int | None, out: Path | None, csv_path: Path | None, print_fn=print
 ) -> tuple[N2OMatrix, dict[str, Any]]:
     """Compute and print the matrix and robustness; write CSV / PNG when asked."""
+    check_report_outputs(out, csv_path)
     result = n2o_matrix(sets, k)
     s0 = sets[0]
     print_fn(
@@ -186,8 +194,7 @@ def report(
         write_csv(csv_path, result)
         print_fn(f"csv: {csv_path}")
     if out:
-        plot_heatmap(out, result)
-        print_fn(f"heatmap: {out}")
+        print_fn(f"heatmap: {plot_heatmap(out, result)}")
     return result, rob
 
 
@@ -215,13 +222,16 @@ def neighbor_sets_for_models(
     from mteb_evalrank.tasks.n2o import N2O
 
     corpus = list(corpus)
+    if not corpus:
+        raise InputError("the corpus is empty: nothing to compare.")
     if len(set(corpus)) != len(corpus):
         raise InputError("the corpus must be deduplicated before comparison.")
+    check_sizes(k=k, n_queries=n_queries, samples=samples, seed=seed, batch_size=batch_size)
     _check_k(k, len(corpus))
     query_sets = sample_query_sets(len(corpus), n_queries, samples, seed=seed)
     unique_q, inverse = np.unique(query_sets, return_inverse=True)
     fp = corpus_fingerprint(corpus)
-    encode_kwargs = {"batch_size": batch_size} if batch_size else {}
+    encode_kwargs = {"batch_size": batch_size} if batch_size is not None else {}
     out = []
     for i, model in enumerate(models):
         name = names[i] if names else model_label(model)
@@ -300,6 +310,27 @@ def corpus_for_results(sets: Sequence[NeighborSet], source: Path | None) -> list
     return corpus
 
 
+#: Upper bound on the neighbour ids one comparison keeps per model (samples x queries x k, int64).
+MAX_NEIGHBOR_IDS = 100_000_000
+
+
+def check_sizes(*, k: int, n_queries: int, samples: int, seed: int = 0, batch_size: int | None = None) -> None:
+    """Refuse non-positive or absurd numbers before any model is loaded (:class:`InputError`)."""
+    for name, value in (("k", k), ("the number of queries", n_queries), ("the number of samples", samples)):
+        if int(value) < 1:
+            raise InputError(f"{name} must be ≥ 1, got {value}.")
+    if int(seed) < 0:
+        raise InputError(f"the seed must be ≥ 0, got {seed}.")
+    if batch_size is not None and int(batch_size) < 1:
+        raise InputError(f"batch size must be ≥ 1, got {batch_size}.")
+    ids = int(samples) * int(n_queries) * int(k)
+    if ids > MAX_NEIGHBOR_IDS:
+        raise InputError(
+            f"{samples} samples x {n_queries} queries x k={k} = {ids:,} neighbour ids per model "
+            f"({ids * 8 / 1e9:.1f} GB); the limit is {MAX_NEIGHBOR_IDS:,}. Lower --samples, --queries or --k."
+        )
+
+
 def neighbor_sets_from_corpus_file(
     model_specs: Sequence[str],
     corpus_path: Path,
@@ -320,12 +351,18 @@ def neighbor_sets_from_corpus_file(
     from tqdm.auto import tqdm
 
     from mteb_evalrank.metrics.neighbors import deduplicate
+    from mteb_evalrank.data.files import read_lines
     from mteb_evalrank.models import load_model
-    from mteb_evalrank.tasks.n2o import read_corpus_file
 
     if len(model_specs) < 2:
         raise InputError("give at least two models to compare.")
-    corpus = deduplicate(read_corpus_file(Path(corpus_path)), what=str(corpus_path))
+    repeated = sorted({m for m in model_specs if list(model_specs).count(m) > 1})
+    if repeated:
+        raise InputError(f"each model can be compared once; repeated: {', '.join(repeated)}.")
+    check_sizes(k=k, n_queries=n_queries, samples=samples, seed=seed, batch_size=batch_size)
+    corpus = deduplicate(read_lines(Path(corpus_path), what="corpus file"), what=str(corpus_path))
+    if not corpus:
+        raise InputError(f"the corpus {corpus_path} is empty (no non-blank lines).")
     sets: list[NeighborSet] = []
     for spec in tqdm(model_specs, desc="models", unit="model"):
         model = load_model(spec, device=device)

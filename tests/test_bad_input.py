@@ -1,0 +1,437 @@
+"""Bad input, and the answer it gets: one row per thing tried, one test per row.
+
+CLI rows run ``python -m mteb_evalrank.cli ...`` in a subprocess, offline (``HF_HUB_OFFLINE=1``) with a
+temporary plugin cache, like ``tests/test_end_to_end.py``; ``py`` rows call the public function.
+Unless a row says otherwise the answer is one line on stderr, exit code 2, no traceback:
+``mteb-evalrank: error: MESSAGE``.  "argparse" rows get argparse's usage lines and then
+``mteb-evalrank CMD: error: argument OPTION: MESSAGE`` (exit code 2), before anything is loaded.
+
+| # | where | input | answer (message) |
+|---|---|---|---|
+| 1 | run | ``--batch-size 0`` / ``-3`` / ``x`` | argparse: ``must be ≥ 1, got 0`` / ``expected an integer, got 'x'`` |
+| 2 | py ``encode_texts`` (every plugin task, also ``mteb run``) | ``encode_kwargs={"batch_size": 0}`` | ``batch size must be ≥ 1, got 0.`` |
+| 3 | run | ``--output-folder FILE`` (an existing file) | argparse: ``argument --output-folder: FILE is an existing file, not a folder`` |
+| 4 | py ``open_result_cache`` (what run writes through) | ``FILE/sub``; ``FILE`` | ``cannot create results folder FILE/sub: FILE is a file, not a folder.``; ``results folder FILE is an existing file, not a folder.`` |
+| 5 | n2o | ``--corpus latin1.txt`` | ``latin1.txt, line 2: not UTF-8 text: byte 0xe9 at column 4 cannot be decoded (invalid continuation byte); save the corpus file as UTF-8 (e.g. iconv -f latin1 -t utf-8).`` |
+| 6 | n2o | ``--corpus`` empty or blank-only file | ``the corpus FILE is empty (no non-blank lines).`` |
+| 7 | n2o | ``--corpus`` missing / a folder | ``corpus file X does not exist.`` / ``corpus file X is a folder, not a file.`` |
+| 8 | py ``read_corpus_file`` | unreadable file (chmod 000; simulated as root) | ``cannot read corpus file X: Permission denied.`` |
+| 9 | n2o, n2o-compare | ``--k 0``, ``--queries -1``, ``--samples 0``, ``--seed -1``, ``--batch-size 0``, ``--explain-query -2`` | argparse: ``must be ≥ 1, got 0`` (``≥ 0`` for seed and query) |
+| 10 | n2o | ``--samples 100000 --queries 10000`` | ``100000 samples x 10000 queries x k=50 = 50,000,000,000 neighbour ids per model (400.0 GB); the limit is 100,000,000. Lower --samples, --queries or --k.`` |
+| 11 | n2o | the same model twice | ``each model can be compared once; repeated: M.`` |
+| 12 | py ``neighbor_sets_for_models`` | empty corpus / ``batch_size=0`` / ``k=0`` | ``the corpus is empty: nothing to compare.`` / ``batch size must be ≥ 1, got 0.`` / ``k must be ≥ 1, got 0.`` |
+| 13 | py task ``N2O`` | ``MTEB_EVALRANK_N2O_CORPUS`` = blank file; ``n_queries=0`` | ``N2O: the corpus (file:X) is empty.`` / ``N2O: n_queries must be ≥ 1, got 0.`` |
+| 14 | n2o-compare | RESULTS_DIR missing / a file / without N2O.json / broken N2O.json | ``X is not a directory.`` / ``no N2O.json under X; run the N2O task first (...)`` / ``X/.../N2O.json: not an N2O task result (JSONDecodeError: ...)`` |
+| 15 | heros-report | RESULTS_DIR missing / without HEROS.json / broken HEROS.json | ``X does not exist.`` / ``no HEROS.json found below X (...)`` / ``X: not a readable MTEB result file (...)`` |
+| 16 | n2o, n2o-compare, heros-report | ``--csv`` / ``--out`` an existing folder | argparse: ``X is a folder; give a file name`` |
+| 17 | n2o, n2o-compare, heros-report | ``--csv FILE/x.csv``, ``--out FILE/x.png`` | ``cannot write CSV file FILE/x.csv: FILE is a file, not a folder.`` (n2o: before any model is loaded) |
+| 18 | n2o-compare, heros-report | ``--out x.docx`` (no suffix: ``.png`` is added) | ``chart file x.docx: unknown file type '.docx'; use one of .eps, .gif, ...`` |
+| 19 | build-data | ``--out FILE`` / ``--out FILE/sub`` | ``dataset folder FILE is an existing file, not a folder.`` / ``cannot create dataset folder FILE/sub: FILE is a file, not a folder.`` |
+| 20 | build-data | ``--sources`` missing or empty folder | ``X/word_similarity/EN-MC-30.txt: missing word-similarity file (expected the layout of shared/data/sources).`` |
+| 21 | build-data heros | ``--sources`` a latin-1 TSV | ``X, line 2: not UTF-8 text: byte 0xe9 at column 12 cannot be decoded (...)`` |
+| 22 | push-data | ``--repo-id "a b"`` / ``--folder`` missing | ``'a b' is not a Hub repository id (ORG/NAME): ...`` / ``X cannot be published: X is not a directory.`` |
+| 23 | ``mteb run -t HEROS`` | ``HF_HUB_OFFLINE=1``, no local copy | MTEB's own traceback (exit 1), no network retries; its last line: ``DataNotFoundError: Cannot download heros.tsv from the Hugging Face Hub dataset dcml0714/Heros@0929565 (HF_HUB_OFFLINE is set and the file is not in the Hugging Face cache). Offline, point the plugin at a local copy: set MTEB_EVALRANK_HEROS=...`` |
+| 24 | py ``load_heros``, ``resolve_dataset`` | ``HF_HUB_OFFLINE=1`` set after ``huggingface_hub`` was imported | the Hub is asked for its local cache only (``local_files_only=True``); same messages |
+| 25 | run, interrupted | Ctrl-C (``KeyboardInterrupt``) | ``interrupted; finished subsets are saved in the result folder`` (exit 130) |
+| 26 | py ``SafeResultCache`` (run's result folder) | a save interrupted half-way | the previous ``<Task>.json`` is intact, no temporary file is left |
+| 27 | py ``SafeResultCache`` | two processes saving into one folder while a third reads | every read sees a complete file (plain ``mteb.ResultCache``: the reader gets ``JSONDecodeError``) |
+| 28 | py ``cached_embeddings`` | two processes encoding the same corpus into one cache | one encodes, the other waits for ``<key>.lock`` and reuses the file |
+| 29 | py ``cache_dir`` (every command that caches) | ``MTEB_EVALRANK_CACHE`` = a file / below a file | ``plugin cache folder (MTEB_EVALRANK_CACHE) X is an existing file, not a folder.`` / ``cannot create ...: X is a file, not a folder.`` |
+
+Word-vector model files are read with ``errors="replace"`` on purpose (word2vec/GloVe dumps often hold
+broken bytes), so a latin-1 vector file is accepted; a missing, empty or malformed one is refused with
+the file and line (``tests/test_models.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mteb_evalrank.errors import InputError
+
+LATIN1 = "first line\ncafé crème\n".encode("latin-1")
+
+
+@pytest.fixture
+def env(tmp_path) -> dict[str, str]:
+    e = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
+    e.update(MTEB_EVALRANK_CACHE=str(tmp_path / "cache"), HF_HUB_OFFLINE="1", HF_HUB_CACHE=str(tmp_path / "hf"))
+    return e
+
+
+def cli(args: list[str], env: dict[str, str], cwd: Path, module: str = "mteb_evalrank.cli") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", module, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
+    )
+
+
+def one_line_error(proc: subprocess.CompletedProcess, expected: str) -> None:
+    """Exit code 2, no traceback, and ``expected`` in the last stderr line."""
+    assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    last = proc.stderr.strip().splitlines()[-1]
+    assert expected in last, last
+
+
+@pytest.fixture
+def files(tmp_path) -> dict[str, Path]:
+    (tmp_path / "afile").write_text("x\n")
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "latin1.txt").write_bytes(LATIN1)
+    (tmp_path / "empty.txt").write_text("\n  \n")
+    (tmp_path / "good.txt").write_text("\n".join(f"sentence number {i}" for i in range(20)) + "\n")
+    return {p.name: p for p in tmp_path.iterdir()}
+
+
+def fake_n2o_results(root: Path) -> Path:
+    for i in range(2):
+        folder = root / "results" / f"org__m{i}" / "rev"
+        folder.mkdir(parents=True)
+        entry = {"neighbors": [[[1, 2, 3], [0, 2, 3]]], "query_ids": [[0, 1]], "corpus_fingerprint": "f",
+                 "corpus_size": 10, "seed": 1}  # fmt: skip
+        (folder / "N2O.json").write_text(json.dumps({"scores": {"test": [entry]}}))
+    return root
+
+
+def fake_heros_results(root: Path) -> Path:
+    from mteb_evalrank.metrics.heros import SUBSETS
+
+    folder = root / "results" / "org__m" / "rev"
+    folder.mkdir(parents=True)
+    scores = [{"hf_subset": s, "normalized_cosine": 0.5, "main_score": 0.5} for s in SUBSETS]
+    (folder / "HEROS.json").write_text(json.dumps({"scores": {"test": scores}}))
+    return root
+
+
+# --- 1, 9, 16: argparse ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["run", "-t", "EvalRankWord", "--batch-size", "0"], "argument --batch-size: must be ≥ 1, got 0"),
+        (["run", "-t", "EvalRankWord", "--batch-size", "-3"], "argument --batch-size: must be ≥ 1, got -3"),
+        (["run", "-t", "EvalRankWord", "--batch-size", "x"], "argument --batch-size: expected an integer, got 'x'"),
+        (["run", "-t", "EvalRankWord", "--output-folder", "afile"], "argument --output-folder: afile is an existing file, not a folder"),
+        (["n2o", "a", "b", "--corpus", "good.txt", "--k", "0"], "argument --k: must be ≥ 1, got 0"),
+        (["n2o", "a", "b", "--corpus", "good.txt", "--queries", "-1"], "argument --queries: must be ≥ 1, got -1"),
+        (["n2o", "a", "b", "--corpus", "good.txt", "--samples", "0"], "argument --samples: must be ≥ 1, got 0"),
+        (["n2o", "a", "b", "--corpus", "good.txt", "--seed", "-1"], "argument --seed: must be ≥ 0, got -1"),
+        (["n2o", "a", "b", "--corpus", "good.txt", "--batch-size", "0"], "argument --batch-size: must be ≥ 1, got 0"),
+        (["n2o", "a", "b", "--corpus", "good.txt", "--explain-query", "-2"], "argument --explain-query: must be ≥ 0, got -2"),
+        (["n2o", "a", "b", "--corpus", "good.txt", "--csv", "adir"], "argument --csv: adir is a folder; give a file name"),
+        (["n2o-compare", "adir", "--k", "0"], "argument --k: must be ≥ 1, got 0"),
+        (["n2o-compare", "adir", "--explain-query", "-1"], "argument --explain-query: must be ≥ 0, got -1"),
+        (["n2o-compare", "adir", "--out", "adir"], "argument --out: adir is a folder; give a file name"),
+        (["heros-report", "adir", "--csv", "adir"], "argument --csv: adir is a folder; give a file name"),
+    ],
+)  # fmt: skip
+def test_argparse_rejects_bad_numbers_and_folders_as_files(args, expected, env, files, tmp_path):
+    proc = cli(args, env, tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].endswith(expected), proc.stderr
+
+
+# --- 2 --------------------------------------------------------------------------------------------
+def test_batch_size_is_checked_for_python_callers():
+    from types import SimpleNamespace
+
+    from mteb_evalrank.integration.encoding import encode_texts
+
+    for bad in (0, -3):
+        with pytest.raises(InputError, match=f"batch size must be ≥ 1, got {bad}"):
+            encode_texts(object(), ["a", "b"], task_metadata=SimpleNamespace(name="T"), encode_kwargs={"batch_size": bad})
+
+
+# --- 3, 4 -----------------------------------------------------------------------------------------
+def test_result_cache_on_or_below_a_file(files):
+    from mteb_evalrank.integration.result_cache import open_result_cache
+
+    with pytest.raises(InputError, match="results folder .*afile is an existing file, not a folder"):
+        open_result_cache(files["afile"])
+    with pytest.raises(InputError, match="cannot create results folder .*afile/sub: .*afile is a file, not a folder"):
+        open_result_cache(files["afile"] / "sub")
+
+
+# --- 5, 6, 7, 10, 11 ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--corpus", "latin1.txt"], "latin1.txt, line 2: not UTF-8 text: byte 0xe9 at column 4 cannot be decoded"),
+        (["--corpus", "empty.txt"], "the corpus empty.txt is empty (no non-blank lines)."),
+        (["--corpus", "missing.txt"], "corpus file missing.txt does not exist."),
+        (["--corpus", "adir"], "corpus file adir is a folder, not a file."),
+        (["--corpus", "good.txt", "--samples", "100000", "--queries", "10000"], "neighbour ids per model (400.0 GB)"),
+        (["--corpus", "good.txt", "--csv", "afile/x.csv"], "cannot write CSV file afile/x.csv: afile is a file, not a folder."),
+    ],
+)
+def test_n2o_corpus_and_sizes(args, expected, env, files, tmp_path):
+    one_line_error(cli(["n2o", "glove-6b-50d", "other", *args], env, tmp_path), expected)
+
+
+def test_n2o_same_model_twice(env, files, tmp_path):
+    proc = cli(["n2o", "glove-6b-50d", "glove-6b-50d", "--corpus", "good.txt"], env, tmp_path)
+    one_line_error(proc, "each model can be compared once; repeated: glove-6b-50d.")
+
+
+# --- 8 --------------------------------------------------------------------------------------------
+def test_unreadable_corpus_file(files, monkeypatch):
+    from mteb_evalrank.tasks.n2o import read_corpus_file
+
+    path = files["good.txt"]
+    if os.geteuid() == 0:  # root reads through chmod 000: simulate the permission error
+        real = Path.read_bytes
+
+        def read_bytes(self):
+            if self == path:
+                raise PermissionError(13, "Permission denied", str(self))
+            return real(self)
+
+        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    else:
+        path.chmod(0)
+    with pytest.raises(InputError, match=f"cannot read corpus file {path}: Permission denied"):
+        read_corpus_file(path)
+
+
+# --- 12, 13 ---------------------------------------------------------------------------------------
+def test_n2o_functions_check_their_input(files, tmp_path, monkeypatch):
+    from mteb_evalrank.reports.n2o import neighbor_sets_for_models
+    from mteb_evalrank.tasks.n2o import CORPUS_ENV, N2O
+
+    corpus = [f"s{i}" for i in range(10)]
+    with pytest.raises(InputError, match="the corpus is empty"):
+        neighbor_sets_for_models([object()], [], k=2, n_queries=2, samples=1)
+    with pytest.raises(InputError, match="batch size must be ≥ 1, got 0"):
+        neighbor_sets_for_models([object()], corpus, k=2, n_queries=2, samples=1, batch_size=0)
+    with pytest.raises(InputError, match="k must be ≥ 1, got 0"):
+        neighbor_sets_for_models([object()], corpus, k=0, n_queries=2, samples=1)
+
+    monkeypatch.setenv(CORPUS_ENV, str(files["empty.txt"]))
+    with pytest.raises(InputError, match=r"N2O: the corpus \(file:.*empty.txt\) is empty"):
+        N2O(k_max=2, n_queries=2).load_data()
+    monkeypatch.setenv(CORPUS_ENV, str(files["good.txt"]))
+    with pytest.raises(InputError, match="N2O: n_queries must be ≥ 1, got 0"):
+        N2O(k_max=2, n_queries=0).load_data()
+
+
+# --- 14, 15, 17, 18 -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["n2o-compare", "missing"], "missing is not a directory."),
+        (["n2o-compare", "afile"], "afile is not a directory."),
+        (["n2o-compare", "adir"], "no N2O.json under adir; run the N2O task first"),
+        (["n2o-compare", "broken"], "N2O.json: not an N2O task result (JSONDecodeError"),
+        (["n2o-compare", "n2o", "--csv", "afile/x.csv"], "cannot write CSV file afile/x.csv: afile is a file, not a folder."),
+        (["n2o-compare", "n2o", "--out", "x.docx"], "heatmap file x.docx: unknown file type '.docx'; use one of"),
+        (["heros-report", "missing"], "missing does not exist."),
+        (["heros-report", "adir"], "no HEROS.json found below adir"),
+        (["heros-report", "broken"], "HEROS.json: not a readable MTEB result file"),
+        (["heros-report", "heros", "--out", "afile/x.png"], "cannot write chart file afile/x.png: afile is a file, not a folder."),
+        (["heros-report", "heros", "--out", "x.docx"], "chart file x.docx: unknown file type '.docx'"),
+    ],
+)  # fmt: skip
+def test_report_commands(args, expected, env, files, tmp_path):
+    fake_n2o_results(tmp_path / "n2o")
+    fake_heros_results(tmp_path / "heros")
+    broken = tmp_path / "broken" / "results" / "a__b" / "r"
+    broken.mkdir(parents=True)
+    for name in ("N2O.json", "HEROS.json"):
+        (broken / name).write_text('{"scores": ')  # a file cut off half-way
+    one_line_error(cli(args, env, tmp_path), expected)
+
+
+def test_plot_without_suffix_gets_png(tmp_path):
+    from mteb_evalrank.reports.heros import collect_results, plot_heros
+
+    results = collect_results(fake_heros_results(tmp_path / "heros"))
+    assert plot_heros(results, tmp_path / "chart") == tmp_path / "chart.png"
+    assert (tmp_path / "chart.png").is_file()
+
+
+# --- 19 - 22 --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "afile"],
+         "dataset folder afile is an existing file, not a folder."),
+        (["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "afile/sub"],
+         "cannot create dataset folder afile/sub: afile is a file, not a folder."),
+        (["build-data", "evalrank-word", "--sources", "adir", "--out", "o"],
+         "adir/word_similarity/EN-MC-30.txt: missing word-similarity file"),
+        (["build-data", "heros", "--sources", "heros.tsv", "--out", "o"],
+         "heros.tsv, line 2: not UTF-8 text: byte 0xe9 at column 12 cannot be decoded"),
+        (["push-data", "evalrank-word", "--folder", "adir", "--repo-id", "a b", "--dry-run"],
+         "'a b' is not a Hub repository id (ORG/NAME)"),
+    ],
+)  # fmt: skip
+def test_data_commands(args, expected, env, files, tmp_path, fixture_sources):
+    (tmp_path / "heros.tsv").write_bytes(b"Original\tSynonym\n" + "Je suis allé\tx\n".encode("latin-1"))
+    args = [a.format(fixtures=fixture_sources) for a in args]
+    one_line_error(cli(args, env, tmp_path), expected)
+
+
+def test_push_data_missing_folder(env, tmp_path):
+    proc = cli(["push-data", "evalrank-word", "--folder", "missing", "--repo-id", "a/b", "--dry-run"], env, tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "missing cannot be published:" in proc.stderr and "missing is not a directory." in proc.stderr
+
+
+# --- 23, 24 ---------------------------------------------------------------------------------------
+def test_mteb_run_heros_offline_fails_fast_with_advice_on_the_last_line(env, tmp_path):
+    start = time.monotonic()
+    proc = cli(["run", "-m", "glove-6b-50d", "-t", "HEROS", "--output-folder", "r"], env, tmp_path, module="mteb")
+    assert proc.returncode != 0
+    assert "Retrying" not in proc.stderr  # no network retries
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("mteb_evalrank.errors.DataNotFoundError: Cannot download heros.tsv"), last
+    assert "HF_HUB_OFFLINE is set" in last and "MTEB_EVALRANK_HEROS=" in last
+    assert time.monotonic() - start < 120
+
+
+def test_hub_is_not_contacted_when_hf_hub_offline_is_set_late(monkeypatch, tmp_path):
+    import huggingface_hub
+
+    from mteb_evalrank.data.resolution import resolve_dataset
+    from mteb_evalrank.errors import DataNotFoundError
+    from mteb_evalrank.hub_datasets.heros.load import load_heros
+
+    for var in ("MTEB_EVALRANK_HEROS", "MTEB_EVALRANK_DATA", "MTEB_EVALRANK_SOURCES", "MTEB_EVALRANK_OFFLINE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # after huggingface_hub read its constants
+    calls = []
+
+    def fake(*args, **kwargs):
+        calls.append(kwargs.get("local_files_only"))
+        raise huggingface_hub.errors.LocalEntryNotFoundError("not cached")
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", fake)
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", fake)
+    with pytest.raises(DataNotFoundError, match="HF_HUB_OFFLINE is set.*MTEB_EVALRANK_HEROS="):
+        load_heros()
+    with pytest.raises(DataNotFoundError, match="HF_HUB_OFFLINE is set.*MTEB_EVALRANK_DATA="):
+        resolve_dataset("evalrank-word")
+    assert calls == [True, True]
+
+
+# --- 25 - 27: interrupted runs, two runs into one results folder ------------------------------------
+def test_interrupted_run_exits_130_with_a_message(files, monkeypatch, capsys):
+    import mteb
+
+    import mteb_evalrank.models
+    from mteb_evalrank.cli import main
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mteb_evalrank.models, "load_model", lambda *a, **k: object())
+    monkeypatch.setattr(mteb, "evaluate", interrupted)
+    assert main(["run", "-t", "EvalRankWord", "--output-folder", str(files["adir"])]) == 130
+    assert "interrupted; finished subsets are saved in the result folder" in capsys.readouterr().err
+
+
+def _task_result(n: int):
+    from mteb.results import TaskResult
+
+    scores = [{"hf_subset": f"s{i}", "main_score": 0.5, "languages": ["eng-Latn"], "pad": list(range(200))} for i in range(n)]
+    return TaskResult(task_name="EvalRankWord", dataset_revision="x", mteb_version="2.26", scores={"test": scores},
+                      evaluation_time=1.0)  # fmt: skip
+
+
+def test_interrupted_save_keeps_the_previous_result_file(tmp_path, monkeypatch):
+    from mteb.results import TaskResult
+
+    from mteb_evalrank.integration.result_cache import open_result_cache
+
+    cache = open_result_cache(tmp_path / "r")
+    cache.save_to_cache(_task_result(2), "org/m", "rev")
+    path = cache.get_task_result_path("EvalRankWord", "org/m", "rev")
+    before = path.read_bytes()
+
+    def cut_off(self, target):
+        Path(target).write_text('{"task_name": ')
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(TaskResult, "to_disk", cut_off)
+    with pytest.raises(KeyboardInterrupt):
+        cache.save_to_cache(_task_result(5), "org/m", "rev")
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in path.parent.iterdir()) == ["EvalRankWord.json", "run_settings.jsonl"]
+
+
+def _save_many(folder: str, n: int) -> None:
+    from mteb_evalrank.integration.result_cache import SafeResultCache
+
+    cache, result = SafeResultCache(folder), _task_result(n)
+    for _ in range(25):
+        cache.save_to_cache(result, "org/m", "rev")
+
+
+def test_two_runs_saving_into_one_folder_never_expose_a_partial_file(tmp_path):
+    from mteb_evalrank.integration.result_cache import SafeResultCache
+
+    folder = tmp_path / "r"
+    SafeResultCache(folder).save_to_cache(_task_result(1), "org/m", "rev")
+    ctx = multiprocessing.get_context("fork")
+    writers = [ctx.Process(target=_save_many, args=(str(folder), n)) for n in (3, 60)]
+    for w in writers:
+        w.start()
+    reader, reads = SafeResultCache(folder), 0
+    while any(w.is_alive() for w in writers) or reads < 20:
+        result = reader.load_task_result("EvalRankWord", "org/m", "rev")  # raises on a partial file
+        assert len(result.scores["test"]) in (1, 3, 60)
+        reads += 1
+    for w in writers:
+        w.join()
+        assert w.exitcode == 0
+    assert not list(folder.rglob("*.tmp")) and not list(folder.rglob("*.lock"))
+
+
+# --- 28 -------------------------------------------------------------------------------------------
+def _encode_into_cache(root: str, log: str) -> None:
+    from mteb_evalrank.data.embedding_cache import cached_embeddings
+
+    def encode(chunk):
+        with open(log, "a") as f:
+            f.write(f"{len(chunk)}\n")
+        time.sleep(0.05)
+        return np.ones((len(chunk), 4), dtype=np.float32) * np.arange(len(chunk))[:, None]
+
+    arr = cached_embeddings(encode, [f"t{i}" for i in range(40)], key="k", root=Path(root), block_size=10, verify=0)
+    assert arr.shape == (40, 4)
+
+
+def test_two_runs_encoding_one_corpus_share_the_cache(tmp_path):
+    ctx = multiprocessing.get_context("fork")
+    log = tmp_path / "encoded.log"
+    procs = [ctx.Process(target=_encode_into_cache, args=(str(tmp_path / "emb"), str(log))) for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+        assert p.exitcode == 0
+    assert sum(int(n) for n in log.read_text().split()) == 40  # encoded once, not twice
+    assert sorted(p.name for p in (tmp_path / "emb").iterdir()) == ["k.npy"]
+    stored = np.load(tmp_path / "emb" / "k.npy")
+    assert stored.shape == (40, 4) and stored[39, 0] == 9
+
+
+# --- 29 -------------------------------------------------------------------------------------------
+def test_plugin_cache_folder_is_a_file(files, monkeypatch):
+    from mteb_evalrank.data.paths import cache_dir
+
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(files["afile"]))
+    with pytest.raises(InputError, match=r"plugin cache folder \(MTEB_EVALRANK_CACHE\) .*afile is an existing file"):
+        cache_dir()
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(files["afile"] / "sub"))
+    with pytest.raises(InputError, match="afile is a file, not a folder"):
+        cache_dir()
