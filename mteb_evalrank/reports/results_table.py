@@ -27,6 +27,9 @@ HEADLINE = (
     "needle_top1",
     "needle_top5",
     "needle_count",
+    # similarity baselines (SentEvalSTS12-16: main_score of "all" is the weighted mean)
+    "cosine_pearson",
+    "cosine_spearman_mean",
 )
 
 
