@@ -3,9 +3,11 @@
 from mteb_evalrank.tasks.evalrank import EvalRankSent, EvalRankWord
 from mteb_evalrank.tasks.heros import HEROS
 from mteb_evalrank.tasks.n2o import N2O
+from mteb_evalrank.tasks.senteval import DOWNSTREAM_TASKS
 from mteb_evalrank.tasks.sts import SIMILARITY_TASKS
 
 ALL_TASKS: list[type] = [EvalRankWord, EvalRankSent, N2O, HEROS]
+ALL_TASKS += DOWNSTREAM_TASKS  # SentEvalMR ... SentEvalSICKE, SciCite
 ALL_TASKS += SIMILARITY_TASKS  # SentEvalSTS12..16, SentEvalSTSB, SentEvalSICKR, STR
 
 __all__ = ["ALL_TASKS", "HEROS", "EvalRankSent", "EvalRankWord", "N2O"]

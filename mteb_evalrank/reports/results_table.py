@@ -30,6 +30,10 @@ HEADLINE = (
     # similarity baselines (SentEvalSTS12-16: main_score of "all" is the weighted mean)
     "cosine_pearson",
     "cosine_spearman_mean",
+    # SentEval downstream (main_score = test accuracy)
+    "devacc",
+    "f1",
+    "ntest",
 )
 
 
