@@ -153,7 +153,12 @@ SCHEMES = ("inner-kfold", "kfold-then-test", "split")
 
 @dataclass(frozen=True)
 class Protocol:
-    """One named SentEval classifier setting (see the module docstring)."""
+    """One named SentEval classifier setting (see the module docstring).
+
+    The two named protocols are in :data:`PROTOCOLS`; a custom instance may change ``kfold``,
+    ``batch_size``, ``tenacity``, ``epoch_size``, ``max_epoch`` or the RMSprop constants (the
+    classifier is always SentEval's ``nhid=0`` logistic regression, optimised with RMSprop).
+    """
 
     name: str
     backend: str  # "pytorch" or "sklearn"
@@ -183,6 +188,12 @@ PROTOCOLS: dict[str, Protocol] = {
 def get_protocol(protocol: str | Protocol) -> Protocol:
     """The :class:`Protocol` called ``protocol`` (a :class:`Protocol` is returned as is)."""
     if isinstance(protocol, Protocol):
+        if protocol.backend not in ("pytorch", "sklearn"):
+            raise InputError(
+                f"protocol {protocol.name!r}: backend must be 'pytorch' or 'sklearn', got {protocol.backend!r}"
+            )
+        if protocol.backend == "pytorch" and protocol.optim != "rmsprop":
+            raise InputError(f"protocol {protocol.name!r}: only SentEval's 'rmsprop' optimiser is implemented")
         return protocol
     if isinstance(protocol, str) and protocol in PROTOCOLS:
         return PROTOCOLS[protocol]
@@ -346,8 +357,8 @@ def _round2(x: float) -> float:
 class _Stage:
     """The best models of one batched training stage (see :func:`_train_pytorch`)."""
 
-    def __init__(self, W, b, best_correct, n_dev, epochs, best_epoch, R, C):
-        self.W, self.b = W, b  # (S, d, R*C), (S, R*C): best weights per stream, reg blocks of C columns
+    def __init__(self, W, best_correct, n_dev, epochs, best_epoch, R, C):
+        self.W = W  # (S, d + 1, R*C): best weights (last row: bias) per stream, reg blocks of C columns
         self.best_correct = best_correct  # (S, R) int
         self.n_dev = n_dev  # (S,) int
         self.epochs = epochs  # (S, R) passes trained when stopped
@@ -362,14 +373,12 @@ class _Stage:
 
         C = self.C
         W = self.W[s, :, r * C : (r + 1) * C]
-        b = self.b[s, r * C : (r + 1) * C]
         out = np.empty(len(rows), dtype=np.int64)
         step = 65536
         with torch.no_grad():
             for i in range(0, len(rows), step):
                 idx = torch.from_numpy(np.ascontiguousarray(rows[i : i + step]))
-                logits = torch.addmm(b, Xt.index_select(0, idx), W)
-                out[i : i + step] = logits.argmax(1).numpy()
+                out[i : i + step] = torch.mm(Xt.index_select(0, idx), W).argmax(1).numpy()
         return out
 
 
@@ -379,28 +388,24 @@ def _train_pytorch(Xt, yt, streams, wd: np.ndarray, n_classes: int, proto: Proto
     ``streams[s] = (train_rows, dev_rows)`` are row indices into ``Xt``/``yt``; ``dev_rows=None``
     means SentEval's ``validation_split``.  All ``R`` classifiers of a stream share its data and its
     permutations (each SentEval classifier re-seeds numpy with ``seed``) and differ only in weight
-    decay ``wd[s, r]``.
+    decay ``wd[s, r]``.  ``Xt`` carries a last column of ones, so the bias is the last row of ``W``
+    (torch's weight decay and RMSprop treat weight and bias element-wise alike, so this is exact).
     """
     import torch
 
     S, R = wd.shape
     C = n_classes
-    d = Xt.shape[1]
+    d = Xt.shape[1] - 1
     B = proto.batch_size
-    RC = R * C
     with torch.no_grad():
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
+        with torch.random.fork_rng(devices=[]):  # the caller's RNG state is left untouched
+            torch.random.default_generator.manual_seed(seed)  # = torch.manual_seed(seed) on the CPU
             layer = torch.nn.Linear(d, C)  # SentEval: nn.Sequential(nn.Linear(inputdim, nclasses))
-        W0 = layer.weight.detach().to(torch.float32).t().contiguous()  # (d, C)
-        b0 = layer.bias.detach().to(torch.float32)
-        W = W0.repeat(1, R).unsqueeze(0).repeat(S, 1, 1).contiguous()  # (S, d, RC)
-        b = b0.repeat(R).unsqueeze(0).repeat(S, 1).contiguous()  # (S, RC)
+        W0 = torch.cat([layer.weight.detach().t(), layer.bias.detach()[None, :]]).to(torch.float32)  # (d+1, C)
+        W = W0.repeat(1, R).unsqueeze(0).repeat(S, 1, 1).contiguous()  # (S, d+1, RC)
         vW = torch.zeros_like(W)
-        vb = torch.zeros_like(b)
-        wd_t = torch.from_numpy(np.repeat(wd.astype(np.float32), C, axis=1))  # (S, RC)
+        wd_t = torch.from_numpy(np.repeat(wd.astype(np.float32), C, axis=1)).unsqueeze(1)  # (S, 1, RC)
         bestW = W.clone()
-        bestb = b.clone()
 
     rngs = [np.random.RandomState(seed) for _ in range(S)]
     train_rows: list[np.ndarray] = []
@@ -429,9 +434,9 @@ def _train_pytorch(Xt, yt, streams, wd: np.ndarray, n_classes: int, proto: Proto
             # tensors of the active streams (views are replaced when streams finish)
             for _ in range(proto.epoch_size):
                 _one_pass(Xt, yt, [train_rows[s] for s in active], [rngs[s] for s in active],
-                          W, b, vW, vb, wd_t, R, C, B, alpha, lr, eps)  # fmt: skip
+                          W, vW, wd_t, R, C, B, alpha, lr, eps)  # fmt: skip
             nepoch += proto.epoch_size
-            correct = _count_correct(Xt, yt, [dev_rows[s] for s in active], W, b, R, C)  # (A, R)
+            correct = _count_correct(Xt, yt, [dev_rows[s] for s in active], W, R, C)  # (A, R)
             for a, s in enumerate(active):
                 for r in range(R):
                     if stopped[s, r]:
@@ -442,7 +447,6 @@ def _train_pytorch(Xt, yt, streams, wd: np.ndarray, n_classes: int, proto: Proto
                         best_epoch[s, r] = nepoch
                         cols = slice(r * C, (r + 1) * C)
                         bestW[s, :, cols] = W[a, :, cols]
-                        bestb[s, cols] = b[a, cols]
                     else:
                         if count[s, r] >= proto.tenacity:
                             stopped[s, r] = True
@@ -451,11 +455,11 @@ def _train_pytorch(Xt, yt, streams, wd: np.ndarray, n_classes: int, proto: Proto
             if not keep.all():
                 sel = torch.from_numpy(np.flatnonzero(keep))
                 active = active[keep]
-                W, b, vW, vb, wd_t = (t.index_select(0, sel).contiguous() for t in (W, b, vW, vb, wd_t))
-    return _Stage(bestW, bestb, best_correct, n_dev, epochs, best_epoch, R, C)
+                W, vW, wd_t = (t.index_select(0, sel).contiguous() for t in (W, vW, wd_t))
+    return _Stage(bestW, best_correct, n_dev, epochs, best_epoch, R, C)
 
 
-def _one_pass(Xt, yt, rows, rngs, W, b, vW, vb, wd_t, R, C, B, alpha, lr, eps) -> None:
+def _one_pass(Xt, yt, rows, rngs, W, vW, wd_t, R, C, B, alpha, lr, eps) -> None:
     """One pass over each stream's training rows in SentEval's mini-batches, updating in place."""
     import torch
 
@@ -469,53 +473,50 @@ def _one_pass(Xt, yt, rows, rngs, W, b, vW, vb, wd_t, R, C, B, alpha, lr, eps) -
     for t in range(n_steps):
         cnt = np.clip(sizes - t * B, 0, B)
         if cnt.min() == B:  # every stream has a full batch (the common case)
-            _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], None, W, b, vW, vb, wd_t, R, C, B, alpha, lr, eps)
+            _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], None, W, vW, wd_t, R, C, B, alpha, lr, eps)
             continue
         sel_np = np.flatnonzero(cnt > 0)
         mask = torch.from_numpy((np.arange(B)[None, :] < cnt[sel_np, None]).astype(np.float32))
         scale = mask / torch.from_numpy(cnt[sel_np].astype(np.float32))[:, None]  # (A', B)
         if sel_np.size == A:
-            _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], scale, W, b, vW, vb, wd_t, R, C, B, alpha, lr, eps)
+            _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], scale, W, vW, wd_t, R, C, B, alpha, lr, eps)
             continue
         sel = torch.from_numpy(sel_np)
-        parts = [t_.index_select(0, sel) for t_ in (W, b, vW, vb, wd_t)]
+        parts = [t_.index_select(0, sel) for t_ in (W, vW, wd_t)]
         _step(Xt, yt, idx_t[sel, t * B : (t + 1) * B], scale, *parts, R, C, B, alpha, lr, eps)
-        for full, part in zip((W, b, vW, vb), parts[:4]):
-            full.index_copy_(0, sel, part)
+        W.index_copy_(0, sel, parts[0])
+        vW.index_copy_(0, sel, parts[1])
 
 
-def _step(Xt, yt, idx, scale, W, b, vW, vb, wd_t, R, C, B, alpha, lr, eps) -> None:
-    """One RMSprop step of mean cross-entropy + weight decay for every (stream, reg) model."""
+def _step(Xt, yt, idx, scale, W, vW, wd_t, R, C, B, alpha, lr, eps) -> None:
+    """One RMSprop step of mean cross-entropy + weight decay for every (stream, reg) model.
+
+    Gradient of the batch-mean cross-entropy of softmax(x W) w.r.t. W: x^T (softmax - onehot) / |b|.
+    """
     import torch
 
     A = idx.shape[0]
     flat = idx.reshape(-1)
-    xb = Xt.index_select(0, flat).view(A, B, -1)  # (A, B, d)
-    yb = yt.index_select(0, flat).view(A, B)
-    logits = torch.baddbmm(b.unsqueeze(1), xb, W)  # (A, B, RC)
-    G = torch.softmax(logits.view(A, B, R, C), dim=-1)
-    G.view(A * B, R, C)[torch.arange(A * B), :, yb.reshape(-1)] -= 1.0  # softmax - one-hot
+    xb = Xt.index_select(0, flat).view(A, B, -1)  # (A, B, d+1)
+    G = torch.bmm(xb, W).view(A, B, R, C).softmax(dim=-1)  # (A, B, R, C)
+    onehot = torch.nn.functional.one_hot(yt.index_select(0, flat), C).view(A, B, 1, C)
+    G.sub_(onehot)
     if scale is None:
         G.mul_(1.0 / B)
     else:
         G.mul_(scale.view(A, B, 1, 1))  # mask padding, mean over the real rows
-    G = G.view(A, B, R * C)
-    gW = torch.bmm(xb.transpose(1, 2), G)  # (A, d, RC)
-    gb = G.sum(1)
-    gW.add_(W * wd_t.unsqueeze(1))  # torch: grad = grad.add(param, alpha=weight_decay)
-    gb.add_(b * wd_t)
+    gW = torch.bmm(xb.transpose(1, 2), G.view(A, B, R * C))  # (A, d+1, RC)
+    gW.add_(W * wd_t)  # torch: grad = grad.add(param, alpha=weight_decay)
     vW.mul_(alpha).addcmul_(gW, gW, value=1 - alpha)
-    vb.mul_(alpha).addcmul_(gb, gb, value=1 - alpha)
     W.addcdiv_(gW, vW.sqrt().add_(eps), value=-lr)
-    b.addcdiv_(gb, vb.sqrt().add_(eps), value=-lr)
 
 
-def _count_correct(Xt, yt, rows, W, b, R, C, max_floats: int = 1 << 24) -> np.ndarray:
+def _count_correct(Xt, yt, rows, W, R, C, max_floats: int = 1 << 24) -> np.ndarray:
     """Correct predictions of every (stream, reg) model on its stream's validation rows: ``(A, R)``."""
     import torch
 
     A = len(rows)
-    d = Xt.shape[1]
+    d = Xt.shape[1]  # features + the ones column
     out = np.zeros((A, R), dtype=np.int64)
     sizes = np.array([len(r) for r in rows])
     chunk = max(1, int(max_floats // max(1, sizes.max() * d)))
@@ -530,18 +531,26 @@ def _count_correct(Xt, yt, rows, W, b, R, C, max_floats: int = 1 << 24) -> np.nd
         flat = torch.from_numpy(idx.reshape(-1))
         xd = Xt.index_select(0, flat).view(hi - lo, m, d)
         yd = yt.index_select(0, flat).view(hi - lo, m, 1)
-        pred = torch.baddbmm(b[lo:hi].unsqueeze(1), xd, W[lo:hi]).view(hi - lo, m, R, C).argmax(-1)
+        pred = torch.bmm(xd, W[lo:hi]).view(hi - lo, m, R, C).argmax(-1)
         ok = (pred == yd) & torch.from_numpy(valid).unsqueeze(-1)
         out[lo:hi] = ok.sum(1).numpy()
     return out
 
 
 def _torch_data(*Xs: np.ndarray, ys: Sequence[np.ndarray]):
+    """All rows stacked as float32 (SentEval: ``torch.from_numpy(X).to(dtype=torch.float32)``), plus a
+    column of ones that carries the bias."""
     import torch
 
-    X = np.concatenate([np.asarray(x, dtype=np.float32) for x in Xs], axis=0)
+    n = sum(len(x) for x in Xs)
+    X = np.empty((n, Xs[0].shape[1] + 1), dtype=np.float32)
+    lo = 0
+    for x in Xs:
+        X[lo : lo + len(x), :-1] = x
+        lo += len(x)
+    X[:, -1] = 1.0
     y = np.concatenate(ys).astype(np.int64)
-    return torch.from_numpy(np.ascontiguousarray(X)), torch.from_numpy(y)
+    return torch.from_numpy(X), torch.from_numpy(y)
 
 
 # ----------------------------------------------------------------------------- sklearn back end
