@@ -37,6 +37,8 @@ from mteb_evalrank.data.resolution import HUB_DATASETS
 from mteb_evalrank.hub_datasets.evalrank_format import EVALRANK_CITATION
 from mteb_evalrank.hub_datasets.senteval_downstream.build import SENTEVAL_CITATION
 from mteb_evalrank.tasks._base import EncodeOnceTask, PluginTaskMetadata
+from mteb_evalrank.tasks.sts import _CITATIONS as STS_CITATIONS
+from mteb_evalrank.tasks.sts import _cite
 
 DATASET_NAME = "senteval-downstream"
 EVAL_SPLIT = "test"
@@ -102,14 +104,7 @@ _CITATIONS = {
   url = {https://aclanthology.org/I05-5002},
   year = {2005},
 }""",
-    "SICK": r"""@inproceedings{marelli-etal-2014-sick,
-  author = {Marelli, Marco and Menini, Stefano and Baroni, Marco and Bentivogli, Luisa and Bernardi, Raffaella and Zamparelli, Roberto},
-  booktitle = {Proceedings of the Ninth International Conference on Language Resources and Evaluation ({LREC}'14)},
-  pages = {216--223},
-  title = {A {SICK} cure for the evaluation of compositional distributional semantic models},
-  url = {http://www.lrec-conf.org/proceedings/lrec2014/pdf/363_Paper.pdf},
-  year = {2014},
-}""",
+    "SICK": STS_CITATIONS["SICKR"],
     "SciCite": r"""@inproceedings{cohan-etal-2019-structural,
   author = {Cohan, Arman and Ammar, Waleed and van Zuylen, Madeleine and Cady, Field},
   booktitle = {Proceedings of the 2019 Conference of the North {A}merican Chapter of the Association for Computational Linguistics: Human Language Technologies, Volume 1 (Long and Short Papers)},
@@ -128,11 +123,6 @@ _SCHEME_TEXT = {
     "kfold-test": "SentEval's KFoldClassifier: 5-fold on train picks the regularisation, then one model on all of "
     "train is scored on test.",
 }
-
-
-def _cite(*entries: str) -> str:
-    """Several BibTeX entries as bibtexparser writes them: sorted by key, one blank line apart."""
-    return "\n\n".join(sorted(entries, key=lambda e: e.split("{", 1)[1].split(",", 1)[0]))
 
 
 def _metadata(name: str, config: str, what: str, scheme: str, pairs: bool, citations: tuple[str, ...], **fields: Any):
