@@ -60,6 +60,8 @@ __all__ = [
     "gamma",
     "l2_error_factors",
     "refine_error_factors",
+    "round_outward",
+    "sqnorm_upper_bound",
     "underflow_slack",
     "unit_roundoff",
 ]
@@ -133,6 +135,24 @@ def refine_error_factors(d: int) -> tuple[float, float]:
     return _MARGIN * (1.5 * g + 2 * unit_roundoff(np.float64)), _MARGIN * g
 
 
+def sqnorm_upper_bound(nsq: np.ndarray, d: int) -> np.ndarray:
+    """Upper bounds on exact squared norms from float64 sums of ``d`` squares (relative error
+    ``gamma64(d)``, inflated twice over)."""
+    return np.asarray(nsq, dtype=np.float64) * (1.0 + 2.0 * gamma(d, np.float64))
+
+
+def round_outward(values, dtype, up: bool) -> np.ndarray:
+    """float64 ``values`` rounded to ``dtype`` outwards: never below them (``up``) / never above them,
+    so a threshold widened by a bound stays at least as wide after rounding."""
+    values = np.asarray(values, dtype=np.float64)
+    dtype = np.dtype(dtype)
+    r = np.atleast_1d(values.astype(dtype))
+    v = np.atleast_1d(values)
+    off = (r < v) if up else (r > v)
+    r[off] = np.nextafter(r[off], dtype.type(np.inf if up else -np.inf))
+    return r.reshape(values.shape)
+
+
 def exact_integers(rows: np.ndarray) -> list[tuple[list[int], int]]:
     """Rows of a float32/float64 array as Python integers: ``(M, e)`` per row with ``row == M * 2^e``
     exactly (``e`` is the row's smallest exponent, so the integers stay short)."""
@@ -172,8 +192,7 @@ class ExactRows:
         return got
 
     def dot(self, a: int, b: int) -> Exact:
-        (ia, ea), (ib, eb) = self.ints(a), self.ints(b)
-        return sum(x * y for x, y in zip(ia, ib)), ea + eb
+        return exact_dot(self.ints(a), self.ints(b))
 
     def sqnorm(self, row: int) -> Exact:
         got = self._norms.get(row)

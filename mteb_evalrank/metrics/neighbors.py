@@ -165,7 +165,7 @@ def _exact_top_k(
     """Top-k corpus ids of one query (higher cosine first, exact ties -> lower id) from filter keys."""
     n = keys.shape[0]
     kth = np.partition(keys, n - k)[n - k]
-    lo = _round_down32(float(kth) - 2.0 * float(cos.filter_error(q_norm_up)))
+    lo = xs.round_outward(float(kth) - 2.0 * float(cos.filter_error(q_norm_up)), np.float32, up=False)
     cand = np.flatnonzero(keys >= lo)  # a superset of the true top k (see module docstring)
     q64 = q32.astype(np.float64)
     t = cos.refine(q64, cand)
@@ -194,21 +194,11 @@ def _exact_top_k(
     return ids, cos.refine(q64, ids)
 
 
-def _round_down32(value: float) -> np.float32:
-    r = np.float32(value)
-    return np.nextafter(r, np.float32(-np.inf)) if float(r) > value else r
-
-
-def _round_up32(value: float) -> np.float32:
-    r = np.float32(value)
-    return np.nextafter(r, np.float32(np.inf)) if float(r) < value else r
-
-
 def _norm_up(rows: np.ndarray) -> np.ndarray:
     """Upper bounds on the Euclidean norms of float32 rows (float64 sums, inflated by their bound)."""
     rows = np.asarray(rows, dtype=np.float32)
     nsq = np.einsum("ij,ij->i", rows, rows, dtype=np.float64)
-    return np.sqrt(nsq * (1.0 + 2.0 * xs.gamma(rows.shape[1], np.float64)))
+    return np.sqrt(xs.sqnorm_upper_bound(nsq, rows.shape[1]))
 
 
 def exact_knn(
@@ -591,7 +581,8 @@ def needle_ranks(
             n_norm = math.sqrt(float((n64 * n64).sum()))
             target = float((q64 * n64).sum()) / n_norm if n_norm > 0 else 0.0
             margin = float(cos.filter_error(q_up[r]) + cos.refine_error(q_up[r]))
-            hi, lo = _round_up32(target + margin), _round_down32(target - margin)
+            hi = xs.round_outward(target + margin, np.float32, up=True)
+            lo = xs.round_outward(target - margin, np.float32, up=False)
             above = keys[r] > hi
             band = np.flatnonzero((keys[r] >= lo) & ~above)
             counted = set(np.flatnonzero(above).tolist()) if exclude is not None and len(exclude[i]) else None

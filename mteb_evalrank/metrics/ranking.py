@@ -347,7 +347,7 @@ class _RankEngine:
         # float64 squared norms of the prepared vectors; upper bounds for the error terms
         self.nsq64 = prep.nsq
         inflate = 1.0 + 2.0 * xs.gamma(d, np.float64)
-        self.nsq_up = self.nsq64 * inflate
+        self.nsq_up = xs.sqnorm_upper_bound(self.nsq64, d)
         self.norm_up = np.sqrt(self.nsq_up)
         self.norm64 = np.sqrt(self.nsq64)
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
@@ -397,8 +397,8 @@ class _RankEngine:
             eps_p = self.l2_a * qn * self.norm_up[cp] + self.l2_b * self.nsq_up[cp] + self.eta
             delta = eps_max + eps_p
         kp = key[rows, cp].astype(np.float64)
-        hi = _round_out(kp + delta, self.dt, up=True)
-        lo = _round_out(kp - delta, self.dt, up=False)
+        hi = xs.round_outward(kp + delta, self.dt, up=True)
+        lo = xs.round_outward(kp - delta, self.dt, up=False)
         np.greater(key, hi[:, None], out=gt)  # decided: above the positive
         c_gt = np.fromiter((np.count_nonzero(r) for r in gt), dtype=np.int64, count=bsz)
         c = c_gt.copy()
@@ -475,15 +475,6 @@ class _RankEngine:
                     q, j, p = int(qrow[i]), int(jj[i]), int(prow[i])
                     dec[i] = compare(ex.dot(q, j), ex.sqnorm(j), ex.dot(q, p), ex.sqnorm(p))
         return dec
-
-
-def _round_out(values: np.ndarray, dtype: np.dtype, up: bool) -> np.ndarray:
-    """``values`` (float64) rounded to ``dtype`` outwards: never below (``up``) / above them."""
-    r = values.astype(dtype)
-    direction = np.inf if up else -np.inf
-    off = (r < values) if up else (r > values)
-    r[off] = np.nextafter(r[off], dtype.type(direction))
-    return r
 
 
 # --------------------------------------------------------------------------------------------------
