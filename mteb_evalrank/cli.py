@@ -69,13 +69,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
             if hasattr(task, "center"):
                 task.center = not args.no_center
                 task.ties = args.ties
-    model = load_model(
-        args.model,
-        device=args.device,
-        revision=args.model_revision,
-        stop_words=args.stop_words,
-        strip_punctuation=args.strip_punctuation,
-    )
+    from mteb_evalrank.integration.zoo import get_zoo_model, is_zoo_spec
+
+    if is_zoo_spec(args.model):
+        model = get_zoo_model(args.model, device=args.device)
+    else:
+        model = load_model(
+            args.model,
+            device=args.device,
+            revision=args.model_revision,
+            stop_words=args.stop_words,
+            strip_punctuation=args.strip_punctuation,
+        )
     encode_kwargs = {"show_progress_bar": not args.no_progress}
     if args.batch_size:
         encode_kwargs["batch_size"] = args.batch_size
@@ -403,6 +408,23 @@ def add_senteval_parsers(subparsers) -> None:
 
 
 # --- entry point -------------------------------------------------------------------------------
+def _cmd_models(args: argparse.Namespace) -> int:
+    from mteb_evalrank.integration.zoo import zoo_rows
+    from mteb_evalrank.reports.zoo_listing import format_models_table
+
+    print(format_models_table(zoo_rows(), details=args.details))
+    return 0
+
+
+def add_models_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "models",
+        help="list the model zoo: name, kind, dim, base, where the weights come from, installed?",
+    )
+    p.add_argument("--details", action="store_true", help="also print revisions, fit corpora and what the literature expects")
+    p.set_defaults(func=_cmd_models)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mteb-evalrank",
@@ -416,6 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_n2o_parsers(sub)
     add_descriptive_stats_parser(sub)
     add_senteval_parsers(sub)
+    add_models_parser(sub)
     return parser
 
 

@@ -57,6 +57,9 @@ def _register() -> None:
     from mteb_evalrank.models.packaged import install_packaged_loaders
 
     install_packaged_loaders()
+    from mteb_evalrank.integration.zoo import register_zoo
+
+    register_zoo()
     _wrap_get_model()
 
 
@@ -76,8 +79,11 @@ def _wrap_get_model() -> None:
 
     @functools.wraps(original)
     def get_model(model_name, revision=None, device=None, **kwargs):
+        from mteb_evalrank.integration.zoo import get_zoo_model, is_zoo_spec
         from mteb_evalrank.models.resolve import load_model, resolves_locally
 
+        if is_zoo_spec(model_name) and str(model_name).startswith("zoo:"):
+            return get_zoo_model(model_name, device=device)
         if resolves_locally(model_name):
             return load_model(model_name, revision=revision, device=device)
         return original(model_name, revision, device, **kwargs)
