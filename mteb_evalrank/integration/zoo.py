@@ -57,6 +57,8 @@ def package_installed(requirement: str) -> bool:
 
 def install_status(base: ZooBase) -> str:
     """``"installed"`` or ``"not installed: pip install <requirement>"``."""
+    if base.folder is not None:
+        return "installed" if Path(base.folder, "config.json").exists() else f"missing folder: {base.folder}"
     extra = _extra_forward_status(base)
     if extra is not None:
         return extra
@@ -65,7 +67,7 @@ def install_status(base: ZooBase) -> str:
 
 def _extra_forward_status(base: ZooBase) -> str | None:
     """Status from :mod:`mteb_evalrank.models.packaged_forwards` for the bases it provides."""
-    if base.name in ("minilm-l6", "minilm-l6-random") or base.kind == "static":
+    if base.name in ("minilm-l6", "minilm-l6-random") or base.kind == "static" or base.folder is not None:
         return None
     try:
         from mteb_evalrank.models import packaged_forwards
@@ -76,7 +78,14 @@ def _extra_forward_status(base: ZooBase) -> str | None:
 
 # --- revisions ------------------------------------------------------------------------------------
 def base_revision(base: ZooBase) -> str:
-    """``<package version>`` of the weights (``+seed<k>`` for random floors), as a short digest."""
+    """``<package version>`` of the weights (``+seed<k>`` for random floors), as a short digest.
+
+    A user's base given as a folder gets a content hash of the folder instead.
+    """
+    if base.folder is not None:
+        from mteb_evalrank.models.resolve import folder_digest
+
+        return folder_digest(base.folder)
     dist = base.package.split("==")[0].split(">=")[0].strip()
     try:
         version = importlib.metadata.version(dist)
@@ -191,6 +200,11 @@ def cache_root() -> Path:
 
 
 def _forward(base: ZooBase, device: str | None) -> Any:
+    if base.folder is not None:
+        from mteb_evalrank.models.transformer_forward import TorchHiddenStates
+
+        return TorchHiddenStates(base.folder, base=base.name, package=base.package, device=device,
+                                 layer_indices=_needed_layers(base), prefix=base.prefix)  # fmt: skip
     if base.name in ("minilm-l6", "minilm-l6-random"):
         if not package_installed(base.package):
             raise InputError(f"zoo base {base.name}: not installed: pip install {base.package}")
@@ -286,7 +300,9 @@ class _LazyForward:
     def layer_indices(self) -> tuple[int, ...]:
         if self.base.engine_pooling:
             return ()
-        return _needed_layers(self.base) if self.base.name.startswith("minilm-l6") else tuple(self._get().layer_indices)
+        if self.base.name.startswith("minilm-l6") or self.base.folder is not None:
+            return _needed_layers(self.base)
+        return tuple(self._get().layer_indices)
 
     def hidden_states(self, texts: list[str]):
         return self._get().hidden_states(texts)

@@ -67,6 +67,8 @@ class ZooBase:
     engine_pooling: bool = False
     license: str | None = None
     n_parameters: int | None = None
+    folder: str | None = None  # a user's own transformers / SentenceTransformer folder (see add_base)
+    prefix: str = ""  # text prefix the model expects (e.g. "query: " for E5)
 
     def can_pool(self, pooling: Pooling) -> bool:
         if self.engine_pooling:
@@ -127,7 +129,15 @@ VARIANTS: dict[str, ZooVariant] = {}
 
 
 def add_base(base: ZooBase) -> ZooBase:
-    """Register a base model (replaces one of the same name)."""
+    """Register a base model (replaces one of the same name).
+
+    A user adds their own transformer with ``folder=`` (a local transformers or SentenceTransformer
+    folder); its revision is then a content hash of that folder::
+
+        add_base(ZooBase("my-bert", "transformer", "my fine-tuned BERT", "(local folder)", "https://…",
+                         768, n_layers=12, folder="/models/my-bert"))
+        add_variant(ZooVariant("my-bert", "cls+whiten", "…", pooling="cls", whiten=0, fit_corpus="mrpc-train"))
+    """
     BASES[base.name] = base
     return base
 
@@ -225,8 +235,12 @@ def _builtin_catalogue() -> None:
                            pooling="mean", whiten=128, fit_corpus="mrpc-train", reference=REF_WHITENING))
     add_variant(ZooVariant(m, "layer-0+whiten", _EXPECT_WHITEN, pooling="layer-0", whiten=0,
                            fit_corpus="mrpc-train", reference=REF_WHITENING))
+    add_variant(ZooVariant(m, "layer-3+whiten", _EXPECT_WHITEN, pooling="layer-3", whiten=0,
+                           fit_corpus="mrpc-train", reference=REF_WHITENING))
     r = "minilm-l6-random"
     add_variant(ZooVariant(r, "mean", "random floor: near-chance downstream, near-zero STS", pooling="mean"))
+    add_variant(ZooVariant(r, "mean+whiten", "whitening a random network: decorrelates noise; no semantic gain "
+                           "expected", pooling="mean", whiten=0, fit_corpus="mrpc-train", reference=REF_WHITENING))
     add_variant(ZooVariant(r, "cls", "random floor (CLS): at or below random mean pooling", pooling="cls"))
 
     add_variant(ZooVariant("glove-50d", "mean", "bag of GloVe vectors: the EvalRank paper's word-level baseline; "

@@ -1,0 +1,205 @@
+"""Run the zoo on the study's tasks: the work plan, shards, resume and timing of ``mteb-evalrank study``.
+
+The work is every (zoo variant, task) pair.  It is grouped by (base model, task) — the variants of
+one base share one forward pass per text through the embedding store — and group ``j`` of the
+sorted plan goes to shard ``j mod n``, so ``--shard i/n`` on ``n`` machines (or SLURM array jobs)
+covers every pair exactly once and each machine encodes a text of a task once for all variants of
+a base.  Results go to one MTEB results folder (``<out>/results``); a pair whose result file exists
+is skipped before its model is even loaded, so an interrupted study resumes where it stopped and a
+finished one re-runs in seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mteb_evalrank.errors import InputError
+
+#: intrinsic scores of the study (EvalRank Tables 3/6 rows): EvalRank, HEROS and similarity baselines
+INTRINSIC_TASKS = (
+    "EvalRankWord", "EvalRankSent", "HEROS",
+    "SentEvalSTS12", "SentEvalSTS13", "SentEvalSTS14", "SentEvalSTS15", "SentEvalSTS16",
+    "SentEvalSTSB", "SentEvalSICKR", "STR",
+)  # fmt: skip
+#: downstream tasks (EvalRank Table 6 columns, plus MRPC and SICK-E of Table 3)
+DOWNSTREAM_TASKS = (
+    "SentEvalMR", "SentEvalCR", "SentEvalSUBJ", "SentEvalMPQA", "SentEvalSST2", "SentEvalSST5",
+    "SentEvalTREC", "SentEvalMRPC", "SentEvalSICKE", "SciCite",
+)  # fmt: skip
+STUDY_TASKS = INTRINSIC_TASKS + DOWNSTREAM_TASKS
+
+
+@dataclass(frozen=True, order=True)
+class WorkItem:
+    """One (variant, task) evaluation; ``base`` groups the variants that share a forward pass."""
+
+    base: str
+    task: str
+    variant: str  # zoo name "<base>/<variant>"
+
+
+def parse_shard(text: str | None) -> tuple[int, int]:
+    """``"i/n"`` (1-based, as SLURM's ``$SLURM_ARRAY_TASK_ID`` + 1 … or 0-based ``i`` < ``n``)."""
+    if text is None:
+        return 0, 1
+    try:
+        i_text, n_text = str(text).split("/")
+        i, n = int(i_text), int(n_text)
+    except ValueError:
+        raise InputError(f"--shard must look like i/n (e.g. 1/4), got {text!r}.") from None
+    if n < 1 or not 1 <= i <= n:
+        raise InputError(f"--shard {text}: need 1 ≤ i ≤ n, got i={i}, n={n}.")
+    return i - 1, n
+
+
+def plan(variants: Sequence[str], tasks: Sequence[str]) -> list[WorkItem]:
+    """Every (variant, task) pair, sorted by (base, task, variant)."""
+    return sorted(WorkItem(v.split("/")[0], t, v) for v in variants for t in tasks)
+
+
+def shard_items(items: Sequence[WorkItem], index: int, count: int) -> list[WorkItem]:
+    """The items of shard ``index`` (0-based) of ``count``: whole (base, task) groups, round robin."""
+    groups: dict[tuple[str, str], list[WorkItem]] = {}
+    for item in sorted(items):
+        groups.setdefault((item.base, item.task), []).append(item)
+    return [it for j, key in enumerate(sorted(groups)) if j % count == index for it in groups[key]]
+
+
+def heros_available() -> str | None:
+    """``None`` when HEROS data can be loaded, else the reason it cannot."""
+    try:
+        from mteb_evalrank.hub_datasets.heros.load import load_heros
+
+        load_heros()
+    except Exception as exc:  # noqa: BLE001 - any failure means "not available here"
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+    return None
+
+
+@dataclass
+class StudyRun:
+    """What one ``study`` invocation did (written to ``<out>/timing.json`` and printed)."""
+
+    started: str
+    seconds: float = 0.0
+    shard: str = "1/1"
+    items_planned: int = 0
+    items_run: int = 0
+    items_skipped_done: int = 0
+    failures: list[dict[str, str]] = field(default_factory=list)
+    skipped_tasks: dict[str, str] = field(default_factory=dict)
+    forward_texts_by_base: dict[str, int] = field(default_factory=dict)
+    cache_bytes: int = 0
+    variants: list[str] = field(default_factory=list)
+    tasks: list[str] = field(default_factory=list)
+
+
+def select_variants(spec: str | Sequence[str]) -> list[str]:
+    """``"all"`` (every installed variant), or names/prefixes (``minilm-l6``, ``zoo:glove-50d/sif``)."""
+    from mteb_evalrank.integration.zoo import install_status, register_zoo, resolve_zoo_spec
+    from mteb_evalrank.models.zoo import BASES, VARIANTS
+
+    register_zoo()
+    names = [spec] if isinstance(spec, str) else list(spec)
+    chosen: list[str] = []
+    for name in names:
+        for part in str(name).split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if part == "all":
+                chosen += [v for v in sorted(VARIANTS) if install_status(BASES[VARIANTS[v].base]) == "installed"]
+            elif part.removeprefix("zoo:") in BASES:
+                chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == part.removeprefix("zoo:")]
+            else:
+                chosen.append(resolve_zoo_spec(part if part.startswith("zoo") else "zoo:" + part).name)
+    return list(dict.fromkeys(chosen))
+
+
+def run_study(
+    out: str | Path,
+    *,
+    variants: Sequence[str],
+    tasks: Sequence[str] = STUDY_TASKS,
+    shard: str | None = None,
+    batch_size: int = 64,
+    progress: bool = True,
+    log: Callable[[str], None] = print,
+) -> StudyRun:
+    """Evaluate every (variant, task) of this shard that has no result yet; never stops on one failure."""
+    import mteb
+
+    from mteb_evalrank.integration.result_cache import open_result_cache
+    from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
+    from mteb_evalrank.integration.zoo import cache_size_bytes, load_zoo_variant, variant_meta
+    from mteb_evalrank.models.zoo import FORWARD_COUNTER, VARIANTS
+
+    out = Path(out)
+    cache = open_result_cache(out / "results")
+    index, count = parse_shard(shard)
+    run = StudyRun(started=time.strftime("%Y-%m-%dT%H:%M:%S%z"), shard=f"{index + 1}/{count}")
+    tasks = list(dict.fromkeys(tasks))
+    if "HEROS" in tasks:
+        reason = heros_available()
+        if reason is not None:
+            tasks.remove("HEROS")
+            run.skipped_tasks["HEROS"] = f"data not available: {reason}"
+            log(f"HEROS skipped: data not available ({reason})")
+    task_objects = {t.metadata.name: t for t in get_tasks_or_explain(tasks)}
+    items = shard_items(plan(variants, tasks), index, count)
+    run.items_planned, run.variants, run.tasks = len(items), list(variants), tasks
+    start = time.perf_counter()
+    before = dict(FORWARD_COUNTER.by_base)
+    by_variant: dict[str, list[str]] = {}
+    for item in items:
+        by_variant.setdefault(item.variant, []).append(item.task)
+    order = sorted(by_variant, key=lambda v: (VARIANTS[v].base, v))
+    for n, name in enumerate(order, 1):
+        meta = variant_meta(VARIANTS[name])
+        todo = [t for t in by_variant[name] if not cache.get_task_result_path(t, meta).exists()]
+        run.items_skipped_done += len(by_variant[name]) - len(todo)
+        if not todo:
+            continue
+        log(f"[{n}/{len(order)}] zoo:{name}: {len(todo)} task(s)")
+        try:
+            model = load_zoo_variant(meta.name)
+        except Exception as exc:  # noqa: BLE001
+            run.failures += [{"variant": name, "task": t, "error": f"{type(exc).__name__}: {exc}"} for t in todo]
+            log(f"  failed to load: {exc}")
+            continue
+        for task_name in todo:
+            t0 = time.perf_counter()
+            try:
+                result = mteb.evaluate(
+                    model, [task_objects[task_name]], cache=cache, overwrite_strategy="only-missing",
+                    encode_kwargs={"batch_size": batch_size, "show_progress_bar": progress}, show_progress_bar=False,
+                )  # fmt: skip
+                errors = list(result.exceptions or [])
+            except Exception as exc:  # noqa: BLE001
+                errors = [exc]
+                traceback.print_exc()
+            if errors:
+                err = errors[0]
+                text = str(getattr(err, "exception", err))
+                run.failures.append({"variant": name, "task": task_name, "error": text[:500]})
+                log(f"  {task_name}: FAILED {text[:200]}")
+            else:
+                run.items_run += 1
+                log(f"  {task_name}: {time.perf_counter() - t0:.1f} s")
+    run.seconds = round(time.perf_counter() - start, 1)
+    run.forward_texts_by_base = {b: FORWARD_COUNTER.by_base.get(b, 0) - before.get(b, 0) for b in FORWARD_COUNTER.by_base}
+    run.cache_bytes = cache_size_bytes()
+    out.mkdir(parents=True, exist_ok=True)
+    history = out / "timing.json"
+    runs = json.loads(history.read_text(encoding="utf-8")) if history.exists() else []
+    runs.append(asdict(run))
+    tmp = history.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(runs, indent=1), encoding="utf-8")
+    tmp.replace(history)
+    return run
