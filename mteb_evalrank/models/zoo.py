@@ -108,6 +108,7 @@ class ZooVariant:
     static_post: str | None = None  # static bases: "abtt-<D>" or "sif"
     fit_corpus: str | None = None
     reference: str = REF_EVALRANK
+    requires: tuple[str, ...] = ()  # extra pip packages the variant needs (besides its base's weights)
 
     @property
     def name(self) -> str:
@@ -254,7 +255,7 @@ def _builtin_catalogue() -> None:
     add_variant(ZooVariant("glove-50d", "sif", "SIF (a=1e-3, wordfreq English frequencies, common component fitted "
                            "on MRPC-train): large STS gains over averaging (Arora et al. 2017, Table 1), small "
                            "downstream gains (their Table 2)", static_post="sif", fit_corpus="mrpc-train",
-                           reference=REF_SIF))
+                           reference=REF_SIF, requires=("wordfreq",)))
     add_variant(ZooVariant("random-50d", "mean", "random word-vector floor: chance-level word similarity; "
                            "downstream above chance only through word identity", reference=REF_EVALRANK))
 
@@ -447,3 +448,19 @@ class ZooEncoder:
 
     def __repr__(self) -> str:
         return f"ZooEncoder({self.variant.mteb_name!r})"
+
+
+def unprocessed_counterpart(variant: ZooVariant) -> ZooVariant | None:
+    """The same base and pooling without post-processing (``cls+whiten`` → ``cls``; ``abtt`` → ``mean``).
+
+    ``None`` for variants without post-processing, or when the counterpart is not in the zoo.  The
+    pairs are EvalRank Table 10's comparison: what post-processing does to each kind of score.
+    """
+    if variant.whiten is None and variant.static_post is None:
+        return None
+    for other in VARIANTS.values():
+        if (other.base == variant.base and other.whiten is None and other.static_post is None
+                and other.stop_words == variant.stop_words
+                and (other.pooling or "mean") == (variant.pooling or "mean")):  # fmt: skip
+            return other
+    return None
