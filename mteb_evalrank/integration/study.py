@@ -4,7 +4,7 @@ The work is every (zoo variant, task) pair.  It is grouped by (base model, task)
 one base share one forward pass per text through the embedding store — and group ``j`` of the
 sorted plan goes to shard ``j mod n``, so ``--shard i/n`` on ``n`` machines (or SLURM array jobs)
 covers every pair exactly once and each machine encodes a text of a task once for all variants of
-a base.  Results go to one MTEB results folder (``<out>/results``); a pair whose result file exists
+a base.  Results go to one MTEB results folder (``<out>``, files under ``<out>/results/``); a pair whose result file exists
 is skipped before its model is even loaded, so an interrupted study resumes where it stopped and a
 finished one re-runs in seconds.
 """
@@ -141,7 +141,7 @@ def run_study(
     from mteb_evalrank.models.zoo import FORWARD_COUNTER, VARIANTS
 
     out = Path(out)
-    cache = open_result_cache(out / "results")
+    cache = open_result_cache(out)  # MTEB files results under <out>/results/<model>/<revision>/
     index, count = parse_shard(shard)
     run = StudyRun(started=time.strftime("%Y-%m-%dT%H:%M:%S%z"), shard=f"{index + 1}/{count}")
     tasks = list(dict.fromkeys(tasks))
