@@ -95,6 +95,7 @@ class StudyRun:
     failures: list[dict[str, str]] = field(default_factory=list)
     skipped_tasks: dict[str, str] = field(default_factory=dict)
     forward_texts_by_base: dict[str, int] = field(default_factory=dict)
+    cached_texts_by_base: dict[str, int] = field(default_factory=dict)  # distinct texts in each base's store
     cache_bytes: int = 0
     variants: list[str] = field(default_factory=list)
     tasks: list[str] = field(default_factory=list)
@@ -195,6 +196,9 @@ def run_study(
     run.seconds = round(time.perf_counter() - start, 1)
     run.forward_texts_by_base = {b: FORWARD_COUNTER.by_base.get(b, 0) - before.get(b, 0) for b in FORWARD_COUNTER.by_base}
     run.cache_bytes = cache_size_bytes()
+    from mteb_evalrank.integration.zoo import loaded_store_sizes
+
+    run.cached_texts_by_base = loaded_store_sizes()
     out.mkdir(parents=True, exist_ok=True)
     history = out / "timing.json"
     runs = json.loads(history.read_text(encoding="utf-8")) if history.exists() else []

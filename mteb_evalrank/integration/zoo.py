@@ -490,6 +490,11 @@ def zoo_rows() -> list[dict[str, Any]]:
     return rows
 
 
+def loaded_store_sizes() -> dict[str, int]:
+    """Distinct texts in the embedding store of each base loaded in this process."""
+    return {key[0]: len(loaded.store) for key, loaded in _LOADED.items()}
+
+
 def cache_size_bytes(root: Path | None = None) -> int:
     root = Path(root) if root is not None else cache_root()
     if not root.exists():
