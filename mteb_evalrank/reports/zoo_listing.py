@@ -16,6 +16,7 @@ def format_models_table(rows: Sequence[Mapping[str, Any]], *, details: bool = Fa
     cells = [[("full" if c == "dim" and r.get(c) is None else str(r.get(c, ""))) for c in COLUMNS] for r in rows]
     widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(COLUMNS)]
     widths[3] = min(widths[3], 58)
+    widths[4] = min(widths[4], 46)
 
     def line(values: Sequence[str]) -> str:
         out = []

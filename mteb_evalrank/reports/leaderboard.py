@@ -1,0 +1,650 @@
+"""``mteb-evalrank report``: one self-contained HTML page for the results of 1 to hundreds of models.
+
+Input: an MTEB results folder — ``<folder>/results/<org>__<model>/<revision>/<Task>.json`` with
+``model_meta.json`` and ``run_settings.jsonl`` (what ``mteb run``/``mteb.evaluate``/``mteb.run`` write;
+any depth works, and ``<revision>/experiments/<name>/`` folders become separate rows).  Every result file
+is read with MTEB's own :meth:`mteb.TaskResult.from_disk` (so it is checked against MTEB's schema) and,
+when the task is registered, :meth:`~mteb.TaskResult.validate_and_filter_scores` keeps the task's
+evaluation splits and subsets, so missing subsets show as missing, not as a silently different mean.
+
+Page (Jinja2 template ``templates/leaderboard.html.j2``; inline CSS/JS, images as data URIs, no network):
+
+- leaderboard: models × tasks, cell = the task's headline score: the ``all`` subset when the task has one
+  (EvalRank, STS12-16), else MTEB's :meth:`~mteb.TaskResult.get_score` (mean of the main score over the
+  task's subsets, as on MTEB's leaderboard); ``Mean (Task)`` = mean over the
+  task columns, only for models with every task (as MTEB's ``Mean(Task)``); rank by that mean; every
+  column sorts on click;
+- per task: EvalRank subsets with MRR for cosine and l2 and Hits@k; HEROS normalised cosine per edit
+  type + the paper's Figure-1-style chart (:func:`mteb_evalrank.reports.heros.plot_heros`); N2O needle
+  scores + the N2O heatmap (:mod:`mteb_evalrank.reports.n2o`); similarity baselines and downstream tasks
+  per subset;
+- the correlation study's ``correlation.csv`` (columns :data:`CORRELATION_COLUMNS`) and its figures, given
+  as arguments or found next to the results (a ``correlation.csv`` in the folder or its parent, with the
+  ``.png``/``.svg`` files beside it);
+- model metadata (``model_meta.json``) and run settings (``run_settings.jsonl``: package versions, encode
+  arguments), result dates and evaluation times;
+- files that could not be read are listed with the reason and skipped.  A folder without result files
+  raises :class:`~mteb_evalrank.errors.InputError`.  A model name present with several revisions is shown
+  as ``name @ revision``.
+
+Charts are capped (:data:`MAX_CHART_MODELS`) so a 300-model page stays light; the tables list every model.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import datetime
+import json
+import math
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mteb_evalrank.errors import InputError
+
+TEMPLATE = "leaderboard.html.j2"
+#: charts (HEROS bars, N2O heatmap) show at most this many models, in leaderboard order
+MAX_CHART_MODELS = 40
+MAX_HEATMAP_MODELS = 25
+CORRELATION_COLUMNS = ("intrinsic", "downstream", "rho", "ci_low", "ci_high", "kendall_tau", "n_models")
+FIGURE_SUFFIXES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+EVALRANK_RANK_TASKS = ("EvalRankWord", "EvalRankSent")
+#: keys shown next to the main score in the generic per-task tables, when present
+EXTRA_KEYS = ("devacc", "f1", "cosine_pearson", "cosine_spearman_mean")
+META_FIELDS = (
+    "n_parameters", "embed_dim", "max_tokens", "similarity_fn_name", "framework", "license",
+    "release_date", "open_weights", "reference",
+)  # fmt: skip
+
+
+@dataclass
+class Skipped:
+    """A file that was not used, and why."""
+
+    path: Path
+    reason: str
+
+
+@dataclass
+class ModelRun:
+    """The results of one model revision (one results folder)."""
+
+    name: str
+    revision: str
+    folder: Path
+    experiment: str | None = None
+    meta: dict[str, Any] | None = None
+    run_settings: list[dict[str, Any]] = field(default_factory=list)
+    results: dict[str, Any] = field(default_factory=dict)  # task name -> mteb.TaskResult (validated, filtered)
+    files: dict[str, Path] = field(default_factory=dict)
+    scores: dict[str, float | None] = field(default_factory=dict)  # task name -> MTEB task score
+    label: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str | None]:
+        return (self.name, self.revision, self.experiment)
+
+
+@dataclass
+class ReportData:
+    """Everything the page shows (built by :func:`collect`)."""
+
+    root: Path
+    models: list[ModelRun]
+    tasks: list[str]
+    skipped: list[Skipped] = field(default_factory=list)
+
+    def mean(self, model: ModelRun) -> float | None:
+        """Mean over :attr:`tasks` of the model's task scores; ``None`` unless all are present."""
+        values = [model.scores.get(t) for t in self.tasks]
+        if not values or any(v is None for v in values):
+            return None
+        return float(sum(values) / len(values))
+
+
+# --- reading -------------------------------------------------------------------------------------
+def _read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _short_error(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else type(exc).__name__
+    if len(text) > 1 and "validation error" in first:
+        first = f"{first}: {' '.join(line.strip() for line in text[1:3])}"
+    return f"{type(exc).__name__}: {first}"[:300]
+
+
+def _identity(path: Path) -> tuple[Path, str, str, str | None]:
+    """``(folder, name, revision, experiment)`` from MTEB's layout (``model_meta.json`` wins when present)."""
+    folder = path.parent
+    experiment = None
+    rev_dir = folder
+    if folder.parent.name == "experiments":
+        experiment, rev_dir = folder.name, folder.parent.parent
+    name = rev_dir.parent.name.replace("__", "/", 1)
+    return folder, name, rev_dir.name, experiment
+
+
+def _task_registry() -> dict[str, Any]:
+    """MTEB's task registry (name → class), the plugin's tasks included."""
+    import importlib
+
+    return importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+
+
+def _score(task_result: Any) -> float | None:
+    """The task's headline figure: its ``all`` subset when it has one (EvalRank, STS12-16 store their
+    overall score there), else MTEB's ``get_score`` (the mean of the subsets' main scores)."""
+    from mteb_evalrank.reports.correlation_study import ScoreName, read_score
+
+    try:
+        value = read_score(task_result.scores, ScoreName(task_result.task_name))
+        if value is None:
+            value = float(task_result.get_score())
+    except (ValueError, KeyError, TypeError):
+        return None
+    return None if math.isnan(value) else value
+
+
+def _order_tasks(names: set[str]) -> list[str]:
+    from mteb_evalrank.integration.benchmarks import EVALRANK_TASKS
+
+    known = [t for t in EVALRANK_TASKS if t in names]
+    return known + sorted(names - set(known))
+
+
+def collect(results_dir: Path | str) -> ReportData:
+    """Read every result file below ``results_dir`` (see the module docstring)."""
+    import mteb
+    from tqdm import tqdm
+
+    root = Path(results_dir)
+    if not root.exists():
+        raise InputError(f"{root} does not exist (give the --output-folder of mteb run / mteb-evalrank run).")
+    if not root.is_dir():
+        raise InputError(f"{root} is not a folder (give the --output-folder of mteb run / mteb-evalrank run).")
+    files = sorted(
+        p for p in root.rglob("*.json")
+        # <model>/<revision>/<Task>.json: files nearer the root (a study's timing.json, ...) are not results
+        if len(p.relative_to(root).parts) >= 3 and p.name != "model_meta.json" and not p.name.startswith(".")
+        and p.is_file()
+    )  # fmt: skip
+    if not files:
+        raise InputError(
+            f"no MTEB result files below {root}: expected results/<org>__<model>/<revision>/<Task>.json "
+            "(run e.g. `mteb.run(tasks=['EvalRankSent'], output_folder=...)` or `mteb run -b EvalRank` first)."
+        )
+    registry = _task_registry()
+    task_cache: dict[str, Any] = {}
+    runs: dict[Path, ModelRun] = {}
+    skipped: list[Skipped] = []
+    for path in tqdm(files, desc="reading results", unit="file", disable=len(files) < 200):
+        try:
+            tr = mteb.TaskResult.from_disk(path)
+        except Exception as exc:  # noqa: BLE001 — any unreadable file is reported and skipped
+            skipped.append(Skipped(path, _short_error(exc)))
+            continue
+        folder, name, revision, experiment = _identity(path)
+        run = runs.get(folder)
+        if run is None:
+            run = runs[folder] = ModelRun(name=name, revision=revision, folder=folder, experiment=experiment)
+            _read_model_files(run, skipped)
+        if tr.task_name in run.results:
+            skipped.append(Skipped(path, f"a second result for {tr.task_name} in {folder} (kept {run.files[tr.task_name].name})"))
+            continue
+        if tr.task_name in registry:
+            task = task_cache.get(tr.task_name)
+            if task is None:
+                task = task_cache[tr.task_name] = mteb.get_task(tr.task_name)
+            try:
+                tr = tr.validate_and_filter_scores(task=task)
+            except Exception as exc:  # noqa: BLE001
+                skipped.append(Skipped(path, f"does not match task {tr.task_name}: {_short_error(exc)}"))
+                continue
+        run.results[tr.task_name] = tr
+        run.files[tr.task_name] = path
+        run.scores[tr.task_name] = _score(tr)
+    models = [r for r in runs.values() if r.results]
+    if not models:
+        raise InputError(
+            f"no readable MTEB result file below {root}: "
+            + "; ".join(f"{s.path}: {s.reason}" for s in skipped[:3])
+        )
+    _label(models)
+    tasks = _order_tasks({t for m in models for t in m.results})
+    data = ReportData(root=root, models=models, tasks=tasks, skipped=skipped)
+    models.sort(key=lambda m: (data.mean(m) is None, -(data.mean(m) or 0.0), m.label.lower()))
+    return data
+
+
+def _read_model_files(run: ModelRun, skipped: list[Skipped]) -> None:
+    meta_path = run.folder / "model_meta.json"
+    if meta_path.is_file():
+        try:
+            meta = _read_json(meta_path)
+            if not isinstance(meta, dict):
+                raise ValueError("not a JSON object")
+            run.meta = meta
+            run.name = str(meta.get("name") or run.name)
+            run.revision = str(meta.get("revision") or run.revision)
+        except (OSError, ValueError) as exc:
+            skipped.append(Skipped(meta_path, f"model meta not used: {_short_error(exc)}"))
+    settings = run.folder / "run_settings.jsonl"
+    if settings.is_file():
+        try:
+            for line in settings.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    run.run_settings.append(json.loads(line))
+        except (OSError, ValueError) as exc:
+            skipped.append(Skipped(settings, f"run settings not used: {_short_error(exc)}"))
+
+
+def _label(models: list[ModelRun]) -> None:
+    """Unique row labels: the model name; ``name @ revision`` when a name has several revisions."""
+    by_name: dict[str, list[ModelRun]] = {}
+    for m in models:
+        by_name.setdefault(m.name, []).append(m)
+    for name, group in by_name.items():
+        revisions = {m.revision for m in group}
+        for m in group:
+            label = name if len(group) == 1 else (f"{name} @ {m.revision}" if len(revisions) > 1 else name)
+            if m.experiment:
+                label += f" [{m.experiment}]"
+            m.label = label
+    seen: dict[str, int] = {}
+    for m in models:  # same name and revision in two folders: tell them apart by folder
+        seen[m.label] = seen.get(m.label, 0) + 1
+    for m in models:
+        if seen[m.label] > 1:
+            m.label = f"{m.label} ({m.folder})"
+
+
+# --- correlation outputs ---------------------------------------------------------------------------
+@dataclass
+class Correlation:
+    rows: list[dict[str, Any]]
+    source: Path | None
+    figures: list[dict[str, str]]
+    problems: list[str]
+
+
+def read_correlation_csv(path: Path) -> list[dict[str, Any]]:
+    """Rows of a correlation CSV (:data:`CORRELATION_COLUMNS`); numbers parsed, blanks → ``None``."""
+    path = Path(path)
+    try:
+        with path.open(newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            missing = [c for c in CORRELATION_COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                raise InputError(f"{path}: not a correlation CSV, missing column(s) {', '.join(missing)}.")
+            rows = []
+            for line_no, row in enumerate(reader, start=2):
+                out: dict[str, Any] = {"intrinsic": row["intrinsic"], "downstream": row["downstream"]}
+                for col in CORRELATION_COLUMNS[2:]:
+                    text = (row.get(col) or "").strip()
+                    try:
+                        out[col] = None if text in ("", "nan", "NaN") else float(text)
+                    except ValueError:
+                        raise InputError(f"{path}, line {line_no}: {col} is not a number: {text!r}.") from None
+                rows.append(out)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the correlation CSV ({exc}).") from exc
+    return rows
+
+
+def _data_uri(path: Path) -> str:
+    mime = FIGURE_SUFFIXES.get(path.suffix.lower())
+    if mime is None:
+        raise InputError(f"{path}: not a figure file (expected {', '.join(FIGURE_SUFFIXES)}).")
+    try:
+        payload = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the figure ({exc.strerror or exc}).") from exc
+    return f"data:{mime};base64,{base64.b64encode(payload).decode('ascii')}"
+
+
+def find_correlation(root: Path) -> tuple[Path | None, list[Path]]:
+    """``correlation.csv`` in ``root`` or its parent (first found) and the figures in the same folder."""
+    for folder in (root, root.parent):
+        csv_path = folder / "correlation.csv"
+        if csv_path.is_file():
+            figures = sorted(p for p in folder.iterdir() if p.suffix.lower() in FIGURE_SUFFIXES and p.is_file())
+            return csv_path, figures
+    return None, []
+
+
+def correlation_section(root: Path, csv_path: Path | None, figures: Sequence[Path]) -> Correlation | None:
+    """The correlation block: given files win; otherwise files found by :func:`find_correlation`."""
+    problems: list[str] = []
+    if csv_path is None and not figures:
+        csv_path, figures = find_correlation(root)
+    if csv_path is None and not figures:
+        return None
+    rows: list[dict[str, Any]] = []
+    if csv_path is not None:
+        try:
+            rows = read_correlation_csv(csv_path)
+        except InputError as exc:
+            problems.append(str(exc))
+    images = []
+    for fig in figures:
+        try:
+            images.append({"name": Path(fig).name, "uri": _data_uri(Path(fig))})
+        except InputError as exc:
+            problems.append(str(exc))
+    return Correlation(rows=rows, source=csv_path, figures=images, problems=problems)
+
+
+# --- charts ----------------------------------------------------------------------------------------
+def _figure_uri(draw) -> str:
+    """Run ``draw(path)`` (a plotting function writing a PNG) in a temporary folder; return a data URI."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = draw(Path(tmp) / "figure.png")
+        return _data_uri(Path(path))
+
+
+def _heros_block(data: ReportData) -> dict[str, Any] | None:
+    from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS
+    from mteb_evalrank.reports.heros import plot_heros, read_result
+
+    results = []
+    problems = []
+    for m in data.models:
+        path = m.files.get("HEROS")
+        if path is None:
+            continue
+        try:
+            r = read_result(path)
+        except InputError as exc:
+            problems.append(str(exc))
+            continue
+        r.model = m.label
+        results.append(r)
+    if not results:
+        return None
+    rows = [
+        {"label": r.model, "values": [r.normalized.get(s) for s in SUBSETS] + [r.readings.get(k) for k in SUMMARY_READINGS]}
+        for r in results
+    ]
+    shown = results[:MAX_CHART_MODELS]
+    chart = _figure_uri(lambda p: plot_heros(shown, p))
+    note = None if len(results) <= MAX_CHART_MODELS else f"chart: the first {MAX_CHART_MODELS} of {len(results)} models in leaderboard order; the table lists all"
+    return {
+        "columns": [SUBSET_LABELS[s] for s in SUBSETS] + list(SUMMARY_READINGS),
+        "rows": rows,
+        "chart": chart,
+        "note": note,
+        "problems": problems,
+    }
+
+
+def _n2o_block(data: ReportData) -> dict[str, Any] | None:
+    present = [m for m in data.models if "N2O" in m.results]
+    if not present:
+        return None
+    rows = []
+    for m in present:
+        entry = _first_entry(m.results["N2O"])
+        rows.append(
+            {
+                "label": m.label,
+                "values": [entry.get(k) for k in ("needle_mrr", "needle_top1", "needle_top5", "needle_count")],
+            }
+        )
+    block: dict[str, Any] = {
+        "columns": ["needle MRR", "needle top-1", "needle top-5", "needle pairs"],
+        "rows": rows,
+        "heatmap": None,
+        "note": None,
+    }
+    if len(present) < 2:
+        block["note"] = "the N2O heatmap needs at least two models"
+        return block
+    try:
+        from mteb_evalrank.metrics.neighbors import n2o_matrix
+        from mteb_evalrank.reports.n2o import _neighbor_set, plot_heatmap
+
+        chosen = present[:MAX_HEATMAP_MODELS]
+        sets = [_neighbor_set(m.label, m.files["N2O"], "test") for m in chosen]
+        matrix = n2o_matrix(sets, None)
+        block["heatmap"] = _figure_uri(lambda p: plot_heatmap(p, matrix))
+        if len(present) > MAX_HEATMAP_MODELS:
+            block["note"] = f"heatmap: the first {MAX_HEATMAP_MODELS} of {len(present)} models in leaderboard order"
+    except InputError as exc:
+        block["note"] = f"no heatmap: {exc}"
+    return block
+
+
+# --- tables ----------------------------------------------------------------------------------------
+def _first_entry(task_result: Any, subset: str | None = None) -> dict[str, Any]:
+    for entries in task_result.scores.values():
+        for e in entries:
+            if subset is None or e.get("hf_subset") == subset:
+                return e
+    return {}
+
+
+def _num(value: Any) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
+
+
+def _subsets(data: ReportData, task: str) -> list[str]:
+    found: list[str] = []
+    for m in data.models:
+        tr = m.results.get(task)
+        if tr is None:
+            continue
+        for entries in tr.scores.values():
+            for e in entries:
+                if e.get("hf_subset") not in found:
+                    found.append(e.get("hf_subset"))
+    return found
+
+
+def _evalrank_block(data: ReportData, task: str) -> dict[str, Any]:
+    subsets = _subsets(data, task)
+    columns = [f"{s} MRR cos" for s in subsets] + [f"{s} MRR l2" for s in subsets]
+    columns += ["Hits@1 cos", "Hits@10 cos", "Hits@1 l2", "Hits@10 l2"]
+    headline = "all" if "all" in subsets else (subsets[0] if subsets else None)
+    rows = []
+    for m in data.models:
+        tr = m.results.get(task)
+        if tr is None:
+            continue
+        values = [_num(_first_entry(tr, s).get("mrr")) for s in subsets]
+        values += [_num(_first_entry(tr, s).get("l2_mrr")) for s in subsets]
+        top = _first_entry(tr, headline) if headline else {}
+        values += [_num(top.get(k)) for k in ("hits_at_1", "hits_at_10", "l2_hits_at_1", "l2_hits_at_10")]
+        rows.append({"label": m.label, "values": values})
+    return {"task": task, "columns": columns, "rows": rows, "headline": headline}
+
+
+def _generic_block(data: ReportData, task: str) -> dict[str, Any]:
+    subsets = _subsets(data, task)
+    extras = [k for k in EXTRA_KEYS if any(k in _first_entry(m.results[task]) for m in data.models if task in m.results)]
+    single = len(subsets) == 1
+    columns = (["main score"] if single else list(subsets)) + extras
+    rows = []
+    for m in data.models:
+        tr = m.results.get(task)
+        if tr is None:
+            continue
+        values = [_num(_first_entry(tr, s).get("main_score")) for s in subsets]
+        first = _first_entry(tr)
+        values += [_num(first.get(k)) for k in extras]
+        rows.append({"label": m.label, "values": values})
+    main = _main_score_name(task)
+    return {"task": task, "columns": columns, "rows": rows, "metric": main}
+
+
+def _main_score_name(task: str) -> str:
+    import mteb
+
+    try:
+        return str(mteb.get_task(task).metadata.main_score)
+    except (KeyError, ValueError):
+        return "main_score"
+
+
+def _task_kind(task: str) -> str:
+    import mteb
+
+    try:
+        kind = str(mteb.get_task(task).metadata.type)
+    except (KeyError, ValueError):
+        return "other"
+    return {"STS": "similarity", "Classification": "downstream", "PairClassification": "downstream"}.get(kind, "other")
+
+
+def _meta_rows(data: ReportData) -> list[dict[str, Any]]:
+    rows = []
+    for m in data.models:
+        meta = m.meta or {}
+        versions: dict[str, str] = {}
+        encode: dict[str, Any] = {}
+        for s in m.run_settings:
+            versions.update({k: v for k, v in (s.get("version") or {}).items() if v})
+            encode.update(s.get("encode_kwargs") or {})
+        dates = [tr.date for tr in m.results.values() if getattr(tr, "date", None)]
+        seconds = [tr.evaluation_time for tr in m.results.values() if tr.evaluation_time]
+        rows.append(
+            {
+                "label": m.label,
+                "name": m.name,
+                "revision": m.revision,
+                "has_meta": m.meta is not None,
+                "fields": [_meta_text(meta.get(k)) for k in META_FIELDS],
+                "versions": ", ".join(f"{k} {v}" for k, v in sorted(versions.items())),
+                "encode": ", ".join(f"{k}={v}" for k, v in sorted(encode.items())),
+                "date": max(dates).strftime("%Y-%m-%d %H:%M") if dates else "",
+                "seconds": sum(seconds) if seconds else None,
+                "folder": str(m.folder.relative_to(data.root)) if m.folder.is_relative_to(data.root) else str(m.folder),
+            }
+        )
+    return rows
+
+
+def _meta_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+# --- page ------------------------------------------------------------------------------------------
+def build_context(
+    data: ReportData,
+    *,
+    title: str | None = None,
+    correlation_csv: Path | None = None,
+    figures: Sequence[Path] = (),
+) -> dict[str, Any]:
+    """Everything the template needs (plain lists, dicts and numbers)."""
+    import mteb
+
+    leaderboard = []
+    means = {id(m): data.mean(m) for m in data.models}
+    complete = sorted((m for m in data.models if means[id(m)] is not None), key=lambda m: -means[id(m)])
+    rank_of = {id(m): position for position, m in enumerate(complete, start=1)}  # 1 = best mean
+    for m in data.models:
+        leaderboard.append(
+            {
+                "rank": rank_of.get(id(m)),
+                "label": m.label,
+                "revision": m.revision,
+                "mean": means[id(m)],
+                "done": sum(1 for t in data.tasks if m.scores.get(t) is not None),
+                "scores": [m.scores.get(t) for t in data.tasks],
+            }
+        )
+    evalrank = [_evalrank_block(data, t) for t in data.tasks if t in EVALRANK_RANK_TASKS]
+    handled = set(EVALRANK_RANK_TASKS) | {"HEROS", "N2O"}
+    rest = [t for t in data.tasks if t not in handled]
+    groups = {"similarity": [], "downstream": [], "other": []}
+    for t in rest:
+        groups[_task_kind(t)].append(_generic_block(data, t))
+    return {
+        "title": title or f"Embedding evaluation report: {len(data.models)} model{'s' if len(data.models) != 1 else ''}",
+        "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "root": str(data.root),
+        "mteb_version": mteb.__version__,
+        "tasks": data.tasks,
+        "leaderboard": leaderboard,
+        "evalrank": evalrank,
+        "heros": _heros_block(data),
+        "n2o": _n2o_block(data),
+        "similarity": groups["similarity"],
+        "downstream": groups["downstream"],
+        "other": groups["other"],
+        "correlation": correlation_section(data.root, correlation_csv, figures),
+        "meta_fields": META_FIELDS,
+        "models": _meta_rows(data),
+        "skipped": [{"path": str(s.path), "reason": s.reason} for s in data.skipped],
+    }
+
+
+def _environment():
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("mteb_evalrank.reports", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["score"] = lambda v, digits=4: "" if v is None else f"{v:.{digits}f}"
+    env.filters["sortkey"] = lambda v: "" if v is None else repr(float(v))
+    return env
+
+
+def render(context: dict[str, Any]) -> str:
+    """The HTML page for :func:`build_context`'s context."""
+    return _environment().get_template(TEMPLATE).render(**context)
+
+
+def write_report(
+    results_dir: Path | str,
+    out: Path | str,
+    *,
+    correlation_csv: Path | str | None = None,
+    figures: Sequence[Path | str] = (),
+    title: str | None = None,
+) -> tuple[Path, ReportData]:
+    """Read ``results_dir``, write the page to ``out``; return its path and the data shown."""
+    from mteb_evalrank.data.files import output_file
+
+    out = output_file(Path(out), what="report file", suffixes=("html", "htm"))
+    if correlation_csv is not None and not Path(correlation_csv).is_file():
+        raise InputError(f"{correlation_csv}: no such correlation CSV.")
+    for fig in figures:
+        if not Path(fig).is_file():
+            raise InputError(f"{fig}: no such figure file.")
+    data = collect(results_dir)
+    context = build_context(
+        data,
+        title=title,
+        correlation_csv=Path(correlation_csv) if correlation_csv else None,
+        figures=[Path(f) for f in figures],
+    )
+    out.write_text(render(context), encoding="utf-8")
+    return out, data
+
+
+def summary_lines(data: ReportData, out: Path) -> list[str]:
+    """What the CLI prints after writing the page."""
+    lines = [f"report: {out}  ({len(data.models)} model(s), {len(data.tasks)} task(s))"]
+    for s in data.skipped:
+        lines.append(f"skipped {s.path}: {s.reason}")
+    return lines

