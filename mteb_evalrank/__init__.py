@@ -24,4 +24,8 @@ def __getattr__(name: str):
         from mteb_evalrank.integration.run import run
 
         return run
+    if name == "correlate":  # the correlation study's table (reports/correlation_study.py), pandas/mteb on use only
+        from mteb_evalrank.reports.correlation_study import correlate
+
+        return correlate
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -456,8 +456,9 @@ def add_study_parser(subparsers) -> None:
         "study",
         help="run zoo variants on the study's tasks (resumable, shardable), then correlate intrinsic with downstream",
     )
-    p.add_argument("--zoo", nargs="+", default=["all"], metavar="NAME",
-                   help="'all' (every installed variant), base names (minilm-l6) or variants (minilm-l6/cls)")  # fmt: skip
+    p.add_argument("--zoo", nargs="+", default=["study"], metavar="NAME",
+                   help="'study' (default: every installed variant but the slow e5-small-4bit and mpnet-base), "
+                        "'all', base names (minilm-l6) or variants (minilm-l6/cls)")  # fmt: skip
     p.add_argument("--out", required=True, type=output_folder_arg, help="study folder (results/, report, timing.json)")
     p.add_argument("--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks")
     p.add_argument("--shard", default=None, metavar="i/n", help="run only shard i of n (1-based), e.g. a SLURM array job")
@@ -466,6 +467,51 @@ def add_study_parser(subparsers) -> None:
     p.add_argument("--correlate-only", action="store_true", help="skip running; only correlate the results present")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=_cmd_study)
+
+
+# --- correlate ---------------------------------------------------------------------------------
+def _cmd_correlate(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.correlation_study import correlate_report
+
+    report = correlate_report(
+        args.results_dir, args.intrinsic, args.downstream, out=args.out, csv=args.csv, plot=args.plot,
+        rank_plot=args.rank_plot, rank_by=args.rank_by, compare=[tuple(pair) for pair in args.compare or ()],
+        revision_policy=args.revision_policy, n_resamples=args.n_resamples, seed=args.seed,
+        progress=not args.no_progress,
+    )  # fmt: skip
+    for note in report.warnings:
+        print(f"warning: {note}", file=sys.stderr)
+    print(report.markdown)
+    for path in report.written:
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def add_correlate_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "correlate",
+        help="Spearman rho x100 (bootstrap 95%% CI, Kendall tau) between intrinsic and downstream scores across models",
+        description="Reads any MTEB results folder (this plugin's tasks, MTEB's own tasks, imported SentEval "
+        "results). Score names: Task (main score), Task:metric, Task/subset:metric. Prints the EvalRank "
+        "Table 3/6 layout: rows intrinsic, columns downstream, best bold, second underlined, n per cell.",
+    )
+    p.add_argument("results_dir", type=Path, help="results folder (holding results/<org>__<model>/<revision>/)")
+    p.add_argument("--intrinsic", nargs="+", required=True, metavar="SCORE", help="e.g. EvalRankSent SentEvalSTSB")
+    p.add_argument("--downstream", nargs="+", required=True, metavar="SCORE", help="e.g. SentEvalMR SentEvalCR")
+    p.add_argument("--out", type=output_file_arg, default=None, help="write the Markdown table here")
+    p.add_argument("--csv", type=output_file_arg, default=None, help="one row per cell (rho, ci_low, ci_high, ...)")
+    p.add_argument("--plot", type=output_file_arg, default=None, help="heatmap image (PNG/SVG/PDF)")
+    p.add_argument("--rank-plot", type=output_file_arg, default=None, help="EvalRank Figure 4 rank plot image")
+    p.add_argument("--rank-by", default=None, metavar="SCORE", help="downstream score ordering the rank plot (default: the first)")
+    p.add_argument("--compare", nargs=2, action="append", default=None, metavar=("A", "B"),
+                   help="paired bootstrap of rho(A) - rho(B) against each downstream score (repeatable)")  # fmt: skip
+    p.add_argument("--revision-policy", choices=("newest", "oldest", "error", "separate"), default="newest",
+                   help="a model with results for several revisions: newest results file (default, warns), "
+                        "oldest, error, or each revision as a separate model")  # fmt: skip
+    p.add_argument("--n-resamples", type=_int_at_least(100), default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar while reading results")
+    p.set_defaults(func=_cmd_correlate)
 
 
 # --- report / prepare-submission -----------------------------------------------------------------
@@ -533,6 +579,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_senteval_parsers(sub)
     add_models_parser(sub)
     add_fetch_weights_parser(sub)
+    add_correlate_parser(sub)
     add_study_parser(sub)
     add_report_parser(sub)
     add_prepare_submission_parser(sub)

@@ -118,7 +118,7 @@ class ResultsFolder:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_results_folder(folder: str | Path) -> ResultsFolder:
+def read_results_folder(folder: str | Path, *, progress: bool = False) -> ResultsFolder:
     """Every task result under ``folder`` through MTEB's ``ResultCache`` path discovery and ``TaskResult``.
 
     ``folder`` is a ResultCache folder (holding ``results/``) or the ``results/`` folder itself.  A file
@@ -134,7 +134,9 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
     cache = ResultCache(root)
     paths = cache.get_cache_paths(require_model_meta=False, include_remote=False)
     out = ResultsFolder()
-    for path in sorted(paths):
+    from tqdm.auto import tqdm
+
+    for path in tqdm(sorted(paths), desc="reading results", unit="file", disable=not progress, leave=False):
         path = Path(path)
         if path.name == "model_meta.json":
             continue
@@ -232,12 +234,22 @@ def correlation_table(scores: pd.DataFrame, intrinsic: Sequence[str], downstream
             c = spearman_with_ci(pair[i].to_numpy(), pair[d].to_numpy(), n_resamples=n_resamples, seed=seed)
             rows.append({"intrinsic": i, "downstream": d, "rho": c.rho, "ci_low": c.ci_low, "ci_high": c.ci_high,
                          "kendall_tau": c.tau, "n_models": c.n_models, "n_dropped": int(len(scores) - len(pair)),
-                         "n_resamples": c.n_resamples, "note": c.reason or ""})  # fmt: skip
+                         "n_resamples": c.n_resamples, "note": _name_constant(c.reason, pair, d, i)})  # fmt: skip
     return pd.DataFrame(rows)
 
 
+def _name_constant(reason: str | None, pair: pd.DataFrame, downstream: str, intrinsic: str) -> str:
+    """Say which score is constant (a constant downstream score makes its whole column undefined)."""
+    if not reason or "constant" not in reason:
+        return reason or ""
+    for name in (downstream, intrinsic):
+        if pair[name].nunique() == 1:
+            return f"undefined: {name} is constant ({pair[name].iloc[0]:.4g}) across the {len(pair)} models"
+    return reason
+
+
 def correlate(
-    results: str | Path,
+    results: str | Path | ResultsFolder,
     intrinsic: Sequence[str],
     downstream: Sequence[str],
     *,
@@ -325,10 +337,10 @@ def plot_heatmap(table: pd.DataFrame, path: str | Path, *, title: str | None = N
     grid = table.pivot(index="intrinsic", columns="downstream", values="rho")
     grid = grid.loc[list(dict.fromkeys(table["intrinsic"])), list(dict.fromkeys(table["downstream"]))]
     rows, cols = grid.shape
-    fig, ax = plt.subplots(figsize=(max(6, 1.0 * cols + 3), max(3, 0.45 * rows + 2)))
+    fig, ax = plt.subplots(figsize=(min(max(6, 1.0 * cols + 3), 40), min(max(3, 0.45 * rows + 2), 40)))
     im = ax.imshow(grid.to_numpy(dtype=float), cmap="RdBu", vmin=-100, vmax=100, aspect="auto")
-    ax.set_xticks(range(cols), grid.columns, rotation=40, ha="right")
-    ax.set_yticks(range(rows), grid.index)
+    ax.set_xticks(range(cols), grid.columns, rotation=40, ha="right", fontsize=8 if cols > 20 else 10)
+    ax.set_yticks(range(rows), grid.index, fontsize=8 if rows > 20 else 10)
     if rows * cols <= 400:
         for (r, c), v in np.ndenumerate(grid.to_numpy(dtype=float)):
             ax.text(c, r, "–" if np.isnan(v) else f"{v:.0f}", ha="center", va="center", fontsize=8,
@@ -347,8 +359,9 @@ def plot_heatmap(table: pd.DataFrame, path: str | Path, *, title: str | None = N
 def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], path: str | Path) -> Path:
     """EvalRank Figure 4: models ordered by ``downstream`` (x), each intrinsic score's rank of them (y).
 
-    A perfect predictor puts its dots on the diagonal.  Model names label the x axis up to 40 models;
-    beyond that only ranks are shown, so the plot stays readable for hundreds of models.
+    A perfect predictor puts its dots on the diagonal.  At most about 40 model names label the x axis
+    (every k-th model beyond 40) and the figure widens up to a cap, so it stays readable for hundreds
+    of models.
     """
     import matplotlib
 
@@ -373,8 +386,12 @@ def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], 
     ax.set_xlabel(f"models ranked by {downstream} (1 = best)")
     ax.set_ylabel("rank of the model under the intrinsic score")
     ax.invert_yaxis()
-    if n <= 40:
-        ax.set_xticks(x, [str(m).removeprefix("zoo/") for m in part.index], rotation=70, ha="right", fontsize=7)
+    step = max(1, math.ceil(n / 40))  # at most ~40 model names on the axis, whatever the number of models
+    shown = x[::step]
+    ax.set_xticks(shown, [str(m).removeprefix("zoo/") for m in part.index[::step]], rotation=70, ha="right",
+                  fontsize=7)  # fmt: skip
+    if step > 1:
+        ax.set_xlabel(f"models ranked by {downstream} (1 = best; every {step}th model named)")
     ax.set_title(f"Do intrinsic scores rank {n} models as {downstream} does? (dots on the line = yes)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
@@ -383,3 +400,93 @@ def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], 
     fig.savefig(path, dpi=130)
     plt.close(fig)
     return path
+
+
+def format_comparisons(comp: pd.DataFrame) -> str:
+    """Markdown table of paired comparisons: ρ(a) − ρ(b) × 100 [95% CI] (n) per downstream score, with the
+    verdict the interval supports."""
+    lines = ["| A | B | downstream | ρ(A) − ρ(B) | 95% CI | n | reading |", "|---|---|---|---|---|---|---|"]
+    for r in comp.itertuples():
+        if r.note:
+            lines.append(f"| {r.a} | {r.b} | {r.downstream} | – | – | {r.n_models} | {r.note} |")
+            continue
+        if r.ci_low > 0:
+            reading = "A predicts better (interval above 0)"
+        elif r.ci_high < 0:
+            reading = "B predicts better (interval below 0)"
+        else:
+            reading = "no clear difference (interval contains 0)"
+        lines.append(f"| {r.a} | {r.b} | {r.downstream} | {r.difference:+.1f} | [{r.ci_low:+.1f}, {r.ci_high:+.1f}] "
+                     f"| {r.n_models} | {reading} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+@dataclass
+class CorrelateReport:
+    """What ``mteb-evalrank correlate`` produced: the Markdown page, the files written, the warnings."""
+
+    table: pd.DataFrame
+    markdown: str
+    written: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def correlate_report(
+    results: str | Path,
+    intrinsic: Sequence[str],
+    downstream: Sequence[str],
+    *,
+    out: str | Path | None = None,
+    csv: str | Path | None = None,
+    plot: str | Path | None = None,
+    rank_plot: str | Path | None = None,
+    rank_by: str | None = None,
+    compare: Sequence[tuple[str, str]] = (),
+    revision_policy: str = "newest",
+    n_resamples: int = 1000,
+    seed: int = 0,
+    progress: bool = False,
+) -> CorrelateReport:
+    """``mteb-evalrank correlate``: the correlation table of a results folder as Markdown (Tables 3/6
+    layout), optionally written to ``out``, ``csv``, a heatmap ``plot`` and a Figure 4 ``rank_plot``
+    (models ordered by ``rank_by``, default the first downstream score); ``compare`` adds the paired
+    bootstrap ρ(A) − ρ(B) for each (A, B) against every downstream score."""
+    if rank_by is not None and rank_by not in downstream:
+        raise InputError(f"--rank-by {rank_by!r} is not one of the downstream scores ({', '.join(downstream)}).")
+    if n_resamples < 100:
+        raise InputError(f"use at least 100 bootstrap resamples for a 95% interval, got {n_resamples}.")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        folder = read_results_folder(results, progress=progress)
+        table = correlate(folder, intrinsic, downstream, n_resamples=n_resamples, seed=seed,
+                          revision_policy=revision_policy)  # fmt: skip
+        scores = table.attrs["scores"]
+        extra = [n for pair in compare for n in pair if n not in scores.columns]
+        if extra:
+            more, _ = score_matrix(folder, list(dict.fromkeys(extra)), revision_policy=revision_policy)
+            scores = scores.join(more, how="outer")
+    notes = list(dict.fromkeys(str(w.message) for w in caught))
+    parts = [f"# Intrinsic vs downstream: Spearman ρ × 100 across {len(scores)} models", "", format_markdown(table)]
+    dropped = table[table["n_dropped"] > 0]
+    if len(dropped):
+        parts += ["", "Models without a score are dropped from that cell, never imputed: "
+                  + "; ".join(f"{r.intrinsic} × {r.downstream}: {r.n_dropped} dropped" for r in dropped.itertuples())]  # fmt: skip
+    if compare:
+        comp = comparisons(scores, compare, downstream, n_resamples=n_resamples, seed=seed)
+        parts += ["", f"## Paired comparisons (bootstrap over the same models, {n_resamples} resamples, seed {seed})",
+                  "", format_comparisons(comp)]  # fmt: skip
+    if notes:
+        parts += ["", "## Warnings", "", *[f"- {n}" for n in notes]]
+    report = CorrelateReport(table, "\n".join(parts) + "\n", warnings=notes)
+    if out is not None:
+        path = Path(out)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(report.markdown, encoding="utf-8")
+        report.written.append(path)
+    if csv is not None:
+        report.written.append(write_csv(table, csv))
+    if plot is not None:
+        report.written.append(plot_heatmap(table, plot))
+    if rank_plot is not None:
+        report.written.append(plot_ranks(scores, rank_by or downstream[0], list(intrinsic), rank_plot))
+    return report
