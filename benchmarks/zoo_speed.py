@@ -13,7 +13,7 @@ folder in a temporary directory, unless ``--cache`` is given):
 - ``warm_over_cold``: warm_s / cold_s
 - ``cache_bytes`` / ``cache_mb``: the embedding cache on disk after the run
 
-Usage: ``python benchmarks/zoo_speed.py [--variants all|minilm-l6 ...] [--batch-size 64]``
+Usage: ``python benchmarks/zoo_speed.py [--variants study|all|minilm-l6 ...] [--batch-size 64]``
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def _run_all(variants, task, results: Path, batch_size: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--variants", nargs="+", default=["all"])
+    parser.add_argument("--variants", nargs="+", default=["study"])
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--cache", default=None, help="embedding cache folder (default: a fresh temporary one)")
     args = parser.parse_args()
