@@ -94,6 +94,10 @@ def _wrap_get_model() -> None:
 
         if is_zoo_spec(model_name) and str(model_name).startswith("zoo:"):
             return get_zoo_model(model_name, device=device)
+        from mteb_evalrank.integration.rankencoder_spec import is_rankencoder_spec, load_rankencoder
+
+        if is_rankencoder_spec(model_name):
+            return load_rankencoder(model_name, device=device)
         if resolves_locally(model_name):
             return load_model(model_name, revision=revision, device=device)
         return original(model_name, revision, device, **kwargs)
