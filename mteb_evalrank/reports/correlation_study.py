@@ -285,9 +285,16 @@ def comparisons(scores: pd.DataFrame, pairs: Iterable[tuple[str, str]], downstre
 
 
 # --- outputs --------------------------------------------------------------------------------------------
+def _fmt(value: float, digits: int) -> str:
+    """``value`` rounded for display, without a negative zero (−0.4 → ``0``, not ``-0``)."""
+    text = f"{value:.{digits}f}"
+    return text.lstrip("-") if float(text) == 0 else text
+
+
 def format_markdown(table: pd.DataFrame) -> str:
     """EvalRank Tables 3/6 layout: rows intrinsic, columns downstream, ρ × 100 [CI] (n); per column the best
-    ρ is **bold** and the second <u>underlined</u>; undefined cells say why."""
+    ρ is **bold** and the second <u>underlined</u> (ties share the mark: the best distinct value is bold,
+    the next distinct value underlined); undefined cells say why."""
     intrinsic = list(dict.fromkeys(table["intrinsic"]))
     downstream = list(dict.fromkeys(table["downstream"]))
     cell = {(r.intrinsic, r.downstream): r for r in table.itertuples()}
@@ -308,9 +315,9 @@ def format_markdown(table: pd.DataFrame) -> str:
             if r.note:
                 cells.append(f"{r.note} (n={r.n_models})")
                 continue
-            value = f"{r.rho:.1f}"
+            value = _fmt(r.rho, 1)
             value = {0: f"**{value}**", 1: f"<u>{value}</u>"}.get(rank.get((i, d), -1), value)
-            cells.append(f"{value} [{r.ci_low:.0f}, {r.ci_high:.0f}] (n={r.n_models})")
+            cells.append(f"{value} [{_fmt(r.ci_low, 0)}, {_fmt(r.ci_high, 0)}] (n={r.n_models})")
         lines.append(f"| {i} | " + " | ".join(cells) + " |")
     n = int(table["n_resamples"].iloc[0]) if "n_resamples" in table and len(table) else 0
     lines.append("")
@@ -343,10 +350,11 @@ def plot_heatmap(table: pd.DataFrame, path: str | Path, *, title: str | None = N
     ax.set_yticks(range(rows), grid.index, fontsize=8 if rows > 20 else 10)
     if rows * cols <= 400:
         for (r, c), v in np.ndenumerate(grid.to_numpy(dtype=float)):
-            ax.text(c, r, "–" if np.isnan(v) else f"{v:.0f}", ha="center", va="center", fontsize=8,
+            ax.text(c, r, "–" if np.isnan(v) else _fmt(v, 0), ha="center", va="center", fontsize=8,
                     color="white" if not np.isnan(v) and abs(v) > 60 else "black")  # fmt: skip
     n = int(table["n_models"].max()) if len(table) else 0
-    ax.set_title(title or f"Spearman ρ×100 between intrinsic and downstream scores across {n} models")
+    ax.set_title(title or f"Spearman ρ×100 across {n} models\n(rows: intrinsic scores; columns: downstream; – undefined)",
+                 fontsize=10)  # fmt: skip
     fig.colorbar(im, ax=ax, label="ρ × 100")
     fig.tight_layout()
     path = Path(path)
