@@ -442,6 +442,29 @@ def add_fetch_weights_parser(subparsers) -> None:
     p.set_defaults(func=_cmd_fetch_weights)
 
 
+def _cmd_sts_by_level(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.similarity_levels import sts_by_level
+
+    print(sts_by_level(args.folders, task=args.task, bins=args.bins, out=args.out, subset=args.subset,
+                       split=args.split, n_resamples=args.n_resamples))  # fmt: skip
+    return 0
+
+
+def add_sts_by_level_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "sts-by-level",
+        help="STS Spearman within gold-score bins (EvalRank Fig. 2, RankEncoder Fig. 7) from saved predictions",
+    )
+    p.add_argument("folders", nargs="+", help="prediction folders (mteb run --prediction-folder), one per model")
+    p.add_argument("--task", default="SentEvalSTSB", help="STS task (default SentEvalSTSB)")
+    p.add_argument("--bins", default="0-2,2-4,4-5", help="gold-score bins (default 0-2,2-4,4-5)")
+    p.add_argument("--subset", default="default", help="subset of the task (default 'default')")
+    p.add_argument("--split", default="test")
+    p.add_argument("--out", type=output_file_arg, help="bar chart of the bins (PNG or SVG)")
+    p.add_argument("--n-resamples", type=_int_at_least(100), default=1000, help="bootstrap resamples (default 1000)")
+    p.set_defaults(func=_cmd_sts_by_level)
+
+
 def _cmd_study(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.study import study_command
 
@@ -581,6 +604,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_fetch_weights_parser(sub)
     add_correlate_parser(sub)
     add_study_parser(sub)
+    add_sts_by_level_parser(sub)
     add_report_parser(sub)
     add_prepare_submission_parser(sub)
     return parser

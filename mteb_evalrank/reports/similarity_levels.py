@@ -1,0 +1,115 @@
+"""``mteb-evalrank sts-by-level``: STS Spearman within gold-score bins, from MTEB's saved predictions.
+
+``mteb run … --prediction-folder DIR`` (or ``mteb.evaluate(…, prediction_folder=DIR)``) saves, for the
+plugin's STS tasks, ``DIR/<Task>_predictions.json`` with the model's name and, per subset, the pair
+ids, gold scores and cosines.  This report finds every such file under the folders given (one per
+model), and prints and plots ρ per bin with n and bootstrap intervals
+(:func:`mteb_evalrank.metrics.similarity_levels.spearman_by_bin`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mteb_evalrank.errors import InputError
+from mteb_evalrank.metrics.similarity_levels import BinScore, parse_bins, spearman_by_bin
+
+
+def find_predictions(folders: Sequence[str | Path], task: str) -> list[tuple[str, dict[str, Any], Path]]:
+    """``(model name, predictions of the subset, path)`` for each ``<task>_predictions.json`` found."""
+    found = []
+    for folder in folders:
+        folder = Path(folder)
+        if not folder.exists():
+            raise InputError(f"prediction folder {folder} does not exist.")
+        paths = [folder] if folder.is_file() else sorted(folder.rglob(f"{task}_predictions.json"))
+        for path in paths:
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise InputError(f"{path}: not a readable predictions file ({exc}).") from None
+            name = data.get("mteb_model_meta", {}).get("model_name", path.parent.name)
+            found.append((str(name), data, path))
+    if not found:
+        raise InputError(
+            f"no {task}_predictions.json under {', '.join(map(str, folders))}; run the task with "
+            "--prediction-folder (mteb run … --prediction-folder DIR) first."
+        )
+    return found
+
+
+def _subset_predictions(data: dict[str, Any], subset: str, split: str, path: Path) -> tuple[list[float], list[float]]:
+    entry = data.get(subset, {}).get(split)
+    if not entry or "gold" not in entry or "cosine" not in entry:
+        subsets = [k for k in data if k != "mteb_model_meta"]
+        raise InputError(f"{path}: no {subset}/{split} predictions with gold and cosine (subsets: {', '.join(subsets)}).")
+    return entry["cosine"], entry["gold"]
+
+
+def levels_table(folders: Sequence[str | Path], *, task: str = "SentEvalSTSB", bins: str = "0-2,2-4,4-5",
+                 subset: str = "default", split: str = "test", n_resamples: int = 1000,
+                 seed: int = 0) -> dict[str, list[BinScore]]:  # fmt: skip
+    """Model name → per-bin scores."""
+    edges = parse_bins(bins)
+    out: dict[str, list[BinScore]] = {}
+    for name, data, path in find_predictions(folders, task):
+        pred, gold = _subset_predictions(data, subset, split, path)
+        key = name if name not in out else f"{name} ({path.parent})"
+        out[key] = spearman_by_bin(pred, gold, edges, n_resamples=n_resamples, seed=seed)
+    return out
+
+
+def format_levels(levels: dict[str, list[BinScore]], *, task: str) -> str:
+    """Markdown: one row per model, one column per bin, ``ρ×100 [CI] (n)``."""
+    first = next(iter(levels.values()))
+    head = [f"gold {b.low:g}-{b.high:g}" for b in first]
+    lines = [f"| {task}: model | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
+    for name, scores in levels.items():
+        cells = [b.note or f"{b.rho * 100:.1f} [{b.ci_low * 100:.0f}, {b.ci_high * 100:.0f}] (n={b.n_pairs})" for b in scores]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def plot_levels(levels: dict[str, list[BinScore]], path: str | Path, *, task: str) -> Path:
+    """Grouped bars: Spearman within each gold-score bin per model, 95% intervals, pairs per bin on the axis."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = list(levels)
+    first = levels[names[0]]
+    nb = len(first)
+    width = 0.8 / max(1, len(names))
+    fig, ax = plt.subplots(figsize=(max(6, 1.6 * nb + 0.3 * len(names) * nb), 4.5))
+    x = np.arange(nb)
+    for k, name in enumerate(names):
+        scores = levels[name]
+        vals = np.array([b.rho * 100 for b in scores])
+        err = np.array([[b.rho * 100 - b.ci_low * 100, b.ci_high * 100 - b.rho * 100] for b in scores]).T
+        ax.bar(x + (k - (len(names) - 1) / 2) * width, vals, width, yerr=err, capsize=3, label=name[:60])
+    ax.set_xticks(x, [f"gold {b.low:g}–{b.high:g}\n({b.n_pairs} pairs)" for b in first])
+    ax.set_ylabel("Spearman ρ × 100 within the bin")
+    ax.set_title(f"{task}: how well each model orders pairs of similar gold score\n"
+                 "(Spearman within each bin; error bars: 95% bootstrap interval)", fontsize=10)  # fmt: skip
+    ax.axhline(0, color="black", lw=0.8)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
+
+
+def sts_by_level(folders: Sequence[str | Path], *, task: str, bins: str, out: str | Path | None = None,
+                 subset: str = "default", split: str = "test", n_resamples: int = 1000) -> str:  # fmt: skip
+    """What the CLI prints (and plots to ``out``)."""
+    levels = levels_table(folders, task=task, bins=bins, subset=subset, split=split, n_resamples=n_resamples)
+    if out:
+        plot_levels(levels, out, task=task)
+    return format_levels(levels, task=task) + f"\n\nSpearman ρ × 100 within gold-score bins; [95% bootstrap interval over pairs, {n_resamples} resamples]."
