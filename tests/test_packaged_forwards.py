@@ -159,6 +159,47 @@ def test_e5_engine_returns_normalised_sentence_vectors_deterministically():
         forward.hidden_states(SENTENCES)
 
 
+# --- the static Model2Vec-style base ----------------------------------------------------------------
+def test_static_forward_reproduces_the_packages_own_engine():
+    forward = _forward(pf.STATIC_BASE)
+    static_model = pytest.importorskip("static_model", reason="the package's Rust engine (static_model) is absent")
+    layers, mask = forward.hidden_states(SENTENCES)
+    assert forward.layer_indices == (0,) and forward.n_layers == 0 and len(layers) == 1
+    (tokens,) = layers
+    assert tokens.dtype == np.float32 and tokens.shape == (*mask.shape, forward.dim) and forward.dim == 64
+    assert mask[4].sum() == 1 and not tokens[4, 0].any()  # the empty text: one zero vector
+    assert mask[5].sum() < mask[2].sum()
+    ours = _mean(forward, SENTENCES)
+    texts = [t for t in SENTENCES if t]
+    engine = np.asarray(static_model.get_embeddings(texts), dtype=np.float32)
+    keep = [i for i, t in enumerate(SENTENCES) if t]
+    assert np.allclose(ours[keep] / np.linalg.norm(ours[keep], axis=1, keepdims=True), engine, atol=1e-5)
+    again = _mean(forward, SENTENCES[::-1])[::-1]
+    assert np.array_equal(again, ours)  # batch order and padding do not change a text's vector
+    assert len(forward.revision) == 12
+    sims = engine @ engine.T
+    assert (sims[~np.eye(len(texts), dtype=bool)] < 0.999).all()
+
+
+def test_static_variants_resolve_through_mteb(tmp_path, monkeypatch):
+    _need(pf.STATIC_BASE)
+    import mteb
+    from mteb._create_dataloaders import _create_dataloader_from_texts
+
+    from mteb_evalrank.integration import zoo as wiring
+
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    wiring.clear_process_state()
+    model = mteb.get_model(f"zoo:{pf.STATIC_BASE}/mean")
+    assert model.mteb_model_meta.name == f"zoo/{pf.STATIC_BASE}__mean" and model.mteb_model_meta.embed_dim == 64
+    texts = [t for t in SENTENCES if t]
+    emb = np.asarray(model.encode(_create_dataloader_from_texts(texts, batch_size=4),
+                                  task_metadata=mteb.get_task("SentEvalSTSB").metadata,
+                                  hf_split="test", hf_subset="default"))  # fmt: skip
+    assert np.allclose(emb, _mean(_forward(pf.STATIC_BASE), texts), atol=1e-5)
+    wiring.clear_process_state()
+
+
 # --- all-mpnet-base-v2 from five wheels -------------------------------------------------------------
 def _fake_part_wheels(folder: Path) -> str:
     """Five wheels whose payloads join into a zip holding a tiny 'SentenceTransformer folder'."""
