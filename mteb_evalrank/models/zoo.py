@@ -69,6 +69,8 @@ class ZooBase:
     n_parameters: int | None = None
     folder: str | None = None  # a user's own transformers / SentenceTransformer folder (see add_base)
     prefix: str = ""  # text prefix the model expects (e.g. "query: " for E5)
+    label: str | None = None  # what `mteb-evalrank models` shows as kind (default: kind)
+    framework: str | None = None  # ModelMeta framework (default: NumPy for static, PyTorch otherwise)
 
     def can_pool(self, pooling: Pooling) -> bool:
         if self.engine_pooling:
