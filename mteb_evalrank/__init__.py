@@ -28,8 +28,8 @@ def __getattr__(name: str):
         from mteb_evalrank.reports.correlation_study import correlate
 
         return correlate
-    if name == "RankEncoder":  # mteb_evalrank.RankEncoder (models/rank_encoder.py), imported on use only
-        from mteb_evalrank.models.rank_encoder import RankEncoder
+    if name == "RankEncoder":  # models/rank_encoder.py with the corpus in the disk cache (integration/rank_encoder_cache.py)
+        from mteb_evalrank.integration.rank_encoder_cache import RankEncoder
 
         return RankEncoder
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

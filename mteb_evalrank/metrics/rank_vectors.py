@@ -15,8 +15,11 @@ vector; its ``u`` is the zero vector (no information), never NaN.
 Inference (Eq. 7): ``sim(a, b) = λ · u(a)·u(b) + (1 − λ) · cos(E(a), E(b))``.
 
 Everything is computed in chunks of queries: memory is O(chunk × m) for the cosines and ranks, plus
-the output.  :func:`rank_similarity_pairs` returns only the m-free pair similarities, so scoring n
-pairs never holds an n × m matrix.
+the output.  A chunk is at most ``chunk_size`` rows and at most :data:`MAX_CHUNK_ELEMENTS` cosines
+(ranking makes several float64 temporaries of the chunk's size, so a 1,024-row chunk over a 100k
+corpus would need gigabytes).  :func:`rank_similarity_pairs` returns only the m-free pair
+similarities, so scoring n pairs never holds an n × m matrix; :func:`rank_encoder_embeddings` writes
+the rank vectors straight into its output (no second n × m copy).
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from __future__ import annotations
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+
+#: Upper bound on rows × corpus size per chunk (2**21 cosines = 16 MiB per float64 temporary).
+MAX_CHUNK_ELEMENTS = 2**21
 
 
 def _unit_rows(x: np.ndarray, what: str) -> np.ndarray:
@@ -46,8 +52,16 @@ def _g(ranks: np.ndarray) -> np.ndarray:
     return np.divide(centred, norms, out=np.zeros_like(centred), where=norms > 0)
 
 
-def rank_vectors(queries: np.ndarray, corpus: np.ndarray, *, chunk_size: int = 1024) -> np.ndarray:
-    """``u(x)`` for each query row: ``(n, m)`` float32, unit norm (Eq. 2-3), computed ``chunk_size`` rows at a time."""
+def _rows_per_chunk(chunk_size: int, m: int) -> int:
+    return max(1, min(int(chunk_size), MAX_CHUNK_ELEMENTS // max(1, m)))
+
+
+def rank_vectors(queries: np.ndarray, corpus: np.ndarray, *, chunk_size: int = 1024,
+                 out: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+    """``u(x)`` for each query row: ``(n, m)`` float32, unit norm (Eq. 2-3), computed a chunk of rows at a time.
+
+    ``out``: an ``(n, m)`` float32 array (or view) to fill instead of allocating a new one.
+    """
     from scipy.stats import rankdata
 
     c = _unit_rows(corpus, "rank-vector corpus")
@@ -56,10 +70,14 @@ def rank_vectors(queries: np.ndarray, corpus: np.ndarray, *, chunk_size: int = 1
     q = _unit_rows(queries, "rank-vector inputs")
     if q.shape[1] != c.shape[1]:
         raise InputError(f"inputs have dimension {q.shape[1]}, the corpus {c.shape[1]}.")
-    out = np.empty((q.shape[0], c.shape[0]), dtype=np.float32)
-    for lo in range(0, q.shape[0], max(1, int(chunk_size))):
-        cos = q[lo : lo + chunk_size] @ c.T
-        out[lo : lo + chunk_size] = _g(rankdata(cos, axis=1))
+    if out is None:
+        out = np.empty((q.shape[0], c.shape[0]), dtype=np.float32)
+    elif out.shape != (q.shape[0], c.shape[0]):
+        raise InputError(f"rank vectors: out has shape {out.shape}, expected {(q.shape[0], c.shape[0])}.")
+    step = _rows_per_chunk(chunk_size, c.shape[0])
+    for lo in range(0, q.shape[0], step):
+        cos = q[lo : lo + step] @ c.T
+        out[lo : lo + step] = _g(rankdata(cos, axis=1))
     return out
 
 
@@ -70,10 +88,11 @@ def rank_similarity_pairs(a: np.ndarray, b: np.ndarray, corpus: np.ndarray, *, c
     if a.shape != b.shape:
         raise InputError(f"pair embeddings must have the same shape, got {a.shape} and {b.shape}.")
     out = np.empty(a.shape[0], dtype=np.float64)
-    for lo in range(0, a.shape[0], max(1, int(chunk_size))):
-        ua = rank_vectors(a[lo : lo + chunk_size], corpus, chunk_size=chunk_size).astype(np.float64)
-        ub = rank_vectors(b[lo : lo + chunk_size], corpus, chunk_size=chunk_size).astype(np.float64)
-        out[lo : lo + chunk_size] = np.einsum("ij,ij->i", ua, ub)
+    step = _rows_per_chunk(chunk_size, np.shape(corpus)[0])
+    for lo in range(0, a.shape[0], step):
+        ua = rank_vectors(a[lo : lo + step], corpus, chunk_size=step)
+        ub = rank_vectors(b[lo : lo + step], corpus, chunk_size=step)
+        out[lo : lo + step] = np.einsum("ij,ij->i", ua, ub, dtype=np.float64)
     return out
 
 
@@ -94,6 +113,10 @@ def combined_similarity(rank_sim: np.ndarray, cos_sim: np.ndarray, weight: float
 def rank_encoder_embeddings(embeddings: np.ndarray, corpus: np.ndarray, weight: float, *, chunk_size: int = 1024) -> np.ndarray:
     """``[√λ · u(x), √(1 − λ) · E(x)/‖E(x)‖]``: unit-norm rows whose dot products (= cosines) are Eq. 7."""
     w = check_weight(weight)
-    u = rank_vectors(embeddings, corpus, chunk_size=chunk_size)
     e = _unit_rows(embeddings, "RankEncoder base embeddings")
-    return np.hstack([np.sqrt(w) * u, np.sqrt(1.0 - w) * e]).astype(np.float32)
+    m = np.shape(corpus)[0]
+    out = np.empty((e.shape[0], m + e.shape[1]), dtype=np.float32)
+    rank_vectors(embeddings, corpus, chunk_size=chunk_size, out=out[:, :m])
+    out[:, :m] *= np.float32(np.sqrt(w))
+    out[:, m:] = np.sqrt(1.0 - w) * e
+    return out
