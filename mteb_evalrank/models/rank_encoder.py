@@ -13,7 +13,7 @@ texts again inside ``similarity``.  The cost of the chosen route is output width
 gives 10,384 floats per input); :func:`mteb_evalrank.metrics.rank_vectors.rank_similarity_pairs`
 scores pairs without it.
 
-**λ.** The paper's text (§3.3) uses λ = 0.1 on the rank similarity; its released scripts put 0.9 on the
+**λ.** The paper uses λ = 0.1 on the rank similarity (Eq. 7, §3.6; setting in §4.3); its released scripts put 0.9 on the
 cosine (λ = 0.1 there too) — both mean ``weight=0.1`` here: ``weight`` is the rank-vector weight λ.
 
 **Inputs that are also corpus sentences.** They are *not* excluded: every rank vector must be over
