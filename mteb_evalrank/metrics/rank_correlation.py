@@ -65,8 +65,8 @@ def _undefined_reason(*vectors: np.ndarray) -> str | None:
     return None
 
 
-def _rho(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-    """Spearman ρ along ``axis`` (vectorised for the bootstrap); constant resamples give 0."""
+def spearman_along(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Spearman ρ along ``axis`` (vectorised for :func:`scipy.stats.bootstrap`); constant rows give 0."""
     from scipy.stats import rankdata
 
     rx = rankdata(x, axis=axis)
@@ -94,7 +94,7 @@ def spearman_with_ci(x, y, *, n_resamples: int = 1000, seed: int = 0, confidence
     degenerate = [0]
 
     def statistic(a, b, axis=-1):
-        r = _rho(a, b, axis=axis)
+        r = spearman_along(a, b, axis=axis)
         degenerate[0] += int(np.sum((np.ptp(a, axis=axis) == 0) | (np.ptp(b, axis=axis) == 0)))
         return r * 100
 
@@ -129,7 +129,7 @@ def compare_predictors(a, b, y, *, n_resamples: int = 1000, seed: int = 0, confi
     diff = (float(spearmanr(a, y).statistic) - float(spearmanr(b, y).statistic)) * 100
 
     def statistic(ra, rb, ry, axis=-1):
-        return (_rho(ra, ry, axis=axis) - _rho(rb, ry, axis=axis)) * 100
+        return (spearman_along(ra, ry, axis=axis) - spearman_along(rb, ry, axis=axis)) * 100
 
     res = bootstrap((a, b, y), statistic, paired=True, vectorized=True, n_resamples=n_resamples,
                     confidence_level=confidence, method="percentile", random_state=np.random.default_rng(seed))  # fmt: skip

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.metrics.rank_correlation import spearman_along
 
 
 @dataclass(frozen=True)
@@ -53,24 +54,12 @@ def parse_bins(text: str) -> list[tuple[float, float]]:
     return bins
 
 
-def _spearman(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-    from scipy.stats import rankdata
-
-    rx = rankdata(x, axis=axis)
-    ry = rankdata(y, axis=axis)
-    rx = rx - rx.mean(axis=axis, keepdims=True)
-    ry = ry - ry.mean(axis=axis, keepdims=True)
-    den = np.sqrt((rx**2).sum(axis=axis) * (ry**2).sum(axis=axis))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, (rx * ry).sum(axis=axis) / np.where(den > 0, den, 1), 0.0)
-
-
 def spearman_with_interval(pred: np.ndarray, gold: np.ndarray, *, n_resamples: int = 1000, seed: int = 0) -> tuple[float, float, float]:
     """ρ (scipy's ``spearmanr``) and a paired percentile bootstrap interval over pairs."""
     from scipy.stats import bootstrap, spearmanr
 
     rho = float(spearmanr(pred, gold).statistic)
-    res = bootstrap((pred, gold), _spearman, paired=True, vectorized=True, n_resamples=n_resamples,
+    res = bootstrap((pred, gold), spearman_along, paired=True, vectorized=True, n_resamples=n_resamples,
                     method="percentile", random_state=np.random.default_rng(seed))  # fmt: skip
     return rho, float(res.confidence_interval.low), float(res.confidence_interval.high)
 
@@ -129,8 +118,8 @@ def gain_by_overlap(gold, base_sim, new_sim, overlap, *, n_bins: int = 4) -> lis
         mask = (overlap >= lo) & ((overlap <= hi) if k == len(edges) - 2 else (overlap < hi))
         if mask.sum() < 3:
             continue
-        b = float(_spearman(base_sim[mask], gold[mask]))
-        n = float(_spearman(new_sim[mask], gold[mask]))
+        b = float(spearman_along(base_sim[mask], gold[mask]))
+        n = float(spearman_along(new_sim[mask], gold[mask]))
         rows.append({"overlap_low": float(lo), "overlap_high": float(hi), "n_pairs": int(mask.sum()),
                      "base": b, "new": n, "gain": n - b})  # fmt: skip
     return rows

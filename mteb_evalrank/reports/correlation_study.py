@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.reports.figures import save_figure
 from mteb_evalrank.metrics.rank_correlation import compare_predictors, spearman_with_ci
 
 SPLIT_PREFERENCE = ("test", "validation", "dev", "train")
@@ -356,12 +357,7 @@ def plot_heatmap(table: pd.DataFrame, path: str | Path, *, title: str | None = N
     ax.set_title(title or f"Spearman ρ×100 across {n} models\n(rows: intrinsic scores; columns: downstream; – undefined)",
                  fontsize=10)  # fmt: skip
     fig.colorbar(im, ax=ax, label="ρ × 100")
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], path: str | Path) -> Path:
@@ -402,12 +398,7 @@ def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], 
         ax.set_xlabel(f"models ranked by {downstream} (1 = best; every {step}th model named)")
     ax.set_title(f"Do intrinsic scores rank {n} models as {downstream} does? (dots on the line = yes)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def format_comparisons(comp: pd.DataFrame) -> str:

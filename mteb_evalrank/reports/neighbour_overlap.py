@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.reports.figures import save_figure
 
 
 def overlap_gain_table(gold: Sequence[float], base_sim: Sequence[float], new_sim: Sequence[float],
@@ -76,9 +77,4 @@ def plot_overlap_gain(rows: list[dict[str, float]], path: str | Path, *, k: int,
     handles = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
     ax.legend(handles, [h.get_label() for h in handles], loc="upper left", fontsize=8)
     ax.set_title(f"{task}: does {new} help most where the two sentences share neighbours?", fontsize=10)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.reports.figures import save_figure
 from mteb_evalrank.metrics.similarity_levels import BinScore, parse_bins, spearman_by_bin
 
 
@@ -98,12 +99,7 @@ def plot_levels(levels: dict[str, list[BinScore]], path: str | Path, *, task: st
                  "(Spearman within each bin; error bars: 95% bootstrap interval)", fontsize=10)  # fmt: skip
     ax.axhline(0, color="black", lw=0.8)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def sts_by_level(folders: Sequence[str | Path], *, task: str, bins: str, out: str | Path | None = None,
