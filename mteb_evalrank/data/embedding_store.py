@@ -24,7 +24,6 @@ store).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -36,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.data.files import file_sha256
 from mteb_evalrank.errors import InputError
 
 _SAFE = re.compile(r"[^A-Za-z0-9._+-]+")
@@ -51,14 +51,6 @@ def text_key(text: str) -> str:
     from mteb._content_hashes import hash_item
 
     return hash_item({"text": text})
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 22), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -137,7 +129,7 @@ class EmbeddingStore:
             keys = meta["keys"]
             if not npy.exists():
                 problem = "its vectors file is missing"
-            elif _sha256(npy) != meta["sha256"]:
+            elif file_sha256(npy) != meta["sha256"]:
                 problem = "checksum mismatch"
             else:
                 arr = np.load(npy, mmap_mode="r", allow_pickle=False)
@@ -211,7 +203,7 @@ class EmbeddingStore:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, npy)
-        meta = {"keys": self._pending_keys, "rows": int(arr.shape[0]), "dim": self.dim, "sha256": _sha256(npy)}
+        meta = {"keys": self._pending_keys, "rows": int(arr.shape[0]), "dim": self.dim, "sha256": file_sha256(npy)}
         _atomic_write_bytes(npy.with_suffix(".json"), json.dumps(meta).encode())
         self._known.add(stem)
         number = len(self._shards)

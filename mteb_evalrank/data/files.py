@@ -6,6 +6,7 @@
 - :func:`output_file` / :func:`output_dir` — a file about to be written / a folder about to be written
   into; :func:`figure_file` also checks the image type.  An existing folder where a file is wanted (or
   a file where a folder is wanted, anywhere on the path) raises :class:`InputError` naming the path.
+- :func:`file_sha256` — the SHA-256 of a file (download and cache checksums).
 - :func:`file_lock` — an exclusive inter-process lock (``fcntl.flock`` on a lock file, removed again
   on release) for writers that share a file: result folders, embedding caches.  Where ``fcntl`` does
   not exist (Windows) it is a no-op.
@@ -14,11 +15,21 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from mteb_evalrank.errors import InputError, SourceFormatError
+
+
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes, read in 1 MiB blocks (checksums of downloads and cache shards)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def _reason(exc: OSError) -> str:

@@ -64,6 +64,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from mteb_evalrank.data.files import file_sha256
 from mteb_evalrank.errors import DataNotFoundError, InputError
 
 MIRROR_ENV = "MTEB_EVALRANK_SOURCE_MIRROR"
@@ -988,7 +989,7 @@ def _present(root: Path, entry: SourceFile) -> bool:
     if entry.size is not None and path.stat().st_size != entry.size:
         return False
     # a member of a pinned archive without its own sha256 was only ever written after the archive checked out
-    return entry.sha256 is None or _sha256_file(path) == entry.sha256
+    return entry.sha256 is None or file_sha256(path) == entry.sha256
 
 
 def _offline_message(missing: Sequence[SourceFile]) -> str:
@@ -1133,7 +1134,7 @@ def _fetch_archive(
     errors = []
     for url in urls:
         try:
-            if not (path.is_file() and archive.sha256 is not None and _sha256_file(path) == archive.sha256):
+            if not (path.is_file() and archive.sha256 is not None and file_sha256(path) == archive.sha256):
                 _download(url, path, archive.sha256, archive.size, bar, timeout=timeout, retries=retries)
             _extract(path, members, root)
         except _Failure as exc:
@@ -1181,7 +1182,7 @@ def _download(
                     f"{part.name} is kept and the next attempt resumes it"
                 ) from None
             got_size = part.stat().st_size
-            digest = _sha256_file(part)
+            digest = file_sha256(part)
             if (sha256 is None or digest == sha256) and (size is None or got_size == size):
                 _commit(part, target)
                 return
@@ -1289,14 +1290,6 @@ def _commit(part: Path, target: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-
-
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 # --- archives ----------------------------------------------------------------------------------

@@ -45,13 +45,15 @@ class Correlation:
         return self.reason is None
 
 
-def _pairs(x, y) -> tuple[np.ndarray, np.ndarray]:
+def paired_scores(x, y, *, what: str = "score vectors",
+                  hint: str = " (drop models without a score before correlating)") -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``x`` and ``y`` as aligned, finite, 1-D float64 arrays, or an :class:`InputError` naming ``what``."""
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if x.shape != y.shape or x.ndim != 1:
-        raise InputError(f"score vectors must be 1-D and of equal length, got {x.shape} and {y.shape}.")
+        raise InputError(f"{what} must be 1-D and of equal length, got {x.shape} and {y.shape}.")
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise InputError("scores must be finite (drop models without a score before correlating).")
+        raise InputError(f"{what} must be finite{hint}.")
     return x, y
 
 
@@ -84,7 +86,7 @@ def spearman_with_ci(x, y, *, n_resamples: int = 1000, seed: int = 0, confidence
     """ρ × 100 between ``x`` and ``y`` across models, with a paired percentile bootstrap interval."""
     from scipy.stats import bootstrap, kendalltau, spearmanr
 
-    x, y = _pairs(x, y)
+    x, y = paired_scores(x, y)
     reason = _undefined_reason(x, y)
     if reason is not None:
         nan = float("nan")
@@ -120,8 +122,8 @@ def compare_predictors(a, b, y, *, n_resamples: int = 1000, seed: int = 0, confi
     """Paired bootstrap over models of ρ(a, y) − ρ(b, y): does ``a`` predict ``y`` better than ``b``?"""
     from scipy.stats import bootstrap, spearmanr
 
-    a, y = _pairs(a, y)
-    b, _ = _pairs(b, y)
+    a, y = paired_scores(a, y)
+    b, _ = paired_scores(b, y)
     reason = _undefined_reason(a, b, y)
     if reason is not None:
         nan = float("nan")

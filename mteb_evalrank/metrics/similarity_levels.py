@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.metrics.rank_correlation import spearman_along
+from mteb_evalrank.metrics.rank_correlation import paired_scores, spearman_along
 
 
 @dataclass(frozen=True)
@@ -67,12 +67,7 @@ def spearman_with_interval(pred: np.ndarray, gold: np.ndarray, *, n_resamples: i
 def spearman_by_bin(pred: Sequence[float], gold: Sequence[float], bins: Sequence[tuple[float, float]], *,
                     n_resamples: int = 1000, seed: int = 0) -> list[BinScore]:  # fmt: skip
     """ρ(pred, gold) inside each gold-score bin (see the module docstring)."""
-    pred = np.asarray(pred, dtype=np.float64)
-    gold = np.asarray(gold, dtype=np.float64)
-    if pred.shape != gold.shape or pred.ndim != 1:
-        raise InputError(f"predictions and gold scores must be aligned 1-D arrays, got {pred.shape} and {gold.shape}.")
-    if not (np.isfinite(pred).all() and np.isfinite(gold).all()):
-        raise InputError("predictions and gold scores must be finite.")
+    pred, gold = paired_scores(pred, gold, what="predictions and gold scores", hint="")
     out = []
     for k, (lo, hi) in enumerate(bins):
         last = k == len(bins) - 1

@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from mteb.models.abs_encoder import AbsEncoder
 
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.rank_vectors import check_weight, rank_encoder_embeddings
@@ -61,7 +62,7 @@ def _to_numpy(x: Any) -> np.ndarray:
     return np.asarray(x, dtype=np.float32)
 
 
-class RankEncoder:
+class RankEncoder(AbsEncoder):
     """Rank-vector similarity over ``corpus`` around ``base`` (any MTEB encoder); see the module docstring.
 
     Args:
@@ -71,6 +72,8 @@ class RankEncoder:
         corpus_encoder: ``texts -> (m, d) array``; default: ``base.encode`` on the corpus.
         on_overlap: ``"error"`` (default) or ``"keep"`` when inputs are corpus sentences.
         chunk_size: inputs ranked at a time (memory O(chunk_size × m)).
+
+    Similarity is MTEB's :class:`~mteb.models.AbsEncoder` one: cosine, from the ModelMeta (= Eq. 7).
     """
 
     def __init__(self, base: Any, corpus: Sequence[str], *, weight: float = 0.1,
@@ -167,16 +170,6 @@ class RankEncoder:
         corpus = self.corpus_embeddings(**base_kwargs)
         emb = self._encode_base(texts, **base_kwargs)
         return rank_encoder_embeddings(emb, corpus, self.weight, chunk_size=self.chunk_size)
-
-    def similarity(self, a: Any, b: Any) -> Any:
-        from mteb.similarity_functions import cos_sim
-
-        return cos_sim(a, b)
-
-    def similarity_pairwise(self, a: Any, b: Any) -> Any:
-        from mteb.similarity_functions import pairwise_cos_sim
-
-        return pairwise_cos_sim(a, b)
 
     def __repr__(self) -> str:
         return f"RankEncoder({self.mteb_model_meta.name!r}, corpus={len(self.corpus)}, weight={self.weight})"

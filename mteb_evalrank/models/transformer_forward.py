@@ -31,18 +31,6 @@ def _max_length(folder: Path, tokenizer) -> int:
     return int(min(getattr(tokenizer, "model_max_length", 512) or 512, 512))
 
 
-def _weights_digest(folder: Path) -> str:
-    digest = hashlib.sha256()
-    for name in sorted(p.name for p in folder.iterdir() if p.is_file()):
-        if name.lower().startswith("readme"):
-            continue
-        digest.update(name.encode())
-        with open(folder / name, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-    return digest.hexdigest()[:12]
-
-
 class TorchHiddenStates:
     """Hidden states of a transformers model loaded from a local folder (CPU or a given device)."""
 
@@ -70,7 +58,9 @@ class TorchHiddenStates:
         self.tokenizer = AutoTokenizer.from_pretrained(str(folder))
         if random_seed is None:
             self.model = AutoModel.from_pretrained(str(folder))
-            self.revision = _weights_digest(folder)
+            from mteb_evalrank.models.resolve import folder_digest
+
+            self.revision = folder_digest(folder)
         else:
             config = AutoConfig.from_pretrained(str(folder))
             torch.manual_seed(int(random_seed))

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from mteb.models.abs_encoder import AbsEncoder
 
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.pooling import Pooling, parse_pooling, pooled_blocks, select_pooling
@@ -396,8 +397,10 @@ class PooledBaseEncoder:
     similarity_pairwise = similarity
 
 
-class ZooEncoder:
+class ZooEncoder(AbsEncoder):
     """An MTEB encoder for one zoo variant: ``transform(select(pooled_base(texts)))``.
+
+    Similarity is MTEB's :class:`~mteb.models.AbsEncoder` one: cosine, from the ModelMeta.
 
     ``pooled`` is the (cached) base encoder — anything with MTEB's ``encode`` signature returning the
     base's block concatenation, or a static word-vector encoder; ``transform`` is the fitted
@@ -437,16 +440,6 @@ class ZooEncoder:
             stored = stored.detach().cpu().numpy()
         emb = self.select(np.asarray(stored))
         return emb if transform is None else transform.transform(emb)
-
-    def similarity(self, a: Any, b: Any) -> Any:
-        from mteb.similarity_functions import cos_sim
-
-        return cos_sim(a, b)
-
-    def similarity_pairwise(self, a: Any, b: Any) -> Any:
-        from mteb.similarity_functions import pairwise_cos_sim
-
-        return pairwise_cos_sim(a, b)
 
     def __repr__(self) -> str:
         return f"ZooEncoder({self.variant.mteb_name!r})"
