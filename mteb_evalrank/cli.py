@@ -499,6 +499,7 @@ def _cmd_correlate(args: argparse.Namespace) -> int:
     report = correlate_report(
         args.results_dir, args.intrinsic, args.downstream, out=args.out, csv=args.csv, plot=args.plot,
         rank_plot=args.rank_plot, rank_by=args.rank_by, compare=[tuple(pair) for pair in args.compare or ()],
+        compare_all=args.compare_all, families=args.families, family_regex=args.family_regex,
         revision_policy=args.revision_policy, n_resamples=args.n_resamples, seed=args.seed,
         progress=not args.no_progress,
     )  # fmt: skip
@@ -528,6 +529,12 @@ def add_correlate_parser(subparsers) -> None:
     p.add_argument("--rank-by", default=None, metavar="SCORE", help="downstream score ordering the rank plot (default: the first)")
     p.add_argument("--compare", nargs=2, action="append", default=None, metavar=("A", "B"),
                    help="paired bootstrap of rho(A) - rho(B) against each downstream score (repeatable)")  # fmt: skip
+    p.add_argument("--compare-all", action="store_true",
+                   help="compare each EvalRank main score with every other main intrinsic score (Holm-corrected)")
+    p.add_argument("--families", type=Path, default=None, metavar="CSV",
+                   help="model,family CSV: variants of one checkpoint are one family (zoo names: automatic)")
+    p.add_argument("--family-regex", default=None, metavar="REGEX",
+                   help="family = first group of REGEX matched against the model name, e.g. '^(.*?)__'")
     p.add_argument("--revision-policy", choices=("newest", "oldest", "error", "separate"), default="newest",
                    help="a model with results for several revisions: newest results file (default, warns), "
                         "oldest, error, or each revision as a separate model")  # fmt: skip

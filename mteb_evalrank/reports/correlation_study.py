@@ -28,7 +28,7 @@ import difflib
 import json
 import math
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,8 @@ from mteb_evalrank.metrics.rank_correlation import compare_predictors, spearman_
 
 SPLIT_PREFERENCE = ("test", "validation", "dev", "train")
 REVISION_POLICIES = ("newest", "oldest", "error", "separate")
-CSV_COLUMNS = ["intrinsic", "downstream", "rho", "ci_low", "ci_high", "kendall_tau", "n_models"]
+CSV_COLUMNS = ["intrinsic", "downstream", "primary", "rho", "ci_low", "ci_high", "kendall_tau", "n_models", "n_families",
+               "rho_partial_family", "partial_note", "cluster_ci_low", "cluster_ci_high", "note"]
 
 
 # --- score names --------------------------------------------------------------------------------------
@@ -107,6 +108,50 @@ def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[s
                 names.add(f"{task}:{k}")
                 names.add(f"{task}/{subset}:{k}")
     return names
+
+
+def _entry_standard_error(entry: dict[str, Any], key: str) -> float | None:
+    """The sampling standard error of one stored score (:mod:`mteb_evalrank.metrics.sampling_error`)."""
+    from mteb_evalrank.metrics.sampling_error import binomial_se, bounded_mean_se, spearman_se
+
+    value = entry.get(key)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        return None
+    main = entry.get("main_score")
+    if "ntest" in entry and key in ("main_score", "accuracy", "acc") and 0 <= value <= 1:
+        return binomial_se(float(value), int(entry["ntest"]))
+    n = entry.get("num_pairs")
+    if not isinstance(n, (int, float)) or n <= 0:
+        return None
+    if "cosine_spearman" in entry and (key == "cosine_spearman" or (key == "main_score" and main == entry["cosine_spearman"])):
+        return spearman_se(float(value), int(n))
+    if "mrr" in entry and (key.removeprefix("l2_") in ("mrr", "hits_at_1", "hits_at_3", "hits_at_10")
+                           or (key == "main_score" and main == entry["mrr"])):  # fmt: skip
+        return bounded_mean_se(float(value), max(int(n) // 2, 1))  # both directions of each pair: n / 2 items
+    return None
+
+
+def read_standard_error(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> float | None:
+    """The sampling standard error of the score :func:`read_score` returns (``None`` when no formula applies).
+
+    Accuracy: binomial over ``ntest``; STS Spearman: Fieller's approximation over ``num_pairs``; EvalRank
+    MRR/Hits: the [0, 1] bound over ``num_pairs / 2``; a mean of subsets: ``sqrt(Σ se²) / k``."""
+    from mteb_evalrank.metrics.sampling_error import mean_se
+
+    entries = _split_entries(scores)
+    if not entries:
+        return None
+    by_subset = {e.get("hf_subset", "default"): e for e in entries}
+    key = name.metric or "main_score"
+    if name.subset is not None:
+        entry = by_subset.get(name.subset)
+        return None if entry is None else _entry_standard_error(entry, key)
+    if "all" in by_subset:
+        return _entry_standard_error(by_subset["all"], key)
+    ses = [_entry_standard_error(e, key) for e in entries]
+    if any(v is None for v in ses):
+        return None
+    return ses[0] if len(ses) == 1 else mean_se(ses)
 
 
 # --- reading a results folder ---------------------------------------------------------------------------
@@ -177,8 +222,12 @@ def score_matrix(
     names: Sequence[str],
     *,
     revision_policy: str = "newest",
+    reader: Callable[[dict[str, list[dict[str, Any]]], ScoreName], float | None] | None = None,
+    strict: bool = True,
 ) -> tuple[pd.DataFrame, ResultsFolder]:
-    """Models × ``names`` (NaN where a model has no such score); unknown names raise with close matches."""
+    """Models × ``names`` (NaN where a model has no such score); unknown names raise with close matches
+    (``strict``).  ``reader`` reads a value other than the score itself (e.g. :func:`read_standard_error`)."""
+    reader = reader or read_score
     if revision_policy not in REVISION_POLICIES:
         raise InputError(f"unknown revision policy {revision_policy!r}; choose from {', '.join(REVISION_POLICIES)}.")
     folder = results if isinstance(results, ResultsFolder) else read_results_folder(results)
@@ -212,10 +261,10 @@ def score_matrix(
         seen |= available_names(r["scores"], r["task"])
         for name in parsed:
             if name.task == r["task"]:
-                value = read_score(r["scores"], name)
+                value = reader(r["scores"], name)
                 if value is not None:
                     row[str(name)] = value
-    for name in parsed:
+    for name in parsed if strict else ():
         if not any(str(name) in row for row in rows.values()):
             close = difflib.get_close_matches(str(name), sorted(seen), n=4, cutoff=0.5)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
@@ -224,17 +273,108 @@ def score_matrix(
     return frame, folder
 
 
+# --- families ------------------------------------------------------------------------------------------
+def zoo_family(model: str) -> str | None:
+    """The checkpoint family of a zoo model name (``zoo/<base>__<variant>``), else ``None``.
+
+    A base's family is its ``family`` (bases sharing trained weights, e.g. an int8 copy) or its own name.
+    """
+    text = str(model)
+    if not text.startswith(("zoo/", "zoo:")):
+        return None
+    body = text[4:]
+    base = body.split("__", 1)[0] if "__" in body else body.split("/", 1)[0]
+    from mteb_evalrank.models.packaged_forwards import register_zoo_entries
+    from mteb_evalrank.models.zoo import BASES
+
+    register_zoo_entries()
+    return BASES[base].family_name if base in BASES else base
+
+
+def read_families_csv(path: str | Path) -> dict[str, str]:
+    """``model,family`` rows (a header row ``model,family`` is required) → {model: family}."""
+    import csv
+
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"--families {path}: no such file (expected a CSV with the header model,family).")
+    with path.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or [c.strip().lower() for c in rows[0][:2]] != ["model", "family"]:
+        raise InputError(f"--families {path}: the first row must be the header 'model,family'.")
+    out: dict[str, str] = {}
+    for k, row in enumerate(rows[1:], start=2):
+        if not row or not any(c.strip() for c in row):
+            continue
+        if len(row) < 2 or not row[0].strip() or not row[1].strip():
+            raise InputError(f"--families {path}, line {k}: expected 'model,family', got {','.join(row)!r}.")
+        out[row[0].strip()] = row[1].strip()
+    return out
+
+
+def model_families(models: Sequence[str], *, families: Mapping[str, str] | str | Path | None = None,
+                   family_regex: str | None = None) -> dict[str, str]:  # fmt: skip
+    """Each model's family: an explicit entry (``families``: a mapping or a ``model,family`` CSV) first,
+    then the zoo's family of a zoo name, then the first group of ``family_regex``, else the model itself."""
+    import re
+
+    explicit = read_families_csv(families) if isinstance(families, (str, Path)) else dict(families or {})
+    pattern = None
+    if family_regex is not None:
+        try:
+            pattern = re.compile(family_regex)
+        except re.error as exc:
+            raise InputError(f"--family-regex {family_regex!r} is not a valid regular expression: {exc}.") from None
+        if pattern.groups < 1:
+            raise InputError(f"--family-regex {family_regex!r} needs a group: the family is its first group, "
+                             "e.g. '^(.*?)__' .")  # fmt: skip
+    out: dict[str, str] = {}
+    for m in models:
+        family = explicit.get(m) or zoo_family(m)
+        if family is None and pattern is not None:
+            match = pattern.search(str(m))
+            family = match.group(1) if match and match.group(1) else None
+        out[m] = family or str(m)
+    return out
+
+
+def is_primary(name: str) -> bool:
+    """A task's main score (``Task``) is primary; ``Task:metric`` and ``Task/subset`` are exploratory."""
+    return ":" not in str(name) and "/" not in str(name)
+
+
 # --- the correlation table ------------------------------------------------------------------------------
 def correlation_table(scores: pd.DataFrame, intrinsic: Sequence[str], downstream: Sequence[str], *,
-                      n_resamples: int = 1000, seed: int = 0) -> pd.DataFrame:  # fmt: skip
-    """One row per (intrinsic, downstream) cell from a models × scores matrix."""
+                      families: Mapping[str, str] | None = None, n_resamples: int = 1000,
+                      seed: int = 0) -> pd.DataFrame:  # fmt: skip
+    """One row per (intrinsic, downstream) cell from a models × scores matrix.
+
+    Columns: ``rho`` and its model-level interval ``ci_low``/``ci_high``; ``kendall_tau``; ``n_models``,
+    ``n_families``; the family-aware ``rho_partial_family`` (``partial_note`` when undefined) and the
+    family-bootstrap interval ``cluster_ci_low``/``cluster_ci_high``; ``primary`` (a task's main score).
+    ``families``: model → family (default: every model its own family)."""
+    from mteb_evalrank.metrics.family_statistics import cluster_bootstrap_spearman, partial_spearman_family
+
     rows = []
     for i in intrinsic:
         for d in downstream:
             pair = scores[[i, d]].dropna()
-            c = spearman_with_ci(pair[i].to_numpy(), pair[d].to_numpy(), n_resamples=n_resamples, seed=seed)
+            fam = [(families or {}).get(m, str(m)) for m in pair.index]
+            x, y = pair[i].to_numpy(), pair[d].to_numpy()
+            c = spearman_with_ci(x, y, n_resamples=n_resamples, seed=seed)
+            n_fam = len(set(fam))
+            if c.defined:
+                part = partial_spearman_family(x, y, fam)
+                clus = cluster_bootstrap_spearman(x, y, fam, n_resamples=n_resamples, seed=seed)
+                partial, partial_note = part.value, part.reason or ""
+                cl_low, cl_high, cl_note = clus.ci_low, clus.ci_high, clus.reason or ""
+            else:
+                partial, partial_note, cl_low, cl_high, cl_note = float("nan"), "", float("nan"), float("nan"), ""
             rows.append({"intrinsic": i, "downstream": d, "rho": c.rho, "ci_low": c.ci_low, "ci_high": c.ci_high,
-                         "kendall_tau": c.tau, "n_models": c.n_models, "n_dropped": int(len(scores) - len(pair)),
+                         "kendall_tau": c.tau, "n_models": c.n_models, "n_families": n_fam,
+                         "rho_partial_family": partial, "partial_note": partial_note,
+                         "cluster_ci_low": cl_low, "cluster_ci_high": cl_high, "cluster_note": cl_note,
+                         "primary": is_primary(i), "n_dropped": int(len(scores) - len(pair)),
                          "n_resamples": c.n_resamples, "note": _name_constant(c.reason, pair, d, i)})  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -257,32 +397,87 @@ def correlate(
     n_resamples: int = 1000,
     seed: int = 0,
     revision_policy: str = "newest",
+    families: Mapping[str, str] | str | Path | None = None,
+    family_regex: str | None = None,
 ) -> pd.DataFrame:
     """The study's table for a results folder: columns ``intrinsic, downstream, rho, ci_low, ci_high,
-    kendall_tau, n_models, n_dropped, n_resamples, note`` (ρ and interval × 100; ``note`` says why a
-    cell is undefined).  ``table.attrs["scores"]`` holds the models × scores matrix it was computed from."""
+    kendall_tau, n_models, n_families, rho_partial_family, cluster_ci_low, cluster_ci_high, primary,
+    n_dropped, n_resamples, note`` (ρ and intervals × 100; ``note`` says why a cell is undefined).
+    Families: zoo names automatically, else ``families`` (mapping or ``model,family`` CSV) or the first
+    group of ``family_regex``; otherwise each model is its own family.  ``table.attrs`` holds the models ×
+    scores matrix (``scores``) and the families used (``families``)."""
     if not intrinsic or not downstream:
         raise InputError("give at least one intrinsic and one downstream score.")
     scores, folder = score_matrix(results, list(dict.fromkeys([*intrinsic, *downstream])), revision_policy=revision_policy)
-    table = correlation_table(scores, list(intrinsic), list(downstream), n_resamples=n_resamples, seed=seed)
+    fam = model_families(list(scores.index), families=families, family_regex=family_regex)
+    table = correlation_table(scores, list(intrinsic), list(downstream), families=fam, n_resamples=n_resamples,
+                              seed=seed)  # fmt: skip
     table.attrs["scores"] = scores
+    table.attrs["families"] = fam
     table.attrs["skipped"] = folder.skipped
     table.attrs["warnings"] = folder.warnings
+    table.attrs["folder"] = folder
     return table
 
 
 def comparisons(scores: pd.DataFrame, pairs: Iterable[tuple[str, str]], downstream: Sequence[str], *,
-                n_resamples: int = 1000, seed: int = 0) -> pd.DataFrame:  # fmt: skip
-    """Paired bootstrap of ρ(a, d) − ρ(b, d) for each (a, b) and downstream d, on the models having all three."""
+                families: Mapping[str, str] | None = None, n_resamples: int = 1000, seed: int = 0,
+                alpha: float = 0.05) -> pd.DataFrame:  # fmt: skip
+    """Paired (family) bootstrap of ρ(a, d) − ρ(b, d) for each (a, b) and downstream d, on the models having
+    all three; two-sided p (normal approximation with the bootstrap standard error) and Holm-corrected
+    ``p_holm`` across every row of the returned table; ``reading`` says "A predicts better" only when
+    ``p_holm < alpha`` and the difference is positive."""
+    from mteb_evalrank.metrics.family_statistics import compare_clustered, holm
+
     rows = []
     for a, b in pairs:
         for d in downstream:
             part = scores[[a, b, d]].dropna()
-            c = compare_predictors(part[a].to_numpy(), part[b].to_numpy(), part[d].to_numpy(),
-                                   n_resamples=n_resamples, seed=seed)  # fmt: skip
+            fam = [(families or {}).get(m, str(m)) for m in part.index]
+            c = compare_clustered(part[a].to_numpy(), part[b].to_numpy(), part[d].to_numpy(), fam,
+                                  n_resamples=n_resamples, seed=seed)  # fmt: skip
             rows.append({"a": a, "b": b, "downstream": d, "difference": c.difference, "ci_low": c.ci_low,
-                         "ci_high": c.ci_high, "n_models": c.n_models, "note": c.reason or ""})  # fmt: skip
-    return pd.DataFrame(rows)
+                         "ci_high": c.ci_high, "se": c.se, "p_value": c.p_value, "n_models": c.n_models,
+                         "n_families": c.n_families, "note": c.reason or ""})  # fmt: skip
+    comp = pd.DataFrame(rows, columns=["a", "b", "downstream", "difference", "ci_low", "ci_high", "se", "p_value",
+                                       "n_models", "n_families", "note"])  # fmt: skip
+    comp["p_holm"] = holm(comp["p_value"].to_numpy(), alpha=alpha) if len(comp) else []
+    comp["reading"] = [_reading(r, alpha) for r in comp.itertuples()]
+    comp.attrs.update(n_resamples=n_resamples, seed=seed, alpha=alpha, n_comparisons=int(comp["p_value"].notna().sum()))
+    return comp
+
+
+def _reading(r: Any, alpha: float) -> str:
+    if r.note:
+        return r.note
+    if r.p_holm < alpha:
+        return "A predicts better" if r.difference > 0 else "B predicts better"
+    return "inconclusive"
+
+
+def fair_comparisons(scores: pd.DataFrame, evalrank: Sequence[str], baselines: Sequence[str],
+                     downstream: Sequence[str], *, families: Mapping[str, str] | None = None,
+                     n_resamples: int = 1000, seed: int = 0, alpha: float = 0.05) -> pd.DataFrame:  # fmt: skip
+    """Each EvalRank primary score against *every* baseline present, per downstream column, Holm-corrected
+    over all of them; ``best_baseline`` marks, per (EvalRank score, downstream column), the baseline with the
+    highest ρ on the models that column shares with it (the strongest competitor)."""
+    evalrank = [e for e in evalrank if e in scores.columns and is_primary(e)]
+    baselines = [b for b in baselines if b in scores.columns and is_primary(b)]
+    pairs = [(a, b) for a in evalrank for b in baselines]
+    comp = comparisons(scores, pairs, downstream, families=families, n_resamples=n_resamples, seed=seed, alpha=alpha)
+    from scipy.stats import spearmanr
+
+    best_of: dict[str, str | None] = {}
+    for d in downstream:
+        rhos = {}
+        for b in baselines:
+            sub = scores[[b, d]].dropna()
+            if len(sub) >= 3 and sub[b].nunique() > 1 and sub[d].nunique() > 1:
+                rhos[b] = float(spearmanr(sub[b], sub[d]).statistic)
+        best_of[d] = max(rhos, key=rhos.get) if rhos else None
+    best = [best_of.get(r.downstream) == r.b for r in comp.itertuples()]
+    comp["best_baseline"] = best
+    return comp
 
 
 # --- outputs --------------------------------------------------------------------------------------------
@@ -292,23 +487,38 @@ def _fmt(value: float, digits: int) -> str:
     return text.lstrip("-") if float(text) == 0 else text
 
 
-def format_markdown(table: pd.DataFrame) -> str:
-    """EvalRank Tables 3/6 layout: rows intrinsic, columns downstream, ρ × 100 [CI] (n); per column the best
-    ρ is **bold** and the second <u>underlined</u> (ties share the mark: the best distinct value is bold,
-    the next distinct value underlined); undefined cells say why."""
-    intrinsic = list(dict.fromkeys(table["intrinsic"]))
-    downstream = list(dict.fromkeys(table["downstream"]))
+def _uses_cluster_interval(table: pd.DataFrame) -> bool:
+    """The family interval is shown when some family has more than one model."""
+    return bool(len(table)) and "n_families" in table and bool((table["n_families"] < table["n_models"]).any())
+
+
+def _cell_text(r: Any, cluster: bool) -> str:
+    low, high = (r.cluster_ci_low, r.cluster_ci_high) if cluster else (r.ci_low, r.ci_high)
+    interval = f"[{_fmt(low, 0)}, {_fmt(high, 0)}]" if np.isfinite(low) else "[–]"
+    n_fam = getattr(r, "n_families", r.n_models)
+    partial = getattr(r, "rho_partial_family", float("nan"))
+    if np.isfinite(partial):
+        extra = f"; partial {_fmt(partial, 1)}"
+    else:
+        extra = "; partial undefined" if cluster else ""
+    return f"{interval} (n={r.n_models}, f={n_fam}{extra})"
+
+
+def _block(table: pd.DataFrame, intrinsic: list[str], downstream: list[str], *, mark: bool, cluster: bool,
+           noise: Mapping[str, float] | None) -> list[str]:  # fmt: skip
     cell = {(r.intrinsic, r.downstream): r for r in table.itertuples()}
     rank: dict[tuple[str, str], int] = {}
-    for d in downstream:
-        vals = sorted({round(cell[(i, d)].rho, 6) for i in intrinsic if cell[(i, d)].note == ""}, reverse=True)
-        for i in intrinsic:
-            r = cell[(i, d)]
-            if r.note == "" and vals:
-                pos = vals.index(round(r.rho, 6))
-                if pos < 2:
-                    rank[(i, d)] = pos
-    lines = ["| intrinsic \\ downstream | " + " | ".join(downstream) + " |", "|---|" + "---|" * len(downstream)]
+    if mark:
+        for d in downstream:
+            vals = sorted({round(cell[(i, d)].rho, 6) for i in intrinsic if cell[(i, d)].note == ""}, reverse=True)
+            for i in intrinsic:
+                r = cell[(i, d)]
+                if r.note == "" and vals:
+                    pos = vals.index(round(r.rho, 6))
+                    if pos < 2:
+                        rank[(i, d)] = pos
+    heads = [f"{d} ⚠" if noise and noise.get(d, float("inf")) < NOISE_RATIO_MIN else d for d in downstream]
+    lines = ["| intrinsic \\ downstream | " + " | ".join(heads) + " |", "|---|" + "---|" * len(downstream)]
     for i in intrinsic:
         cells = []
         for d in downstream:
@@ -318,17 +528,52 @@ def format_markdown(table: pd.DataFrame) -> str:
                 continue
             value = _fmt(r.rho, 1)
             value = {0: f"**{value}**", 1: f"<u>{value}</u>"}.get(rank.get((i, d), -1), value)
-            cells.append(f"{value} [{_fmt(r.ci_low, 0)}, {_fmt(r.ci_high, 0)}] (n={r.n_models})")
+            cells.append(f"{value} {_cell_text(r, cluster)}")
         lines.append(f"| {i} | " + " | ".join(cells) + " |")
+    return lines
+
+
+#: a downstream column whose spread across models is below this many median standard errors is "mostly noise"
+NOISE_RATIO_MIN = 2.0
+
+
+def format_markdown(table: pd.DataFrame, *, noise: Mapping[str, float] | None = None) -> str:
+    """EvalRank Tables 3/6 layout: rows intrinsic, columns downstream, ρ × 100 [95% interval] (n models,
+    f families; partial ρ for family).  Primary rows (each task's main score) come first and per column
+    the best primary ρ is **bold** and the second <u>underlined</u> (ties share the mark).  Exploratory rows
+    (``Task:metric``, ``Task/subset``) follow in a separate block and are never marked.  The interval is
+    the family bootstrap when some family has more than one model, else the model bootstrap.  ``noise``:
+    downstream column → spread / median standard error; columns below 2 are marked ⚠."""
+    intrinsic = list(dict.fromkeys(table["intrinsic"]))
+    downstream = list(dict.fromkeys(table["downstream"]))
+    primary_of = {r.intrinsic: bool(getattr(r, "primary", is_primary(r.intrinsic))) for r in table.itertuples()}
+    primary = [i for i in intrinsic if primary_of[i]]
+    exploratory = [i for i in intrinsic if not primary_of[i]]
+    cluster = _uses_cluster_interval(table)
+    lines: list[str] = []
+    if primary:
+        lines += _block(table, primary, downstream, mark=True, cluster=cluster, noise=noise)
+    if exploratory:
+        if lines:
+            lines += ["", "**Exploratory scores** (other metrics and subsets of the same tasks; not fixed in advance, "
+                      "so never marked best and never used by the comparisons):", ""]  # fmt: skip
+        lines += _block(table, exploratory, downstream, mark=False, cluster=cluster, noise=noise)
     n = int(table["n_resamples"].iloc[0]) if "n_resamples" in table and len(table) else 0
-    lines.append("")
-    lines.append(f"Spearman's ρ × 100 across models; [95% percentile bootstrap interval over models, {n} resamples]; "
-                 "n = models with both scores. Best per column **bold**, second <u>underlined</u>.")  # fmt: skip
+    kind = ("family bootstrap: whole families resampled" if cluster else "bootstrap over models")
+    legend = (f"Spearman's ρ × 100 across models; [95% percentile interval, {kind}, {n} resamples]; n = models with "
+              "both scores, f = families; partial = Spearman partial correlation controlling for family (ranks "
+              "minus the family's mean rank), shown when ≥ 2 families have ≥ 2 models. Best primary ρ per column "
+              "**bold**, second <u>underlined</u>.")  # fmt: skip
+    if noise and any(v < NOISE_RATIO_MIN for v in noise.values()):
+        legend += (f" ⚠ = mostly noise: the column's spread across models is below {NOISE_RATIO_MIN:g} median "
+                   "standard errors of a model's score.")  # fmt: skip
+    lines += ["", legend]
     return "\n".join(lines)
 
 
 def write_csv(table: pd.DataFrame, path: str | Path) -> Path:
-    """One row per cell: ``intrinsic, downstream, rho, ci_low, ci_high, kendall_tau, n_models``."""
+    """One row per cell (:data:`CSV_COLUMNS`): plain ρ with its model-level interval, the family-aware
+    ``rho_partial_family`` and ``cluster_ci_low``/``cluster_ci_high``, ``n_models``, ``n_families``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     table[CSV_COLUMNS].to_csv(path, index=False, float_format="%.4f")
@@ -402,21 +647,61 @@ def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], 
 
 
 def format_comparisons(comp: pd.DataFrame) -> str:
-    """Markdown table of paired comparisons: ρ(a) − ρ(b) × 100 [95% CI] (n) per downstream score, with the
-    verdict the interval supports."""
-    lines = ["| A | B | downstream | ρ(A) − ρ(B) | 95% CI | n | reading |", "|---|---|---|---|---|---|---|"]
+    """Markdown table of paired comparisons: ρ(A) − ρ(B) × 100 [95% interval], p, Holm-corrected p, n, f and
+    the reading ("A predicts better" only when the corrected p < α); the strongest baseline of a column is
+    marked ★."""
+    alpha = comp.attrs.get("alpha", 0.05)
+    lines = ["| A | B | downstream | ρ(A) − ρ(B) | 95% interval | p | p (Holm) | n, f | reading |",
+             "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in comp.itertuples():
+        b = f"{r.b} ★" if getattr(r, "best_baseline", False) else r.b
         if r.note:
-            lines.append(f"| {r.a} | {r.b} | {r.downstream} | – | – | {r.n_models} | {r.note} |")
+            lines.append(f"| {r.a} | {b} | {r.downstream} | – | – | – | – | {r.n_models} | {r.note} |")
             continue
-        if r.ci_low > 0:
-            reading = "A predicts better (interval above 0)"
-        elif r.ci_high < 0:
-            reading = "B predicts better (interval below 0)"
-        else:
-            reading = "no clear difference (interval contains 0)"
-        lines.append(f"| {r.a} | {r.b} | {r.downstream} | {r.difference:+.1f} | [{r.ci_low:+.1f}, {r.ci_high:+.1f}] "
-                     f"| {r.n_models} | {reading} |")  # fmt: skip
+        lines.append(f"| {r.a} | {b} | {r.downstream} | {r.difference:+.1f} | [{r.ci_low:+.1f}, {r.ci_high:+.1f}] "
+                     f"| {_p(r.p_value)} | {_p(r.p_holm)} | {r.n_models}, {r.n_families} | {r.reading} |")  # fmt: skip
+    n = comp.attrs.get("n_comparisons", len(comp))
+    lines += ["", f"p: two-sided, normal approximation with the bootstrap standard error of the difference; Holm "
+              f"correction over all {n} comparisons of this table; \"A predicts better\" only when the corrected "
+              f"p < {alpha:g}." + (" ★ = the strongest baseline of that downstream column." if "best_baseline" in comp
+                                    else "")]  # fmt: skip
+    return "\n".join(lines)
+
+
+def _p(p: float) -> str:
+    if not np.isfinite(p):
+        return "–"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def noise_table(scores: pd.DataFrame, errors: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """Per column: the spread of the score across models (sample std), the median standard error of a
+    model's score, their ratio, and ``mostly_noise`` (ratio < :data:`NOISE_RATIO_MIN`); all × 100."""
+    from mteb_evalrank.metrics.sampling_error import noise_ratio
+
+    rows = []
+    for c in columns:
+        x = scores[c].dropna() if c in scores else pd.Series(dtype=float)
+        se = errors[c].reindex(x.index).dropna() if c in errors else pd.Series(dtype=float)
+        ratio = noise_ratio(x.to_numpy(), se.to_numpy())
+        rows.append({"score": c, "n_models": int(len(x)), "spread": float(x.std(ddof=1) * 100) if len(x) > 1 else float("nan"),
+                     "median_se": float(se.median() * 100) if len(se) else float("nan"), "ratio": ratio,
+                     "mostly_noise": bool(np.isfinite(ratio) and ratio < NOISE_RATIO_MIN)})  # fmt: skip
+    return pd.DataFrame(rows, columns=["score", "n_models", "spread", "median_se", "ratio", "mostly_noise"])
+
+
+def format_noise(noise: pd.DataFrame) -> str:
+    """Markdown of :func:`noise_table`."""
+    lines = ["| score | models | spread across models (std, points) | median standard error (points) | ratio | |",
+             "|---|---|---|---|---|---|"]  # fmt: skip
+    for r in noise.itertuples():
+        flag = "⚠ mostly noise" if r.mostly_noise else ("no standard error stored" if not np.isfinite(r.ratio) else "")
+        lines.append(f"| {r.score} | {r.n_models} | {r.spread:.2f} | {r.median_se:.2f} | "
+                     f"{'–' if not np.isfinite(r.ratio) else f'{r.ratio:.1f}'} | {flag} |")  # fmt: skip
+    lines += ["", "Standard errors: accuracy binomial over the test items; STS Spearman by Fieller's approximation "
+              "(1 − ρ²)·√(1.06 / (n − 3)); EvalRank MRR bounded by √(m(1 − m) / (pairs / 2)); a mean of sub-scores "
+              "√(Σ se²) / k. A column whose spread is below "
+              f"{NOISE_RATIO_MIN:g} median standard errors cannot rank models and is marked ⚠."]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -441,6 +726,9 @@ def correlate_report(
     rank_plot: str | Path | None = None,
     rank_by: str | None = None,
     compare: Sequence[tuple[str, str]] = (),
+    compare_all: bool = False,
+    families: Mapping[str, str] | str | Path | None = None,
+    family_regex: str | None = None,
     revision_policy: str = "newest",
     n_resamples: int = 1000,
     seed: int = 0,
@@ -448,8 +736,11 @@ def correlate_report(
 ) -> CorrelateReport:
     """``mteb-evalrank correlate``: the correlation table of a results folder as Markdown (Tables 3/6
     layout), optionally written to ``out``, ``csv``, a heatmap ``plot`` and a Figure 4 ``rank_plot``
-    (models ordered by ``rank_by``, default the first downstream score); ``compare`` adds the paired
-    bootstrap ρ(A) − ρ(B) for each (A, B) against every downstream score."""
+    (models ordered by ``rank_by``, default the first downstream score).  ``compare`` adds the paired
+    bootstrap ρ(A) − ρ(B) for each (A, B) against every downstream score; ``compare_all`` compares each
+    EvalRank primary score with every other primary intrinsic score (the baselines).  All comparisons of
+    the report are Holm-corrected together.  Families: zoo names automatically, else ``families`` /
+    ``family_regex`` (see :func:`model_families`)."""
     if rank_by is not None and rank_by not in downstream:
         raise InputError(f"--rank-by {rank_by!r} is not one of the downstream scores ({', '.join(downstream)}).")
     if n_resamples < 100:
@@ -458,22 +749,48 @@ def correlate_report(
         warnings.simplefilter("always")
         folder = read_results_folder(results, progress=progress)
         table = correlate(folder, intrinsic, downstream, n_resamples=n_resamples, seed=seed,
-                          revision_policy=revision_policy)  # fmt: skip
+                          revision_policy=revision_policy, families=families, family_regex=family_regex)  # fmt: skip
         scores = table.attrs["scores"]
         extra = [n for pair in compare for n in pair if n not in scores.columns]
         if extra:
             more, _ = score_matrix(folder, list(dict.fromkeys(extra)), revision_policy=revision_policy)
             scores = scores.join(more, how="outer")
+        fam = model_families(list(scores.index), families=families, family_regex=family_regex)
+        errors, _ = score_matrix(folder, list(downstream), revision_policy=revision_policy,
+                                 reader=read_standard_error, strict=False)  # fmt: skip
     notes = list(dict.fromkeys(str(w.message) for w in caught))
-    parts = [f"# Intrinsic vs downstream: Spearman ρ × 100 across {len(scores)} models", "", format_markdown(table)]
+    noise = noise_table(scores, errors, list(downstream))
+    ratios = dict(zip(noise["score"], noise["ratio"]))
+    n_fam = len(set(fam.values()))
+    parts = [f"# Intrinsic vs downstream: Spearman ρ × 100 across {len(scores)} models in {n_fam} families", "",
+             format_markdown(table, noise=ratios)]  # fmt: skip
     dropped = table[table["n_dropped"] > 0]
     if len(dropped):
         parts += ["", "Models without a score are dropped from that cell, never imputed: "
                   + "; ".join(f"{r.intrinsic} × {r.downstream}: {r.n_dropped} dropped" for r in dropped.itertuples())]  # fmt: skip
-    if compare:
-        comp = comparisons(scores, compare, downstream, n_resamples=n_resamples, seed=seed)
-        parts += ["", f"## Paired comparisons (bootstrap over the same models, {n_resamples} resamples, seed {seed})",
-                  "", format_comparisons(comp)]  # fmt: skip
+    if n_fam < len(scores):
+        groups: dict[str, list[str]] = {}
+        for m, f in fam.items():
+            groups.setdefault(f, []).append(m)
+        parts += ["", "Families: " + "; ".join(f"{f} ({len(ms)})" for f, ms in sorted(groups.items()))]
+    pairs = list(compare)
+    if compare_all:
+        evalrank = [i for i in intrinsic if is_primary(i) and str(i).startswith("EvalRank")]
+        baselines = [i for i in intrinsic if is_primary(i) and not str(i).startswith("EvalRank")]
+        pairs += [(a, b) for a in evalrank for b in baselines if (a, b) not in pairs]
+        if not pairs:
+            raise InputError("--compare-all needs an EvalRank score and at least one other primary intrinsic score.")
+    if pairs:
+        if compare_all:
+            comp = fair_comparisons(scores, [a for a, _ in pairs], [b for _, b in pairs], downstream, families=fam,
+                                    n_resamples=n_resamples, seed=seed)  # fmt: skip
+        else:
+            comp = comparisons(scores, pairs, downstream, families=fam, n_resamples=n_resamples, seed=seed)
+        kind = "families resampled whole" if n_fam < len(scores) else "models resampled"
+        parts += ["", f"## Paired comparisons (bootstrap, {kind}, {n_resamples} resamples, seed {seed})", "",
+                  format_comparisons(comp)]  # fmt: skip
+        table.attrs["comparisons"] = comp
+    parts += ["", "## Is each downstream score above its noise?", "", format_noise(noise)]
     if notes:
         parts += ["", "## Warnings", "", *[f"- {n}" for n in notes]]
     report = CorrelateReport(table, "\n".join(parts) + "\n", warnings=notes)

@@ -1,0 +1,158 @@
+"""Family-aware statistics (issue 18): partial Spearman for family, the family bootstrap, paired comparisons,
+Holm, sampling errors, and the Markdown rules for primary and exploratory rows.
+
+Expected values are computed here directly (numpy, scipy, statsmodels, expanded samples); nothing is hard-coded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from mteb_evalrank.metrics.family_statistics import (
+    cluster_bootstrap_spearman,
+    cluster_bootstrap_weights,
+    compare_clustered,
+    family_codes,
+    holm,
+    partial_spearman_family,
+    weighted_spearman,
+)
+from mteb_evalrank.metrics.sampling_error import binomial_se, bounded_mean_se, mean_se, noise_ratio, spearman_se
+
+
+def _direct_partial(x, y, fam):
+    """The definition, written out: ranks with average ties, minus family mean rank, Pearson × 100."""
+    rx, ry = stats.rankdata(x), stats.rankdata(y)
+    fam = np.asarray(fam)
+    ex, ey = rx.copy(), ry.copy()
+    for f in np.unique(fam):
+        ex[fam == f] -= rx[fam == f].mean()
+        ey[fam == f] -= ry[fam == f].mean()
+    return float(np.corrcoef(ex, ey)[0, 1] * 100)
+
+
+def test_partial_spearman_matches_a_direct_numpy_computation_with_ties():
+    rng = np.random.default_rng(4)
+    fam = np.repeat(["a", "b", "c", "d"], [5, 3, 4, 1])
+    x = rng.integers(0, 5, size=13).astype(float)  # many ties
+    y = x + rng.integers(0, 3, size=13)
+    got = partial_spearman_family(x, y, fam)
+    assert got.reason is None and (got.n_families, got.n_informative_families) == (4, 3)
+    assert got.value == pytest.approx(_direct_partial(x, y, fam))
+
+
+def test_partial_spearman_removes_between_family_structure():
+    # within each family y falls as x rises; between families both rise: plain ρ > 0, partial ρ = −100
+    x = np.array([1, 2, 3, 11, 12, 13, 21, 22, 23], dtype=float)
+    y = np.array([3, 2, 1, 13, 12, 11, 23, 22, 21], dtype=float)
+    fam = ["a"] * 3 + ["b"] * 3 + ["c"] * 3
+    assert stats.spearmanr(x, y).statistic > 0.7
+    assert partial_spearman_family(x, y, fam).value == pytest.approx(-100)
+
+
+def test_partial_spearman_is_undefined_without_two_families_of_two():
+    got = partial_spearman_family([1, 2, 3, 4], [1, 3, 2, 4], ["a", "a", "b", "c"])
+    assert np.isnan(got.value) and "1 family with ≥ 2 models" in got.reason
+
+
+def test_family_bootstrap_draws_families_whole():
+    fam = ["a", "a", "a", "b", "c", "c"]
+    w = cluster_bootstrap_weights(fam, 500, seed=1)
+    codes = family_codes(fam)
+    assert w.shape == (500, 6)
+    for f in range(3):
+        members = w[:, codes == f]
+        assert (members == members[:, :1]).all()  # every model of a family gets its family's count
+    family_counts = np.stack([w[:, codes == f][:, 0] for f in range(3)], axis=1)
+    assert (family_counts.sum(axis=1) == 3).all()  # 3 families drawn per resample
+
+
+def test_weighted_spearman_equals_scipy_on_the_expanded_sample():
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 6, size=9).astype(float)
+    y = x + rng.normal(size=9)
+    w = rng.integers(0, 4, size=(20, 9))
+    w[:, 0] += 1  # at least one model per row
+    rho, degenerate = weighted_spearman(x, y, w)
+    for row, r, bad in zip(w, rho, degenerate):
+        xx, yy = np.repeat(x, row), np.repeat(y, row)
+        if np.ptp(xx) == 0 or np.ptp(yy) == 0:
+            assert bad and r == 0
+        else:
+            assert r == pytest.approx(stats.spearmanr(xx, yy).statistic)
+
+
+def test_a_family_of_identical_models_behaves_as_one_model():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=8)
+    y = x + rng.normal(scale=1.5, size=8)
+    one = cluster_bootstrap_spearman(x, y, list(range(8)), n_resamples=400, seed=9)
+    # each model copied 4 times, the copies one family: the same interval, not a 4× narrower one
+    xx, yy = np.repeat(x, 4), np.repeat(y, 4)
+    fam = np.repeat(np.arange(8), 4)
+    copies = cluster_bootstrap_spearman(xx, yy, fam, n_resamples=400, seed=9)
+    assert (copies.ci_low, copies.ci_high) == pytest.approx((one.ci_low, one.ci_high))
+    naive = cluster_bootstrap_spearman(xx, yy, np.arange(32), n_resamples=400, seed=9)
+    assert naive.ci_high - naive.ci_low < 0.8 * (copies.ci_high - copies.ci_low)
+
+
+def test_clustered_comparison_difference_interval_and_p():
+    rng = np.random.default_rng(5)
+    q = rng.normal(size=40)
+    a, b, y = q + rng.normal(scale=0.3, size=40), rng.normal(size=40), q
+    c = compare_clustered(a, b, y, None, n_resamples=1000, seed=0)
+    assert c.difference == pytest.approx((stats.spearmanr(a, y).statistic - stats.spearmanr(b, y).statistic) * 100)
+    assert c.ci_low > 0 and c.p_value < 1e-3 and c.n_families == 40
+    same = compare_clustered(a, a, y, None, n_resamples=200, seed=0)
+    assert same.difference == 0 and same.p_value == 1.0
+
+
+def test_holm_matches_statsmodels_and_a_direct_step_down():
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.array([0.01, 0.04, 0.03, 0.005, np.nan, 0.2])
+    got = holm(p)
+    finite = p[np.isfinite(p)]
+    assert np.isnan(got[4])
+    assert got[np.isfinite(p)] == pytest.approx(multipletests(finite, method="holm")[1])
+    order = np.argsort(finite)
+    m = len(finite)
+    direct = np.maximum.accumulate(np.minimum(1, (m - np.arange(m)) * finite[order]))
+    back = np.empty(m)
+    back[order] = direct
+    assert got[np.isfinite(p)] == pytest.approx(back)
+
+
+def test_sampling_error_formulas():
+    assert binomial_se(0.8, 1725) == pytest.approx(np.sqrt(0.8 * 0.2 / 1725))
+    assert spearman_se(0.5, 103) == pytest.approx(0.75 * np.sqrt(1.06 / 100))
+    assert bounded_mean_se(0.3, 100) == pytest.approx(np.sqrt(0.21 / 100))
+    assert mean_se([0.03, 0.04]) == pytest.approx(0.025)
+    assert noise_ratio([0.7, 0.72, 0.74], [0.01, 0.02, 0.03]) == pytest.approx(np.std([0.7, 0.72, 0.74], ddof=1) / 0.02)
+
+
+def test_exploratory_rows_are_never_marked_and_come_after_the_primary_block():
+    from mteb_evalrank.reports.correlation_study import correlation_table, format_markdown
+
+    rng = np.random.default_rng(0)
+    q = np.arange(15, dtype=float)
+    scores = pd.DataFrame({"Task": q + rng.normal(scale=3, size=15), "Other": q + rng.normal(scale=6, size=15),
+                           "Task:l2_mrr": q, "Task/stsb": q + 0.1, "down": q},
+                          index=[f"m{i}" for i in range(15)])  # fmt: skip
+    fam = {m: f"f{i // 3}" for i, m in enumerate(scores.index)}
+    table = correlation_table(scores, ["Task", "Other", "Task:l2_mrr", "Task/stsb"], ["down"], families=fam,
+                              n_resamples=200)  # fmt: skip
+    md = format_markdown(table)
+    lines = {line.split("|")[1].strip(): line for line in md.splitlines() if line.startswith("| ") and "---" not in line}
+    assert "**" not in lines["Task:l2_mrr"] and "<u>" not in lines["Task:l2_mrr"]  # the highest ρ, yet unmarked
+    assert "**" not in lines["Task/stsb"] and "<u>" not in lines["Task/stsb"]
+    best = "Task" if table.set_index("intrinsic").loc["Task", "rho"] > table.set_index("intrinsic").loc["Other", "rho"] else "Other"
+    assert "**" in lines[best]
+    assert md.index("| Task:l2_mrr") > md.index("Exploratory") > md.index("| Other")
+    assert "family bootstrap" in md and "f=5" in md
+    row = table.set_index("intrinsic").loc["Task"]
+    assert row["rho_partial_family"] == pytest.approx(_direct_partial(scores["Task"], q, [fam[m] for m in scores.index]))
+    assert row["n_families"] == 5 and bool(row["primary"]) and not bool(table.set_index("intrinsic").loc["Task:l2_mrr", "primary"])
