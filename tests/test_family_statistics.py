@@ -156,3 +156,73 @@ def test_exploratory_rows_are_never_marked_and_come_after_the_primary_block():
     row = table.set_index("intrinsic").loc["Task"]
     assert row["rho_partial_family"] == pytest.approx(_direct_partial(scores["Task"], q, [fam[m] for m in scores.index]))
     assert row["n_families"] == 5 and bool(row["primary"]) and not bool(table.set_index("intrinsic").loc["Task:l2_mrr", "primary"])
+
+
+# --- the verdict on a synthetic results folder whose answer is known -----------------------------------------
+@pytest.fixture(scope="module")
+def known_folder(tmp_path_factory):
+    """24 models in 8 families of 3 (MTEB result files): EvalRankSent = the downstream quality + small noise,
+    SentEvalSTSB = pure noise, STR = the quality + large noise; SentEvalMR and SentEvalCR = the quality."""
+    import mteb
+    from mteb.models import ModelMeta
+
+    root = tmp_path_factory.mktemp("verdict")
+    cache = mteb.ResultCache(root)
+    rng = np.random.default_rng(12)
+    quality = rng.permutation(24) / 24
+
+    def save(task_name, meta, subsets):
+        task = mteb.get_task(task_name)
+        scores = {"test": {s: {"main_score": v[task.metadata.main_score], **v} for s, v in subsets.items()}}
+        cache.save_to_cache(mteb.TaskResult.from_task_results(task, scores, evaluation_time=1.0), meta)
+
+    for k in range(24):
+        meta = ModelMeta.create_empty({"name": f"org/fam{k // 3}-v{k % 3}", "revision": "r1"})
+        q = float(quality[k])
+        save("EvalRankSent", meta, {"all": {"mrr": round(0.3 + 0.5 * q + rng.normal(scale=0.005), 6), "num_pairs": 6989}})
+        save("SentEvalSTSB", meta, {"default": {"cosine_spearman": round(float(rng.uniform(0.4, 0.8)), 6), "num_pairs": 1379}})
+        save("STR", meta, {"default": {"cosine_spearman": round(0.4 + 0.4 * q + rng.normal(scale=0.15), 6), "num_pairs": 5500}})
+        for task in ("SentEvalMR", "SentEvalCR"):
+            save(task, meta, {"default": {"accuracy": round(0.6 + 0.3 * q, 6), "ntest": 10000}})
+    return root
+
+
+def test_verdict_lines_on_a_folder_where_the_answer_is_known(known_folder):
+    from mteb_evalrank.reports.correlation_study import correlate, fair_comparisons
+    from mteb_evalrank.reports.verdict import predicts_better_finding
+
+    table = correlate(known_folder, ["EvalRankSent", "SentEvalSTSB", "STR"], ["SentEvalMR", "SentEvalCR"],
+                      family_regex=r"^org/(fam\d+)-", n_resamples=500)  # fmt: skip
+    scores, fam = table.attrs["scores"], table.attrs["families"]
+    assert len(set(fam.values())) == 8 and set(table["n_families"]) == {8}
+    rho = {(r.intrinsic, r.downstream): r.rho for r in table.itertuples()}
+    comp = fair_comparisons(scores, ["EvalRankSent"], ["SentEvalSTSB", "STR"], ["SentEvalMR"], families=fam,
+                            n_resamples=500)  # fmt: skip
+    best = comp[comp["best_baseline"]]
+    assert list(best["b"]) == ["STR"]  # the strongest baseline, not the noise one
+    good = predicts_better_finding("EvalRank predicts better", comp, "EvalRankSent", "SentEvalMR", rho=rho)
+    assert good.verdict == "supported", good.line()
+    assert "ρ(STR, strongest baseline)" in good.line() and "p_Holm" in good.line() and "Rule:" in good.line()
+    # the other way round: STS-B (noise) as the "EvalRank" score against EvalRankSent cannot be supported
+    flipped = fair_comparisons(scores, ["SentEvalSTSB"], ["EvalRankSent"], ["SentEvalMR"], families=fam, n_resamples=500)
+    bad = predicts_better_finding("noise predicts better", flipped, "SentEvalSTSB", "SentEvalMR", rho=rho)
+    assert bad.verdict == "not supported", bad.line()
+    # two families only: too little to decide anything
+    two = {m: ("a" if i % 2 else "b") for i, m in enumerate(scores.index)}
+    few = fair_comparisons(scores, ["EvalRankSent"], ["SentEvalSTSB", "STR"], ["SentEvalMR"], families=two, n_resamples=500)
+    assert predicts_better_finding("x", few, "EvalRankSent", "SentEvalMR", rho=rho).verdict == "inconclusive"
+
+
+def test_postprocessing_finding_rules():
+    from mteb_evalrank.reports.verdict import postprocessing_finding
+
+    effects = pd.DataFrame({"processed": [f"p{i}" for i in range(6)], "sim": [3.0, 2.5, 4.0, 3.5, 2.0, 5.0],
+                            "down": [-1.0, 0.5, -0.5, -1.5, 0.2, -0.8]})  # fmt: skip
+    fam = ["a", "a", "b", "c", "d", "e"]
+    assert postprocessing_finding(effects, fam, "sim", "down").verdict == "supported"
+    helps_down = effects.assign(down=[2.0, 1.5, 2.5, 3.0, 1.0, 2.2])
+    assert postprocessing_finding(helps_down, fam, "sim", "down").verdict == "not supported"
+    mixed = effects.assign(sim=[3.0, -2.5, 1.0, -3.5, 2.0, -1.0])
+    assert postprocessing_finding(mixed, fam, "sim", "down").verdict == "inconclusive"
+    assert postprocessing_finding(effects, ["a"] * 6, "sim", "down").verdict == "inconclusive"
+    assert postprocessing_finding(effects, ["a", "a", "b", "b", "c", "c"], "sim", "down").verdict == "inconclusive"

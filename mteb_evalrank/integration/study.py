@@ -32,6 +32,8 @@ DOWNSTREAM_TASKS = (
     "SentEvalMR", "SentEvalCR", "SentEvalSUBJ", "SentEvalMPQA", "SentEvalSST2", "SentEvalSST5",
     "SentEvalTREC", "SentEvalMRPC", "SentEvalSICKE", "SciCite",
 )  # fmt: skip
+#: word-level baselines of EvalRankWord (EvalRank Table 3): the word-similarity tasks, when registered
+WORD_SIMILARITY_TASKS: tuple[str, ...] = ()
 STUDY_TASKS = INTRINSIC_TASKS + DOWNSTREAM_TASKS
 
 
@@ -99,6 +101,43 @@ class StudyRun:
     cache_bytes: int = 0
     variants: list[str] = field(default_factory=list)
     tasks: list[str] = field(default_factory=list)
+    environment: dict[str, str] = field(default_factory=dict)  # see :func:`run_environment`
+
+
+def run_environment() -> dict[str, str]:
+    """What a reader needs to reproduce a run: the command, the plugin's git commit, Python and the versions
+    of mteb, torch, sentence-transformers and numpy, the CPU (with its widest vector unit) and the date."""
+    import platform
+    import subprocess
+    import sys
+    from importlib import metadata
+
+    env = {"command": " ".join(["mteb-evalrank", *sys.argv[1:]]) if sys.argv and sys.argv[0].endswith("mteb-evalrank")
+           else " ".join(sys.argv), "python": platform.python_version(), "date": time.strftime("%Y-%m-%d")}  # fmt: skip
+    for dist in ("mteb", "torch", "sentence-transformers", "numpy", "mteb-evalrank"):
+        try:
+            env[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            env[dist] = "not installed"
+    try:
+        env["commit"] = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=Path(__file__).resolve().parent,
+                                       capture_output=True, text=True, timeout=10, check=True).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        env["commit"] = "unknown (not a git checkout)"
+    cpu, flags = platform.processor() or platform.machine(), ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name") and cpu in ("", platform.machine(), platform.processor()):
+                cpu = line.split(":", 1)[1].strip()
+            if line.startswith("flags") and not flags:
+                flags = line
+    except OSError:
+        pass
+    unit = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else ""
+    import os
+
+    env["cpu"] = f"{cpu}{', ' + unit if unit else ''}, {os.cpu_count()} logical cores"
+    return env
 
 
 #: bases too slow on a 2-core CPU for the default study (sentences/s measured here: e5-small 4-bit 22-36,
@@ -151,7 +190,8 @@ def run_study(
     out = Path(out)
     cache = open_result_cache(out)  # MTEB files results under <out>/results/<model>/<revision>/
     index, count = parse_shard(shard)
-    run = StudyRun(started=time.strftime("%Y-%m-%dT%H:%M:%S%z"), shard=f"{index + 1}/{count}")
+    run = StudyRun(started=time.strftime("%Y-%m-%dT%H:%M:%S%z"), shard=f"{index + 1}/{count}",
+                   environment=run_environment())
     tasks = list(dict.fromkeys(tasks))
     if "HEROS" in tasks:
         reason = heros_available()

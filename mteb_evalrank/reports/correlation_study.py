@@ -489,7 +489,9 @@ def _fmt(value: float, digits: int) -> str:
 
 def _uses_cluster_interval(table: pd.DataFrame) -> bool:
     """The family interval is shown when some family has more than one model."""
-    return bool(len(table)) and "n_families" in table and bool((table["n_families"] < table["n_models"]).any())
+    if not len(table) or "n_families" not in table:
+        return False
+    return bool(((table["n_families"] < table["n_models"]) & (table["n_families"] >= 2)).any())
 
 
 def _cell_text(r: Any, cluster: bool) -> str:

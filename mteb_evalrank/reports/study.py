@@ -3,16 +3,20 @@
 Writes into ``<out>``:
 
 - ``results/…`` — MTEB result files, one folder per zoo variant (resumable, shardable:
-  :mod:`mteb_evalrank.integration.study`);
+  :mod:`mteb_evalrank.integration.study`); commit them, and anyone can rerun the report without encoding;
 - ``timing.json`` — one entry per invocation (seconds, work run and skipped, forward passes per base,
-  distinct texts cached, cache size);
+  distinct texts cached, cache size, the environment: command, commit, versions, CPU);
 - ``scores.csv`` — the models × scores matrix;
 - ``correlation.md`` / ``correlation.csv`` / ``correlation.png`` — all variants: every intrinsic score
-  against every downstream task and the downstream mean (EvalRank Table 6 layout);
-- ``correlation_bow.md`` — the bag-of-words variants only (the word-level study of Table 3);
-- ``ranks.png`` — Figure 4 for the downstream mean;
-- ``study.md`` — all of the above in one page, with the paired comparisons "EvalRank predicts better
-  than STS-B / STR" and the Table 10 reading (what post-processing does to each kind of score).
+  against every downstream task and the downstream mean (EvalRank Table 6 layout), with the family-aware
+  statistics; exploratory metrics in their own block;
+- ``comparisons.csv`` — each EvalRank primary score against every baseline, Holm-corrected;
+- ``correlation_bow.md`` — the bag-of-words variants only;
+- ``ranks.png``, ``ranks_mr.png``, ``ranks_sst2.png`` — EvalRank Figure 4 for the downstream mean, MR, SST2;
+- ``study.md`` — one page opening with the *Findings* (:mod:`mteb_evalrank.reports.verdict`), then
+  *Reproduce*, the skipped and failed work, the population, the primary table, the noise of each downstream
+  column, the fair comparisons, the sensitivity tables (no floors, no post-processing, within each family
+  of ≥ 5 models) and the Table 10 reading.
 """
 
 from __future__ import annotations
@@ -24,9 +28,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from mteb_evalrank.integration.study import DOWNSTREAM_TASKS, INTRINSIC_TASKS, STUDY_TASKS
+from mteb_evalrank.integration.study import DOWNSTREAM_TASKS, INTRINSIC_TASKS, STUDY_TASKS, WORD_SIMILARITY_TASKS
 from mteb_evalrank.reports.correlation_study import (
-    comparisons,
     correlation_table,
     format_markdown,
     plot_heatmap,
@@ -38,27 +41,37 @@ from mteb_evalrank.reports.correlation_study import (
 from mteb_evalrank.reports.postprocessing_effect import format_effects, postprocessing_effects
 
 DOWNSTREAM_MEAN = "downstream mean"
-#: extra intrinsic metrics reported besides each task's main score
+#: exploratory intrinsic metrics reported (apart, never marked) besides each task's primary (main) score
 EXTRA_INTRINSIC = ("EvalRankSent:hits_at_1", "EvalRankSent:l2_mrr", "EvalRankWord:hits_at_1")
 SIMILARITY = ("SentEvalSTS12", "SentEvalSTS13", "SentEvalSTS14", "SentEvalSTS15", "SentEvalSTS16",
               "SentEvalSTSB", "SentEvalSICKR", "STR")  # fmt: skip
+#: the study's primary claims: (EvalRank score, its baselines, the claim as printed)
+SENTENCE_CLAIM = "EvalRank (sentence) predicts downstream better than STS"
+WORD_CLAIM = "EvalRank (word) predicts downstream better than word similarity"
+MIN_FAMILY_FOR_WITHIN = 5
 
 
-def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str]) -> pd.DataFrame:
-    """The models × scores matrix of the chosen zoo variants (main scores, extras, downstream mean)."""
+def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The models × scores matrix of the chosen zoo variants (main scores, exploratory extras, downstream mean)
+    and the matching matrix of sampling standard errors."""
+    from mteb_evalrank.metrics.sampling_error import mean_se
     from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.reports.correlation_study import read_standard_error
 
     names = [t for t in tasks if t in STUDY_TASKS]
     names += [e for e in EXTRA_INTRINSIC if e.split(":")[0] in names]
     folder = read_results_folder(out)
     present, _ = _present_names(folder, names)
     scores, _ = score_matrix(folder, present)
-    wanted = {VARIANTS[v].mteb_name for v in variants}
+    errors, _ = score_matrix(folder, present, reader=read_standard_error, strict=False)
+    wanted = {VARIANTS[v].mteb_name for v in variants if v in VARIANTS}
     scores = scores[scores.index.isin(wanted)].copy()
+    errors = errors.reindex(index=scores.index, columns=scores.columns)
     down = [d for d in DOWNSTREAM_TASKS if d in scores.columns]
     if down:
         scores[DOWNSTREAM_MEAN] = scores[down].mean(axis=1, skipna=False)
-    return scores
+        errors[DOWNSTREAM_MEAN] = [mean_se(errors.loc[m, down]) for m in errors.index]
+    return scores, errors
 
 
 def _present_names(folder, names: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -75,36 +88,65 @@ def _present_names(folder, names: Sequence[str]) -> tuple[list[str], list[str]]:
     return present, missing
 
 
+def population(models: Sequence[str]) -> pd.DataFrame:
+    """One row per model: ``family`` (zoo checkpoint family), ``floor`` (random weights or vectors) and
+    ``postprocessed`` (whitening, ABTT, SIF), read from the zoo's definitions."""
+    from mteb_evalrank.models.zoo import BASES
+
+    rows = []
+    for m in models:
+        v = _variant_of(m)
+        base = BASES[v.base]
+        rows.append({"model": m, "family": base.family_name, "floor": bool(base.floor),
+                     "postprocessed": v.whiten is not None or v.static_post is not None, "kind": base.kind})  # fmt: skip
+    return pd.DataFrame(rows).set_index("model")
+
+
 def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence[str] = STUDY_TASKS, *,
                        n_resamples: int = 1000, seed: int = 0) -> str:  # fmt: skip
-    """Write the study's tables and plots into ``out`` and return the Markdown page (also ``study.md``)."""
-    from mteb_evalrank.models.zoo import BASES, VARIANTS, unprocessed_counterpart
+    """Write the study's tables and plots into ``out`` and return the Markdown page (also ``study.md``).
+
+    The page opens with *Findings* (:mod:`mteb_evalrank.reports.verdict`), then *Reproduce* and what was
+    skipped or failed; then the population, the primary table with its exploratory block, the noise of each
+    downstream column, the fair comparisons, the sensitivity tables, Table 10 and the scores."""
+    from mteb_evalrank.models.zoo import unprocessed_counterpart
+    from mteb_evalrank.reports.correlation_study import fair_comparisons, format_comparisons, format_noise, noise_table
+    from mteb_evalrank.reports.verdict import postprocessing_finding, predicts_better_finding
 
     out = Path(out)
-    scores = study_scores(out, variants, tasks)
+    scores, errors = study_scores(out, variants, tasks)
+    if scores.empty:
+        from mteb_evalrank.errors import InputError
+
+        raise InputError(f"no results of the chosen zoo variants in {out / 'results'}; run the study first.")
+    pop = population(list(scores.index))
+    families = pop["family"].to_dict()
     scores.to_csv(out / "scores.csv", float_format="%.6f")
     intrinsic = [c for c in [*INTRINSIC_TASKS, *EXTRA_INTRINSIC] if c in scores.columns]
+    primary = [c for c in intrinsic if ":" not in c]
     downstream = [c for c in [*DOWNSTREAM_TASKS, DOWNSTREAM_MEAN] if c in scores.columns]
-    table = correlation_table(scores, intrinsic, downstream, n_resamples=n_resamples, seed=seed)
+    table = correlation_table(scores, intrinsic, downstream, families=families, n_resamples=n_resamples, seed=seed)
     write_csv(table, out / "correlation.csv")
-    plot_heatmap(table, out / "correlation.png")
-    if DOWNSTREAM_MEAN in scores.columns:
-        plot_ranks(scores, DOWNSTREAM_MEAN, [c for c in ("EvalRankSent", "EvalRankWord", "SentEvalSTSB", "STR")
-                                             if c in scores.columns], out / "ranks.png")  # fmt: skip
-    main_md = format_markdown(table)
+    plot_heatmap(table[table["primary"]], out / "correlation.png",
+                 title=f"Spearman ρ×100 across {len(scores)} models in {pop['family'].nunique()} families (primary scores)")
+    rank_cols = [c for c in ("EvalRankSent", "SentEvalSTSB", "STR", "EvalRankWord") if c in scores.columns]
+    plots = []
+    for d in ("SentEvalMR", "SentEvalSST2", DOWNSTREAM_MEAN):
+        if d in scores.columns:
+            name = "ranks.png" if d == DOWNSTREAM_MEAN else f"ranks_{d.removeprefix('SentEval').lower()}.png"
+            plot_ranks(scores, d, rank_cols, out / name)
+            plots.append(name)
+    noise = noise_table(scores, errors, downstream)
+    ratios = dict(zip(noise["score"], noise["ratio"]))
+    main_md = format_markdown(table, noise=ratios)
     (out / "correlation.md").write_text(main_md + "\n", encoding="utf-8")
 
-    bow = [m for m in scores.index if BASES[_variant_of(m).base].kind == "static"]
-    bow_md = ""
-    if len(bow) >= 3:
-        bow_intrinsic = [c for c in ("EvalRankWord", "EvalRankSent", *SIMILARITY) if c in scores.columns]
-        bow_table = correlation_table(scores.loc[bow], bow_intrinsic, downstream, n_resamples=n_resamples, seed=seed)
-        bow_md = format_markdown(bow_table)
-        (out / "correlation_bow.md").write_text(bow_md + "\n", encoding="utf-8")
-
-    pairs = [(a, b) for a, b in (("EvalRankSent", "SentEvalSTSB"), ("EvalRankSent", "STR"),
-                                 ("EvalRankWord", "SentEvalSTSB")) if a in scores and b in scores]  # fmt: skip
-    comp = comparisons(scores, pairs, downstream, n_resamples=n_resamples, seed=seed) if pairs else pd.DataFrame()
+    evalrank = [c for c in ("EvalRankSent", "EvalRankWord") if c in scores.columns]
+    baselines = [c for c in (*SIMILARITY, *WORD_SIMILARITY_TASKS) if c in scores.columns]
+    comp = fair_comparisons(scores, evalrank, baselines, downstream, families=families, n_resamples=n_resamples,
+                            seed=seed)  # fmt: skip
+    comp.to_csv(out / "comparisons.csv", index=False, float_format="%.4f")
+    rho = {(r.intrinsic, r.downstream): r.rho for r in table.itertuples()}
 
     effect_pairs = []
     for m in scores.index:
@@ -117,25 +159,50 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
         "downstream (10 tasks)": [c for c in DOWNSTREAM_TASKS if c in scores],
     }
     effects = postprocessing_effects(scores, effect_pairs, groups)
-
+    sim_g, down_g = list(groups)[0], list(groups)[2]
+    findings = [
+        predicts_better_finding(SENTENCE_CLAIM, comp[comp["b"].isin(SIMILARITY)] if len(comp) else comp,
+                                "EvalRankSent", DOWNSTREAM_MEAN, rho=rho),
+        predicts_better_finding(WORD_CLAIM, comp[comp["b"].isin(WORD_SIMILARITY_TASKS)] if len(comp) else comp,
+                                "EvalRankWord", DOWNSTREAM_MEAN, rho=rho),
+        postprocessing_finding(effects, [families.get(p, p) for p in effects.get("processed", [])], sim_g, down_g,
+                               n_resamples=n_resamples, seed=seed),
+    ]  # fmt: skip
+    if not any(b in scores.columns for b in WORD_SIMILARITY_TASKS):
+        f = findings[1]
+        findings[1] = type(f)(f.claim, f.verdict, "Not tested: no word-similarity task has results in this study "
+                              "(the word-level baselines are not part of this run).", f.rule)  # fmt: skip
     timing = json.loads((out / "timing.json").read_text(encoding="utf-8")) if (out / "timing.json").exists() else []
-    lines = [f"# Correlation study: {len(scores)} zoo variants", ""]
-    lines += ["## Scores (main score × 100)", "", _scores_markdown(scores), ""]
-    lines += [f"## All {len(scores)} variants: ρ × 100 between intrinsic and downstream scores", "", main_md, ""]
-    if bow_md:
-        lines += [f"## Bag-of-words variants only ({len(bow)} models; word level, EvalRank Table 3)", "", bow_md, ""]
-    if not comp.empty:
-        lines += ["## Does A predict better than B? Paired bootstrap of ρ(A) − ρ(B) on the same models", "",
-                  "| A | B | downstream | ρ(A) − ρ(B) | 95% interval | n |", "|---|---|---|---|---|---|"]  # fmt: skip
-        for r in comp.itertuples():
-            if r.note:
-                lines.append(f"| {r.a} | {r.b} | {r.downstream} | {r.note} | | {r.n_models} |")
-            else:
-                lines.append(f"| {r.a} | {r.b} | {r.downstream} | {r.difference:+.1f} | [{r.ci_low:+.1f}, {r.ci_high:+.1f}] | {r.n_models} |")
-        lines.append("")
+    lines = [f"# Correlation study: {len(scores)} zoo variants in {pop['family'].nunique()} families", ""]
+    lines += ["## Findings", "", "Each claim is decided by the rule printed with it, fixed before the results were "
+              "read; the primary score of every intrinsic task is its main score.", "", *[f.line() for f in findings], ""]
+    lines += _reproduce_block(out, timing, variants, tasks)
+    lines += _gaps_block(scores, timing, tasks)
+    lines += ["## Population", "", _population_markdown(pop), ""]
+    lines += [f"## Primary table: all {len(scores)} variants", "", main_md, ""]
+    lines += ["## Is each downstream score above its noise?", "", format_noise(noise), ""]
+    if len(comp):
+        lines += ["## Does EvalRank predict better than every baseline?", "",
+                  f"Each EvalRank primary score against every similarity baseline present, per downstream column "
+                  f"(paired family bootstrap, {n_resamples} resamples, seed {seed}).", "", format_comparisons(comp), ""]  # fmt: skip
+    lines += ["## Sensitivity", ""]
+    lines += _sensitivity_blocks(scores, pop, primary, downstream, families, ratios, n_resamples, seed)
+    bow = [m for m in scores.index if pop.loc[m, "kind"] == "static"]
+    if len(bow) >= 3:
+        bow_intrinsic = [c for c in ("EvalRankWord", "EvalRankSent", *SIMILARITY) if c in scores.columns]
+        bow_table = correlation_table(scores.loc[bow], bow_intrinsic, downstream, families=families,
+                                      n_resamples=n_resamples, seed=seed)  # fmt: skip
+        bow_md = format_markdown(bow_table, noise=ratios)
+        (out / "correlation_bow.md").write_text(bow_md + "\n", encoding="utf-8")
+        lines += [f"### Bag-of-words variants only ({len(bow)} models, {pop.loc[bow, 'family'].nunique()} families)", "",
+                  bow_md, ""]  # fmt: skip
     lines += ["## What post-processing does (EvalRank Table 10 reading)", "",
               "Mean change in points (×100) from each unprocessed variant to its post-processed version:", "",
               format_effects(effects, list(groups)), ""]  # fmt: skip
+    lines += ["## Plots", "", "- `correlation.png`: the primary table as a heatmap"]
+    lines += [f"- `{p}`: every model's rank under EvalRankSent, STS-B and STR against its rank on "
+              f"{'the downstream mean' if p == 'ranks.png' else p[6:-4].upper()} (EvalRank Figure 4)" for p in plots]
+    lines += ["", "## Scores (main score × 100)", "", _scores_markdown(scores), ""]
     if timing:
         lines += ["## Time", ""]
         for t in timing:
@@ -145,6 +212,85 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     page = "\n".join(lines) + "\n"
     (out / "study.md").write_text(page, encoding="utf-8")
     return page
+
+
+def _reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], tasks: Sequence[str]) -> list[str]:
+    from mteb_evalrank.integration.study import run_environment
+
+    now = run_environment()
+    runs = [t for t in timing if t.get("items_run")]
+    envs = [t.get("environment") or {} for t in runs]
+    lines = ["## Reproduce", "", "```bash", "pip install torch==2.13.0 -e \".[zoo]\"",
+             "export MTEB_EVALRANK_SOURCES=/path/to/sources   # offline: the raw sources (see Data)",
+             f"mteb-evalrank study --out {out.as_posix()}            # resumes: finished (variant, task) pairs are skipped",
+             f"mteb-evalrank study --out {out.as_posix()} --correlate-only   # this page, from the committed results alone",
+             "```", ""]  # fmt: skip
+    wall = sum(float(t.get("seconds", 0)) for t in timing)
+    lines.append(f"- results: `{(out / 'results').as_posix()}/` ({len(variants)} variants requested, {len(tasks)} tasks); "
+                 f"total wall time of the runs {wall:.0f} s over {len(timing)} invocation(s)")  # fmt: skip
+    for k, (t, env) in enumerate(zip(runs, envs), 1):
+        if env:
+            lines.append(f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations): "
+                         + ", ".join(f"{key} {env[key]}" for key in ("command", "commit", "python", "mteb", "torch",
+                                                                     "sentence-transformers", "numpy", "cpu") if key in env))  # fmt: skip
+        else:
+            lines.append(f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations): environment "
+                         "not recorded (a run before environments were recorded)")  # fmt: skip
+    lines.append("- this report: " + ", ".join(f"{key} {now[key]}" for key in ("commit", "python", "mteb", "torch",
+                                                                            "sentence-transformers", "numpy", "cpu", "date")))  # fmt: skip
+    return lines + [""]
+
+
+def _gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str]) -> list[str]:
+    lines = ["## Skipped and failed", ""]
+    skipped: dict[str, str] = {}
+    for t in timing:
+        skipped.update(t.get("skipped_tasks") or {})
+    failures = {(f["variant"], f["task"]): f["error"] for t in timing for f in t.get("failures", [])}
+    for task, why in sorted(skipped.items()):
+        lines.append(f"- task {task} skipped for every model: {why}")
+    missing = []
+    for task in [t for t in tasks if t in STUDY_TASKS]:
+        if task in skipped:
+            continue
+        if task not in scores.columns:
+            missing.append(f"- task {task}: no model has a result")
+            continue
+        for m in scores.index[scores[task].isna()]:
+            why = failures.get((str(m).removeprefix("zoo/").replace("__", "/", 1), task), "no result file (not run yet)")
+            missing.append(f"- {m} × {task}: {why[:200]}")
+    lines += missing or (["- nothing else: every model has every other task"] if not skipped else [])
+    return lines + [""]
+
+
+def _population_markdown(pop: pd.DataFrame) -> str:
+    lines = ["| family | models | random floor | post-processed | variants |", "|---|---|---|---|---|"]
+    for fam, part in pop.groupby("family", sort=True):
+        names = ", ".join(str(m).removeprefix("zoo/").split("__", 1)[-1] for m in part.index)
+        lines.append(f"| {fam} | {len(part)} | {int(part['floor'].sum())} | {int(part['postprocessed'].sum())} | {names} |")
+    lines += ["", f"{len(pop)} models in {pop['family'].nunique()} families; the family of a zoo variant is its base's "
+              "checkpoint (a quantised copy of a checkpoint is in the checkpoint's family)."]  # fmt: skip
+    return "\n".join(lines)
+
+
+def _sensitivity_blocks(scores: pd.DataFrame, pop: pd.DataFrame, primary: list[str], downstream: list[str],
+                        families: dict[str, str], ratios: dict[str, float], n_resamples: int, seed: int) -> list[str]:  # fmt: skip
+    subsets = [("(a) Without random floors", pop.index[~pop["floor"]]),
+               ("(b) Without post-processed variants (EvalRank Table 11's check)", pop.index[~pop["postprocessed"]])]
+    for fam, part in pop.groupby("family", sort=True):
+        if len(part) >= MIN_FAMILY_FOR_WITHIN:
+            subsets.append((f"(c) Within the {fam} family only", part.index))
+    lines: list[str] = []
+    for title, models in subsets:
+        models = list(models)
+        if len(models) < 3:
+            lines += [f"### {title}", "", f"{len(models)} models: too few for ρ.", ""]
+            continue
+        t = correlation_table(scores.loc[models], primary, downstream, families=families, n_resamples=n_resamples,
+                              seed=seed)  # fmt: skip
+        lines += [f"### {title}: {len(models)} models, {pop.loc[models, 'family'].nunique()} families", "",
+                  format_markdown(t, noise=ratios), ""]  # fmt: skip
+    return lines
 
 
 def _variant_of(mteb_name: str):
