@@ -226,3 +226,33 @@ def test_postprocessing_finding_rules():
     assert postprocessing_finding(mixed, fam, "sim", "down").verdict == "inconclusive"
     assert postprocessing_finding(effects, ["a"] * 6, "sim", "down").verdict == "inconclusive"
     assert postprocessing_finding(effects, ["a", "a", "b", "b", "c", "c"], "sim", "down").verdict == "inconclusive"
+
+
+def test_cli_families_csv_regex_and_compare_all(known_folder, tmp_path, capsys):
+    from mteb_evalrank.cli import main
+
+    fam_csv = tmp_path / "fam.csv"
+    fam_csv.write_text("model,family\n" + "".join(f"org/fam{k // 3}-v{k % 3},F{k // 6}\n" for k in range(24)))
+    csv = tmp_path / "c.csv"
+    code = main(["correlate", str(known_folder), "--intrinsic", "EvalRankSent", "SentEvalSTSB", "STR", "--downstream",
+                 "SentEvalMR", "SentEvalCR", "--families", str(fam_csv), "--csv", str(csv), "--compare-all",
+                 "--n-resamples", "200", "--no-progress"])  # fmt: skip
+    printed = capsys.readouterr().out
+    assert code == 0
+    table = pd.read_csv(csv)
+    assert {"rho_partial_family", "cluster_ci_low", "cluster_ci_high", "n_families"} <= set(table.columns)
+    assert set(table["n_families"]) == {4}  # the CSV's 4 families, not the 8 of the names
+    comp = printed.split("## Paired comparisons")[1]
+    rows = [line for line in comp.splitlines() if line.startswith("| EvalRankSent")]
+    assert len(rows) == 4  # EvalRankSent × {STS-B, STR} × {MR, CR}, each once
+    assert "Holm correction over all 4 comparisons" in comp
+    code = main(["correlate", str(known_folder), "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR",
+                 "--family-regex", r"^org/(fam\d+)-", "--csv", str(csv), "--n-resamples", "200", "--no-progress"])  # fmt: skip
+    assert code == 0 and set(pd.read_csv(csv)["n_families"]) == {8}
+    capsys.readouterr()
+    for bad, message in ((["--family-regex", "org/fam"], "needs a group"), (["--family-regex", "("], "not a valid"),
+                         (["--families", str(tmp_path / "none.csv")], "no such file")):  # fmt: skip
+        code = main(["correlate", str(known_folder), "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR",
+                     *bad, "--no-progress"])  # fmt: skip
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(err) == 1 and message in err[0], err

@@ -784,7 +784,8 @@ def correlate_report(
             raise InputError("--compare-all needs an EvalRank score and at least one other primary intrinsic score.")
     if pairs:
         if compare_all:
-            comp = fair_comparisons(scores, [a for a, _ in pairs], [b for _, b in pairs], downstream, families=fam,
+            comp = fair_comparisons(scores, list(dict.fromkeys(a for a, _ in pairs)),
+                                    list(dict.fromkeys(b for _, b in pairs)), downstream, families=fam,
                                     n_resamples=n_resamples, seed=seed)  # fmt: skip
         else:
             comp = comparisons(scores, pairs, downstream, families=fam, n_resamples=n_resamples, seed=seed)
