@@ -6,7 +6,9 @@ Writes into ``<out>``:
   :mod:`mteb_evalrank.integration.study`); commit them, and anyone can rerun the report without encoding;
 - ``timing.json`` — one entry per invocation (seconds, work run and skipped, forward passes per base,
   distinct texts cached, cache size, the environment: command, commit, versions, CPU);
-- ``scores.csv`` — the models × scores matrix;
+- ``scores.csv`` — the models × scores matrix; ``standard_errors.csv`` — the sampling standard error of each
+  score (:mod:`mteb_evalrank.metrics.sampling_error`); ``population.csv`` — each model's family, whether it is a random
+  floor or post-processed (its first two columns are a ``correlate --families`` file);
 - ``correlation.md`` / ``correlation.csv`` / ``correlation.png`` — all variants: every intrinsic score
   against every downstream task and the downstream mean (EvalRank Table 6 layout), with the family-aware
   statistics; exploratory metrics in their own block;
@@ -122,6 +124,8 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     pop = population(list(scores.index))
     families = pop["family"].to_dict()
     scores.to_csv(out / "scores.csv", float_format="%.6f")
+    pop.to_csv(out / "population.csv")  # model, family, floor, postprocessed, kind: usable as correlate --families
+    errors.to_csv(out / "standard_errors.csv", float_format="%.6f")  # sampling standard error of every score
     intrinsic = [c for c in [*INTRINSIC_TASKS, *EXTRA_INTRINSIC] if c in scores.columns]
     primary = [c for c in intrinsic if ":" not in c]
     downstream = [c for c in [*DOWNSTREAM_TASKS, DOWNSTREAM_MEAN] if c in scores.columns]
@@ -202,7 +206,7 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     lines += ["## Plots", "", "- `correlation.png`: the primary table as a heatmap"]
     lines += [f"- `{p}`: every model's rank under EvalRankSent, STS-B and STR against its rank on "
               f"{'the downstream mean' if p == 'ranks.png' else p[6:-4].upper()} (EvalRank Figure 4)" for p in plots]
-    lines += ["", "## Scores (main score × 100)", "", _scores_markdown(scores), ""]
+    lines += ["", "## Scores (main score × 100)", "", _scores_markdown(scores, pop["family"].to_dict()), ""]
     if timing:
         lines += ["## Time", ""]
         for t in timing:
@@ -299,13 +303,13 @@ def _variant_of(mteb_name: str):
     return parse_zoo_name(mteb_name)
 
 
-def _scores_markdown(scores: pd.DataFrame) -> str:
+def _scores_markdown(scores: pd.DataFrame, families: dict[str, str]) -> str:
     cols = [c for c in scores.columns if ":" not in c]
     short = {c: c.replace("SentEval", "") for c in cols}
-    lines = ["| model | " + " | ".join(short[c] for c in cols) + " |", "|---|" + "---|" * len(cols)]
+    lines = ["| model | family | " + " | ".join(short[c] for c in cols) + " |", "|---|---|" + "---|" * len(cols)]
     for model, row in scores.iterrows():
         cells = ["" if pd.isna(row[c]) else f"{row[c] * 100:.1f}" for c in cols]
-        lines.append(f"| {str(model).removeprefix('zoo/')} | " + " | ".join(cells) + " |")
+        lines.append(f"| {str(model).removeprefix('zoo/')} | {families.get(model, model)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
