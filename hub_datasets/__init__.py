@@ -25,6 +25,7 @@ _PACKAGES = {
     "n2o-corpus": "n2o_corpus",
     "senteval-downstream": "senteval_downstream",
     "sts-senteval": "sts_senteval",
+    "word-similarity": "word_similarity",
 }
 DATASET_NAMES: tuple[str, ...] = tuple(_PACKAGES)
 

@@ -140,7 +140,7 @@ def add_run_parser(subparsers) -> None:
         action="store_true",
         help="word-vector models: sentence-transformers' punctuation handling",
     )
-    p.add_argument("--no-center", action="store_true", help="EvalRank: do not mean-centre embeddings")
+    p.add_argument("--no-center", action="store_true", help="EvalRank, word similarity: do not mean-centre embeddings")
     p.add_argument(
         "--ties",
         default="pessimistic",

@@ -173,6 +173,7 @@ _SST_FINE = _github("AcademiaSinicaNLPLab/sentiment_dataset", "23c72429de5fb3d2f
 
 _WORD, _SENT, _N2O, _HEROS = ("evalrank-word",), ("evalrank-sent",), ("n2o-corpus",), ("heros",)
 _STS, _DOWNSTREAM = ("sts-senteval",), ("senteval-downstream",)
+_WORDSIM = ("word-similarity",)
 
 #: STS Benchmark release (Cer et al., 2017).  sha256 computed from the copy committed to
 #: eduardofv/sts_eval on 2021-06-14 "retrieved from http://ixa2.si.ehu.es/..." (members dated 2017-02);
@@ -208,85 +209,85 @@ MANIFEST: tuple[SourceFile, ...] = (
         _EVALRANK + "data/word_evalrank/wiki_vocab.txt",
     ),
     _entry(
-        "word_similarity/EN-MC-30.txt", 543, _WORD,
+        "word_similarity/EN-MC-30.txt", 543, _WORD + _WORDSIM,
         "33ee05911496ff83d95cac351d0746c6f63b9181b605cb7d307f4daa8864511b",
         _MFARUQUI + "data/word-sim/EN-MC-30.txt",
         _EVALRANK + "data/word_similarity/EN-MC-30.txt",
     ),
     _entry(
-        "word_similarity/EN-MEN-TR-3k.txt", 53593, _WORD,
+        "word_similarity/EN-MEN-TR-3k.txt", 53593, _WORD + _WORDSIM,
         "3df21751d8f69d51619ec62251c045da70815f3fad27736db7c1fc99ff3bfacf",
         _MFARUQUI + "data/word-sim/EN-MEN-TR-3k.txt",
         _EVALRANK + "data/word_similarity/EN-MEN-TR-3k.txt",
     ),
     _entry(
-        "word_similarity/EN-MTurk-287.txt", 7218, _WORD,
+        "word_similarity/EN-MTurk-287.txt", 7218, _WORD + _WORDSIM,
         "a9ae3a9decb75a9700fe0cf18b048c1344774d9f40e0196baf8e34d4cd9d1ce5",
         _MFARUQUI + "data/word-sim/EN-MTurk-287.txt",
         _EVALRANK + "data/word_similarity/EN-MTurk-287.txt",
     ),
     _entry(
-        "word_similarity/EN-MTurk-771.txt", 19629, _WORD,
+        "word_similarity/EN-MTurk-771.txt", 19629, _WORD + _WORDSIM,
         "a8cc04ed7b45a95a4b8915814c75c30ef99ab6001b534205529b07273022f569",
         _MFARUQUI + "data/word-sim/EN-MTurk-771.txt",
         _EVALRANK + "data/word_similarity/EN-MTurk-771.txt",
     ),
     _entry(
-        "word_similarity/EN-RG-65.txt", 1210, _WORD,
+        "word_similarity/EN-RG-65.txt", 1210, _WORD + _WORDSIM,
         "c243f3a91c3f5d8cf67f21a67f6fb80bde8b6bb060851a6a48e6f2d68ec98c9f",
         _MFARUQUI + "data/word-sim/EN-RG-65.txt",
         _EVALRANK + "data/word_similarity/EN-RG-65.txt",
     ),
     _entry(
-        "word_similarity/EN-RW-STANFORD.txt", 49851, _WORD,
+        "word_similarity/EN-RW-STANFORD.txt", 49851, _WORD + _WORDSIM,
         "5108d54dfc746f44f9c3d7e31d2857c37cf71430bc1594175a61a3b89bb0ae1f",
         _MFARUQUI + "data/word-sim/EN-RW-STANFORD.txt",
         _EVALRANK + "data/word_similarity/EN-RW-STANFORD.txt",
     ),
     _entry(
-        "word_similarity/EN-SIMLEX-999.txt", 18024, _WORD,
+        "word_similarity/EN-SIMLEX-999.txt", 18024, _WORD + _WORDSIM,
         "405394ffb7d25f6d0e3c041f87c9f27d29dc6b047506769953e85c4523b11685",
         _MFARUQUI + "data/word-sim/EN-SIMLEX-999.txt",
         _EVALRANK + "data/word_similarity/EN-SIMLEX-999.txt",
     ),
     _entry(
-        "word_similarity/EN-SimVerb-3500.txt", 65315, _WORD,
+        "word_similarity/EN-SimVerb-3500.txt", 65315, _WORD + _WORDSIM,
         "9d84274e7ad029fd3cf69dd0516e9ade624bbef9bd4e2050f6cc1fa01471e0f5",
         _MFARUQUI + "data/word-sim/EN-SimVerb-3500.txt",
         _EVALRANK + "data/word_similarity/EN-SimVerb-3500.txt",
     ),
     _entry(
-        "word_similarity/EN-VERB-143.txt", 3320, _WORD,
+        "word_similarity/EN-VERB-143.txt", 3320, _WORD + _WORDSIM,
         "7259e19961c81912aa4c72de0102e480b2ad2bb9f4ce97d036fbde8e1a403001",
         _MFARUQUI + "data/word-sim/EN-VERB-143.txt",
         _EVALRANK + "data/word_similarity/EN-VERB-143.txt",
     ),
     _entry(
-        "word_similarity/EN-WS-353-ALL.txt", 7405, _WORD,
+        "word_similarity/EN-WS-353-ALL.txt", 7405, _WORD + _WORDSIM,
         "ce12919b240af45bdf46d243601eaca2b6212b159b5e7e9b435ee7ee40c5619c",
         _MFARUQUI + "data/word-sim/EN-WS-353-ALL.txt",
         _EVALRANK + "data/word_similarity/EN-WS-353-ALL.txt",
     ),
     _entry(
-        "word_similarity/EN-WS-353-REL.txt", 5134, _WORD,
+        "word_similarity/EN-WS-353-REL.txt", 5134, _WORD + _WORDSIM,
         "66a7c88100624d0a391605ff61ce84e11d11ee620d51ec0298da49592838f8fa",
         _MFARUQUI + "data/word-sim/EN-WS-353-REL.txt",
         _EVALRANK + "data/word_similarity/EN-WS-353-REL.txt",
     ),
     _entry(
-        "word_similarity/EN-WS-353-SIM.txt", 4002, _WORD,
+        "word_similarity/EN-WS-353-SIM.txt", 4002, _WORD + _WORDSIM,
         "f1da938998863c94e53f72f984a5c6e215f0b46c323aae8f0f4930703a339107",
         _MFARUQUI + "data/word-sim/EN-WS-353-SIM.txt",
         _EVALRANK + "data/word_similarity/EN-WS-353-SIM.txt",
     ),
     _entry(
-        "word_similarity/EN-YP-130.txt", 2614, _WORD,
+        "word_similarity/EN-YP-130.txt", 2614, _WORD + _WORDSIM,
         "4b963f0771ba8cf1d378de8cd43387c31eae34a5e57e2de3685c53fc2cdd9a73",
         _MFARUQUI + "data/word-sim/EN-YP-130.txt",
         _EVALRANK + "data/word_similarity/EN-YP-130.txt",
     ),
     _entry(
-        "word_similarity/LICENSE_eval-word-vectors_MIT.txt", 1071, _WORD,
+        "word_similarity/LICENSE_eval-word-vectors_MIT.txt", 1071, _WORD + _WORDSIM,
         "d966f71dc26b1a28af0c2176721a503ad4abf6267638c64d3bed2be6034840d1",
         _MFARUQUI + "LICENSE",
     ),
@@ -848,10 +849,11 @@ DATASETS: dict[str, str] = {
     "sts-senteval": "STS12-16, STS Benchmark, SICK (SentEval's preprocessed copies) and STR-2022",
     "senteval-downstream": "SentEval transfer tasks (MR, CR, SUBJ, MPQA, SST, TREC, MRPC, SICK-E) and SciCite",
     "heros": "heros.tsv of dcml0714/Heros (sha256 not pinned yet: refused)",
+    "word-similarity": "the 13 word-similarity sets (WS-353, RW, MEN, MTurk, SimLex, SimVerb, MC, RG, YP, VERB)",
 }
 #: What :func:`download_sources` fetches by default: every dataset whose files are all pinned (not HEROS).
 DEFAULT_DATASETS: tuple[str, ...] = (
-    "evalrank-word", "evalrank-sent", "n2o-corpus", "sts-senteval", "senteval-downstream",
+    "evalrank-word", "evalrank-sent", "n2o-corpus", "sts-senteval", "senteval-downstream", "word-similarity",
 )
 #: Destination of the STR csv (its text is restored from it when the published dataset is used).
 STR_DEST = "sts_senteval/STR/sem_text_rel_ranked.csv"

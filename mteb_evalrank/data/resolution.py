@@ -55,6 +55,7 @@ HUB_DATASETS: dict[str, HubDataset] = {
     "n2o-corpus": HubDataset("n2o-corpus", "mteb-evalrank/n2o-corpus"),
     "senteval-downstream": HubDataset("senteval-downstream", "mteb-evalrank/senteval-downstream"),
     "sts-senteval": HubDataset("sts-senteval", "mteb-evalrank/sts-senteval"),
+    "word-similarity": HubDataset("word-similarity", "mteb-evalrank/word-similarity"),
 }
 
 

@@ -16,6 +16,8 @@ Benchmarks:
   baselines (SentEval STS12-16, STS-B, SICK-R, STR) and the SentEval downstream tasks plus SciCite.
 - ``EvalRank(study)`` — exactly the tasks of the correlation study (EvalRank §5-6, Tables 3/6):
   :data:`mteb_evalrank.integration.study.STUDY_TASKS` (no N2O: its score is not part of the study).
+- ``WordSim`` — the 13 word-similarity tasks (WS-353-All ... VERB-143), scored as the EvalRank toolkit
+  scores word vectors (:mod:`mteb_evalrank.metrics.word_similarity`).
 """
 
 from __future__ import annotations
@@ -27,17 +29,23 @@ from typing import Any
 from mteb_evalrank.hub_datasets.evalrank_format import EVALRANK_CITATION
 from mteb_evalrank.hub_datasets.heros.build import HEROS_CITATION
 from mteb_evalrank.hub_datasets.senteval_downstream.build import SENTEVAL_CITATION
+from mteb_evalrank.hub_datasets.word_similarity import SETS as WORDSIM_SETS
+from mteb_evalrank.hub_datasets.word_similarity import TASK_NAMES as WORDSIM_TASKS
+from mteb_evalrank.hub_datasets.word_similarity.build import FARUQUI_CITATION
 from mteb_evalrank.integration.study import DOWNSTREAM_TASKS, INTRINSIC_TASKS, STUDY_TASKS
 
-#: every task of the plugin, in the order of the suite: intrinsic, N2O, similarity baselines, downstream
+#: every task of the plugin, in the order of the suite: intrinsic, N2O, similarity baselines, word similarity,
+#: downstream
 EVALRANK_TASKS: tuple[str, ...] = (
     "EvalRankWord", "EvalRankSent", "HEROS", "N2O",
-    *(t for t in INTRINSIC_TASKS if t not in ("EvalRankWord", "EvalRankSent", "HEROS")),
+    *(t for t in INTRINSIC_TASKS if t not in ("EvalRankWord", "EvalRankSent", "HEROS", *WORDSIM_TASKS)),
+    *WORDSIM_TASKS,
     *DOWNSTREAM_TASKS,
 )  # fmt: skip
 
 EVALRANK_NAME = "EvalRank"
 STUDY_NAME = "EvalRank(study)"
+WORDSIM_NAME = "WordSim"
 
 #: One paragraph per paper: what the benchmark takes from it and where to read about it.
 PAPERS: dict[str, dict[str, str]] = {
@@ -117,7 +125,20 @@ def build_benchmarks() -> list[Any]:
         reference=PAPERS["EvalRank"]["reference"],
         citation=_citation(EVALRANK_CITATION, HEROS_CITATION, SENTEVAL_CITATION),
     )
-    return [evalrank, study]
+    wordsim = mteb.Benchmark(
+        name=WORDSIM_NAME,
+        display_name="Word similarity (EvalRank toolkit)",
+        tasks=[by_name[name] for name in WORDSIM_TASKS],
+        description="The 13 English word-similarity sets of the EvalRank toolkit: WS-353-All/Rel/Sim, RW-STANFORD, "
+        "MEN-TR-3K, MTurk-287, MTurk-771, SimLex-999, SimVerb-3500 (the nine baselines of the EvalRank paper, "
+        "Table 3), MC-30, RG-65, YP-130 and VERB-143. Main score: Spearman correlation of the cosine of the two "
+        "word embeddings with the human scores, computed as the toolkit does (words lowercased, embeddings "
+        "mean-centred, out-of-vocabulary words of word-vector models replaced by the mean normalised vector and "
+        "counted). Pearson, Kendall and the l2 reading are stored too.",
+        reference=PAPERS["EvalRank"]["reference"],
+        citation=_citation(*(c for s in WORDSIM_SETS for c in s.citations), FARUQUI_CITATION, EVALRANK_CITATION),
+    )
+    return [evalrank, study, wordsim]
 
 
 @functools.lru_cache(maxsize=1)

@@ -10,7 +10,9 @@ encoder):
   in-vocabulary tokens; a sentence with none gets a zero vector + 1e-9;
 - for word-level evaluation (tasks named in :data:`WORD_LEVEL_TASKS`) each input is looked up as a
   whole (lowercased, surrounding whitespace stripped) and an out-of-vocabulary word gets the mean
-  vector of the vocabulary.  Stop words are not applied at word level.
+  vector of the vocabulary.  Stop words are not applied at word level.  The word-similarity tasks
+  also read the vocabulary itself (:func:`word_vocabulary_of`): its centring mean and which words are
+  out of vocabulary (see :mod:`mteb_evalrank.metrics.word_similarity`).
 
 Unlike the reference, which silently skips lines with fewer than 25 fields, files are validated
 strictly: a malformed line raises :class:`~mteb_evalrank.errors.SourceFormatError` naming the file
@@ -54,8 +56,13 @@ if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.types import PromptType
 
-#: Tasks whose inputs are single words: out-of-vocabulary words get the vocabulary mean.
-WORD_LEVEL_TASKS: set[str] = {"EvalRankWord"}
+#: Tasks whose inputs are single words: out-of-vocabulary words get the vocabulary mean.  EvalRankWord
+#: and the 13 word-similarity tasks (``mteb_evalrank.tasks.word_similarity``; a test keeps the two lists equal).
+WORD_LEVEL_TASKS: set[str] = {
+    "EvalRankWord",
+    "WS-353-All", "WS-353-Rel", "WS-353-Sim", "RW-STANFORD", "MEN-TR-3K", "MTurk-287", "MTurk-771",
+    "SimLex-999", "SimVerb-3500", "MC-30", "RG-65", "YP-130", "VERB-143",
+}  # fmt: skip
 
 #: Value added to the zero vector of a sentence without any in-vocabulary token (reference: 1e-9).
 EMPTY_SENTENCE_VALUE = 1e-9
@@ -166,6 +173,7 @@ class WordVectors:
     lowercase: bool = True
     word2id: dict[str, int] = field(init=False, repr=False)
     mean_vector: np.ndarray = field(init=False, repr=False)
+    _statistics: dict[bool, Any] = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.matrix.ndim != 2:
@@ -199,6 +207,37 @@ class WordVectors:
     def vector(self, word: str) -> np.ndarray | None:
         i = self.word2id.get(word.lower() if self.lowercase else word)
         return None if i is None else np.asarray(self.matrix[i], dtype=np.float32)
+
+    def lookup(self, word: str) -> int | None:
+        """Row of a word as word-level evaluation looks it up (stripped, lowercased), or ``None`` if OOV."""
+        return self.word2id.get(word.strip().lower() if self.lowercase else word.strip())
+
+    def oov_mask(self, words: Sequence[str]) -> np.ndarray:
+        """``True`` for each word that :meth:`lookup` does not find."""
+        return np.fromiter((self.lookup(w) is None for w in words), dtype=bool, count=len(words))
+
+    def kept_rows(self) -> np.ndarray | None:
+        """Rows of the entries kept (first of each lowercased word); ``None`` when every row is kept."""
+        if len(self.word2id) == self.matrix.shape[0]:
+            return None
+        return np.sort(np.fromiter(self.word2id.values(), dtype=np.int64, count=len(self.word2id)))
+
+    def similarity_statistics(self, center: bool = True):
+        """Centring mean and OOV vectors over the kept entries, as the EvalRank toolkit's word-similarity
+        evaluation uses them (:func:`mteb_evalrank.metrics.word_similarity.vocabulary_statistics`; cached)."""
+        from mteb_evalrank.metrics.word_similarity import vocabulary_statistics
+
+        key = bool(center)
+        if key not in self._statistics:
+            rows = self.kept_rows()
+            matrix = self.matrix if rows is None else np.asarray(self.matrix)[rows]
+            self._statistics[key] = vocabulary_statistics(matrix, center=key)
+        return self._statistics[key]
+
+    def mapped(self, transform: Any) -> WordVectors:
+        """The same vocabulary with ``transform(matrix)`` as vectors (e.g. a fitted post-processing)."""
+        matrix = np.asarray(transform(np.asarray(self.matrix, dtype=np.float32)), dtype=np.float32)
+        return WordVectors(matrix, self.words, sources=(), lowercase=self.lowercase)
 
 
 def _is_float(token: str) -> bool:
@@ -775,13 +814,16 @@ class StaticWordVectorEncoder(AbsEncoder):
 
     def encode_words(self, words: Sequence[str]) -> np.ndarray:
         """Word embeddings: the word's vector, or the vocabulary mean if out of vocabulary."""
-        w2i = self.vectors.word2id
         m = self.vectors.matrix
         out = np.empty((len(words), self.vectors.dim), dtype=np.float32)
         for k, word in enumerate(words):
-            i = w2i.get(word.strip().lower() if self.vectors.lowercase else word.strip())
+            i = self.vectors.lookup(word)
             out[k] = self.vectors.mean_vector if i is None else m[i]
         return out
+
+    def word_vocabulary(self) -> WordVectors:
+        """The vocabulary behind :meth:`encode_words` (see :func:`word_vocabulary_of`)."""
+        return self.vectors
 
     def encode(
         self,
@@ -814,6 +856,28 @@ class StaticWordVectorEncoder(AbsEncoder):
             f"StaticWordVectorEncoder({meta.name!r}, revision={meta.revision!r}, "
             f"vocab={len(self.vectors)}, dim={self.vectors.dim}, experiment={meta.experiment_name!r})"
         )
+
+
+def word_vocabulary_of(model: Any) -> WordVectors | None:
+    """The word vectors behind a word-level encoder, or ``None`` for a model without a vocabulary.
+
+    A model has a vocabulary when it offers ``word_vocabulary()`` (:class:`StaticWordVectorEncoder`,
+    the zoo's static variants) returning :class:`WordVectors` whose rows are exactly what the model's
+    word-level ``encode`` returns for in-vocabulary words.  MTEB's ``CachedEmbeddingWrapper`` passes
+    its inner model's vocabulary through; any other wrapper hides it (it may transform the vectors).
+    """
+    from mteb.models.cache_wrappers.cache_wrapper import CachedEmbeddingWrapper
+
+    for _ in range(8):
+        method = getattr(type(model), "word_vocabulary", None)
+        if callable(method):
+            vocabulary = model.word_vocabulary()
+            return vocabulary if isinstance(vocabulary, WordVectors) else None
+        if isinstance(model, CachedEmbeddingWrapper):
+            model = model._model
+            continue
+        return None
+    return None
 
 
 def static_word_vectors_loader(

@@ -451,6 +451,21 @@ class ZooEncoder(AbsEncoder):
         emb = self.select(np.asarray(stored))
         return emb if transform is None else transform.transform(emb)
 
+    def word_vocabulary(self) -> Any:
+        """Static variants: the base's word vectors as this variant outputs them (its post-processing
+        applied), for the word-similarity tasks' centring and OOV rule; ``None`` for transformer variants."""
+        if self.blocks is not None:
+            return None
+        if getattr(self, "_word_vocabulary", None) is None:
+            from mteb_evalrank.models.static_vectors import word_vocabulary_of
+
+            vocabulary = word_vocabulary_of(self.pooled)
+            transform = self.transform
+            if vocabulary is not None and transform is not None:
+                vocabulary = vocabulary.mapped(transform.transform)
+            self._word_vocabulary = vocabulary
+        return self._word_vocabulary
+
     def __repr__(self) -> str:
         return f"ZooEncoder({self.variant.mteb_name!r})"
 

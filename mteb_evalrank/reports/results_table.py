@@ -30,6 +30,9 @@ HEADLINE = (
     # similarity baselines (SentEvalSTS12-16: main_score of "all" is the weighted mean)
     "cosine_pearson",
     "cosine_spearman_mean",
+    # word similarity (WS-353-All ... VERB-143): the l2 reading and the pairs with an out-of-vocabulary word
+    "l2_spearman",
+    "num_oov_pairs",
     # SentEval downstream (main_score = test accuracy)
     "devacc",
     "f1",
