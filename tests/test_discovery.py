@@ -85,3 +85,54 @@ def test_task_metadata_never_points_into_the_mteb_package():
         path = mteb.get_task(name).metadata.descriptive_stat_path
         assert path == SHIPPED_STATS_DIR / f"{name}.json"
         assert "site-packages/mteb/" not in str(path)
+
+
+def _imports_mteb_at_module_level(path) -> bool:
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else [getattr(node, "module", None) or ""]
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(n == "mteb" or n.startswith("mteb.") for n in names):
+            return True
+    return False
+
+
+def _first_imports() -> list[str]:
+    """Plugin modules that import mteb while they are being imported (so MTEB's import, and with it the
+    plugin's registration, starts while they are half-built), and the zoo module the registration
+    imports (it imports mteb through the zoo catalogue)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    found = {"mteb_evalrank.integration.zoo"}
+    for folder, package in ((root / "mteb_evalrank", "mteb_evalrank"), (root / "tasks", "mteb_evalrank.tasks")):
+        for path in folder.rglob("*.py"):
+            rel = path.relative_to(folder).with_suffix("").parts
+            if rel[0] in ("tasks", "hub_datasets") and package == "mteb_evalrank":
+                continue
+            if _imports_mteb_at_module_level(path):
+                found.add(".".join((package, *rel)).removesuffix(".__init__"))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("module", _first_imports())
+def test_any_plugin_module_imported_first_registers_everything_without_a_warning(module):
+    """Issue 19: ``python -c "from mteb_evalrank.integration import zoo"`` (or ``mteb-evalrank models``)
+    warned "the model zoo could not be registered: cannot import name 'register_zoo' from partially
+    initialized module": importing the zoo imported mteb, whose start-up hook registered the plugin,
+    which imported the half-built zoo module.  Whatever is imported first, everything registers."""
+    line = _run(
+        f"""
+        import json, warnings
+        warnings.simplefilter("error", RuntimeWarning)  # a registration warning fails the import
+        import {module}
+        import mteb
+        zoo = mteb.get_model_meta("zoo/glove-50d__abtt").name
+        task = mteb.get_task("EvalRankSent").metadata.name
+        bench = mteb.get_benchmark("EvalRank").name
+        print(json.dumps([zoo, task, bench]))
+        """,
+        env_extra={"PYTHONWARNINGS": "error::RuntimeWarning"},
+    )
+    assert json.loads(line) == ["zoo/glove-50d__abtt", "EvalRankSent", "EvalRank"]

@@ -11,7 +11,8 @@ Layers, bottom to top (a module may import its own layer and every layer below i
 
 ``_autoload`` (the start-up hook) and the package ``__init__`` stand outside the layers: the hook's
 job is to import the task package when ``mteb`` is imported.  Every import is checked, including
-those inside functions (that is where this package keeps its heavy imports).
+those inside functions (that is where this package keeps its heavy imports).  Inside a layer, imports
+may not go round in a circle (:func:`test_no_import_cycles`).
 """
 
 from __future__ import annotations
@@ -113,6 +114,104 @@ def test_imports_point_down(module, path):
         elif LAYER[target] > LAYER[own]:
             bad.append(f"line {line}: {name} (layer {LAYER[target]} above {own}'s {LAYER[own]})")
     assert not bad, f"{path.relative_to(ROOT)} imports upwards:\n  " + "\n  ".join(bad)
+
+
+def _module_graph(modules: list[tuple[str, Path]]) -> dict[str, set[str]]:
+    """Module -> the package modules it imports (anywhere in the file; ``from pkg import sub`` counts
+    as importing ``pkg.sub``; a package is named without ``.__init__``)."""
+
+    def plain(name: str) -> str:
+        return name.removesuffix(".__init__")
+
+    known = {plain(m) for m, _ in modules}
+    graph: dict[str, set[str]] = {}
+    for module, path in modules:
+        targets = {name for _, name in _imports(module, path)}
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                targets |= {f"{node.module}.{alias.name}" for alias in node.names}
+        graph[plain(module)] = {t for t in targets if t in known and t != plain(module)}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph``: its strongly connected components with more than one module
+    (Tarjan's algorithm, iterative), each as a closed path ``a -> b -> ... -> a`` through the component."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    components.append(sorted(component))
+    cycles = []
+    for component in components:  # one readable closed path through each component
+        members, path = set(component), [component[0]]
+        while True:
+            step = next(t for t in sorted(graph[path[-1]]) if t in members)
+            if step in path:
+                cycles.append(path[path.index(step):] + [step])
+                break
+            path.append(step)
+    return cycles
+
+
+def test_no_import_cycles():
+    """Imports point down across layers (above) and never go round in a circle inside one layer either:
+    a cycle (``registry -> benchmarks -> study -> task_lookup -> registry``) makes the result of an import
+    depend on which module happens to be imported first."""
+    cycles = _cycles(_module_graph(MODULES))
+    assert not cycles, "import cycles:\n  " + "\n  ".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_checker_sees_a_cycle_inside_a_layer(tmp_path):
+    """The rule must bite: three integration modules importing each other in a circle (one of the imports
+    inside a function, as the package keeps its heavy imports) are reported as one cycle."""
+    sources = {
+        "registry": "def f():\n    from mteb_evalrank.integration.benchmarks import x\n",
+        "benchmarks": "from mteb_evalrank.integration import study\n",
+        "study": "import mteb_evalrank.errors\ndef g():\n    import mteb_evalrank.integration.registry\n",
+        "leaf": "from mteb_evalrank.integration import study\n",
+    }
+    modules = []
+    for name, text in sources.items():
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+        modules.append((f"mteb_evalrank.integration.{name}", tmp_path / f"{name}.py"))
+    modules.append(("mteb_evalrank.errors", ROOT / "mteb_evalrank" / "errors.py"))
+    cycles = _cycles(_module_graph(modules))
+    assert cycles == [[f"mteb_evalrank.integration.{m}" for m in ("benchmarks", "study", "registry", "benchmarks")]]
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
 
 
 def test_the_checker_sees_upward_imports(tmp_path):

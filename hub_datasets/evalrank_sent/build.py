@@ -194,7 +194,7 @@ def build(sources_dir: Path, out_dir: Path) -> dict[str, int]:
 
 
 def card_body(report: dict[str, int], per_source: dict[str, int]) -> str:
-    from mteb_evalrank.hub_datasets.evalrank_sent.str_licence import STR_SOURCE_URL
+    from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL
 
     template = Template((Path(__file__).with_name("card.md")).read_text(encoding="utf-8"))
     return template.substitute(

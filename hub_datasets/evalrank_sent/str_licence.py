@@ -17,25 +17,18 @@ each sentence that occurs only in STR:
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 
 from mteb_evalrank.errors import InputError, SourceFormatError
 from mteb_evalrank.hub_datasets import evalrank_format as fmt
 from mteb_evalrank.hub_datasets import layout
+from mteb_evalrank.hub_datasets.evalrank_sent.build import read_str
+from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL, text_sha1
 
-#: Where the STR authors publish the csv (the plugin downloads it; it never hosts it).
-STR_SOURCE_URL = (
-    "https://raw.githubusercontent.com/Priya22/semantic-textual-relatedness/"
-    "961f9a9be535f3299e4c0a7b0f656d583ba911ff/sem_text_rel_ranked.csv"
-)
+__all__ = ["STR_SOURCE_URL", "check_pushable", "is_str_only", "prepare_for_push", "restore_str_text", "text_sha1"]
+
 STR_ID_PREFIX = "str-"
-
-
-def text_sha1(text: str) -> str:
-    """Hex sha1 of the UTF-8 encoding of ``text`` (what ``text_sha1`` holds)."""
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
 def is_str_only(item_id: str) -> bool:
@@ -110,8 +103,6 @@ def restore_str_text(pairs_df, background_df, str_csv_path: Path):
     verification).  Raises :class:`SourceFormatError` naming the file if an id is missing from it or a
     refilled text does not match its ``text_sha1``, and :class:`InputError` if a blank cannot be filled.
     """
-    from mteb_evalrank.hub_datasets.evalrank_sent.build import read_str
-
     pairs = _to_pandas(pairs_df).copy()
     background = _to_pandas(background_df).copy()
     blank = background["text"].isna() | (background["text"] == "")

@@ -38,6 +38,8 @@ from mteb_evalrank.hub_datasets.source_files import parse_score
 NAME = "sts-senteval"
 SOURCE_FOLDER = "sts_senteval"
 BUILD_COMMAND = f"mteb-evalrank build-data {NAME} --sources ../shared/data/sources --out data/{NAME}"
+#: Text column -> hash column of the published (STR-blanked) ``STR`` config (see :mod:`.str_licence`).
+SHA1_COLUMNS = {"text1": "text1_sha1", "text2": "text2_sha1"}
 
 #: Sub-datasets of STS12-16 in SentEval's order (``senteval/sts.py``).
 STS_SUBSETS: dict[str, tuple[str, ...]] = {
@@ -186,8 +188,6 @@ def build(sources_dir: Path, out_dir: Path) -> dict[str, int]:
 # --- validation ----------------------------------------------------------------------------------
 def validate(folder: Path) -> list[str]:
     """Content problems of a built (or staged, STR-blanked) folder; empty list: fine."""
-    from mteb_evalrank.hub_datasets.sts_senteval.str_licence import SHA1_COLUMNS
-
     problems = []
     for config in CONFIGS:
         try:
@@ -250,7 +250,7 @@ def card_metadata(report: dict[str, int]) -> dict:
 
 
 def card_body(report: dict[str, int], counts: dict, subsets: dict) -> str:
-    from mteb_evalrank.hub_datasets.evalrank_sent.str_licence import STR_SOURCE_URL
+    from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL
     from mteb_evalrank.hub_datasets.senteval_downstream.build import EVALRANK_REPO, SENTEVAL_CITATION, SENTEVAL_REPO
 
     lines = ["| config | sub-dataset | scored pairs | unscored pairs dropped |", "|---|---|---:|---:|"]

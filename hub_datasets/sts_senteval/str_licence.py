@@ -19,12 +19,11 @@ from pathlib import Path
 
 from mteb_evalrank.errors import InputError, SourceFormatError
 from mteb_evalrank.hub_datasets import layout
-from mteb_evalrank.hub_datasets.evalrank_sent.str_licence import STR_SOURCE_URL, text_sha1
+from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL, text_sha1
+from mteb_evalrank.hub_datasets.sts_senteval.build import SHA1_COLUMNS, read_str_csv
 
 STR_CONFIG = "STR"
 TEXT_COLUMNS = ("text1", "text2")
-#: Text column -> hash column of the published STR config.
-SHA1_COLUMNS = {"text1": "text1_sha1", "text2": "text2_sha1"}
 
 __all__ = ["SHA1_COLUMNS", "STR_CONFIG", "STR_SOURCE_URL", "check_pushable", "prepare_for_push", "restore_str_text"]
 
@@ -95,8 +94,6 @@ def restore_str_text(table, str_csv_path: Path):
     text already is returned unchanged (minus hash columns).  Raises :class:`SourceFormatError` naming
     the file if an id is missing from it or a text does not match its hash.
     """
-    from mteb_evalrank.hub_datasets.sts_senteval.build import read_str_csv
-
     df = (table.to_pandas() if hasattr(table, "to_pandas") else table).copy()
     blank = (df["text1"].fillna("") == "") | (df["text2"].fillna("") == "")
     if blank.any():

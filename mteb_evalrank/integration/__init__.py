@@ -10,3 +10,9 @@ May import: ``mteb_evalrank.errors``, :mod:`mteb_evalrank.metrics`, :mod:`mteb_e
 :mod:`mteb_evalrank.data` (same layer) and MTEB.  Never tasks, reports or the CLI: the task package
 hands its classes to :func:`mteb_evalrank.integration.registry.register`.
 """
+
+# MTEB first: importing it runs the plugin's registration (the start-up hook), which imports modules of
+# this package (registry, benchmarks, zoo, ...).  Done here, before any module of the package starts, no
+# module is half-initialised when that happens (``import mteb_evalrank.integration.zoo`` as the first
+# import used to warn "the model zoo could not be registered: ... partially initialized module").
+import mteb  # noqa: E402, F401

@@ -21,8 +21,8 @@ def get_tasks_or_explain(names: Sequence[str]):
         for n in unknown:
             close = difflib.get_close_matches(n, registry.keys(), n=3)
             hints.append(f"{n!r}" + (f" (did you mean {', '.join(close)}?)" if close else ""))
-        from mteb_evalrank.integration.registry import plugin_tasks
-
-        ours = ", ".join(cls.metadata.name for cls in plugin_tasks())
+        # the plugin's classes are the registry entries defined in its package (reading them here, not
+        # from integration.registry, keeps registry -> benchmarks -> task_lookup free of a cycle)
+        ours = ", ".join(name for name, cls in registry.items() if cls.__module__.startswith("mteb_evalrank."))
         raise InputError(f"unknown task {'; '.join(hints)}. Plugin tasks: {ours}.")
     return mteb.get_tasks(tasks=list(names))

@@ -68,3 +68,10 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
+
+
+# MTEB last (after ``__getattr__`` exists): importing it runs the plugin's registration (the start-up
+# hook), which imports modules of this package (the zoo catalogue, packaged loaders).  Done here, before
+# any of them starts, none is half-initialised when that happens (``import mteb_evalrank.models.zoo`` as
+# the first import used to fail the zoo's registration with "partially initialized module").
+import mteb  # noqa: E402, F401
