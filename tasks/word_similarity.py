@@ -19,7 +19,7 @@ mean-centred, then
 the zoo's static variants) has one: it is centred over its whole vocabulary (the toolkit's rule) and its
 out-of-vocabulary words are counted and replaced as above.  Any other model (a transformer, an API)
 embeds every string, so no word is OOV (``num_oov_pairs`` = 0, ``vocabulary_size`` = None); the toolkit
-defines no centring for it, and the plugin centres over the 5,866 words of the 13 sets (config
+defines no centring for it, and the plugin centres over the 5,846 words of the 13 sets (config
 ``vocabulary``), the same set for every task (``centered_over`` says which).  ``center=False``
 (``mteb-evalrank run --no-center``) switches centring off for both.
 
@@ -61,7 +61,7 @@ def _metadata(entry: WordSimilaritySet) -> PluginTaskMetadata:
             f"{entry.what}. Word similarity as the EvalRank toolkit scores it: Spearman correlation between "
             "the human scores and the cosine of the two word embeddings (main score), also Pearson and "
             "Kendall, and the same for 1 / (1 + l2 distance). Words lowercased; embeddings mean-centred (over a "
-            "word-vector model's vocabulary, otherwise over the 5,866 words of the 13 word-similarity sets); an "
+            "word-vector model's vocabulary, otherwise over the 5,846 words of the 13 word-similarity sets); an "
             "out-of-vocabulary word of a word-vector model gets the mean of the normalised vocabulary vectors, "
             "and the pairs with one are counted (num_oov_pairs)."
         ),

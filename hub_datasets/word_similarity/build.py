@@ -277,12 +277,12 @@ def validate(folder: Path) -> list[str]:
         ids = table["id"].to_pylist()
         if len(set(ids)) != len(ids):
             problems.append(f"{entry.task}: duplicated ids.")
-        for column in ("word1", "word2"):
-            values = table[column].to_pylist()
+        columns = {column: table[column].to_pylist() for column in ("word1", "word2")}
+        for column, values in columns.items():
             bad = [w for w in values if not isinstance(w, str) or not w or w != w.lower() or len(w.split()) != 1]
             if bad:
                 problems.append(f"{entry.task}: {column} must hold single lowercased words, e.g. not {bad[0]!r}.")
-            words += [w for w in values if isinstance(w, str)]
+        words += [w for pair in zip(columns["word1"], columns["word2"]) for w in pair if isinstance(w, str)]
         if any(not isinstance(s, float) or not math.isfinite(s) for s in table["score"].to_pylist()):
             problems.append(f"{entry.task}: scores must be finite numbers.")
     try:
