@@ -269,6 +269,22 @@ def test_a_model_without_vocabulary_has_no_oov_and_is_centred_over_the_13_sets(w
     assert scores["cosine_spearman"] == pytest.approx(spearmanr(cos, pairs["score"])[0], abs=1e-9)
 
 
+def test_the_13_sets_words_are_encoded_once_per_model_and_run(ws_env):
+    import mteb
+
+    model = _HashEncoder()
+    tasks = mteb.get_tasks(tasks=["MEN-TR-3K", "SimLex-999", "MC-30"])
+    result = mteb.evaluate(model, tasks, cache=None, show_progress_bar=False)
+    assert len(result.task_results) == 3 and len(model.calls) == 1
+    other = _HashEncoder()
+    mteb.evaluate(other, tasks[:1], cache=None, show_progress_bar=False)
+    assert len(other.calls) == 1  # a new model is encoded anew
+
+    other.model_prompts = {"MC-30": "query: "}  # prompts may differ per task: nothing is shared
+    mteb.evaluate(other, tasks[1:], cache=None, show_progress_bar=False)
+    assert len(other.calls) == 3
+
+
 class _ConstantEncoder(_HashEncoder):
     def encode(self, inputs, **kwargs):
         return np.ones((sum(len(b["text"]) for b in inputs), self.dim), dtype=np.float32)
@@ -297,6 +313,22 @@ def test_the_vocabulary_is_seen_through_mtebs_cache_wrapper_only(tmp_path):
 
     assert word_vocabulary_of(Transforming(enc)) is None
     assert word_vocabulary_of(_HashEncoder()) is None
+
+
+@needs_glove
+def test_zoo_static_variants_expose_their_vocabulary_as_they_output_it():
+    from mteb_evalrank.integration.zoo import get_zoo_model
+    from mteb_evalrank.models.static_vectors import word_vocabulary_of
+
+    model = get_zoo_model("zoo:glove-50d/mean")
+    vocabulary = word_vocabulary_of(model)
+    assert vocabulary is not None and vocabulary.matrix.shape == (400_000, 50)
+    import mteb
+
+    meta = mteb.get_task("SimLex-999").metadata
+    emb = model.encode([{"text": ["car", "zzqqxx"]}], task_metadata=meta, hf_split="test", hf_subset="default")
+    np.testing.assert_allclose(emb[0], vocabulary.matrix[vocabulary.lookup("car")], atol=1e-6)
+    np.testing.assert_allclose(emb[1], vocabulary.mean_vector, atol=1e-6)  # OOV: the vocabulary mean
 
 
 def test_vocabulary_statistics_skip_entries_that_lose_the_lowercase_collision(tmp_path):
