@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
 
 def population_only(base: str) -> bool:
     """A base added by ``models/population.json`` (not part of the default ``study`` selection yet)."""
@@ -39,3 +41,51 @@ def population_variants(exclude_bases: Iterable[str] = ()) -> list[str]:
     return [name for name in sorted(VARIANTS)
             if VARIANTS[name].base not in excluded and not _word_only(VARIANTS[name].base)
             and variant_status(VARIANTS[name]) == "installed"]  # fmt: skip
+
+
+def base_sentence_vectors(base_name: str, texts: list[str]) -> np.ndarray:
+    """Sentence vectors of a base's default pooling (``mean``, the engine's own, or GloVe's bag of words),
+    straight from its forward (no cache); raises the base's install/build message when it is missing."""
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.integration.zoo import _forward, install_status, load_zoo_variant
+    from mteb_evalrank.models.pooling import parse_pooling, select_pooling
+    from mteb_evalrank.models.zoo import BASES, VARIANTS, PooledBaseEncoder, base_blocks
+
+    base = BASES[base_name]
+    status = install_status(base)
+    if status != "installed":
+        raise InputError(f"zoo base {base_name}: {status}")
+    if base.kind == "static":
+        name = f"{base_name}/mean" if f"{base_name}/mean" in VARIANTS else next(v for v in VARIANTS if v.startswith(base_name + "/"))
+        encoder = load_zoo_variant(VARIANTS[name].mteb_name)
+        return np.asarray(encoder.pooled.encode_sentences(list(texts)), dtype=np.float32)
+    blocks = base_blocks(base)
+    encoder = PooledBaseEncoder(_forward(base, None), base=base, blocks=blocks, meta=None)
+    stored = encoder.encode_texts(list(texts), show_progress_bar=False)
+    if base.engine_pooling:
+        return stored
+    return select_pooling(stored, blocks, parse_pooling("mean", n_layers=base.n_layers) if f"mean:{base.n_layers}" in blocks
+                          else parse_pooling("cls", n_layers=base.n_layers))  # fmt: skip
+
+
+def structure_correlation(a: np.ndarray, b: np.ndarray) -> float:
+    """Pearson r over all sentence pairs between the cosines two encoders give the same sentences: ~1 for a
+    copy (also quantised, rotated or re-scaled), lower for independently trained models."""
+    def cosines(x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, dtype=np.float64)
+        x = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-30)
+        return (x @ x.T)[np.triu_indices(len(x), k=1)]
+
+    sa, sb = cosines(a), cosines(b)
+    sa, sb = sa - sa.mean(), sb - sb.mean()
+    denom = np.sqrt((sa * sa).sum() * (sb * sb).sum())
+    return float((sa * sb).sum() / denom) if denom > 0 else 0.0
+
+
+def copy_report(vectors: dict[str, np.ndarray]) -> dict[tuple[str, str], float]:
+    """:func:`structure_correlation` of every pair of bases from different families (same sentences)."""
+    from mteb_evalrank.models.zoo import BASES
+
+    names = sorted(vectors)
+    return {(a, b): structure_correlation(vectors[a], vectors[b]) for i, a in enumerate(names) for b in names[i + 1 :]
+            if BASES[a].family_name != BASES[b].family_name}  # fmt: skip

