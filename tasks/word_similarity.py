@@ -94,13 +94,17 @@ _LAST_SHARED: list[Any] = []
 def _shared_embeddings(model: Any, key: Any, encode: Any) -> np.ndarray:
     """``encode()``, or its result for the same model object and key from the previous task.
 
-    Not shared for a model that may prompt each task differently (MTEB ``model_prompts`` or
-    ``use_instructions``): its embeddings can depend on the task.
+    Not shared for a model that may prompt each task differently (a non-empty MTEB ``model_prompts`` entry
+    for one of the 13 task names, or ``use_instructions``): its embeddings can depend on the task.
     """
     import weakref
 
+    from mteb_evalrank.hub_datasets.word_similarity import TASK_NAMES
+
     meta = getattr(model, "mteb_model_meta", None)
-    if getattr(model, "model_prompts", None) or getattr(meta, "use_instructions", False):
+    prompts = getattr(model, "model_prompts", None) or {}
+    per_task = isinstance(prompts, dict) and any(prompts.get(name) for name in TASK_NAMES)
+    if per_task or getattr(meta, "use_instructions", False):
         return encode()
     if _LAST_SHARED:
         ref, last_key, emb = _LAST_SHARED[0]

@@ -280,7 +280,10 @@ def test_the_13_sets_words_are_encoded_once_per_model_and_run(ws_env):
     mteb.evaluate(other, tasks[:1], cache=None, show_progress_bar=False)
     assert len(other.calls) == 1  # a new model is encoded anew
 
-    other.model_prompts = {"MC-30": "query: "}  # prompts may differ per task: nothing is shared
+    other.model_prompts = {"query": "", "document": ""}  # MTEB's default for sentence-transformers: shared
+    mteb.evaluate(other, tasks, cache=None, show_progress_bar=False)
+    assert len(other.calls) == 1  # the same model object: its embeddings from before are reused
+    other.model_prompts = {"MC-30": "query: "}  # a prompt for one of the tasks: nothing is shared
     mteb.evaluate(other, tasks[1:], cache=None, show_progress_bar=False)
     assert len(other.calls) == 3
 
