@@ -23,3 +23,17 @@ class SourceFormatError(InputError):
 
 class DataNotFoundError(EvalRankError, FileNotFoundError):
     """Task data cannot be resolved (offline without a local copy, missing folder, ...)."""
+
+
+class ResultsNotSavedError(EvalRankError, OSError):
+    """Results were computed but could not be written (read-only or full disk); ``unsaved`` lists the
+    files, ``result`` (when set) holds what was computed, e.g. MTEB's ``ModelResult``."""
+
+    def __init__(self, message: str, *, unsaved=(), result=None) -> None:
+        super().__init__(message)
+        self.unsaved = list(unsaved)
+        self.result = result
+
+
+class EvalRankWarning(UserWarning):
+    """A warning of the plugin meant for users (the CLI prints it as one line, without a source location)."""

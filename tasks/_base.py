@@ -9,8 +9,11 @@ is dropped by ``unload_data`` at the end of the task.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
 import weakref
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,37 @@ class PluginTaskMetadata(TaskMetadata):
     def descriptive_stat_path(self) -> Path:  # noqa: D102
         return (stats_dir_override() or SHIPPED_STATS_DIR) / f"{self.name}.json"
 
+    @property
+    def is_multilingual(self) -> bool:
+        """Whether the task covers several languages: its subsets span more than one language.
+
+        MTEB calls every task with named subsets (``eval_langs`` a dict) multilingual, so
+        ``mteb available-tasks`` listed EvalRankWord, EvalRankSent, HEROS and SentEvalSTS12-16, whose
+        subsets are data sources or edit types of English text, as "multilingual".  MTEB's code that
+        uses this flag to mean "has named subsets" (per-subset descriptive statistics, the languages of a
+        dataset card) runs inside :func:`subsets_as_languages` and sees MTEB's answer.
+        """
+        if _SUBSETS_AS_LANGUAGES.get():
+            return super().is_multilingual
+        return len(self.languages) > 1
+
+    def _hf_languages(self) -> list[str]:
+        with subsets_as_languages():
+            return super()._hf_languages()
+
+
+_SUBSETS_AS_LANGUAGES: contextvars.ContextVar[bool] = contextvars.ContextVar("subsets_as_languages", default=False)
+
+
+@contextlib.contextmanager
+def subsets_as_languages() -> Iterator[None]:
+    """Inside: :attr:`PluginTaskMetadata.is_multilingual` is MTEB's "has named subsets"."""
+    token = _SUBSETS_AS_LANGUAGES.set(True)
+    try:
+        yield
+    finally:
+        _SUBSETS_AS_LANGUAGES.reset(token)
+
 
 class ShippedStatsMixin:
     """Put first in the bases of every plugin task (``class T(ShippedStatsMixin, AbsTask...)``).
@@ -58,12 +92,13 @@ class ShippedStatsMixin:
 
     def calculate_descriptive_statistics(self, overwrite_results: bool = False, num_proc=None):  # noqa: D102
         if stats_dir_override() is not None:  # an explicit destination: regeneration, or a caller's choice
-            return super().calculate_descriptive_statistics(overwrite_results=overwrite_results, num_proc=num_proc)
+            with subsets_as_languages():  # statistics per named subset, as MTEB computes them
+                return super().calculate_descriptive_statistics(overwrite_results=overwrite_results, num_proc=num_proc)
         if not overwrite_results:
             shipped = self.metadata.descriptive_stats
             if shipped is not None and not any(PROVISIONAL_KEY in entry for entry in shipped.values()):
                 return shipped
-        with stats_written_to(user_stats_dir()):
+        with stats_written_to(user_stats_dir()), subsets_as_languages():
             return super().calculate_descriptive_statistics(overwrite_results=overwrite_results, num_proc=num_proc)
 
 

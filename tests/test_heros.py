@@ -389,3 +389,28 @@ def test_get_task_in_fresh_interpreter_importing_only_mteb():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180, env=dict(os.environ))
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "STS " + ",".join(SUBSETS)
+
+
+def test_chart_x_axis_starts_at_zero_and_bars_are_their_values(tmp_path, monkeypatch):
+    """Issue 19: the x axis started at 0.4, which made differences look several times larger."""
+    import matplotlib.pyplot as plt
+
+    from mteb_evalrank.reports import heros as heros_report
+
+    assert heros_report.heros_x_limits([0.55, 0.93]) == (0.0, 1.0)
+    assert heros_report.heros_x_limits([0.2, 1.04]) == (0.0, 1.05)
+    assert heros_report.heros_x_limits([-0.13, 0.9]) == (-0.15, 1.0)  # negative values: below 0, 0 marked
+    for name, values in FAKE.items():
+        _fake_result(tmp_path, name, values)
+    results = heros_report.collect_results(tmp_path)
+    shown = []
+    monkeypatch.setattr(plt, "close", lambda fig=None: shown.append(fig))
+    heros_report.plot_heros(results, tmp_path / "heros.png")
+    ax = shown[0].axes[0]
+    assert ax.get_xlim() == (0.0, 1.0)
+    bars = [patch for container in ax.containers for patch in container]
+    assert len(bars) == len(results) * len(SUBSETS)
+    assert {bar.get_x() for bar in bars} == {0.0}  # every bar starts at 0 ...
+    widths = sorted(round(bar.get_width(), 6) for bar in bars)
+    expected = sorted(round(r.normalized[s], 6) for r in results for s in SUBSETS)
+    assert widths == expected  # ... and is as long as its value

@@ -297,6 +297,51 @@ def test_report_of_three_models_has_the_right_values(three_models, tmp_path):
     assert all("batch_size=32" in " ".join(r) for r in meta_rows[1:])
 
 
+def _write_fixed(root: Path, name: str, scores: dict[str, float], extra: dict[str, dict] | None = None) -> None:
+    """Results of ``name`` with the given main score per task (single-subset tasks)."""
+    revision = "0" * 40
+    cache, meta = mteb.ResultCache(root), model_meta(name, revision)
+    for task_name, value in scores.items():
+        task = mteb.get_task(task_name)
+        entry = {"main_score": value, str(task.metadata.main_score): value, **(extra or {}).get(task_name, {})}
+        split = task.metadata.eval_splits[0]
+        tr = mteb.TaskResult.from_task_results(task, {split: {"default": entry}}, evaluation_time=1.0)
+        cache.save_to_cache(tr, meta)
+
+
+def test_report_ranks_a_partial_folder_on_the_tasks_each_pair_shares(tmp_path):
+    """Issue 19: only models with every task were ranked, so GloVe (all tasks) was "Rank 1" and MiniLM,
+    better on every task it has, had no rank."""
+    from mteb_evalrank.reports.leaderboard import rank_on_shared_tasks
+
+    _write_fixed(tmp_path, "org/glove", {"SentEvalMR": 0.60, "SentEvalCR": 0.55})
+    _write_fixed(tmp_path, "org/minilm", {"SentEvalMR": 0.80})
+    _write_fixed(tmp_path, "org/random", {"SentEvalCR": 0.50})
+    out, _ = write_report(tmp_path, tmp_path / "report.html")
+    header, *rows = read_tables(out)["leaderboard"]
+    rank = {r[1]: r[0] for r in rows}
+    mean = {r[1]: r[header.index("Mean (Task)")] for r in rows}
+    assert rank == {"org/minilm": "1", "org/glove": "2", "org/random": "3"}
+    assert mean == {"org/minilm": "", "org/glove": "0.5750", "org/random": ""}  # the mean needs every task
+    assert "compared on the tasks both have" in out.read_text(encoding="utf-8")
+    # the rule: pairwise on shared tasks; all tasks present = order of the mean; ties share a rank
+    assert rank_on_shared_tasks([[0.6, 0.55], [0.8, None], [None, 0.5]]) == [2, 1, 3]
+    assert rank_on_shared_tasks([[0.5, 0.9], [0.6, 0.6], [0.1, 0.2]]) == [1, 2, 3]  # means 0.7, 0.6, 0.15
+    assert rank_on_shared_tasks([[0.5, 0.7], [0.7, 0.5], [0.1, 0.1]]) == [1, 1, 3]  # equal means share a rank
+    assert rank_on_shared_tasks([[0.4, None], [None, 0.9]]) == [None, None]  # nothing in common
+    assert rank_on_shared_tasks([[0.4, None]]) == [1]
+
+
+def test_report_shows_n2o_needle_counts_as_integers(tmp_path):
+    """Issue 19: needle counts printed as ``94.0000`` next to the MRR."""
+    counts = {"needle_mrr": 0.912345, "needle_top1": 94.0, "needle_top5": 99, "needle_count": 100}
+    _write_fixed(tmp_path, "org/minilm", {"N2O": 0.912345}, extra={"N2O": counts})
+    out, _ = write_report(tmp_path, tmp_path / "report.html")
+    header, row = read_tables(out)["detail-N2O"]
+    assert header == ["Model", "needle MRR", "needle top-1 (pairs)", "needle top-5 (pairs)", "needle pairs"]
+    assert row == ["org/minilm", "0.9123", "94", "99", "100"]
+
+
 def test_report_bad_input(three_models, tmp_path):
     import shutil
 

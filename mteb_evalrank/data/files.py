@@ -5,7 +5,9 @@
   file; a decoding error (:func:`decoding_error`) also names the line, the column and the encoding.
 - :func:`output_file` / :func:`output_dir` — a file about to be written / a folder about to be written
   into; :func:`figure_file` also checks the image type.  An existing folder where a file is wanted (or
-  a file where a folder is wanted, anywhere on the path) raises :class:`InputError` naming the path.
+  a file where a folder is wanted, anywhere on the path) raises :class:`InputError` naming the path, and
+  so does a location that cannot be written (read-only mount, no permission): it is tried by creating
+  and removing a file, before any work is done.
 - :func:`file_sha256` — the SHA-256 of a file (download and cache checksums).
 - :func:`file_lock` — an exclusive inter-process lock (``fcntl.flock`` on a lock file, removed again
   on release) for writers that share a file: result folders, embedding caches.  Where ``fcntl`` does
@@ -17,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -87,8 +90,26 @@ def _blocking_file(path: Path) -> Path | None:
     return next((parent for parent in reversed(path.parents) if _is_file(parent)), None)
 
 
+def check_writable_folder(folder: Path, *, what: str, path: Path | None = None) -> None:
+    """Create and remove a file in the existing ``folder``; :class:`InputError` naming ``path`` (default
+    ``folder``) and the reason if that fails (``Read-only file system``, ``Permission denied``, ...).
+
+    Trying is the only reliable test: ``os.access`` answers for the real user id and ignores read-only
+    mounts on some systems, and root passes every permission check except the mount's.
+    """
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".mteb-evalrank-write-test-", dir=folder)
+    except OSError as exc:
+        where = path if path is not None else folder
+        raise InputError(f"cannot write {what} {where}: {_reason(exc)}.") from exc
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+
+
 def output_dir(path: Path, *, what: str = "output folder", create: bool = True) -> Path:
-    """Create folder ``path`` (and its parents) unless it exists; return it (``create=False``: only check)."""
+    """Create folder ``path`` (and its parents) unless it exists and check that files can be written into
+    it; return it (``create=False``: only check what is on the way, write nothing)."""
     path = Path(path)
     if _is_file(path):
         raise InputError(f"{what} {path} is an existing file, not a folder.")
@@ -101,6 +122,17 @@ def output_dir(path: Path, *, what: str = "output folder", create: bool = True) 
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"cannot create {what} {path}: {_reason(exc)}.") from exc
+    check_writable_folder(path, what=f"into {what}")
+    return path
+
+
+def check_output_dir(path: Path, *, what: str = "output folder") -> Path:
+    """Check, without creating anything, that folder ``path`` can be created and written into later: no
+    file in the way, and its nearest existing folder (``path`` itself when it exists) takes a new file."""
+    path = output_dir(Path(path), what=what, create=False)
+    existing = next((p for p in (path, *path.parents) if p.is_dir()), None)
+    if existing is not None:
+        check_writable_folder(existing, what=f"into {what}" if existing == path else what, path=path)
     return path
 
 
@@ -125,8 +157,12 @@ def output_file(path: Path, *, what: str = "output file", suffixes: Iterable[str
         raise InputError(f"cannot write {what} {path}: {blocker} is a file, not a folder.")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():  # an existing file is replaced in place: it must open for writing (nothing is written)
+            with open(path, "r+b"):
+                pass
     except OSError as exc:
         raise InputError(f"cannot write {what} {path}: {_reason(exc)}.") from exc
+    check_writable_folder(path.parent, what=what, path=path)
     return path
 
 

@@ -74,10 +74,12 @@ def _register() -> None:
 
 
 def _wrap_get_model() -> None:
-    """Let ``mteb.get_model`` (used by ``mteb run -m``) load word-vector files and local folders.
+    """Let ``mteb.get_model`` (used by ``mteb run -m``) load word-vector files, local folders, ``zoo:`` names
+    and ``rankencoder:`` specs.
 
-    Specs that :func:`mteb_evalrank.models.resolve.resolves_locally` recognises (``glove-6b-50d``,
-    existing paths) go to :func:`mteb_evalrank.models.load_model`; everything else to MTEB unchanged.
+    Those, and the specs :func:`mteb_evalrank.models.resolve.resolves_locally` recognises (``glove-6b-50d``,
+    existing paths), go to :func:`mteb_evalrank.integration.model_specs.load_any_model` (the resolver of
+    every plugin command); everything else to MTEB unchanged.
     """
     import functools
 
@@ -89,17 +91,13 @@ def _wrap_get_model() -> None:
 
     @functools.wraps(original)
     def get_model(model_name, revision=None, device=None, **kwargs):
-        from mteb_evalrank.integration.zoo import get_zoo_model, is_zoo_spec
-        from mteb_evalrank.models.resolve import load_model, resolves_locally
+        from mteb_evalrank.integration.model_specs import load_any_model
+        from mteb_evalrank.models.resolve import resolves_locally
 
-        if is_zoo_spec(model_name) and str(model_name).startswith("zoo:"):
-            return get_zoo_model(model_name, device=device)
-        from mteb_evalrank.integration.rankencoder_spec import is_rankencoder_spec, load_rankencoder
-
-        if is_rankencoder_spec(model_name):
-            return load_rankencoder(model_name, device=device)
-        if resolves_locally(model_name):
-            return load_model(model_name, revision=revision, device=device)
+        # `zoo/<base>__<variant>` names are in MTEB's registry (register_zoo) and go the usual way
+        plugin_form = isinstance(model_name, str) and model_name.strip().startswith(("zoo:", "rankencoder:"))
+        if plugin_form or resolves_locally(model_name):
+            return load_any_model(model_name, revision=revision, device=device)
         return original(model_name, revision, device, **kwargs)
 
     get_model.__mteb_evalrank__ = True

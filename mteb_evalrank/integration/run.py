@@ -162,31 +162,80 @@ def run(
         verbose: print which model is used, the score table and where the results are.
         stream: where to print (default ``sys.stdout``).
         **evaluate_kwargs: passed to :func:`mteb.evaluate` (``encode_kwargs``, ``overwrite_strategy``,
-            ``raise_error``, ``show_progress_bar``, ...); ``cache`` is set by ``output_folder``.
+            ``raise_error``, ``show_progress_bar``, ...); ``cache`` is set by ``output_folder``.  The
+            encode batch size may be given directly: ``run(..., batch_size=8)`` is
+            ``run(..., encode_kwargs={"batch_size": 8})``; another unknown argument raises
+            :class:`InputError` listing the accepted ones.
 
     Returns:
         MTEB's :class:`mteb.results.ModelResult` (``.task_results``, ``.exceptions``).
+
+    Raises:
+        InputError: unknown tasks, model or arguments; an output folder that cannot be written (checked
+            before the model loads).
+        ResultsNotSavedError: the results could not be written after all (the folder turned read-only,
+            the disk is full): the table of scores is printed first, and the error's ``result`` holds them.
     """
     import mteb
 
+    from mteb_evalrank.errors import ResultsNotSavedError
     from mteb_evalrank.integration.result_cache import open_result_cache
 
     if "cache" in evaluate_kwargs:
         raise InputError("run() writes to output_folder; pass output_folder=... instead of cache=....")
+    evaluate_kwargs = evaluate_arguments(evaluate_kwargs)
     out = stream if stream is not None else sys.stdout
     task_objects = resolve_tasks(tasks)
-    cache = open_result_cache(output_folder)  # before the model loads: a bad folder fails at once
+    # before the model loads: a bad or read-only folder fails at once; a save failing later keeps the scores
+    cache = open_result_cache(output_folder, keep_unsaved=True)
     encoder, note = resolve_model(model, revision=model_revision, device=device)
     if verbose:
         print(note, file=out)
     result = mteb.evaluate(encoder, task_objects, cache=cache, **evaluate_kwargs)
-    if verbose:
+    if verbose or cache.unsaved:
         print(format_subset_table(result), file=out)
+    if cache.unsaved:
+        raise ResultsNotSavedError(cache.unsaved_message(), unsaved=cache.unsaved, result=result)
+    if verbose:
         folder = cache.cache_path / "results"
         print(f"results: {folder}", file=out)
         for err in result.exceptions or []:
             print(f"error in {err.task_name}: {err.exception}", file=out)
     return result
+
+
+#: encode arguments users pass to ``run`` directly; they belong in ``encode_kwargs`` of ``mteb.evaluate``
+ENCODE_ARGUMENTS = ("batch_size",)
+
+
+def evaluate_arguments(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` for :func:`mteb.evaluate`: encode arguments given directly (``batch_size=8``) moved into
+    ``encode_kwargs``; an argument ``mteb.evaluate`` does not take raises :class:`InputError` naming the
+    ones it does take (instead of a ``TypeError`` from deep inside MTEB)."""
+    import inspect
+
+    import mteb
+
+    kwargs = dict(kwargs)
+    moved = {name: kwargs.pop(name) for name in ENCODE_ARGUMENTS if name in kwargs}
+    if moved:
+        encode_kwargs = dict(kwargs.get("encode_kwargs") or {})
+        clash = sorted(k for k in moved if k in encode_kwargs and encode_kwargs[k] != moved[k])
+        if clash:
+            raise InputError(
+                f"run(): {clash[0]}={moved[clash[0]]!r} and encode_kwargs={{{clash[0]!r}: "
+                f"{encode_kwargs[clash[0]]!r}}} disagree; give it once."
+            )
+        kwargs["encode_kwargs"] = {**encode_kwargs, **moved}
+    accepted = [p for p in inspect.signature(mteb.evaluate).parameters if p not in ("model", "tasks", "cache")]
+    unknown = sorted(set(kwargs) - set(accepted))
+    if unknown:
+        raise InputError(
+            f"run() got an unexpected argument {unknown[0]!r}; it takes tasks, model, output_folder, "
+            f"model_revision, device, verbose, stream, batch_size (= encode_kwargs={{'batch_size': ...}}) and "
+            f"mteb.evaluate's {', '.join(accepted)}."
+        )
+    return kwargs
 
 
 def install_as_mteb_run(mteb_module: Any = None) -> bool:

@@ -464,7 +464,7 @@ def import_senteval_results(
     if not pending and not report.skipped:
         raise InputError(f"{source}: nothing to import.")
 
-    cache = open_result_cache(output_folder)
+    cache = open_result_cache(output_folder, keep_unsaved=True)
     for _, task, _ in pending:
         path = cache.get_task_result_path(task.metadata.name, model_meta)
         if path.is_file() and not _is_imported(path):
@@ -478,6 +478,15 @@ def import_senteval_results(
         entries = next(iter(result.scores.values()))
         headline = next((e for e in entries if e["hf_subset"] == "all"), entries[0])  # STS12-16: the paper's figure
         report.imported.append(ImportedTask(name, task.metadata.name, path, float(headline["main_score"])))
+    if cache.unsaved:  # the folder was writable when opened; say what is lost, with the scores
+        from mteb_evalrank.errors import ResultsNotSavedError
+
+        scores = ", ".join(f"{item.task_name} {item.main_score:.4f}" for item in report.imported)
+        raise ResultsNotSavedError(
+            f"{cache.unsaved_message('these SentEval scores are NOT saved')} Scores: {scores}.",
+            unsaved=cache.unsaved,
+            result=report,
+        )
     return report
 
 

@@ -278,8 +278,10 @@ def run_senteval(
     Returns ``(ImportReport, raw_results)``.  ``params`` are added to :data:`EVALRANK_PROTOTYPING`
     (``classifier`` replaced as a whole); ``task_path`` comes from :func:`senteval_task_path`.
     """
+    from mteb_evalrank.data.files import output_file
+    from mteb_evalrank.integration.model_specs import load_any_model
+    from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.senteval_import import import_senteval_results, plugin_task, senteval_task
-    from mteb_evalrank.models import load_model
 
     specs = [senteval_task(t) for t in tasks]  # unknown names fail before anything loads or runs
     if not specs:
@@ -287,8 +289,11 @@ def run_senteval(
     for spec in specs:
         plugin_task(spec)  # the results must have somewhere to go
     names = [spec.senteval_name for spec in specs]
+    open_result_cache(output_folder)  # a folder that cannot be written fails now, not after the engine ran
+    if save_json is not None:
+        output_file(Path(save_json), what="SentEval results file")
     engine = import_senteval_engine()
-    model = load_model(
+    model = load_any_model(
         model_spec, device=device, revision=model_revision, stop_words=stop_words, strip_punctuation=strip_punctuation
     )
     meta = model.mteb_model_meta
@@ -306,8 +311,6 @@ def run_senteval(
         raise InputError(f"SentEval's engine returned a {type(raw).__name__}, not a dict of task results.")
     if save_json is not None:
         import json
-
-        from mteb_evalrank.data.files import output_file
 
         out = output_file(Path(save_json), what="SentEval results file")
         out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

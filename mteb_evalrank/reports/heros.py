@@ -102,6 +102,14 @@ def read_result(path: Path) -> HerosModelResult:
     return result
 
 
+def check_report_outputs(out: Path | None, csv_path: Path | None) -> None:
+    """Refuse an unusable ``out`` / ``csv_path`` (a folder, a file in the way, read-only) before any work."""
+    if csv_path:
+        output_file(Path(csv_path), what="CSV file")
+    if out:
+        figure_file(Path(out), what="chart file")
+
+
 def collect_results(results_dir: Path) -> list[HerosModelResult]:
     """Every ``HEROS.json`` below ``results_dir``, sorted by model name then revision.
 
@@ -165,6 +173,22 @@ def write_csv(results: list[HerosModelResult], path: Path) -> Path:
     return path
 
 
+def heros_x_limits(values: list[float]) -> tuple[float, float]:
+    """x-axis range of the HEROS chart: from 0 (or below, for negative values) to at least 1, in steps of 0.05.
+
+    The axis starts at 0 so that a bar's length is its value: an axis starting at 0.4 made a 0.75 bar
+    look twice as long as a 0.6 one.
+    """
+    import numpy as np
+
+    finite = [float(v) for v in values if v is not None and np.isfinite(v)]
+    lo = min(finite, default=0.0)
+    hi = max(finite, default=1.0)
+    x_lo = 0.0 if lo >= 0 else float(np.floor((lo - 0.02) * 20) / 20)
+    x_hi = max(1.0, float(np.ceil((hi + 0.01) * 20) / 20))
+    return x_lo, x_hi
+
+
 def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None = None) -> Path:
     """Grouped horizontal bar chart (paper Figure 1): one group per model, one bar per subset.
 
@@ -187,10 +211,7 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
     longest = max(len(r.model) for r in results)
     width = 8.5 + min(longest, 60) * 0.065
     values = [v for r in results for v in r.normalized.values()]
-    lo = min(values) if values else 0.0
-    hi = max(values) if values else 1.0
-    x_lo = np.floor((min(lo, 0.6) - 0.02) * 20) / 20
-    x_hi = max(1.0, np.ceil((hi + 0.01) * 20) / 20)
+    x_lo, x_hi = heros_x_limits(values)
 
     colors = plt.get_cmap("tab10").colors
     long_chart = n_models > 12
@@ -204,13 +225,15 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
         ys = centers - 0.4 + bar * (j + 0.5)
         xs = np.array([r.normalized.get(subset, np.nan) for r in results], dtype=float)
         handles.append(
-            ax.barh(ys, np.nan_to_num(xs - x_lo, nan=0.0), left=x_lo, height=bar * 0.92,
+            ax.barh(ys, np.nan_to_num(xs, nan=0.0), left=0.0, height=bar * 0.92,
                     color=colors[j % len(colors)], label=SUBSET_LABELS[subset])
-        )
+        )  # bars start at 0: their lengths are the values, differences are not exaggerated
     ax.set_yticks(centers)
     ax.set_yticklabels([r.model for r in results], fontsize=9)
     ax.set_ylim(n_models - 0.5, -0.5)  # first model at the top
     ax.set_xlim(x_lo, x_hi)
+    if x_lo < 0:
+        ax.axvline(0.0, color="black", linewidth=0.8)
     ax.set_xlabel("normalised cosine similarity, (cos − cos_avg) / (1 − cos_avg)")
     ax.xaxis.grid(True, linestyle=":", alpha=0.7)
     ax.set_axisbelow(True)

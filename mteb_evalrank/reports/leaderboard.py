@@ -12,7 +12,9 @@ Page (Jinja2 template ``templates/leaderboard.html.j2``; inline CSS/JS, images a
 - leaderboard: models × tasks, cell = the task's headline score: the ``all`` subset when the task has one
   (EvalRank, STS12-16), else MTEB's :meth:`~mteb.TaskResult.get_score` (mean of the main score over the
   task's subsets, as on MTEB's leaderboard); ``Mean (Task)`` = mean over the
-  task columns, only for models with every task (as MTEB's ``Mean(Task)``); rank by that mean; every
+  task columns, only for models with every task (as MTEB's ``Mean(Task)``); ``Rank`` compares every pair
+  of models on the tasks both have (:func:`rank_on_shared_tasks`), so a folder where some models lack
+  some tasks still ranks them all (with every task present it is the order of ``Mean (Task)``); every
   column sorts on click;
 - per task: EvalRank subsets with MRR for cosine and l2 and Hits@k; HEROS normalised cosine per edit
   type + the paper's Figure-1-style chart (:func:`mteb_evalrank.reports.heros.plot_heros`); N2O needle
@@ -339,6 +341,43 @@ def correlation_section(root: Path, csv_path: Path | None, figures: Sequence[Pat
     return Correlation(rows=rows, source=csv_path, figures=images, problems=problems)
 
 
+# --- ranking ---------------------------------------------------------------------------------------
+def rank_on_shared_tasks(scores: Sequence[Sequence[float | None]]) -> list[int | None]:
+    """Rank of each model (row; columns = tasks, ``None`` = missing), comparing every pair of models on the
+    tasks both have.
+
+    Model A is ahead of B when A's mean over their shared tasks is higher (equal means: half a win each);
+    a model's standing is the share of its comparisons it wins, and the rank is 1 + the number of models
+    with a larger share (ties share a rank).  With every task present this is the order of the mean
+    over all tasks.  A model that shares no task with any other has no rank (``None``), unless it is the
+    only model with scores.  Ranking only the models that have every task would put a model with one
+    good task first and leave a better model, missing one task, without a rank.
+    """
+    import numpy as np
+
+    values = np.array([[np.nan if v is None else float(v) for v in row] for row in scores], dtype=float)
+    if values.size == 0:
+        return [None] * len(scores)
+    present = ~np.isnan(values)
+    filled = np.where(present, values, 0.0)
+    mask = present.astype(float)
+    shared = mask @ mask.T  # [i, j]: tasks both have
+    sums = filled @ mask.T  # [i, j]: i's scores summed over the tasks both have
+    with np.errstate(invalid="ignore", divide="ignore"):
+        diff = (sums - sums.T) / shared  # [i, j]: i's mean minus j's mean, over the shared tasks
+    compared = shared > 0
+    np.fill_diagonal(compared, False)
+    wins = np.where(compared, (diff > 1e-12) + 0.5 * (np.abs(diff) <= 1e-12), 0.0).sum(axis=1)
+    n_compared = compared.sum(axis=1)
+    share = np.where(n_compared > 0, wins / np.maximum(n_compared, 1), np.nan)
+    alone = present.any(axis=1) & (present.any(axis=1).sum() == 1)
+    share = np.where(alone, 1.0, share)
+    ranks: list[int | None] = []
+    for i in range(len(share)):
+        ranks.append(None if np.isnan(share[i]) else int(1 + np.sum(share > share[i] + 1e-12)))
+    return ranks
+
+
 # --- charts ----------------------------------------------------------------------------------------
 def _figure_uri(draw) -> str:
     """Run ``draw(path)`` (a plotting function writing a PNG) in a temporary folder; return a data URI."""
@@ -392,11 +431,12 @@ def _n2o_block(data: ReportData) -> dict[str, Any] | None:
         rows.append(
             {
                 "label": m.label,
-                "values": [entry.get(k) for k in ("needle_mrr", "needle_top1", "needle_top5", "needle_count")],
+                "values": [_num(entry.get("needle_mrr"))]
+                + [_count(entry.get(k)) for k in ("needle_top1", "needle_top5", "needle_count")],
             }
         )
     block: dict[str, Any] = {
-        "columns": ["needle MRR", "needle top-1", "needle top-5", "needle pairs"],
+        "columns": ["needle MRR", "needle top-1 (pairs)", "needle top-5 (pairs)", "needle pairs"],
         "rows": rows,
         "heatmap": None,
         "note": None,
@@ -436,6 +476,12 @@ def _num(value: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return None if math.isnan(v) else v
+
+
+def _count(value: Any) -> int | None:
+    """A count (stored as an integer; ``94.0`` from an older file) as an ``int``, shown without decimals."""
+    v = _num(value)
+    return None if v is None else int(round(v))
 
 
 def _subsets(data: ReportData, task: str) -> list[str]:
@@ -555,12 +601,11 @@ def build_context(
 
     leaderboard = []
     means = {id(m): data.mean(m) for m in data.models}
-    complete = sorted((m for m in data.models if means[id(m)] is not None), key=lambda m: -means[id(m)])
-    rank_of = {id(m): position for position, m in enumerate(complete, start=1)}  # 1 = best mean
-    for m in data.models:
+    ranks = rank_on_shared_tasks([[m.scores.get(t) for t in data.tasks] for m in data.models])
+    for m, rank in zip(data.models, ranks):
         leaderboard.append(
             {
-                "rank": rank_of.get(id(m)),
+                "rank": rank,
                 "label": m.label,
                 "revision": m.revision,
                 "mean": means[id(m)],
@@ -594,6 +639,15 @@ def build_context(
     }
 
 
+def _format_score(value: Any, digits: int = 4) -> str:
+    """A table cell: fractions with ``digits`` decimals, counts (``int``) as integers, missing as blank."""
+    if value is None:
+        return ""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return f"{value:.{digits}f}"
+
+
 def _environment():
     import jinja2
 
@@ -604,7 +658,7 @@ def _environment():
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["score"] = lambda v, digits=4: "" if v is None else f"{v:.{digits}f}"
+    env.filters["score"] = _format_score
     env.filters["sortkey"] = lambda v: "" if v is None else repr(float(v))
     return env
 
@@ -638,7 +692,14 @@ def write_report(
         correlation_csv=Path(correlation_csv) if correlation_csv else None,
         figures=[Path(f) for f in figures],
     )
-    out.write_text(render(context), encoding="utf-8")
+    page = render(context)
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:  # writable when checked above; the disk filled up or the mount changed since
+        raise InputError(
+            f"cannot write report file {out}: {exc.strerror or type(exc).__name__}; nothing was lost (the page is "
+            f"built from {results_dir}): run `mteb-evalrank report` again with another --out."
+        ) from exc
     return out, data
 
 

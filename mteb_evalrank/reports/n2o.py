@@ -346,13 +346,16 @@ def neighbor_sets_from_corpus_file(
 ) -> tuple[list[str], list[NeighborSet]]:
     """Load each model in turn and find the neighbours of the same sampled queries on a corpus file.
 
-    Returns the deduplicated corpus and one :class:`NeighborSet` per model (named by its spec).
+    Model specs are those of ``run`` (:mod:`mteb_evalrank.integration.model_specs`: MTEB names, local
+    folders, word vectors, ``zoo:`` names, ``rankencoder:``); all of them are checked before the first
+    model is loaded.  Returns the deduplicated corpus and one :class:`NeighborSet` per model (named by
+    its spec).
     """
     from tqdm.auto import tqdm
 
-    from mteb_evalrank.metrics.neighbors import deduplicate
     from mteb_evalrank.data.files import read_lines
-    from mteb_evalrank.models import load_model
+    from mteb_evalrank.integration.model_specs import check_model_spec, load_any_model
+    from mteb_evalrank.metrics.neighbors import deduplicate
 
     if len(model_specs) < 2:
         raise InputError("give at least two models to compare.")
@@ -363,9 +366,15 @@ def neighbor_sets_from_corpus_file(
     corpus = deduplicate(read_lines(Path(corpus_path), what="corpus file"), what=str(corpus_path))
     if not corpus:
         raise InputError(f"the corpus {corpus_path} is empty (no non-blank lines).")
+    resolved: dict[tuple[str, str | None], str] = {}
+    for spec in model_specs:  # every spec resolves before anything is encoded
+        key = check_model_spec(spec)
+        if key in resolved:
+            raise InputError(f"each model can be compared once; {resolved[key]} and {spec} are the same model ({key[0]}).")
+        resolved[key] = spec
     sets: list[NeighborSet] = []
     for spec in tqdm(model_specs, desc="models", unit="model"):
-        model = load_model(spec, device=device)
+        model = load_any_model(spec, device=device)
         sets.extend(
             neighbor_sets_for_models(
                 [model], corpus, k=k, n_queries=n_queries, samples=samples, seed=seed,

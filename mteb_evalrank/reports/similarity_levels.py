@@ -104,7 +104,11 @@ def plot_levels(levels: dict[str, list[BinScore]], path: str | Path, *, task: st
 
 def sts_by_level(folders: Sequence[str | Path], *, task: str, bins: str, out: str | Path | None = None,
                  subset: str = "default", split: str = "test", n_resamples: int = 1000) -> str:  # fmt: skip
-    """What the CLI prints (and plots to ``out``)."""
+    """What the CLI prints (and plots to ``out``, checked to be writable before anything is computed)."""
+    if out:
+        from mteb_evalrank.data.files import figure_file
+
+        figure_file(Path(out), what="chart file")
     levels = levels_table(folders, task=task, bins=bins, subset=subset, split=split, n_resamples=n_resamples)
     if out:
         plot_levels(levels, out, task=task)
