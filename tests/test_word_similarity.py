@@ -398,6 +398,30 @@ def test_the_original_sources_manifest_covers_the_word_similarity_files():
     assert all(d.startswith("word_similarity/") for d in dests)
 
 
+def test_the_tasks_load_through_the_original_sources_path(shared_sources, tmp_path, monkeypatch):
+    """No data folder, no sources, Hub offline: the pinned original files already in the plugin cache
+    (checked against their sha256) are built and used, nothing is downloaded."""
+    import shutil
+
+    import mteb
+
+    from mteb_evalrank.data import original_sources as osrc
+    from mteb_evalrank.data.resolution import resolve_dataset
+
+    for var in ("MTEB_EVALRANK_DATA", "MTEB_EVALRANK_SOURCES", "MTEB_EVALRANK_SOURCE_MIRROR", "MTEB_EVALRANK_OFFLINE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    root = osrc.default_sources_dir()
+    for entry in osrc.manifest_for("word-similarity"):
+        (root / entry.dest).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shared_sources / entry.dest, root / entry.dest)
+    resolved = resolve_dataset("word-similarity")
+    assert resolved.origin == f"original:{root}"
+    [result] = mteb.evaluate(_HashEncoder(), mteb.get_task("RG-65"), cache=None, show_progress_bar=False).task_results
+    assert result.scores["test"][0]["num_pairs"] == 65
+
+
 # --- end to end on GloVe ---------------------------------------------------------------------------------
 @needs_glove
 def test_mteb_run_of_a_word_similarity_task_on_glove(tmp_path, fixture_sources):
