@@ -625,15 +625,22 @@ def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], 
     n = len(part)
     if n == 0:
         raise InputError(f"no model has the downstream score {downstream!r}.")
+    import textwrap
+
     x = np.arange(1, n + 1)
-    fig, ax = plt.subplots(figsize=(min(max(7, 0.25 * n + 3), 30), 6))
+    width = min(max(7, 0.25 * n + 3), 30)
+    fig, ax = plt.subplots(figsize=(width, 6))
     ax.plot(x, x, color="black", lw=1, label=f"{downstream} (reference)")
     markers = "osD^v<>ph*"
+    # two scores that rank a model alike would hide each other's markers: each score's dots sit at its own
+    # fixed horizontal offset from the model's position (within ±0.3 of a model), so every series shows
+    step = min(0.25, 0.6 / max(len(cols) - 1, 1))
     for k, c in enumerate(cols):
         valid = part[c].notna().to_numpy()
         ranks = part[c].rank(ascending=False, method="average").to_numpy()
-        ax.scatter(x[valid], ranks[valid], s=max(8, 40 - n // 5), marker=markers[k % len(markers)], alpha=0.75,
-                   label=c)  # fmt: skip
+        dodge = (k - (len(cols) - 1) / 2) * step
+        ax.scatter(x[valid] + dodge, ranks[valid], s=max(8, 40 - n // 5), marker=markers[k % len(markers)],
+                   alpha=0.75, label=c)  # fmt: skip
     ax.set_xlabel(f"models ranked by {downstream} (1 = best)")
     ax.set_ylabel("rank of the model under the intrinsic score")
     ax.invert_yaxis()
@@ -643,7 +650,12 @@ def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], 
                   fontsize=7)  # fmt: skip
     if step > 1:
         ax.set_xlabel(f"models ranked by {downstream} (1 = best; every {step}th model named)")
-    ax.set_title(f"Do intrinsic scores rank {n} models as {downstream} does? (dots on the line = yes)")
+    question, hint = f"Do intrinsic scores rank {n} models as {downstream} does?", "(dots on the line = yes)"
+    # wrapped to the axes' width (the legend takes the right of the figure): a one-line title of a narrow
+    # figure ran past its left edge and was clipped
+    chars = max(28, int((width - 2.5) * 12))
+    title = f"{question} {hint}"
+    ax.set_title(title if len(title) <= chars else "\n".join([*textwrap.wrap(question, chars), hint]), fontsize=11)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return save_figure(fig, path)
 
