@@ -141,8 +141,8 @@ def _check_requirements(name: str, requires: Sequence[str]) -> None:
             wrong.append((req, have))
     if wrong:
         have = ", ".join(f"{r.split('==')[0]} {h or 'not installed'}" for r, h in wrong)
-        hint = " (skeletoken with --no-deps: model2vec[distill] would downgrade transformers)" if any(
-            r.startswith("skeletoken") for r, _ in wrong) else ""  # fmt: skip
+        hint = " (or pip install 'mteb-evalrank[word-models]'; not model2vec[distill], which pins transformers<5.4)" \
+            if any(r.startswith(("skeletoken", "model2vec")) for r, _ in wrong) else ""  # fmt: skip
         raise InputError(f"{name}: the recipe pins {', '.join(r for r, _ in wrong)} ({have}): "
                          f"pip install {' '.join(r for r, _ in wrong)}{hint}")  # fmt: skip
 
@@ -360,7 +360,7 @@ def build_model2vec(teacher: str, names: Sequence[str], *, log: Callable[[str], 
         from transformers import AutoModel, AutoTokenizer
     except ImportError as exc:
         raise InputError(f"Model2Vec distillation needs model2vec, skeletoken, torch and transformers ({exc}): "
-                         "pip install model2vec==0.10.0 && pip install --no-deps skeletoken==0.6.1") from None  # fmt: skip
+                         "pip install 'mteb-evalrank[word-models]'") from None  # fmt: skip
     folder = word_zoo.transformer_folder(teacher)
     start = time.perf_counter()
     threads = int(entries[0]["source"].get("torch_threads", 2))
@@ -572,12 +572,14 @@ def check_copies(sets: dict[str, Any] | None = None, *, n_words: int = 1000, thr
     return {"words": int(len(chosen)), "threshold": threshold, "pairs": pairs, "sets": names}
 
 
-def format_copies(report: dict[str, Any]) -> str:
+def format_copies(report: dict[str, Any], *, show_above: float = 0.5) -> str:
+    """The pairs with r >= ``show_above`` (and every copy), then each set's closest other set."""
     pairs = sorted(report["pairs"], key=lambda p: -p["r"])
+    shown = [p for p in pairs if p["r"] >= show_above or p["copy"]]
     lines = [f"copy check on {report['words']} frequent words known to all {len(report['sets'])} sets "
              f"(similarity-structure correlation r; copy if r or the token tables' median row cosine >= "
-             f"{report['threshold']}):"]  # fmt: skip
-    for p in pairs:
+             f"{report['threshold']}); {len(shown)} of {len(pairs)} pairs have r >= {show_above}:"]  # fmt: skip
+    for p in shown:
         row = f"  row cosine {p['row_cosine']:.4f}" if p["row_cosine"] is not None else ""
         lines.append(f"  r={p['r']:.4f}{row}  {p['a']}  vs  {p['b']}" + ("   <- COPY" if p["copy"] else ""))
     nearest = {}

@@ -262,8 +262,13 @@ def _forward(base: ZooBase, device: str | None) -> Any:
         if folder is None:
             raise InputError(f"zoo base {base.name}: not installed: pip install {base.package}")
         seed = RANDOM_SEED if base.name.endswith("random") else None
-        return TorchHiddenStates(folder, base=base.name, package=base.package, random_seed=seed, device=device,
-                                 layer_indices=_needed_layers(base))  # fmt: skip
+        forward = TorchHiddenStates(folder, base=base.name, package=base.package, random_seed=seed, device=device,
+                                    layer_indices=_needed_layers(base))  # fmt: skip
+        if seed is None:  # MTEB_EVALRANK_ZOO_BACKEND=onnx: ONNX Runtime, checked against torch to 1e-5 cosine
+            from mteb_evalrank.models.onnx_forward import swap_in
+
+            forward = swap_in(forward, folder)
+        return forward
     if _is_population_base(base.name):
         from mteb_evalrank.models import population
 
@@ -271,7 +276,12 @@ def _forward(base: ZooBase, device: str | None) -> Any:
         return population.load_forward(base.name, layer_indices=layers, device=device)
     from mteb_evalrank.models import packaged_forwards
 
-    return packaged_forwards.load_forward(base.name)
+    forward = packaged_forwards.load_forward(base.name)
+    if base.name == "mpnet-base":  # MTEB_EVALRANK_ZOO_BACKEND=onnx, as for minilm-l6
+        from mteb_evalrank.models.onnx_forward import swap_in
+
+        forward = swap_in(forward, packaged_forwards.mpnet_folder())
+    return forward
 
 
 def _needed_layers(base: ZooBase) -> tuple[int, ...]:
@@ -540,6 +550,7 @@ def zoo_rows() -> list[dict[str, Any]]:
             "family": base.family_name,
             "level": "word" if word else "sentence",
             "origin": word_zoo.origin(v.base) if word else "",
+            "vocab": word_zoo.listed_vocabulary(v.base) if word else "",
             "licence": word_zoo.licence(v.base) if word else (prov.get("license") or base.license or ""),
             "source": prov.get("source", ""),
             "speed": population.speed_text(prov.get("speed")) if not word else "",

@@ -637,6 +637,20 @@ def word_encoder(variant_name: str, *, name: str, revision: str) -> Any:
     return cls(vectors, name=name, revision=revision)
 
 
+def listed_vocabulary(base: str) -> str:
+    """The vocabulary the listing shows (no loading): the catalogue's text, or a build's manifest."""
+    if base in catalogue()["existing"]:
+        return catalogue()["existing"][base]["vocabulary"]
+    e = entry(base)
+    if e["source"]["kind"] not in BUILT_KINDS:
+        return e.get("vocabulary", "")
+    manifest = read_manifest(base)
+    if manifest is None:
+        return ""
+    unit = "tokens (open vocabulary)" if e["source"]["kind"] in SUBWORD_KINDS else "words"
+    return f"{int(manifest['vocab_size']):,} {unit}"
+
+
 def vocabulary_size(name: str) -> int | None:
     """Words of a closed vocabulary, tokens of a subword table (``None`` when not installed)."""
     if status(name) != "installed":
