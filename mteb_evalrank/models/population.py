@@ -191,7 +191,9 @@ def provenance(base: str, package: str | None = None) -> dict[str, Any]:
 def speed_text(speed: dict[str, Any] | None) -> str:
     if not speed:
         return "not measured (python benchmarks/zoo_base_speed.py --write)"
-    return f"{speed['texts_per_s']:.0f} texts/s ({speed['date']}, {speed.get('how', 'benchmarks/zoo_base_speed.py')})"
+    cpu = f", {speed['texts_per_cpu_s']:.0f} per CPU-second" if speed.get("texts_per_cpu_s") else ""
+    load = f", load average {speed['load_average']:.1f}" if speed.get("load_average") is not None else ""
+    return f"{speed['texts_per_s']:.0f} texts/s{cpu} ({speed['date']}{load}; {speed.get('how', 'benchmarks/zoo_base_speed.py')})"
 
 
 # --- catalogue registration ------------------------------------------------------------------------------
@@ -433,11 +435,12 @@ def build(target: str, cache: str | os.PathLike | None = None, *, log=print) -> 
     raise InputError(f"nothing to build for {target!r}; buildable: {', '.join(sorted(BUILDABLE))}.")
 
 
-def speeds_update(measured: dict[str, float], *, how: str) -> None:
-    """Store measured texts/s per base in ``population.json`` (``benchmarks/zoo_base_speed.py --write``)."""
+def speeds_update(measured: dict[str, dict[str, float]], *, how: str) -> None:
+    """Store measured speeds per base in ``population.json`` (``benchmarks/zoo_base_speed.py --write``):
+    ``texts_per_s`` (wall), ``texts_per_cpu_s`` (per CPU-second of the process) and the load average."""
     data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
     date = time.strftime("%Y-%m-%d")
     for base, value in measured.items():
-        data.setdefault("speeds", {})[base] = {"texts_per_s": round(float(value), 1), "date": date, "how": how}
+        data.setdefault("speeds", {})[base] = {**{k: round(float(v), 1) for k, v in value.items()}, "date": date, "how": how}
     DATA_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     catalogue.cache_clear()
