@@ -47,6 +47,9 @@ def population_variants(exclude_bases: Iterable[str] = ()) -> list[str]:
             and variant_status(VARIANTS[name]) == "installed"]  # fmt: skip
 
 
+_STATIC_ENCODERS: dict[str, object] = {}
+
+
 def base_sentence_vectors(base_name: str, texts: list[str]) -> np.ndarray:
     """Sentence vectors of a base's default pooling (``mean``, the engine's own, or GloVe's bag of words),
     straight from its forward (no cache); raises the base's install/build message when it is missing."""
@@ -59,10 +62,11 @@ def base_sentence_vectors(base_name: str, texts: list[str]) -> np.ndarray:
     status = install_status(base)
     if status != "installed":
         raise InputError(f"zoo base {base_name}: {status}")
-    if base.kind == "static":
-        name = f"{base_name}/mean" if f"{base_name}/mean" in VARIANTS else next(v for v in VARIANTS if v.startswith(base_name + "/"))
-        encoder = load_zoo_variant(VARIANTS[name].mteb_name)
-        return np.asarray(encoder.pooled.encode_sentences(list(texts)), dtype=np.float32)
+    if base.kind == "static":  # bag of word vectors: the encoder is built once (random-50d draws 20M numbers)
+        if base_name not in _STATIC_ENCODERS:
+            name = f"{base_name}/mean" if f"{base_name}/mean" in VARIANTS else next(v for v in VARIANTS if v.startswith(base_name + "/"))
+            _STATIC_ENCODERS[base_name] = load_zoo_variant(VARIANTS[name].mteb_name)
+        return np.asarray(_STATIC_ENCODERS[base_name].pooled.encode_sentences(list(texts)), dtype=np.float32)
     blocks = base_blocks(base)
     encoder = PooledBaseEncoder(_forward(base, None), base=base, blocks=blocks, meta=None)
     stored = encoder.encode_texts(list(texts), show_progress_bar=False)

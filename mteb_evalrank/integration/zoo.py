@@ -553,7 +553,7 @@ def zoo_rows() -> list[dict[str, Any]]:
             "vocab": word_zoo.listed_vocabulary(v.base) if word else "",
             "licence": word_zoo.licence(v.base) if word else (prov.get("license") or base.license or ""),
             "source": prov.get("source", ""),
-            "speed": population.speed_text(prov.get("speed")) if not word else "",
+            "speed": population.speed_text(prov.get("speed") if not word else population.provenance(v.base).get("speed")),
             "name": f"zoo:{name}",
             "mteb_name": v.mteb_name,
             "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),
