@@ -254,3 +254,21 @@ def test_onnx_position_ids_follow_the_model_family():
     assert _positions(ids).tolist() == [[0, 1, 2, 3, 4, 5]] * 2  # BERT: 0..n-1
     mpnet = _positions(ids, {"positions": "padding-offset", "padding_idx": 1})  # MPNet/RoBERTa: after the pad index
     assert mpnet.tolist() == [[2, 3, 4, 5, 1, 1], [2, 3, 4, 1, 1, 1]]
+
+
+def test_zoo_threads_setting(monkeypatch):
+    from mteb_evalrank.errors import InputError
+
+    monkeypatch.delenv(population.THREADS_ENV, raising=False)
+    assert population.apply_zoo_threads() is None
+    monkeypatch.setenv(population.THREADS_ENV, "two")
+    with pytest.raises(InputError, match="positive number of threads"):
+        population.zoo_threads()
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    monkeypatch.setenv(population.THREADS_ENV, "1")
+    monkeypatch.setattr(population, "_has_module", lambda name: name == "torch")  # leave the BLAS pools alone here
+    try:
+        assert population.apply_zoo_threads() == 1 and torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)

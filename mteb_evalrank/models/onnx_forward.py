@@ -170,29 +170,14 @@ _CHECK_TEXTS = (
 )  # fmt: skip
 
 
-THREADS_ENV = "MTEB_EVALRANK_ZOO_THREADS"
-
-
-def zoo_threads() -> int | None:
-    """``MTEB_EVALRANK_ZOO_THREADS`` as an int (``None``: leave torch's and ONNX Runtime's defaults)."""
-    value = os.environ.get(THREADS_ENV, "").strip()
-    if not value:
-        return None
-    if not value.isdigit() or int(value) < 1:
-        raise InputError(f"{THREADS_ENV}={value!r}: a positive number of threads, e.g. 1.")
-    return int(value)
-
-
 def swap_in(torch_forward, folder: str | os.PathLike, *, cache: str | os.PathLike | None = None):
     """``MTEB_EVALRANK_ZOO_THREADS=n`` sets torch's threads (and ONNX Runtime's intra-op threads).
     With ``MTEB_EVALRANK_ZOO_BACKEND=onnx``: the ONNX Runtime forward of ``folder`` if its block vectors
     equal ``torch_forward``'s to :data:`COSINE_TOLERANCE` on fixed check texts (same cache, same revision),
     else :class:`InputError`.  Without the switch: ``torch_forward`` unchanged."""
-    threads = zoo_threads()
-    if threads is not None:  # process-wide: on an oversubscribed machine one thread per process is much faster
-        import torch
+    from mteb_evalrank.models.population import apply_zoo_threads
 
-        torch.set_num_threads(threads)
+    threads = apply_zoo_threads()  # MTEB_EVALRANK_ZOO_THREADS, process-wide
     backend = os.environ.get(BACKEND_ENV, "torch").strip().lower()
     if backend in ("", "torch"):
         return torch_forward

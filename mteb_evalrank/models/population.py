@@ -339,12 +339,45 @@ class TfidfForward:
 _TFIDF_ARGS = {"lowercase": True, "token_pattern": r"(?u)\b\w+\b", "sublinear_tf": True, "dtype": np.float32}
 
 
+THREADS_ENV = "MTEB_EVALRANK_ZOO_THREADS"
+
+
+def zoo_threads() -> int | None:
+    """``MTEB_EVALRANK_ZOO_THREADS`` as an int (``None``: leave the libraries' defaults)."""
+    value = os.environ.get(THREADS_ENV, "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise InputError(f"{THREADS_ENV}={value!r}: a positive number of threads, e.g. 1.")
+    return int(value)
+
+
+def apply_zoo_threads() -> int | None:
+    """Apply ``MTEB_EVALRANK_ZOO_THREADS`` to torch and to the BLAS/OpenMP pools (threadpoolctl), process-wide;
+    ONNX sessions of the zoo take it as their intra-op threads.  On a machine shared with other jobs, one
+    thread per process encoded 3-5x more texts per second than two (``benchmarks/encode_throughput.py``)."""
+    threads = zoo_threads()
+    if threads is None:
+        return None
+    if _has_module("torch"):
+        import torch
+
+        if torch.get_num_threads() != threads:
+            torch.set_num_threads(threads)
+    if _has_module("threadpoolctl"):
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=threads)
+    return threads
+
+
 def load_forward(base: str, *, layer_indices: Sequence[int] | None = None, device: str | None = None):  # noqa: ARG001
     """The forward of a population base; :class:`InputError` with the install/build command when missing."""
     status = forward_status(base)
     if status != "installed":
         raise InputError(f"zoo base {base}: {status}")
     entry = _bases()[base]
+    apply_zoo_threads()
     if entry["engine"] == "spacy-cnn":
         checkpoint = None
         if entry.get("checkpoint"):
