@@ -51,6 +51,8 @@ def test_word_models_stay_out_of_the_study_selection_until_registered():
         base = zoo.BASES[v.base]
         if word_zoo.is_word_base(v.base):
             assert base.kind == "static" and base.family_name == word_zoo.entry(v.base)["family"]
+    new = [n for n in names if word_zoo.is_new_word_variant(n)]
+    assert len(new) == len(names) - 3 and "glove-50d/mean" not in new and "random-50d/abtt" in new
     # every set comes with ABTT, D = ceil(d / 100), fitted on its own vocabulary
     for b in word_zoo.catalogue()["bases"]:
         abtt = zoo.VARIANTS[f"{b['name']}/abtt"]

@@ -126,6 +126,13 @@ def word_level_names() -> list[str]:
     return names
 
 
+def is_new_word_variant(variant_name: str) -> bool:
+    """A variant this module registers (a word set's ``mean``/``abtt``, ``random-50d/abtt``): what the
+    sentence study's ``study`` selection leaves out so that it stays as it was before the word level."""
+    base, _, variant = variant_name.partition("/")
+    return is_word_base(base) or any(e["base"] == base and e["variant"] == variant for e in catalogue()["extra_variants"])
+
+
 def is_word_level(variant_name: str) -> bool:
     base, _, variant = variant_name.partition("/")
     existing = catalogue()["existing"].get(base)
@@ -664,5 +671,5 @@ def vocabulary_size(name: str) -> int | None:
 __all__ = [
     "catalogue", "word_bases", "entry", "register_word_zoo", "word_level_names", "status", "base_revision",
     "built_folder", "load_vectors", "apply_abtt", "word_encoder", "SubwordVectors", "abtt_components",
-    "onnx_initializer", "input_embeddings", "origin", "is_word_base", "is_word_level", "recipe",
+    "onnx_initializer", "input_embeddings", "origin", "is_word_base", "is_word_level", "is_new_word_variant", "recipe",
 ]  # fmt: skip
