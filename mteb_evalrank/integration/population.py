@@ -22,17 +22,15 @@ def population_only(base: str) -> bool:
 
 
 def _word_zoo_entry(name: str) -> bool:
-    """A variant the word-level zoo (``models/word_models.json``) adds: its own bases and its extra variants of
-    the built-in bases (``random-50d/abtt``).  They are word models first; whether their bags of words join the
-    sentence population is the study's decision, so that the selection does not depend on whether the word
-    zoo was registered in this process.  (GloVe's built-in bag-of-words variants stay in.)"""
+    """A variant the word-level zoo adds (``word_zoo.is_new_word_variant``: its own sets and ``random-50d/abtt``).
+    They are word models first; whether their bags of words join the sentence population is the study's
+    decision, and the selection must not depend on whether the word zoo was registered in this process.
+    (GloVe's built-in bag-of-words variants stay in.)"""
     try:
         from mteb_evalrank.models import word_zoo
     except ImportError:  # pragma: no cover - the word-level zoo is optional
         return False
-    base, _, variant = name.partition("/")
-    extras = {(e["base"], e["variant"]) for e in word_zoo.catalogue().get("extra_variants", [])}
-    return bool(word_zoo.is_word_base(base)) or (base, variant) in extras
+    return bool(word_zoo.is_new_word_variant(name))
 
 
 def population_variants(exclude_bases: Iterable[str] = ()) -> list[str]:
