@@ -155,8 +155,10 @@ SLOW_BASES = frozenset({"e5-small-4bit", "mpnet-base"})
 
 
 def select_variants(spec: str | Sequence[str]) -> list[str]:
-    """``"study"`` (every installed variant except :data:`SLOW_BASES`), ``"all"`` (every installed variant),
-    or names/prefixes (``minilm-l6``, ``zoo:glove-50d/sif``)."""
+    """``"study"`` (the sentence study's variants: every installed variant except :data:`SLOW_BASES` and the
+    population's and word level's additions), ``"population"`` (every installed sentence-level variant of all
+    families but :data:`SLOW_BASES`), ``"word"`` (every installed word model), ``"all"`` (every installed
+    variant), or names/prefixes (``minilm-l6``, ``zoo:glove-50d/sif``)."""
     from mteb_evalrank.integration.zoo import register_zoo, resolve_zoo_spec, variant_status
     from mteb_evalrank.models.zoo import BASES, VARIANTS
 
@@ -171,9 +173,16 @@ def select_variants(spec: str | Sequence[str]) -> list[str]:
             if part in ("all", "study"):
                 from mteb_evalrank.integration.population import population_only
 
+                from mteb_evalrank.models.word_zoo import is_new_word_variant
+
                 chosen += [v for v in sorted(VARIANTS) if variant_status(VARIANTS[v]) == "installed"
                            and (part == "all" or (VARIANTS[v].base not in SLOW_BASES
-                                                  and not population_only(VARIANTS[v].base)))]  # fmt: skip
+                                                  and not population_only(VARIANTS[v].base)
+                                                  and not is_new_word_variant(v)))]  # fmt: skip
+            elif part == "word":  # the word-level study's population (EvalRank Table 3): every installed word model
+                from mteb_evalrank.models.word_zoo import word_level_names
+
+                chosen += [v for v in word_level_names() if variant_status(VARIANTS[v]) == "installed"]
             elif part == "population":  # every installed sentence-level variant of all families but SLOW_BASES
                 from mteb_evalrank.integration.population import population_variants
 
