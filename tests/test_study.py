@@ -99,7 +99,8 @@ def test_study_report_opens_with_findings_then_reproduce(fixture_sources, tmp_pa
         line = next(x for x in findings.splitlines() if claim in x)
         assert any(v in line for v in ("SUPPORTED", "NOT SUPPORTED", "INCONCLUSIVE")) and "Rule:" in line
     assert "2 families" in page.splitlines()[0]  # glove-50d (3 variants) and the random floor
-    assert "| glove-50d | 3 | 0 | 1 |" in page and "| random-50d | 1 | 1 | 0 |" in page
+    assert "| glove-50d | 3 | 0 | 1 | glove-50d/abtt, glove-50d/mean, glove-50d/no-stopwords |" in page
+    assert "| random-50d | 1 | 1 | 0 | random-50d/mean |" in page
     assert "### (a) Without random floors" in page and "### (b) Without post-processed variants" in page
     clear_process_state()
 

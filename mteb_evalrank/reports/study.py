@@ -276,7 +276,7 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     lines += ["## Findings", "", "Each claim is decided by the rule printed with it, fixed before the results were "
               "read; the primary score of every intrinsic task is its main score.", "", *[f.line() for f in findings], ""]
     lines += _reproduce_block(out, timing, variants, tasks, level)
-    lines += _gaps_block(scores, timing, tasks)
+    lines += _gaps_block(scores, timing, tasks, variants)
     lines += ["## Population", "", _population_markdown(pop), ""]
     lines += [f"## Primary table: all {len(scores)} variants", "", main_md, ""]
     lines += ["## Is each downstream score above its noise?", "", format_noise(a.noise), ""]
@@ -334,8 +334,9 @@ def _reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], tas
     lines.append(f"- results: `{(out / 'results').as_posix()}/` ({len(variants)} variants requested, {len(tasks)} tasks); "
                  f"total wall time of the runs {wall:.0f} s over {len(timing)} invocation(s)")  # fmt: skip
     for k, (t, env) in enumerate(zip(runs, envs), 1):
+        stopped = " (stopped before the end" + (f": {t['note']}" if t.get("note") else "") + ")" if t.get("finished") is False else ""
         if env:
-            lines.append(f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations): "
+            lines.append(f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations{stopped}): "
                          + ", ".join(f"{key} {env[key]}" for key in ("command", "commit", "python", "mteb", "torch",
                                                                      "sentence-transformers", "numpy", "cpu") if key in env))  # fmt: skip
         else:
@@ -346,8 +347,15 @@ def _reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], tas
     return lines + [""]
 
 
-def _gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str]) -> list[str]:
+def _gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str],
+                variants: Sequence[str] = ()) -> list[str]:  # fmt: skip
+    from mteb_evalrank.models.zoo import VARIANTS
+
     lines = ["## Skipped and failed", ""]
+    absent = [v for v in variants if v in VARIANTS and VARIANTS[v].mteb_name not in scores.index]
+    if absent:
+        lines.append(f"- {len(absent)} requested variant(s) have no result for any task yet (not run; the next "
+                     f"`study` run resumes with them): {', '.join(absent)}")  # fmt: skip
     skipped: dict[str, str] = {}
     for t in timing:
         skipped.update(t.get("skipped_tasks") or {})
@@ -371,7 +379,7 @@ def _gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str]) 
 def _population_markdown(pop: pd.DataFrame) -> str:
     lines = ["| family | models | random floor | post-processed | variants |", "|---|---|---|---|---|"]
     for fam, part in pop.groupby("family", sort=True):
-        names = ", ".join(str(m).removeprefix("zoo/").split("__", 1)[-1] for m in part.index)
+        names = ", ".join(str(m).removeprefix("zoo/").replace("__", "/", 1) for m in part.index)
         lines.append(f"| {fam} | {len(part)} | {int(part['floor'].sum())} | {int(part['postprocessed'].sum())} | {names} |")
     lines += ["", f"{len(pop)} models in {pop['family'].nunique()} families; the family of a zoo variant is its base's "
               "checkpoint (a quantised copy of a checkpoint is in the checkpoint's family)."]  # fmt: skip
