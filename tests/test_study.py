@@ -133,7 +133,7 @@ def test_word_level_study_writes_table3_and_feeds_the_main_findings(fixture_sour
     # the sentence page picks the word-level Finding up from the same results folder
     main = write_study_report(tmp_path / "study", variants, ["EvalRankWord", "SentEvalSICKE"], n_resamples=200)
     word_line = next(x for x in main.split("## Reproduce")[0].splitlines() if WORD_CLAIM in x)
-    assert "On the word-level population (3 word models, 2 families" in word_line
+    assert "On the word-level population of this folder (3 word models in 2 families" in word_line
     clear_process_state()
 
 

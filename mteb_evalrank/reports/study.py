@@ -206,8 +206,10 @@ def analyse(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Lev
 
 def word_level_variants(out: Path) -> list[str]:
     """Zoo variants of ``out``'s results that have EvalRankWord and a word-similarity task (the word population)."""
+    from mteb_evalrank.models.word_zoo import word_level_names
     from mteb_evalrank.models.zoo import VARIANTS
 
+    word_level_names()  # registers the word models (they are registered on demand)
     folder = read_results_folder(out)
     tasks_of: dict[str, set[str]] = {}
     for r in folder.records:
@@ -266,8 +268,11 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
         w = analyse(out, words, WORD_LEVEL_TASKS, WORD, n_resamples=n_resamples, seed=seed) if words else None
         if w is not None:
             f = w.findings[0]
-            findings.insert(1, type(f)(f.claim, f.verdict, f"On the word-level population ({len(w.scores)} word models, "
-                                       f"{w.pop['family'].nunique()} families; see word_level.md): {f.figures}", f.rule))  # fmt: skip
+            with_down = int(w.scores[DOWNSTREAM_MEAN].notna().sum()) if DOWNSTREAM_MEAN in w.scores else 0
+            findings.insert(1, type(f)(f.claim, f.verdict, f"On the word-level population of this folder ({len(w.scores)} "
+                                       f"word models in {w.pop['family'].nunique()} families with word-level results, "
+                                       f"{with_down} of them with every downstream task; `study --level word` writes "
+                                       f"word_level.md): {f.figures}", f.rule))  # fmt: skip
         else:
             from mteb_evalrank.reports.verdict import INCONCLUSIVE, Finding
 
