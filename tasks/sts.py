@@ -178,6 +178,27 @@ def _sts_year(year: str, date: tuple[str, str], domains: list[str], reference: s
     )
 
 
+
+def pair_descriptive_statistics(text1: list[str], text2: list[str], scores, *, num_proc=None) -> dict[str, Any]:
+    """MTEB's descriptive statistics of a scored pair set (text lengths, unique pairs, score range), as its
+    own STS tasks report them."""
+    from mteb.abstasks._statistics_calculation import calculate_pair_modality_statistics, calculate_score_statistics
+
+    columns = {"text1": text1, "text2": text2}
+    pair_stats = calculate_pair_modality_statistics(
+        {"text1": "text"}, {"text2": "text"}, columns.__getitem__, len(text1), max_workers=num_proc, symmetric=True
+    )
+    return {
+        "num_samples": int(len(text1)),
+        "number_of_characters": int(
+            pair_stats["text1_statistics"]["total_text_length"] + pair_stats["text2_statistics"]["total_text_length"]
+        ),
+        "unique_pairs": pair_stats["unique_pairs"],
+        "text1_statistics": pair_stats["text1_statistics"],
+        "text2_statistics": pair_stats["text2_statistics"],
+        "label_statistics": calculate_score_statistics([float(v) for v in scores]),
+    }
+
 class _SentEvalSimilarityTask(EncodeOnceTask):
     """Shared adapter: one config of ``sts-senteval``, encode once, score per sub-dataset.
 
@@ -287,31 +308,13 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
     ) -> dict[str, Any]:
         """MTEB's STS statistics (text lengths, unique pairs, score range); ``all`` and the overall
         entry both cover every pair once."""
-        from mteb.abstasks._statistics_calculation import (
-            calculate_pair_modality_statistics,
-            calculate_score_statistics,
-        )
-
         if not self.data_loaded:
             self.load_data(num_proc=num_proc)
         if hf_subset in (None, ALL_SUBSET, "default"):
             df = self.pairs
         else:
             df = self.pairs[self.pairs["subset"] == hf_subset]
-        columns = {"text1": df["text1"].tolist(), "text2": df["text2"].tolist()}
-        pair_stats = calculate_pair_modality_statistics(
-            {"text1": "text"}, {"text2": "text"}, columns.__getitem__, len(df), max_workers=num_proc, symmetric=True
-        )
-        return {
-            "num_samples": int(len(df)),
-            "number_of_characters": int(
-                pair_stats["text1_statistics"]["total_text_length"] + pair_stats["text2_statistics"]["total_text_length"]
-            ),
-            "unique_pairs": pair_stats["unique_pairs"],
-            "text1_statistics": pair_stats["text1_statistics"],
-            "text2_statistics": pair_stats["text2_statistics"],
-            "label_statistics": calculate_score_statistics(df["score"].astype(float).tolist()),
-        }
+        return pair_descriptive_statistics(df["text1"].tolist(), df["text2"].tolist(), df["score"], num_proc=num_proc)
 
 
 class SentEvalSTS12(_SentEvalSimilarityTask):

