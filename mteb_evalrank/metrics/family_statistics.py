@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mteb_evalrank.metrics.rank_correlation import MIN_MODELS, paired_scores
+from mteb_evalrank.metrics.rank_correlation import MIN_MODELS, _undefined_reason, paired_scores
 
 
 def family_codes(families: Sequence[object], n: int | None = None) -> np.ndarray:
@@ -154,14 +154,10 @@ class ClusterInterval:
 
 
 def _too_few(n: int, n_families: int, *vectors: np.ndarray) -> str | None:
-    if n < MIN_MODELS:
-        return f"undefined: {n} model{'s' if n != 1 else ''} (ρ needs ≥ {MIN_MODELS})"
-    if n_families < 2:
+    """:func:`~mteb_evalrank.metrics.rank_correlation._undefined_reason`, plus: one family cannot be resampled."""
+    if n >= MIN_MODELS and n_families < 2:
         return "undefined: 1 family (a family bootstrap needs ≥ 2)"
-    for v in vectors:
-        if np.all(v == v[0]):
-            return "undefined: a score is constant across models"
-    return None
+    return _undefined_reason(*vectors)
 
 
 def cluster_bootstrap_spearman(x, y, families: Sequence[object], *, n_resamples: int = 1000, seed: int = 0,

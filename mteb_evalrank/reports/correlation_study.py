@@ -75,27 +75,35 @@ def _split_entries(scores: dict[str, list[dict[str, Any]]]) -> list[dict[str, An
     return next(iter(scores.values()), [])
 
 
-def read_score(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> float | None:
-    """One score from a TaskResult's ``scores`` dict (``None`` when absent)."""
+def _entries_for(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> list[dict[str, Any]] | None:
+    """The result entries a score name reads: its subset, else the ``all`` subset, else every subset."""
     entries = _split_entries(scores)
     if not entries:
         return None
     by_subset = {e.get("hf_subset", "default"): e for e in entries}
+    if name.subset is not None:
+        return [by_subset[name.subset]] if name.subset in by_subset else None
+    if "all" in by_subset:
+        return [by_subset["all"]]
+    return entries
+
+
+def read_score(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> float | None:
+    """One score from a TaskResult's ``scores`` dict (``None`` when absent); a mean over subsets when the
+    task has neither the named subset nor ``all``."""
+    entries = _entries_for(scores, name)
+    if entries is None:
+        return None
     key = name.metric or "main_score"
 
     def value(entry: dict[str, Any]) -> float | None:
         v = entry.get(key)
         return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else None
 
-    if name.subset is not None:
-        entry = by_subset.get(name.subset)
-        return None if entry is None else value(entry)
-    if "all" in by_subset:
-        return value(by_subset["all"])
     values = [value(e) for e in entries]
     if any(v is None for v in values):
         return None
-    return float(np.mean(values))
+    return values[0] if len(values) == 1 else float(np.mean(values))
 
 
 def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[str]:
@@ -138,17 +146,10 @@ def read_standard_error(scores: dict[str, list[dict[str, Any]]], name: ScoreName
     MRR/Hits: the [0, 1] bound over ``num_pairs / 2``; a mean of subsets: ``sqrt(Σ se²) / k``."""
     from mteb_evalrank.metrics.sampling_error import mean_se
 
-    entries = _split_entries(scores)
-    if not entries:
+    entries = _entries_for(scores, name)
+    if entries is None:
         return None
-    by_subset = {e.get("hf_subset", "default"): e for e in entries}
-    key = name.metric or "main_score"
-    if name.subset is not None:
-        entry = by_subset.get(name.subset)
-        return None if entry is None else _entry_standard_error(entry, key)
-    if "all" in by_subset:
-        return _entry_standard_error(by_subset["all"], key)
-    ses = [_entry_standard_error(e, key) for e in entries]
+    ses = [_entry_standard_error(e, name.metric or "main_score") for e in entries]
     if any(v is None for v in ses):
         return None
     return ses[0] if len(ses) == 1 else mean_se(ses)

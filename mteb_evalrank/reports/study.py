@@ -88,8 +88,8 @@ WORD = Level("word", ("EvalRankWord", *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILA
 LEVELS = {"sentence": SENTENCE, "word": WORD}
 
 
-def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Level = SENTENCE,
-                 ) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Level = SENTENCE, *,
+                 folder: Any = None) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
     """The models × scores matrix of the chosen zoo variants (primary scores, exploratory extras, downstream
     mean) and the matching matrix of sampling standard errors."""
     from mteb_evalrank.metrics.sampling_error import mean_se
@@ -99,7 +99,7 @@ def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str], level
     known = set(level.intrinsic) | set(DOWNSTREAM_TASKS)
     names = [t for t in tasks if t in known]
     names += [e for e in level.exploratory if e.split(":")[0] in names]
-    folder = read_results_folder(out)
+    folder = folder if folder is not None else read_results_folder(out)
     present, _ = _present_names(folder, names)
     if not present:
         return pd.DataFrame(), pd.DataFrame()
@@ -162,13 +162,13 @@ class Analysis:
 
 
 def analyse(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Level, *, n_resamples: int = 1000,
-            seed: int = 0) -> Analysis | None:  # fmt: skip
+            seed: int = 0, folder: Any = None) -> Analysis | None:  # fmt: skip
     """Correlations, fair comparisons, noise, Table 10 effects and the level's Findings (``None``: no results)."""
     from mteb_evalrank.models.zoo import unprocessed_counterpart
     from mteb_evalrank.reports.correlation_study import fair_comparisons, noise_table
     from mteb_evalrank.reports.verdict import postprocessing_finding, predicts_better_finding
 
-    scores, errors = study_scores(out, variants, tasks, level)
+    scores, errors = study_scores(out, variants, tasks, level, folder=folder)
     if scores.empty:
         return None
     pop = population(list(scores.index))
@@ -204,13 +204,13 @@ def analyse(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Lev
     return Analysis(level, scores, errors, pop, table, comp, noise, effects, groups, findings, primary, downstream)
 
 
-def word_level_variants(out: Path) -> list[str]:
+def word_level_variants(out: Path, *, folder: Any = None) -> list[str]:
     """Zoo variants of ``out``'s results that have EvalRankWord and a word-similarity task (the word population)."""
     from mteb_evalrank.models.word_zoo import word_level_names
     from mteb_evalrank.models.zoo import VARIANTS
 
     word_level_names()  # registers the word models (they are registered on demand)
-    folder = read_results_folder(out)
+    folder = folder if folder is not None else read_results_folder(out)
     tasks_of: dict[str, set[str]] = {}
     for r in folder.records:
         tasks_of.setdefault(r["model"], set()).add(r["task"])
@@ -233,7 +233,8 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
 
     out = Path(out)
     spec = LEVELS[level]
-    a = analyse(out, variants, tasks, spec, n_resamples=n_resamples, seed=seed)
+    folder = read_results_folder(out)  # read once: every table of the page comes from it
+    a = analyse(out, variants, tasks, spec, n_resamples=n_resamples, seed=seed, folder=folder)
     if a is None or a.scores.empty:
         raise InputError(f"no results of the chosen zoo variants in {out / 'results'}; run the study first.")
     if not a.downstream:
@@ -264,8 +265,8 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
 
     findings = list(a.findings)
     if spec is SENTENCE:
-        words = word_level_variants(out)
-        w = analyse(out, words, WORD_LEVEL_TASKS, WORD, n_resamples=n_resamples, seed=seed) if words else None
+        words = word_level_variants(out, folder=folder)
+        w = analyse(out, words, WORD_LEVEL_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder) if words else None
         if w is not None:
             f = w.findings[0]
             with_down = int(w.scores[DOWNSTREAM_MEAN].notna().sum()) if DOWNSTREAM_MEAN in w.scores else 0
