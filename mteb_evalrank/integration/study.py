@@ -83,6 +83,18 @@ def shard_items(items: Sequence[WorkItem], index: int, count: int) -> list[WorkI
     return [it for j, key in enumerate(sorted(groups)) if j % count == index for it in groups[key]]
 
 
+def family_round_robin(variants: Sequence[str], family_of: Callable[[str], str]) -> list[str]:
+    """The variants in breadth-first family order: the first variant of every family, then the second of every
+    family, and so on (families and variants sorted by name).  A study that is stopped part-way therefore
+    leaves results for as many independent families as possible, which is what the family-aware statistics
+    count (a run of 20 variants of one checkpoint adds one family, not 20 models)."""
+    by_family: dict[str, list[str]] = {}
+    for v in sorted(variants):
+        by_family.setdefault(family_of(v), []).append(v)
+    depth = max((len(vs) for vs in by_family.values()), default=0)
+    return [vs[i] for i in range(depth) for _, vs in sorted(by_family.items()) if i < len(vs)]
+
+
 def heros_available() -> str | None:
     """``None`` when HEROS data can be loaded, else the reason it cannot."""
     try:
@@ -108,6 +120,10 @@ class StudyRun:
     skipped_tasks: dict[str, str] = field(default_factory=dict)
     forward_texts_by_base: dict[str, int] = field(default_factory=dict)
     cached_texts_by_base: dict[str, int] = field(default_factory=dict)  # distinct texts in each base's store
+    #: wall seconds per variant (loading + its tasks), and whether its base's embedding store was empty when
+    #: the variant started ("cold": the time includes encoding every text)
+    seconds_by_variant: dict[str, float] = field(default_factory=dict)
+    cold_variants: list[str] = field(default_factory=list)
     cache_bytes: int = 0
     variants: list[str] = field(default_factory=list)
     tasks: list[str] = field(default_factory=list)
@@ -233,8 +249,9 @@ def run_study(
 
     from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
-    from mteb_evalrank.integration.zoo import load_zoo_variant, variant_meta
-    from mteb_evalrank.models.zoo import FORWARD_COUNTER, VARIANTS
+    from mteb_evalrank.data.embedding_store import safe_name
+    from mteb_evalrank.integration.zoo import cache_root, cache_size_bytes, load_zoo_variant, variant_meta
+    from mteb_evalrank.models.zoo import BASES, FORWARD_COUNTER, VARIANTS
 
     out = Path(out)
     cache = open_result_cache(out)  # MTEB files results under <out>/results/<model>/<revision>/
@@ -256,7 +273,7 @@ def run_study(
     by_variant: dict[str, list[str]] = {}
     for item in items:
         by_variant.setdefault(item.variant, []).append(item.task)
-    order = sorted(by_variant, key=lambda v: (VARIANTS[v].base, v))
+    order = family_round_robin(by_variant, lambda v: BASES[VARIANTS[v].base].family_name)
     for n, name in enumerate(order, 1):
         meta = variant_meta(VARIANTS[name])
         todo = [t for t in by_variant[name] if not cache.get_task_result_path(t, meta).exists()]
@@ -264,6 +281,9 @@ def run_study(
         if not todo:
             continue
         log(f"[{n}/{len(order)}] zoo:{name}: {len(todo)} task(s)")
+        variant_start = time.perf_counter()
+        if not cache_size_bytes(cache_root() / safe_name(f"zoo/{VARIANTS[name].base}")):
+            run.cold_variants.append(name)  # its base has no stored embeddings yet: this variant encodes everything
         try:
             model = load_zoo_variant(meta.name)
         except Exception as exc:  # noqa: BLE001
@@ -289,6 +309,7 @@ def run_study(
             else:
                 run.items_run += 1
                 log(f"  {task_name}: {time.perf_counter() - t0:.1f} s")
+        run.seconds_by_variant[name] = round(time.perf_counter() - variant_start, 1)
         _record(out, run, start, before, finished=False)  # an interrupted run keeps its entry
     _record(out, run, start, before, finished=True)
     return run
