@@ -48,3 +48,45 @@ def test_scores_with_identical_ranks_stay_visible(monkeypatch, tmp_path):
     assert np.array_equal(ys["EvalRankSent"], ys["SentEvalSTSB"]) and np.array_equal(ys["SentEvalSTSB"], ys["HEROS"])
     gaps = np.abs(xs["EvalRankSent"] - xs["SentEvalSTSB"])
     assert np.all(gaps > 0.1) and np.all(np.abs(xs["EvalRankSent"] - np.round(xs["EvalRankSent"])) <= 0.3)
+
+
+def test_figure_4_panels_for_64_models_in_14_families(monkeypatch, tmp_path):
+    """``ranks.png`` of the study (:func:`plot_rank_panels`): one panel per score, every model a dot at (its MR
+    rank, its rank under the score), the panel title's ρ equal to scipy's, and one legend entry per family."""
+    import matplotlib.pyplot as plt
+    from scipy.stats import spearmanr
+
+    from mteb_evalrank.reports.rank_panels import plot_rank_panels
+
+    n, rng = 64, np.random.default_rng(4)
+    models = [f"zoo/m{i}__v" for i in range(n)]
+    families = {m: f"family-{i % 14:02d}" for i, m in enumerate(models)}
+    mr = rng.random(n)
+    scores = pd.DataFrame({"SentEvalMR": mr, "SentEvalSST2": mr + 0.1 * rng.random(n), "EvalRankSent": rng.random(n),
+                           "SentEvalSTSB": rng.random(n), "STR": rng.random(n)}, index=models)  # fmt: skip
+    scores.loc[models[0], "STR"] = np.nan  # a model without one score drops out of that panel only
+    kept = []
+    monkeypatch.setattr(plt, "close", lambda fig=None: kept.append(fig))
+    path = plot_rank_panels(scores, "SentEvalMR", ["SentEvalSST2", "EvalRankSent", "SentEvalSTSB", "STR", "absent"],
+                            families, tmp_path / "ranks.png")  # fmt: skip
+    assert path.read_bytes()[:4] == b"\x89PNG"
+    (fig,) = kept
+    panels = [ax for ax in fig.axes if ax.collections]
+    assert [ax.get_title().splitlines()[0] for ax in panels] == ["SentEvalSST2", "EvalRankSent", "SentEvalSTSB", "STR"]
+    for ax, score in zip(panels, ["SentEvalSST2", "EvalRankSent", "SentEvalSTSB", "STR"]):
+        part = scores[["SentEvalMR", score]].dropna()
+        dots = np.concatenate([c.get_offsets() for c in ax.collections])
+        assert len(dots) == len(part) and sorted(dots[:, 0]) == list(range(1, len(part) + 1))
+        rho = 100 * spearmanr(part["SentEvalMR"], part[score]).statistic
+        assert f"ρ = {rho:.0f}," in ax.get_title() and f"n = {len(part)}, 14 families" in ax.get_title()
+    legend = next(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)
+    assert sorted(t.get_text() for t in legend.get_texts()) == sorted(set(families.values()))
+
+
+def test_figure_4_panels_need_the_pivot(tmp_path):
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.reports.rank_panels import plot_rank_panels
+
+    scores = pd.DataFrame({"SentEvalSST2": [1.0, 2.0]}, index=["a", "b"])
+    with pytest.raises(InputError, match="no model has the pivot score 'SentEvalMR'"):
+        plot_rank_panels(scores, "SentEvalMR", ["SentEvalSST2"], {}, tmp_path / "r.png")

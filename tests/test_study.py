@@ -151,3 +151,13 @@ def test_a_study_without_downstream_results_is_a_clear_error(glove_study, tmp_pa
     run_study(tmp_path / "study", variants=variants, tasks=tasks, progress=False, log=lambda s: None)
     with pytest.raises(InputError, match="no downstream task has results"):
         write_study_report(tmp_path / "study", variants, tasks, level="word", n_resamples=200)
+
+
+def test_family_round_robin_covers_every_family_first():
+    from mteb_evalrank.integration.study import family_round_robin
+
+    variants = ["a1/x", "a1/y", "a2/x", "b/x", "b/y", "c/x"]
+    family = {"a1": "A", "a2": "A", "b": "B", "c": "C"}
+    order = family_round_robin(variants, lambda v: family[v.split("/")[0]])
+    assert order == ["a1/x", "b/x", "c/x", "a1/y", "b/y", "a2/x"]
+    assert sorted(order) == sorted(variants)

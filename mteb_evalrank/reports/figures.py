@@ -6,11 +6,12 @@ from pathlib import Path
 from typing import Any
 
 
-def save_figure(fig: Any, path: str | Path, *, dpi: int = 130) -> Path:
-    """``tight_layout``, write ``path`` (its folder created; format from the suffix), close the figure."""
+def save_figure(fig: Any, path: str | Path, *, dpi: int = 130, rect: tuple[float, float, float, float] | None = None) -> Path:
+    """``tight_layout`` (within ``rect`` of the figure, leaving the rest for e.g. a figure legend), write ``path``
+    (its folder created; format from the suffix), close the figure."""
     import matplotlib.pyplot as plt
 
-    fig.tight_layout()
+    fig.tight_layout(rect=rect)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=dpi)

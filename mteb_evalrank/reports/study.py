@@ -14,7 +14,9 @@ Writes into ``<out>``:
   statistics; exploratory metrics in their own block;
 - ``comparisons.csv`` — each EvalRank primary score against every baseline, Holm-corrected;
 - ``correlation_bow.md`` — the bag-of-words variants only;
-- ``ranks.png``, ``ranks_mr.png``, ``ranks_sst2.png`` — EvalRank Figure 4 for the downstream mean, MR, SST2;
+- ``ranks.png`` — EvalRank Figure 4 (§6.2): ranks on MR (the pivot) against SST2 and the intrinsic scores, one
+  panel each, coloured by family (:mod:`mteb_evalrank.reports.rank_panels`); ``ranks_mr.png``,
+  ``ranks_sst2.png``, ``ranks_mean.png`` — one axes per pivot (MR, SST2, the downstream mean) with model names;
 - ``study.md`` — one page opening with the *Findings* (:mod:`mteb_evalrank.reports.verdict`), then
   *Reproduce*, the skipped and failed work, the population, the primary table, the noise of each downstream
   column, the fair comparisons, the sensitivity tables (no floors, no post-processing, within each family
@@ -50,6 +52,7 @@ from mteb_evalrank.reports.correlation_study import (
     write_csv,
 )
 from mteb_evalrank.reports.postprocessing_effect import format_effects, postprocessing_effects
+from mteb_evalrank.reports.rank_panels import plot_rank_panels
 
 DOWNSTREAM_MEAN = "downstream mean"
 #: exploratory intrinsic metrics reported (apart, never marked) besides each task's primary (main) score
@@ -254,9 +257,12 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
                  title=f"Spearman ρ×100 across {len(scores)} models in {n_fam} families (primary scores)")  # fmt: skip
     rank_cols = [c for c in spec.rank_cols if c in scores.columns]
     plots = [f"{pre}correlation.png"]
-    for d in ("SentEvalMR", "SentEvalSST2", DOWNSTREAM_MEAN):
+    if "SentEvalMR" in scores.columns and rank_cols:  # EvalRank Figure 4: MR as the pivot, SST2 and the intrinsic scores
+        plot_rank_panels(scores, "SentEvalMR", ["SentEvalSST2", *rank_cols], families, out / f"{pre}ranks.png")
+        plots.append(f"{pre}ranks.png")
+    for d in ("SentEvalMR", "SentEvalSST2", DOWNSTREAM_MEAN):  # the same, one axes per pivot, with model names
         if d in scores.columns and rank_cols:
-            name = f"{pre}ranks.png" if d == DOWNSTREAM_MEAN else f"{pre}ranks_{d.removeprefix('SentEval').lower()}.png"
+            name = f"{pre}ranks_{'mean' if d == DOWNSTREAM_MEAN else d.removeprefix('SentEval').lower()}.png"
             plot_ranks(scores, d, rank_cols, out / name)
             plots.append(name)
     ratios = dict(zip(a.noise["score"], a.noise["ratio"]))
@@ -311,10 +317,12 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
               format_effects(a.effects, list(a.groups)), ""]  # fmt: skip
     lines += ["## Plots", ""]
     for p in plots:
+        pivot = p.rsplit("_", 1)[-1][:-4]
         what = ("the primary table as a heatmap" if p.endswith("correlation.png") else
+                f"EvalRank Figure 4: every model's rank on SentEvalMR (x) against its rank on SentEvalSST2 and under "
+                f"{', '.join(rank_cols)} (one panel each, coloured by family)" if p.endswith("ranks.png") else
                 f"every model's rank under {', '.join(rank_cols)} against its rank on "
-                f"{'the downstream mean' if p.endswith('ranks.png') else p.rsplit('_', 1)[-1][:-4].upper()} "
-                "(EvalRank Figure 4)")  # fmt: skip
+                f"{'the downstream mean' if pivot == 'mean' else pivot.upper()}, model names on the axis")  # fmt: skip
         lines.append(f"- `{p}`: {what}")
     lines += ["", "## Scores (main score × 100)", "", _scores_markdown(scores, families), ""]
     if timing:
