@@ -524,11 +524,10 @@ def add_study_parser(subparsers) -> None:
                    help="sentence (default; EvalRank Table 6, report study.md) or word (Table 3: word models on "
                         "EvalRankWord, the 13 word-similarity tasks and the downstream tasks; report word_level.md)")
     p.add_argument("--zoo", nargs="+", default=None, metavar="NAME",
-                   help="'study' (the sentence level's default: every installed variant but the slow e5-small-4bit "
-                        "and mpnet-base, without models/population.json's bases), 'population' (every installed "
-                        "sentence-level variant of all families but the slow ones), 'word' (the word level's "
-                        "default), 'all', base names (minilm-l6) or "
-                        "variants (minilm-l6/cls)")  # fmt: skip
+                   help="'population' (the sentence level's default: every installed sentence-level variant of "
+                        "all families but the slow e5-small-4bit and mpnet-base), 'study' (the first study's 27 "
+                        "variants, without models/population.json's bases), 'word' (the word level's default), "
+                        "'all', base names (minilm-l6) or variants (minilm-l6/cls)")  # fmt: skip
     p.add_argument("--out", required=True, type=output_folder_arg, help="study folder (results/, report, timing.json)")
     p.add_argument("--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks")
     p.add_argument("--shard", default=None, metavar="i/n", help="run only shard i of n (1-based), e.g. a SLURM array job")

@@ -461,7 +461,9 @@ def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence
                   level: str = "sentence") -> int:  # fmt: skip
     """The CLI's ``study``: run (unless ``correlate_only``), then report unless this is one shard of several.
 
-    ``level="sentence"`` (EvalRank Table 6): the zoo's ``study`` selection on the sentence study's tasks;
+    ``level="sentence"`` (EvalRank Table 6): the zoo's ``population`` selection (every installed sentence-level
+    variant of all families but the slow bases; it contains the first study's 27 ``study`` variants) on the
+    sentence study's tasks;
     ``level="word"`` (Table 3): the word models on EvalRankWord, the 13 word-similarity tasks and the 10
     downstream tasks, reported in ``word_level.md``."""
     from mteb_evalrank.errors import InputError
@@ -474,7 +476,7 @@ def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence
         variants = select_variants(zoo) if zoo else default_word_variants()
         tasks = list(tasks or WORD_LEVEL_TASKS)
     else:
-        variants = select_variants(zoo or ["study"])
+        variants = select_variants(zoo or ["population"])
         tasks = list(tasks or STUDY_TASKS)
     if not variants:
         raise InputError(f"no installed zoo variant for the {level} level; see `mteb-evalrank models`.")
