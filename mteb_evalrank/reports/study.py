@@ -326,7 +326,16 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
         lines.append(f"- `{p}`: {what}")
     lines += ["", "## Scores (main score × 100)", "", _scores_markdown(scores, families), ""]
     if timing:
-        lines += ["## Time", ""]
+        from mteb_evalrank.models.zoo import BASES, VARIANTS
+        from mteb_evalrank.reports.study_timing import family_times, format_family_times
+
+        timed = [v for v in variants if v in VARIANTS]
+        rows = family_times(timing, timed, {v: BASES[VARIANTS[v].base].family_name for v in timed},
+                            {v: VARIANTS[v].base for v in timed})  # fmt: skip
+        lines += ["## Time", "", "Wall seconds per family: each variant's last recorded time (loading and its tasks; "
+                  "a base's first variant encodes every text when its embedding store is empty, *cold*). "
+                  "\"complete\" means every variant was timed and every base from cold; variants run before "
+                  "per-variant timing existed count as untimed.", "", format_family_times(rows), "", "Runs:", ""]  # fmt: skip
         for t in timing:
             lines.append(f"- {t['started']} shard {t['shard']}: {t['seconds']:.0f} s, {t['items_run']} (variant, task) "
                          f"evaluations run, {t['items_skipped_done']} already done; forward passes "
