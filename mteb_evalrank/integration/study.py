@@ -102,7 +102,7 @@ def heros_available() -> str | None:
 
         load_heros()
     except Exception as exc:  # noqa: BLE001 - any failure means "not available here"
-        return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0][:600]}"  # whole first line: it says what to set
     return None
 
 

@@ -384,8 +384,8 @@ def _gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str],
         lines.append(f"- {len(absent)} requested variant(s) have no result for any task yet (not run; the next "
                      f"`study` run resumes with them): {', '.join(absent)}")  # fmt: skip
     skipped: dict[str, str] = {}
-    for t in timing:
-        skipped.update(t.get("skipped_tasks") or {})
+    for t in timing:  # only this report's tasks: the word level never runs HEROS, say
+        skipped.update({k: why for k, why in (t.get("skipped_tasks") or {}).items() if k in tasks})
     failures = {(f["variant"], f["task"]): f["error"] for t in timing for f in t.get("failures", [])}
     for task, why in sorted(skipped.items()):
         lines.append(f"- task {task} skipped for every model: {why}")
