@@ -40,8 +40,8 @@ a fixed commit, tried in order, all serving the same bytes).  :func:`load_regist
   destination.  One process at a time writes into a folder (:func:`~mteb_evalrank.data.files.file_lock`).
   A progress bar (tqdm, bytes; pooch's) is shown on stderr.
 - **No resume.**  pooch has no HTTP ``Range`` support: an interrupted file is downloaded again from its
-  start.  The largest file here is under 1 MB (the STS Benchmark archive: 410 kB), so the plugin keeps
-  pooch's behaviour rather than its own resuming HTTP client.
+  start.  The largest file here is 3.8 MB (SST-2's training file; all of them together 26 MB), so the
+  plugin keeps pooch's behaviour rather than its own resuming HTTP client.
 - **Errors** are one line, name the URL(s) and the reason, and are
   :class:`~mteb_evalrank.errors.DataNotFoundError` (:class:`SourceDownloadError`).
 - **Mirror.**  ``MTEB_EVALRANK_SOURCE_MIRROR=BASE`` replaces every URL ``scheme://host/path`` by
