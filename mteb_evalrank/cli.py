@@ -377,13 +377,9 @@ def add_senteval_parsers(subparsers) -> None:
 
 # --- entry point -------------------------------------------------------------------------------
 def _cmd_models(args: argparse.Namespace) -> int:
-    from mteb_evalrank.integration.zoo import zoo_rows
-    from mteb_evalrank.reports.zoo_listing import format_models_table
+    from mteb_evalrank.reports.zoo_listing import models_listing
 
-    rows = zoo_rows()
-    if args.level != "all":
-        rows = [r for r in rows if r.get("level", "sentence") == args.level]
-    print(format_models_table(rows, details=args.details))
+    print(models_listing(level=args.level, details=args.details))
     return 0
 
 
@@ -399,17 +395,12 @@ def add_models_parser(subparsers) -> None:
 
 
 def _cmd_build_word_models(args: argparse.Namespace) -> int:
-    from mteb_evalrank.data import word_model_builds as builds
+    from mteb_evalrank.reports.zoo_listing import build_word_models_and_print
 
-    failed = 0
-    if not args.check_copies or args.names:
-        results = builds.build_word_models(args.names or None, force=args.force, spacy_wheel_dir=args.spacy_wheel_dir,
-                                           log=lambda m: print(m, flush=True))  # fmt: skip
-        print(builds.format_results(results))
-        failed = sum(r.state == "failed" for r in results)
-    if args.check_copies:
-        print(builds.format_copies(builds.check_copies(n_words=args.words)))
-    return 1 if failed else 0
+    return build_word_models_and_print(
+        args.names, force=args.force, spacy_wheel_dir=args.spacy_wheel_dir, check_copies=args.check_copies,
+        words=args.words,
+    )  # fmt: skip
 
 
 def add_build_word_models_parser(subparsers) -> None:
