@@ -54,52 +54,59 @@ def output_folder_arg(text: str) -> str:
     return text
 
 
+# --- arguments several commands share (one definition each) -------------------------------------------
+def _add_model_args(p, help: str) -> None:
+    p.add_argument("-m", "--model", default=DEFAULT_MODEL, help=f"{help} (default: {DEFAULT_MODEL})")
+    p.add_argument("--model-revision", default=None, help="model revision (MTEB/Hub models)")
+
+
+def _add_output_folder_arg(p) -> None:
+    p.add_argument(
+        "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
+    )
+
+
+def _add_encoding_args(p) -> None:
+    p.add_argument("--batch-size", type=positive_int, default=None, help="encode batch size")
+    p.add_argument("--device", default=None, help="torch device, e.g. cpu or cuda:0")
+
+
+def _add_word_vector_args(p) -> None:
+    p.add_argument(
+        "--stop-words", default=None, choices=["sbert"],
+        help="word-vector models: drop sentence-transformers' English stop words (includes 'not')",
+    )  # fmt: skip
+    p.add_argument(
+        "--strip-punctuation", action="store_true", help="word-vector models: sentence-transformers' punctuation handling"
+    )
+
+
+def _add_chart_and_csv_args(p, chart: str, csv: str) -> None:
+    p.add_argument("--out", metavar="FILE.png", type=output_file_arg, default=None, help=chart)
+    p.add_argument("--csv", metavar="FILE", type=output_file_arg, default=None, help=csv)
+
+
+def _add_explain_query_arg(p) -> None:
+    p.add_argument(
+        "--explain-query", type=non_negative_int, default=None, metavar="I",
+        help="§7: popular and outlier neighbours of the I-th query of sample 0",
+    )  # fmt: skip
+
+
+def _add_resamples_arg(p) -> None:
+    p.add_argument("--n-resamples", type=_int_at_least(100), default=1000, help="bootstrap resamples (default 1000)")
+
+
 # --- run ---------------------------------------------------------------------------------------
 def _cmd_run(args: argparse.Namespace) -> int:
-    import mteb
+    from mteb_evalrank.reports.results_table import run_and_print
 
-    from mteb_evalrank.integration.model_specs import load_any_model
-    from mteb_evalrank.reports.results_table import format_scores_table, task_scores_rows
-    from mteb_evalrank.integration.result_cache import open_result_cache
-    from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
-
-    tasks = get_tasks_or_explain(args.tasks)
-    # before the model loads: a bad or read-only folder fails at once; a save failing later keeps the scores
-    cache = open_result_cache(args.output_folder, keep_unsaved=True)
-    if args.no_center or args.ties != "pessimistic":
-        for task in tasks:
-            if hasattr(task, "center"):
-                task.center = not args.no_center
-                task.ties = args.ties
-    model = load_any_model(
-        args.model,
-        device=args.device,
-        revision=args.model_revision,
-        stop_words=args.stop_words,
-        strip_punctuation=args.strip_punctuation,
-    )
-    encode_kwargs = {"show_progress_bar": not args.no_progress}
-    if args.batch_size:
-        encode_kwargs["batch_size"] = args.batch_size
-    result = mteb.evaluate(
-        model,
-        tasks,
-        cache=cache,
-        encode_kwargs=encode_kwargs,
-        overwrite_strategy=args.overwrite_strategy,
-        show_progress_bar=True,
-    )
-    meta = model.mteb_model_meta
-    print(f"\nmodel: {meta.name}  revision: {meta.revision}")
-    print(format_scores_table(task_scores_rows(result.task_results)))
-    for err in result.exceptions or []:
-        print(f"error in {err.task_name}: {err.exception}", file=sys.stderr)
-    if cache.unsaved:
-        from mteb_evalrank.errors import ResultsNotSavedError
-
-        raise ResultsNotSavedError(cache.unsaved_message(), unsaved=cache.unsaved, result=result)
-    print(f"\nresults: {cache.get_task_result_path(tasks[0].metadata.name, meta).parent}")
-    return 1 if result.exceptions else 0
+    return run_and_print(
+        args.model, args.tasks, args.output_folder, model_revision=args.model_revision, device=args.device,
+        batch_size=args.batch_size, stop_words=args.stop_words, strip_punctuation=args.strip_punctuation,
+        center=not args.no_center, ties=args.ties, overwrite_strategy=args.overwrite_strategy,
+        progress=not args.no_progress,
+    )  # fmt: skip
 
 
 def add_run_parser(subparsers) -> None:
@@ -109,20 +116,13 @@ def add_run_parser(subparsers) -> None:
         description="Evaluate a model with mteb.evaluate; results go to the standard MTEB cache layout "
         "OUTPUT/results/<org>__<model>/<revision>/<Task>.json.",
     )
-    p.add_argument(
-        "-m",
-        "--model",
-        default=DEFAULT_MODEL,
-        help="MTEB model name, SentenceTransformer folder, word-vector file (.txt/.vec, or .npy with a "
-        f"vocabulary) or 'glove-6b-50d' (default: {DEFAULT_MODEL})",
-    )
-    p.add_argument("--model-revision", default=None, help="model revision (MTEB/Hub models)")
+    _add_model_args(
+        p, "MTEB model name, SentenceTransformer folder, word-vector file (.txt/.vec, or .npy with a vocabulary), "
+        "'glove-6b-50d', a zoo variant or a rankencoder: spec",
+    )  # fmt: skip
     p.add_argument("-t", "--tasks", nargs="+", required=True, help="task names, e.g. EvalRankWord EvalRankSent")
-    p.add_argument(
-        "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
-    )
-    p.add_argument("--batch-size", type=positive_int, default=None, help="encode batch size")
-    p.add_argument("--device", default=None, help="torch device, e.g. cpu or cuda:0")
+    _add_output_folder_arg(p)
+    _add_encoding_args(p)
     p.add_argument("--no-progress", action="store_true", help="hide the encoding progress bar")
     p.add_argument(
         "--overwrite-strategy",
@@ -130,17 +130,7 @@ def add_run_parser(subparsers) -> None:
         choices=["always", "never", "only-missing", "only-cache"],
         help="reuse existing results (default only-missing: finished subsets are not recomputed)",
     )
-    p.add_argument(
-        "--stop-words",
-        default=None,
-        choices=["sbert"],
-        help="word-vector models: drop sentence-transformers' English stop words (includes 'not')",
-    )
-    p.add_argument(
-        "--strip-punctuation",
-        action="store_true",
-        help="word-vector models: sentence-transformers' punctuation handling",
-    )
+    _add_word_vector_args(p)
     p.add_argument("--no-center", action="store_true", help="EvalRank, word similarity: do not mean-centre embeddings")
     p.add_argument(
         "--ties",
@@ -213,10 +203,7 @@ def add_heros_parser(subparsers) -> None:
         "a Figure-1-style grouped bar chart.",
     )
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="folder holding MTEB results (searched recursively)")
-    p.add_argument(
-        "--out", metavar="FILE.png", type=output_file_arg, default=None, help="write the grouped bar chart here"
-    )
-    p.add_argument("--csv", metavar="FILE", type=output_file_arg, default=None, help="write the table as CSV here")
+    _add_chart_and_csv_args(p, "write the grouped bar chart here", "write the table as CSV here")
     p.set_defaults(func=_cmd_heros_report)
 
 
@@ -255,12 +242,8 @@ def add_n2o_parsers(subparsers) -> None:
     )
     p.add_argument("results_dir", help="result folder given to mteb-evalrank run --output-folder")
     p.add_argument("--k", type=positive_int, default=None, help="neighbours per query (default: the stored maximum)")
-    p.add_argument("--out", type=output_file_arg, default=None, help="heatmap PNG")
-    p.add_argument("--csv", type=output_file_arg, default=None, help="matrix as CSV (long format)")
-    p.add_argument(
-        "--explain-query", type=non_negative_int, default=None, metavar="I",
-        help="§7: popular and outlier neighbours of the I-th query of sample 0",
-    )  # fmt: skip
+    _add_chart_and_csv_args(p, "heatmap PNG", "matrix as CSV (long format)")
+    _add_explain_query_arg(p)
     p.add_argument(
         "--corpus", type=Path, default=None,
         help="with --explain-query: the corpus (text file or built folder) to show sentences",
@@ -281,14 +264,9 @@ def add_n2o_parsers(subparsers) -> None:
     p.add_argument("--seed", type=non_negative_int, default=42, help="sampling seed (default 42)")
     p.add_argument("--faiss", action="store_true", help="approximate search (FAISS HNSW); prints recall vs exact")
     p.add_argument("--no-cache", action="store_true", help="do not store corpus embeddings on disk")
-    p.add_argument("--batch-size", type=positive_int, default=None, help="encode batch size")
-    p.add_argument("--device", default=None, help="torch device")
-    p.add_argument("--out", type=output_file_arg, default=None, help="heatmap PNG")
-    p.add_argument("--csv", type=output_file_arg, default=None, help="matrix as CSV")
-    p.add_argument(
-        "--explain-query", type=non_negative_int, default=None, metavar="I",
-        help="§7: popular and outlier neighbours of the I-th query of sample 0",
-    )  # fmt: skip
+    _add_encoding_args(p)
+    _add_chart_and_csv_args(p, "heatmap PNG", "matrix as CSV")
+    _add_explain_query_arg(p)
     p.set_defaults(func=_cmd_n2o)
 
 
@@ -319,22 +297,14 @@ def add_descriptive_stats_parser(subparsers) -> None:
 
 
 # --- SentEval results ---------------------------------------------------------------------------
-def _print_import_report(report) -> None:
-    for item in report.imported:
-        print(f"{item.senteval_name} -> {item.task_name}: main_score {item.main_score:.4f}  {item.path}")
-    for name, reason in report.skipped.items():
-        print(f"warning: {name}: {reason}", file=sys.stderr)
-    for message in report.warnings:
-        print(f"warning: {message}", file=sys.stderr)
-
-
 def _cmd_import_senteval(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.senteval_import import import_senteval_file
+    from mteb_evalrank.reports.results_table import print_import_report
 
     report = import_senteval_file(
         Path(args.file), model=args.model, revision=args.revision, output_folder=args.output_folder
     )
-    _print_import_report(report)
+    print_import_report(report)
     return 0
 
 
@@ -352,13 +322,14 @@ def _json_object(text: str) -> dict:
 
 def _cmd_senteval(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.senteval_runner import run_senteval
+    from mteb_evalrank.reports.results_table import print_import_report
 
     report, _ = run_senteval(
         args.model, args.tasks, output_folder=args.output_folder, senteval_data=args.senteval_data,
         params=args.senteval_params, batch_size=args.batch_size, device=args.device, stop_words=args.stop_words,
         strip_punctuation=args.strip_punctuation, model_revision=args.model_revision, save_json=args.save_json,
     )  # fmt: skip
-    _print_import_report(report)
+    print_import_report(report)
     return 0
 
 
@@ -373,9 +344,7 @@ def add_senteval_parsers(subparsers) -> None:
     p.add_argument("file", metavar="FILE.json", help="SentEval results, e.g. json.dump(se.eval(tasks), f)")
     p.add_argument("--model", required=True, metavar="ORG/NAME", help="the model the results belong to")
     p.add_argument("--revision", required=True, metavar="REV", help="the model's revision (e.g. a commit hash)")
-    p.add_argument(
-        "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
-    )
+    _add_output_folder_arg(p)
     p.set_defaults(func=_cmd_import_senteval)
 
     p = subparsers.add_parser(
@@ -385,16 +354,13 @@ def add_senteval_parsers(subparsers) -> None:
         "that calls the model's MTEB encoder, using the EvalRank toolkit's prototyping parameters, then file the "
         "results like import-senteval, under the MTEB experiment evaluator=senteval.",
     )
-    p.add_argument("-m", "--model", default=DEFAULT_MODEL, help=f"any model spec of `run` (default: {DEFAULT_MODEL})")
-    p.add_argument("--model-revision", default=None, help="model revision (MTEB/Hub models)")
+    _add_model_args(p, "any model spec of `run`")
     p.add_argument(
         "--tasks", nargs="+", required=True, metavar="TASK",
         help="SentEval task names (MR CR SUBJ MPQA SST2 SST5 TREC MRPC SICKEntailment SCICITE STS12..STS16 "
         "STSBenchmark SICKRelatedness STR) or the plugin's task names",
     )  # fmt: skip
-    p.add_argument(
-        "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
-    )
+    _add_output_folder_arg(p)
     p.add_argument(
         "--senteval-data", type=Path, default=None, metavar="PATH",
         help="SentEval's data folder (with downstream/); default: the raw sources of MTEB_EVALRANK_SOURCES",
@@ -404,22 +370,16 @@ def add_senteval_parsers(subparsers) -> None:
         help="SentEval parameters added to the EvalRank prototyping ones, e.g. '{\"kfold\": 10}'",
     )  # fmt: skip
     p.add_argument("--save-json", type=output_file_arg, default=None, metavar="FILE", help="also save SentEval's dict")
-    p.add_argument("--batch-size", type=positive_int, default=None, help="encode batch size")
-    p.add_argument("--device", default=None, help="torch device, e.g. cpu or cuda:0")
-    p.add_argument("--stop-words", default=None, choices=["sbert"], help="word-vector models: as in `run`")
-    p.add_argument("--strip-punctuation", action="store_true", help="word-vector models: as in `run`")
+    _add_encoding_args(p)
+    _add_word_vector_args(p)
     p.set_defaults(func=_cmd_senteval)
 
 
 # --- entry point -------------------------------------------------------------------------------
 def _cmd_models(args: argparse.Namespace) -> int:
-    from mteb_evalrank.integration.zoo import zoo_rows
-    from mteb_evalrank.reports.zoo_listing import format_models_table
+    from mteb_evalrank.reports.zoo_listing import models_listing
 
-    rows = zoo_rows()
-    if args.level != "all":
-        rows = [r for r in rows if r.get("level", "sentence") == args.level]
-    print(format_models_table(rows, details=args.details))
+    print(models_listing(level=args.level, details=args.details))
     return 0
 
 
@@ -435,17 +395,12 @@ def add_models_parser(subparsers) -> None:
 
 
 def _cmd_build_word_models(args: argparse.Namespace) -> int:
-    from mteb_evalrank.data import word_model_builds as builds
+    from mteb_evalrank.reports.zoo_listing import build_word_models_and_print
 
-    failed = 0
-    if not args.check_copies or args.names:
-        results = builds.build_word_models(args.names or None, force=args.force, spacy_wheel_dir=args.spacy_wheel_dir,
-                                           log=lambda m: print(m, flush=True))  # fmt: skip
-        print(builds.format_results(results))
-        failed = sum(r.state == "failed" for r in results)
-    if args.check_copies:
-        print(builds.format_copies(builds.check_copies(n_words=args.words)))
-    return 1 if failed else 0
+    return build_word_models_and_print(
+        args.names, force=args.force, spacy_wheel_dir=args.spacy_wheel_dir, check_copies=args.check_copies,
+        words=args.words,
+    )  # fmt: skip
 
 
 def add_build_word_models_parser(subparsers) -> None:
@@ -501,7 +456,7 @@ def add_sts_by_level_parser(subparsers) -> None:
     p.add_argument("--subset", default="default", help="subset of the task (default 'default')")
     p.add_argument("--split", default="test")
     p.add_argument("--out", type=output_file_arg, help="bar chart of the bins (PNG or SVG)")
-    p.add_argument("--n-resamples", type=_int_at_least(100), default=1000, help="bootstrap resamples (default 1000)")
+    _add_resamples_arg(p)
     p.set_defaults(func=_cmd_sts_by_level)
 
 
@@ -532,7 +487,7 @@ def add_study_parser(subparsers) -> None:
     p.add_argument("--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks")
     p.add_argument("--shard", default=None, metavar="i/n", help="run only shard i of n (1-based), e.g. a SLURM array job")
     p.add_argument("--batch-size", type=_int_at_least(1), default=64, help="encoding batch size (default 64)")
-    p.add_argument("--n-resamples", type=_int_at_least(100), default=1000, help="bootstrap resamples (default 1000)")
+    _add_resamples_arg(p)
     p.add_argument("--correlate-only", action="store_true", help="skip running; only correlate the results present")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=_cmd_study)
@@ -584,7 +539,7 @@ def add_correlate_parser(subparsers) -> None:
     p.add_argument("--revision-policy", choices=("newest", "oldest", "error", "separate"), default="newest",
                    help="a model with results for several revisions: newest results file (default, warns), "
                         "oldest, error, or each revision as a separate model")  # fmt: skip
-    p.add_argument("--n-resamples", type=_int_at_least(100), default=1000, help="bootstrap resamples (default 1000)")
+    _add_resamples_arg(p)
     p.add_argument("--seed", type=non_negative_int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar while reading results")
     p.set_defaults(func=_cmd_correlate)

@@ -131,8 +131,17 @@ _SENTEVAL_TEXT = (
 )
 
 
-def _metadata(name: str, config: str, description: str, *, subsets: tuple[str, ...] = (), **fields: Any):
+def _metadata(
+    name: str, config: str, description: str, *, subsets: tuple[str, ...] = (), cited_with: str = SENTEVAL_CITATION,
+    **fields: Any,
+):  # fmt: skip
+    """The metadata every similarity task shares (STS type, cosine Spearman, human-annotated, created
+    pairs, English; cited as its dataset's paper and ``cited_with``, SentEval's by default); ``fields``
+    adds what is the task's own (reference, dates, domains, licence, ...)."""
     hub = HUB_DATASETS[DATASET_NAME]
+    fields.setdefault("bibtex_citation", _cite(_CITATIONS[config], cited_with))
+    fields.setdefault("annotations_creators", "human-annotated")
+    fields.setdefault("sample_creation", "created")
     eval_langs: Any = {s: ["eng-Latn"] for s in (*subsets, ALL_SUBSET)} if subsets else ["eng-Latn"]
     return PluginTaskMetadata(
         name=name,
@@ -171,9 +180,6 @@ def _sts_year(year: str, date: tuple[str, str], domains: list[str], reference: s
         date=date,
         domains=domains,
         license="not specified",
-        annotations_creators="human-annotated",
-        sample_creation="created",
-        bibtex_citation=_cite(_CITATIONS[year], SENTEVAL_CITATION),
         adapted_from=[year],
     )
 
@@ -317,44 +323,35 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
         return pair_descriptive_statistics(df["text1"].tolist(), df["text2"].tolist(), df["score"], num_proc=num_proc)
 
 
-class SentEvalSTS12(_SentEvalSimilarityTask):
-    config, aggregate = "STS12", True
-    metadata = _sts_year(
-        "STS12", ("2005-01-01", "2012-12-31"), ["Encyclopaedic", "News", "Written"],
-        "https://aclanthology.org/S12-1051",
-    )  # fmt: skip
-
-
-class SentEvalSTS13(_SentEvalSimilarityTask):
-    config, aggregate = "STS13", True
-    metadata = _sts_year(
-        "STS13", ("2004-01-01", "2013-12-31"), ["Encyclopaedic", "News", "Written"],
-        "https://aclanthology.org/S13-1004",
-    )  # fmt: skip
-
-
-class SentEvalSTS14(_SentEvalSimilarityTask):
-    config, aggregate = "STS14", True
-    metadata = _sts_year(
-        "STS14", ("2004-01-01", "2014-12-31"), ["Encyclopaedic", "News", "Social", "Web", "Written"],
+#: STS12-16: each year's date range, domains and paper; :func:`_sts_year_task` makes one task class of each.
+_STS_YEARS: dict[str, tuple[tuple[str, str], list[str], str]] = {
+    "STS12": (("2005-01-01", "2012-12-31"), ["Encyclopaedic", "News", "Written"], "https://aclanthology.org/S12-1051"),
+    "STS13": (("2004-01-01", "2013-12-31"), ["Encyclopaedic", "News", "Written"], "https://aclanthology.org/S13-1004"),
+    "STS14": (
+        ("2004-01-01", "2014-12-31"), ["Encyclopaedic", "News", "Social", "Web", "Written"],
         "https://aclanthology.org/S14-2010",
-    )  # fmt: skip
+    ),
+    "STS15": (("2004-01-01", "2015-12-31"), ["Academic", "News", "Web", "Written"], "https://aclanthology.org/S15-2045"),
+    "STS16": (("2004-01-01", "2016-12-31"), ["News", "Web", "Written"], "https://aclanthology.org/S16-1081"),
+}  # fmt: skip
 
 
-class SentEvalSTS15(_SentEvalSimilarityTask):
-    config, aggregate = "STS15", True
-    metadata = _sts_year(
-        "STS15", ("2004-01-01", "2015-12-31"), ["Academic", "News", "Web", "Written"],
-        "https://aclanthology.org/S15-2045",
-    )  # fmt: skip
+def _sts_year_task(year: str) -> type[_SentEvalSimilarityTask]:
+    """The task class ``SentEval<year>``: one subset per sub-dataset, plus ``all`` (SentEval's weighted mean).
+
+    The five years differ only in their data and metadata, so their classes are made here from
+    :data:`_STS_YEARS` rather than written out five times.
+    """
+    name = f"SentEval{year}"
+    namespace = {
+        "__module__": __name__, "__qualname__": name,
+        "__doc__": f"{year} as SentEval evaluates it: per sub-dataset cosine Spearman and SentEval's 'all'.",
+        "config": year, "aggregate": True, "metadata": _sts_year(year, *_STS_YEARS[year]),
+    }  # fmt: skip
+    return type(name, (_SentEvalSimilarityTask,), namespace)
 
 
-class SentEvalSTS16(_SentEvalSimilarityTask):
-    config, aggregate = "STS16", True
-    metadata = _sts_year(
-        "STS16", ("2004-01-01", "2016-12-31"), ["News", "Web", "Written"],
-        "https://aclanthology.org/S16-1081",
-    )  # fmt: skip
+SentEvalSTS12, SentEvalSTS13, SentEvalSTS14, SentEvalSTS15, SentEvalSTS16 = (_sts_year_task(y) for y in _STS_YEARS)
 
 
 class SentEvalSTSB(_SentEvalSimilarityTask):
@@ -372,9 +369,6 @@ class SentEvalSTSB(_SentEvalSimilarityTask):
         date=("2005-01-01", "2017-12-31"),
         domains=["News", "Web", "Written"],
         license="not specified",
-        annotations_creators="human-annotated",
-        sample_creation="created",
-        bibtex_citation=_cite(_CITATIONS["STSB"], SENTEVAL_CITATION),
         adapted_from=["STSBenchmark"],
     )
 
@@ -393,9 +387,6 @@ class SentEvalSICKR(_SentEvalSimilarityTask):
         date=("2013-01-01", "2014-12-31"),
         domains=["Web", "Written"],
         license="cc-by-nc-sa-3.0",
-        annotations_creators="human-annotated",
-        sample_creation="created",
-        bibtex_citation=_cite(_CITATIONS["SICKR"], SENTEVAL_CITATION),
         adapted_from=["SICK-R"],
     )
 
@@ -415,9 +406,7 @@ class STR(_SentEvalSimilarityTask):
         date=("2019-01-01", "2022-12-31"),
         domains=["News", "Social", "Web", "Written"],
         license=STR_LICENSE_URL,
-        annotations_creators="human-annotated",
-        sample_creation="created",
-        bibtex_citation=_cite(_CITATIONS["STR"], EVALRANK_CITATION),
+        cited_with=EVALRANK_CITATION,
     )
 
     def _restore_redacted(self, df):

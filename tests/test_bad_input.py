@@ -6,6 +6,8 @@ Unless a row says otherwise the answer is one line on stderr, exit code 2, no tr
 ``mteb-evalrank: error: MESSAGE``.  "argparse" rows get argparse's usage lines and then
 ``mteb-evalrank CMD: error: argument OPTION: MESSAGE`` (exit code 2), before anything is loaded.
 
+(the table is shown on the documentation site's Troubleshooting page: docs/troubleshooting.md includes it)
+--8<-- [start:bad-inputs]
 | # | where | input | answer (message) |
 |---|---|---|---|
 | 1 | run | ``--batch-size 0`` / ``-3`` / ``x`` | argparse: ``must be ≥ 1, got 0`` / ``expected an integer, got 'x'`` |
@@ -44,6 +46,7 @@ Unless a row says otherwise the answer is one line on stderr, exit code 2, no tr
 | 34 | py ``mteb.run`` | ``batch_size=8`` / ``batch_sze=8`` / ``batch_size=8, encode_kwargs={"batch_size": 4}`` | used as ``encode_kwargs={"batch_size": 8}`` / ``run() got an unexpected argument 'batch_sze'; it takes ...`` / ``run(): batch_size=8 and encode_kwargs={'batch_size': 4} disagree; give it once.`` |
 | 35 | run, n2o, py ``load_model`` | a plain Hugging Face transformers folder (config, weights, tokenizer; no ``modules.json``) | accepted, one warning line: ``mteb-evalrank: warning: X: a Hugging Face transformers folder without sentence-transformers files (modules.json); encoding with mean pooling of the last hidden states, no normalisation, ...``; without a tokenizer: ``X: a Hugging Face transformers folder without a tokenizer (...)`` |
 | 36 | py ``load_model`` (every command) | a word-vector file with a word on two lines | accepted, one warning: ``X: 1 word(s) occur more than once ('cat'); the first vector of each is used and 1 later row(s) are ignored.`` |
+--8<-- [end:bad-inputs]
 
 Word-vector model files are read with ``errors="replace"`` on purpose (word2vec/GloVe dumps often hold
 broken bytes), so a latin-1 vector file is accepted; a missing, empty or malformed one is refused with

@@ -20,11 +20,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from mteb_evalrank.errors import InputError, SourceFormatError
+from mteb_evalrank.errors import InputError
 from mteb_evalrank.hub_datasets import evalrank_format as fmt
 from mteb_evalrank.hub_datasets import layout
 from mteb_evalrank.hub_datasets.evalrank_sent.build import read_str
-from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL, text_sha1
+from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL, hashes_for_blanking, text_sha1, verified_texts
 
 __all__ = ["STR_SOURCE_URL", "check_pushable", "is_str_only", "prepare_for_push", "restore_str_text", "text_sha1"]
 
@@ -48,15 +48,10 @@ def prepare_for_push(folder: Path, staging_dir: Path) -> Path:
     pairs = layout.read_config(folder, fmt.PAIRS)
     ids = background["id"].to_pylist()
     texts = background["text"].to_pylist()
-    old = background[fmt.TEXT_SHA1].to_pylist() if fmt.TEXT_SHA1 in background.column_names else [None] * len(ids)
-    hashes = []
-    for item_id, text, previous in zip(ids, texts, old):
-        if text:
-            hashes.append(text_sha1(text))
-        elif previous:
-            hashes.append(previous)
-        else:
-            raise InputError(f"{folder}: background row {item_id!r} has no text and no {fmt.TEXT_SHA1}.")
+    old = background[fmt.TEXT_SHA1].to_pylist() if fmt.TEXT_SHA1 in background.column_names else None
+    hashes = hashes_for_blanking(
+        ids, texts, old, f"{folder}: background row {{id!r}} has no text and no {fmt.TEXT_SHA1}."
+    )
     blanked_background = pa.table(
         {
             "text": pa.array(["" if is_str_only(i) else t for i, t in zip(ids, texts)], pa.string()),
@@ -115,22 +110,8 @@ def restore_str_text(pairs_df, background_df, str_csv_path: Path):
         for p in read_str(Path(str_csv_path)):
             source[p.id1], source[p.id2] = p.s1, p.s2
         wanted = background.loc[blank, "id"].tolist()
-        missing = [i for i in wanted if i not in source]
-        if missing:
-            raise SourceFormatError(
-                str_csv_path,
-                f"{len(missing)} STR sentences of the dataset are not in this file, e.g. ids {missing[:3]}; "
-                "it is not the STR release the dataset was built from.",
-            )
-        restored = [source[i] for i in wanted]
         expected = background.loc[blank, fmt.TEXT_SHA1].tolist()
-        wrong = [i for i, text, sha in zip(wanted, restored, expected) if text_sha1(text) != sha]
-        if wrong:
-            raise SourceFormatError(
-                str_csv_path,
-                f"{len(wrong)} STR sentences differ from the published dataset (sha1 mismatch), e.g. ids "
-                f"{wrong[:3]}; it is not the STR release the dataset was built from.",
-            )
+        restored = verified_texts(wanted, source, expected, str_csv_path, "STR sentences")
         background.loc[blank, "text"] = restored
     background = background.drop(columns=[fmt.TEXT_SHA1], errors="ignore")
     text_of = dict(zip(background["id"], background["text"]))

@@ -17,9 +17,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from mteb_evalrank.errors import InputError, SourceFormatError
+from mteb_evalrank.errors import InputError
 from mteb_evalrank.hub_datasets import layout
-from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL, text_sha1
+from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL, hashes_for_blanking, verified_texts
 from mteb_evalrank.hub_datasets.sts_senteval.build import SHA1_COLUMNS, read_str_csv
 
 STR_CONFIG = "STR"
@@ -35,15 +35,8 @@ def blank_str_table(table):
     columns = {name: table[name].to_pylist() for name in table.column_names}
     ids = columns["id"]
     for text_col, sha_col in SHA1_COLUMNS.items():
-        old = columns.get(sha_col) or [None] * len(ids)
-        hashes = []
-        for item_id, text, previous in zip(ids, columns[text_col], old):
-            if text:
-                hashes.append(text_sha1(text))
-            elif previous:
-                hashes.append(previous)
-            else:
-                raise InputError(f"STR row {item_id!r} has no {text_col} and no {sha_col}.")
+        what = f"STR row {{id!r}} has no {text_col} and no {sha_col}."
+        hashes = hashes_for_blanking(ids, columns[text_col], columns.get(sha_col), what)
         columns[sha_col] = hashes
         columns[text_col] = [""] * len(ids)
     types = {name: table.schema.field(name).type for name in table.column_names}
@@ -104,22 +97,9 @@ def restore_str_text(table, str_csv_path: Path):
             )
         source = {p.id: p for p in read_str_csv(Path(str_csv_path))}
         wanted = df.loc[blank, "id"].tolist()
-        missing = [i for i in wanted if i not in source]
-        if missing:
-            raise SourceFormatError(
-                str_csv_path,
-                f"{len(missing)} STR pairs of the dataset are not in this file, e.g. ids {missing[:3]}; "
-                "it is not the STR release the dataset was built from.",
-            )
         for text_col, sha_col in SHA1_COLUMNS.items():
-            restored = [getattr(source[i], text_col) for i in wanted]
-            wrong = [i for i, t, h in zip(wanted, restored, df.loc[blank, sha_col]) if text_sha1(t) != h]
-            if wrong:
-                raise SourceFormatError(
-                    str_csv_path,
-                    f"{len(wrong)} STR {text_col} texts differ from the published dataset (sha1 mismatch), e.g. "
-                    f"ids {wrong[:3]}; it is not the STR release the dataset was built from.",
-                )
-            df.loc[blank, text_col] = restored
+            texts = {i: getattr(p, text_col) for i, p in source.items()}
+            expected = df.loc[blank, sha_col].tolist()
+            df.loc[blank, text_col] = verified_texts(wanted, texts, expected, str_csv_path, f"STR {text_col} texts")
     return df.drop(columns=list(SHA1_COLUMNS.values()), errors="ignore").reset_index(drop=True)
 

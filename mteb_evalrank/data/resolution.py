@@ -11,7 +11,7 @@ Resolution order for a dataset ``name`` (e.g. ``"evalrank-sent"``):
 3. The Hub repository at the revision pinned in :data:`HUB_DATASETS`
    (``huggingface_hub.snapshot_download``; with ``HF_HUB_OFFLINE`` set, only the local HF cache).
 4. Otherwise the raw sources are downloaded from their original public locations (URLs pinned to
-   commits, sha256 checked, atomic and resumable; :mod:`mteb_evalrank.data.original_sources`) into the
+   commits in a pooch registry, sha256 checked, retried; :mod:`mteb_evalrank.data.original_sources`) into the
    plugin cache, and the dataset is built from them on first use (origin ``original:<folder>``).
    Offline, this fails at once with a message naming both variables and the build command.
 

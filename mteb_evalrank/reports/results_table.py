@@ -69,3 +69,74 @@ def format_scores_table(rows: list[dict[str, Any]], columns: Iterable[str] = HEA
     lines = ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths))) for line in table]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def run_and_print(
+    model_spec: str,
+    task_names: list[str],
+    output_folder: str,
+    *,
+    model_revision: str | None = None,
+    device: str | None = None,
+    batch_size: int | None = None,
+    stop_words: str | None = None,
+    strip_punctuation: bool = False,
+    center: bool = True,
+    ties: str = "pessimistic",
+    overwrite_strategy: str = "only-missing",
+    progress: bool = True,
+) -> int:
+    """``mteb-evalrank run``: evaluate one model with :func:`mteb.evaluate`, print the score table and
+    where the results are; return the exit code (1 when a task failed).
+
+    The results folder is checked before the model loads (a bad or read-only folder fails at once);
+    when a save fails later, the table is printed first and
+    :class:`~mteb_evalrank.errors.ResultsNotSavedError` (holding the scores) is raised.  ``center`` and
+    ``ties`` are set on every task that has them (EvalRank, word similarity).
+    """
+    import sys
+
+    import mteb
+
+    from mteb_evalrank.errors import ResultsNotSavedError
+    from mteb_evalrank.integration.model_specs import load_any_model
+    from mteb_evalrank.integration.result_cache import open_result_cache
+    from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
+
+    tasks = get_tasks_or_explain(task_names)
+    cache = open_result_cache(output_folder, keep_unsaved=True)
+    if not center or ties != "pessimistic":
+        for task in tasks:
+            if hasattr(task, "center"):
+                task.center, task.ties = center, ties
+    model = load_any_model(
+        model_spec, device=device, revision=model_revision, stop_words=stop_words, strip_punctuation=strip_punctuation
+    )
+    encode_kwargs: dict[str, Any] = {"show_progress_bar": progress}
+    if batch_size:
+        encode_kwargs["batch_size"] = batch_size
+    result = mteb.evaluate(
+        model, tasks, cache=cache, encode_kwargs=encode_kwargs, overwrite_strategy=overwrite_strategy,
+        show_progress_bar=True,
+    )  # fmt: skip
+    meta = model.mteb_model_meta
+    print(f"\nmodel: {meta.name}  revision: {meta.revision}")
+    print(format_scores_table(task_scores_rows(result.task_results)))
+    for err in result.exceptions or []:
+        print(f"error in {err.task_name}: {err.exception}", file=sys.stderr)
+    if cache.unsaved:
+        raise ResultsNotSavedError(cache.unsaved_message(), unsaved=cache.unsaved, result=result)
+    print(f"\nresults: {cache.get_task_result_path(tasks[0].metadata.name, meta).parent}")
+    return 1 if result.exceptions else 0
+
+
+def print_import_report(report) -> None:
+    """What ``import-senteval`` / ``senteval`` filed: one line per imported task, warnings on stderr."""
+    import sys
+
+    for item in report.imported:
+        print(f"{item.senteval_name} -> {item.task_name}: main_score {item.main_score:.4f}  {item.path}")
+    for name, reason in report.skipped.items():
+        print(f"warning: {name}: {reason}", file=sys.stderr)
+    for message in report.warnings:
+        print(f"warning: {message}", file=sys.stderr)

@@ -58,3 +58,33 @@ def word_level_summary(rows: Sequence[Mapping[str, Any]]) -> str:
     return (f"word level: {len(word)} variants, {len(ok)} installed, from {len(sources)} sources of vectors "
             f"(random floor not counted) in {len(families)} families; build the missing ones with "
             "`mteb-evalrank build-word-models`")  # fmt: skip
+
+
+def models_listing(*, level: str = "all", details: bool = False) -> str:
+    """``mteb-evalrank models``: the zoo's table, all of it or one level (``"sentence"`` or ``"word"``)."""
+    from mteb_evalrank.integration.zoo import zoo_rows
+
+    rows = zoo_rows()
+    if level != "all":
+        rows = [r for r in rows if r.get("level", "sentence") == level]
+    return format_models_table(rows, details=details)
+
+
+def build_word_models_and_print(
+    names: Sequence[str] = (), *, force: bool = False, spacy_wheel_dir: str | None = None, check_copies: bool = False,
+    words: int = 1000,
+) -> int:  # fmt: skip
+    """``mteb-evalrank build-word-models``: build the named word sets (default: every one not built yet)
+    and print the outcome; with ``check_copies``, also (or, without names, only) print the copy check.
+    Returns the exit code: 1 when a build failed."""
+    from mteb_evalrank.data import word_model_builds as builds
+
+    failed = 0
+    if not check_copies or names:
+        results = builds.build_word_models(list(names) or None, force=force, spacy_wheel_dir=spacy_wheel_dir,
+                                           log=lambda m: print(m, flush=True))  # fmt: skip
+        print(builds.format_results(results))
+        failed = sum(r.state == "failed" for r in results)
+    if check_copies:
+        print(builds.format_copies(builds.check_copies(n_words=words)))
+    return 1 if failed else 0
