@@ -641,6 +641,38 @@ def add_prepare_submission_parser(subparsers) -> None:
     p.set_defaults(func=_cmd_prepare_submission)
 
 
+# --- leaderboard ---------------------------------------------------------------------------------
+def _cmd_leaderboard(args: argparse.Namespace) -> int:
+    from mteb_evalrank.integration.leaderboard_app import launch, prepare_leaderboard_cache
+
+    if args.prepare_only:
+        path, rows = prepare_leaderboard_cache(args.results_dir)
+        print(f"wrote {path}")
+        for name, n in sorted(rows.items()):
+            print(f"  {name}: {n} score rows")
+        print(f"now: HF_HUB_OFFLINE=1 mteb leaderboard --cache-path {args.results_dir}")
+        return 0
+    launch(args.results_dir, host=args.host, port=args.port, default_benchmark=args.benchmark)
+    return 0
+
+
+def add_leaderboard_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "leaderboard",
+        help="MTEB's own leaderboard app (mteb[leaderboard]) on a local results folder, offline",
+        description="Writes FOLDER/leaderboard/benchmark_results.parquet from FOLDER's results only, then serves "
+        "MTEB's Gradio leaderboard on it without asking the Hub or GitHub, opening on the EvalRank benchmark "
+        "(the plugin's benchmarks are in the menu). See docs/leaderboards.md.",
+    )
+    p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    p.add_argument("--port", type=positive_int, default=7860, help="port (default 7860)")
+    p.add_argument("--benchmark", default="EvalRank", help="benchmark shown first (default EvalRank)")
+    p.add_argument("--prepare-only", action="store_true",
+                   help="only write the parquet, for a later `mteb leaderboard --cache-path FOLDER`")  # fmt: skip
+    p.set_defaults(func=_cmd_leaderboard)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mteb-evalrank",
@@ -662,6 +694,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sts_by_level_parser(sub)
     add_report_parser(sub)
     add_prepare_submission_parser(sub)
+    add_leaderboard_parser(sub)
     return parser
 
 
