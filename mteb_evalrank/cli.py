@@ -673,6 +673,30 @@ def add_leaderboard_parser(subparsers) -> None:
     p.set_defaults(func=_cmd_leaderboard)
 
 
+# --- export-upstream -----------------------------------------------------------------------------
+def _cmd_export_upstream(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.upstream_export import EXPORTED_TASKS, NOT_EXPORTED, export_upstream
+
+    patch, pr = export_upstream(args.mteb_source, args.out)
+    print(f"patch: {patch}  (cd {args.mteb_source} && git apply {patch.resolve()})")
+    print(f"pull request text: {pr}")
+    print(f"tasks: {', '.join(EXPORTED_TASKS)}; not exported: {', '.join(NOT_EXPORTED)} (reasons in {pr.name})")
+    return 0
+
+
+def add_export_upstream_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "export-upstream",
+        help="write the EvalRank tasks, evaluator, statistics and benchmark as a git diff against an MTEB source tree",
+        description="Writes OUT/mteb-evalrank-upstream.patch (git diff in MTEB's layout: task module, exact-rank "
+        "evaluator, descriptive statistics, citations, the EvalRank benchmark and its leaderboard-menu entry) and "
+        "OUT/PR_DESCRIPTION.md (datasets, licences, tasks left out and why). The source tree is not modified.",
+    )
+    p.add_argument("--mteb-source", required=True, help="an MTEB 2.x source tree (git checkout or unpacked sdist)")
+    p.add_argument("--out", type=output_folder_arg, required=True, help="folder for the patch and the PR text")
+    p.set_defaults(func=_cmd_export_upstream)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mteb-evalrank",
@@ -695,6 +719,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_parser(sub)
     add_prepare_submission_parser(sub)
     add_leaderboard_parser(sub)
+    add_export_upstream_parser(sub)
     return parser
 
 
