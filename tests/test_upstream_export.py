@@ -19,8 +19,9 @@ patched MTEB that:
 - restores STR's blanked text from STR's csv exactly as the plugin does (the published copy of
   EvalRankSent never holds STR text).
 
-Skipped with the reason when PyPI or git is unavailable, or without the real data (``MTEB_EVALRANK_SOURCES``,
-``tests/conftest.py``) for the parts that evaluate.
+Data: the real raw sources (``../shared/data/sources``, see ``tests/conftest.py``) when present, else the
+small synthetic ones of ``tests/fixtures/sources`` (so CI always evaluates).  Skipped with the reason when
+PyPI or git is unavailable.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import uuid
 from pathlib import Path
 
 import pytest
@@ -174,11 +176,26 @@ print('ok EvalRank')
     assert proc.returncode == 0, proc.stdout[-4000:]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def data_sources(tmp_path_factory):
+    """Raw sources for every data-loading step, here and in the subprocesses: the real ones
+    (``../shared/data/sources``) when present, else the small synthetic ones in ``tests/fixtures/sources``."""
+    from conftest import FIXTURE_SOURCES, shared_sources_dir
+
+    real = shared_sources_dir()
+    sources = real if (real / "sts_senteval").is_dir() else FIXTURE_SOURCES
+    with pytest.MonkeyPatch.context() as mp:
+        for var in ("MTEB_EVALRANK_DATA", "MTEB_EVALRANK_STR"):
+            mp.delenv(var, raising=False)
+        mp.setenv("MTEB_EVALRANK_SOURCES", str(sources))
+        mp.setenv("MTEB_EVALRANK_CACHE", str(tmp_path_factory.mktemp("cache")))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        yield sources
+
+
 @pytest.fixture(scope="module")
-def plugin_glove_result(tmp_path_factory, sources_dir):
+def plugin_glove_result(tmp_path_factory, data_sources):
     """EvalRankSent on GloVe 6B 50d, run by the plugin (folder and its scores)."""
-    if sources_dir is None:
-        pytest.skip("needs the real data (MTEB_EVALRANK_SOURCES or ../shared/data/sources)")
     from mteb_evalrank.cli import main
 
     folder = tmp_path_factory.mktemp("plugin_glove")
@@ -186,17 +203,6 @@ def plugin_glove_result(tmp_path_factory, sources_dir):
     (path,) = folder.glob("results/*/*/EvalRankSent.json")
     data = json.loads(path.read_text())
     return folder, {s["hf_subset"]: s["main_score"] for s in data["scores"]["test"]}
-
-
-@pytest.fixture(scope="module")
-def sources_dir():
-    from mteb_evalrank.data.resolution import resolve_dataset
-
-    try:
-        resolve_dataset("evalrank-sent")
-    except Exception:  # noqa: BLE001 - no data here: the evaluating tests skip
-        return None
-    return True
 
 
 RUN_IN_PATCHED = """
@@ -263,8 +269,7 @@ print("restored", len(task.texts))
 """
 
 
-def test_patched_task_restores_str_text_like_the_plugin(patched, sources_dir, tmp_path):
-    if sources_dir is None:
-        pytest.skip("needs the real data (MTEB_EVALRANK_SOURCES or ../shared/data/sources)")
-    out = _check(_run(patched, "-c", RESTORE_IN_PATCHED, str(tmp_path / "published")))
+def test_patched_task_restores_str_text_like_the_plugin(patched, tmp_path):
+    # a folder name of its own: `datasets` caches a local folder by its name and layout, not its content
+    out = _check(_run(patched, "-c", RESTORE_IN_PATCHED, str(tmp_path / f"published-{uuid.uuid4().hex}")))
     assert out.split()[-2] == "restored"
