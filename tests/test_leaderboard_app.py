@@ -1,8 +1,10 @@
 """MTEB's own leaderboard app (``mteb leaderboard``, Gradio) on a local results folder, in a real browser.
 
-The module fixture writes a small results folder with MTEB's own objects (three models of MTEB's registry,
-three plugin tasks, plus one result of a task of MTEB's default benchmark, which MTEB's app needs to open
-on its default page), writes the folder's leaderboard parquet with ``mteb-evalrank leaderboard FOLDER
+The module fixture writes a small results folder: the plugin's own run of the zoo model ``zoo:glove-50d/mean``
+on three plugin tasks (``mteb-evalrank run``; real sources when present, else ``tests/fixtures/sources``), the
+same tasks for two models of MTEB's registry written with MTEB's own objects (seeded scores,
+``results_fixture``), and one result of a task of MTEB's default benchmark, which MTEB's app needs to
+open on its default page.  It then writes the folder's leaderboard parquet with ``mteb-evalrank leaderboard FOLDER
 --prepare-only`` and starts the real ``mteb leaderboard --cache-path FOLDER`` on 127.0.0.1 with
 ``HF_HUB_OFFLINE=1``.  Debian's Chromium (driven by Playwright) clicks the plugin's ``EvalRank suite``
 button and the per-task and summary tables are checked against the result files on disk.  The server is
@@ -26,10 +28,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from results_fixture import MODELS, model_folder, model_meta, write_results
+from results_fixture import MODELS, model_meta, write_results
 from test_report_browser import _unavailable, chromium  # noqa: F401 - the shared Chromium fixture
 
-PLUGIN_TASKS = ("EvalRankWord", "EvalRankSent", "HEROS")
+PLUGIN_TASKS = ("EvalRankSent", "SentEvalSTS12", "WS-353-All")  # complete in the fixture sources too
+GLOVE = "zoo:glove-50d/mean"
 #: a one-subset task of MTEB(Multilingual, v2), the benchmark MTEB's app opens on
 DEFAULT_BENCHMARK_TASK = "STS12"
 STARTUP_SECONDS = 420
@@ -53,10 +56,17 @@ def _write_default_benchmark_result(folder: Path) -> None:
     mteb.ResultCache(folder).save_to_cache(mteb.TaskResult.from_task_results(task, scores, evaluation_time=1.0), model_meta(name, revision))
 
 
-def _files_task_score(folder: Path, name: str, revision: str, task: str) -> float:
-    """MTEB's task score read back from the result file: mean main score over splits and subsets."""
-    data = json.loads((model_folder(folder, name, revision) / f"{task}.json").read_text())
-    return float(np.mean([entry["main_score"] for split in data["scores"].values() for entry in split]))
+def _files_scores(folder: Path) -> dict[str, dict[str, float]]:
+    """{model name: {task: MTEB's task score}} read back from the result files (mean main score over splits
+    and subsets), for the plugin tasks."""
+    out: dict[str, dict[str, float]] = {}
+    for meta in sorted(folder.glob("results/*/*/model_meta.json")):
+        name = json.loads(meta.read_text())["name"]
+        for task in PLUGIN_TASKS:
+            data = json.loads((meta.parent / f"{task}.json").read_text())
+            values = [entry["main_score"] for split in data["scores"].values() for entry in split]
+            out.setdefault(name, {})[task] = float(np.mean(values))
+    return out
 
 
 def _free_port() -> int:
@@ -67,8 +77,20 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def results_folder(tmp_path_factory) -> Path:
+    from conftest import FIXTURE_SOURCES, shared_sources_dir
+
+    from mteb_evalrank.cli import main
+
     folder = tmp_path_factory.mktemp("leaderboard") / "results_folder"
-    write_results(folder, tasks=PLUGIN_TASKS)
+    real = shared_sources_dir()
+    with pytest.MonkeyPatch.context() as mp:
+        for var in ("MTEB_EVALRANK_DATA", "MTEB_EVALRANK_STR"):
+            mp.delenv(var, raising=False)
+        mp.setenv("MTEB_EVALRANK_SOURCES", str(real if (real / "sts_senteval").is_dir() else FIXTURE_SOURCES))
+        mp.setenv("MTEB_EVALRANK_CACHE", str(tmp_path_factory.mktemp("cache")))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        assert main(["run", "-m", GLOVE, "-t", *PLUGIN_TASKS, "--no-progress", "--output-folder", str(folder)]) == 0
+    write_results(folder, models=MODELS[:2], tasks=PLUGIN_TASKS)
     _write_default_benchmark_result(folder)
     return folder
 
@@ -139,10 +161,8 @@ def _table_with(page, header: str, n_rows: int) -> dict[str, dict[str, str]]:
 def test_mteb_leaderboard_shows_the_evalrank_benchmark(leaderboard_url, results_folder, chromium):  # noqa: F811
     from playwright.sync_api import sync_playwright
 
-    expected = {
-        name.split("/")[-1]: {task: _files_task_score(results_folder, name, rev, task) for task in PLUGIN_TASKS}
-        for name, rev in MODELS
-    }
+    expected = {name.split("/")[-1]: scores for name, scores in _files_scores(results_folder).items()}
+    assert len(expected) == 3  # the plugin's GloVe run and the two registry models
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:
@@ -154,9 +174,9 @@ def test_mteb_leaderboard_shows_the_evalrank_benchmark(leaderboard_url, results_
             button.click()
             page.get_by_text("Number of tasks").first.wait_for(timeout=60_000)
 
-            summary = _table_with(page, "Mean (Task)", len(MODELS))
+            summary = _table_with(page, "Mean (Task)", len(expected))
             page.get_by_role("tab", name="Performance per task", exact=True).click()
-            per_task = _table_with(page, "EvalRankSent", len(MODELS))
+            per_task = _table_with(page, "EvalRankSent", len(expected))
         finally:
             browser.close()
 
@@ -166,7 +186,7 @@ def test_mteb_leaderboard_shows_the_evalrank_benchmark(leaderboard_url, results_
             assert per_task[model][task] == f"{100 * score:.2f}", (model, task)
         # MTEB's summary column: the mean of the task scores, x 100, two decimals
         assert float(summary[model]["Mean (Task)"]) == pytest.approx(100 * np.mean(list(scores.values())), abs=0.006)
-    assert sorted(int(row["Rank (Borda)"]) for row in summary.values()) == list(range(1, len(MODELS) + 1))
+    assert sorted(int(row["Rank (Borda)"]) for row in summary.values()) == list(range(1, len(expected) + 1))
 
 
 def test_plugin_launcher_builds_the_app_offline_on_a_plugin_only_folder(tmp_path, monkeypatch):
