@@ -130,6 +130,9 @@ _METADATA_FIELDS = (
 
 
 def _py(value: Any) -> str:
+    """A Python literal for ``value`` in MTEB's style (double-quoted strings, as ruff format writes them)."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, tuple):
         return "(" + ", ".join(_py(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     if isinstance(value, list):
