@@ -595,6 +595,62 @@ def add_prepare_submission_parser(subparsers) -> None:
     p.set_defaults(func=_cmd_prepare_submission)
 
 
+# --- leaderboard ---------------------------------------------------------------------------------
+def _cmd_leaderboard(args: argparse.Namespace) -> int:
+    from mteb_evalrank.integration.leaderboard_app import launch, prepare_leaderboard_cache
+
+    if args.prepare_only:
+        path, rows = prepare_leaderboard_cache(args.results_dir)
+        print(f"wrote {path}")
+        for name, n in sorted(rows.items()):
+            print(f"  {name}: {n} score rows")
+        print(f"now: HF_HUB_OFFLINE=1 mteb leaderboard --cache-path {args.results_dir}")
+        return 0
+    launch(args.results_dir, host=args.host, port=args.port, default_benchmark=args.benchmark)
+    return 0
+
+
+def add_leaderboard_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "leaderboard",
+        help="MTEB's own leaderboard app (mteb[leaderboard]) on a local results folder, offline",
+        description="Writes FOLDER/leaderboard/benchmark_results.parquet from FOLDER's results only, then serves "
+        "MTEB's Gradio leaderboard on it without asking the Hub or GitHub, opening on the EvalRank benchmark "
+        "(the plugin's benchmarks are in the menu). See docs/leaderboards.md.",
+    )
+    p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    p.add_argument("--port", type=positive_int, default=7860, help="port (default 7860)")
+    p.add_argument("--benchmark", default="EvalRank", help="benchmark shown first (default EvalRank)")
+    p.add_argument("--prepare-only", action="store_true",
+                   help="only write the parquet, for a later `mteb leaderboard --cache-path FOLDER`")  # fmt: skip
+    p.set_defaults(func=_cmd_leaderboard)
+
+
+# --- export-upstream -----------------------------------------------------------------------------
+def _cmd_export_upstream(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.upstream_export import EXPORTED_TASKS, NOT_EXPORTED, export_upstream
+
+    patch, pr = export_upstream(args.mteb_source, args.out)
+    print(f"patch: {patch}  (cd {args.mteb_source} && git apply {patch.resolve()})")
+    print(f"pull request text: {pr}")
+    print(f"tasks: {', '.join(EXPORTED_TASKS)}; not exported: {', '.join(NOT_EXPORTED)} (reasons in {pr.name})")
+    return 0
+
+
+def add_export_upstream_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "export-upstream",
+        help="write the EvalRank tasks, evaluator, statistics and benchmark as a git diff against an MTEB source tree",
+        description="Writes OUT/mteb-evalrank-upstream.patch (git diff in MTEB's layout: task module, exact-rank "
+        "evaluator, descriptive statistics, citations, the EvalRank benchmark and its leaderboard-menu entry) and "
+        "OUT/PR_DESCRIPTION.md (datasets, licences, tasks left out and why). The source tree is not modified.",
+    )
+    p.add_argument("--mteb-source", required=True, help="an MTEB 2.x source tree (git checkout or unpacked sdist)")
+    p.add_argument("--out", type=output_folder_arg, required=True, help="folder for the patch and the PR text")
+    p.set_defaults(func=_cmd_export_upstream)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mteb-evalrank",
@@ -616,6 +672,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_sts_by_level_parser(sub)
     add_report_parser(sub)
     add_prepare_submission_parser(sub)
+    add_leaderboard_parser(sub)
+    add_export_upstream_parser(sub)
     return parser
 
 

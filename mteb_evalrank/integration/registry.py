@@ -61,6 +61,9 @@ def _register() -> None:
     from mteb_evalrank.integration.run import install_as_mteb_run
 
     register_benchmarks()  # mteb.get_benchmark("EvalRank"), mteb run -b EvalRank
+    from mteb_evalrank.integration.leaderboard_app import register_leaderboard_menu
+
+    register_leaderboard_menu()  # the EvalRank benchmarks in `mteb leaderboard`'s menu
     install_as_mteb_run()  # mteb.run, only when MTEB has no run of its own
     _wrap_get_model()  # first: local folders and word-vector files load even if the zoo cannot register
     try:
