@@ -361,7 +361,8 @@ def _reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], tas
     lines.append(f"- results: `{(out / 'results').as_posix()}/` ({len(variants)} variants requested, {len(tasks)} tasks); "
                  f"total wall time of the runs {wall:.0f} s over {len(timing)} invocation(s)")  # fmt: skip
     for k, (t, env) in enumerate(zip(runs, envs), 1):
-        stopped = " (stopped before the end" + (f": {t['note']}" if t.get("note") else "") + ")" if t.get("finished") is False else ""
+        stopped = (" (stopped before the end" + (f": {t['note']}" if t.get("note") else "") + ")" if t.get("finished") is False
+                   else f" ({t['note']})" if t.get("note") else "")  # fmt: skip
         if env:
             lines.append(f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations{stopped}): "
                          + ", ".join(f"{key} {env[key]}" for key in ("command", "commit", "python", "mteb", "torch",
