@@ -249,8 +249,7 @@ def run_study(
 
     from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
-    from mteb_evalrank.data.embedding_store import safe_name
-    from mteb_evalrank.integration.zoo import cache_root, cache_size_bytes, load_zoo_variant, variant_meta
+    from mteb_evalrank.integration.zoo import base_store_folder, cache_size_bytes, load_zoo_variant, variant_meta
     from mteb_evalrank.models.zoo import BASES, FORWARD_COUNTER, VARIANTS
 
     out = Path(out)
@@ -282,7 +281,7 @@ def run_study(
             continue
         log(f"[{n}/{len(order)}] zoo:{name}: {len(todo)} task(s)")
         variant_start = time.perf_counter()
-        if not cache_size_bytes(cache_root() / safe_name(f"zoo/{VARIANTS[name].base}")):
+        if not cache_size_bytes(base_store_folder(VARIANTS[name].base)):
             run.cold_variants.append(name)  # its base has no stored embeddings yet: this variant encodes everything
         try:
             model = load_zoo_variant(meta.name)

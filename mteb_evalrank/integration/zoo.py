@@ -246,6 +246,14 @@ def cache_root() -> Path:
     return cache_dir() / "embeddings"
 
 
+def base_store_folder(base_name: str, root: str | Path | None = None) -> Path:
+    """The folder of one zoo base's embedding stores (every revision and block layout) under ``root``
+    (default :func:`cache_root`)."""
+    from mteb_evalrank.data.embedding_store import safe_name
+
+    return (Path(root) if root is not None else cache_root()) / safe_name(f"zoo/{base_name}")
+
+
 def _forward(base: ZooBase, device: str | None) -> Any:
     if base.folder is not None:
         from mteb_evalrank.models.transformer_forward import TorchHiddenStates
@@ -311,7 +319,7 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
     """The cached block encoder of a transformer base (built once per process and layout)."""
     from mteb.models.cache_wrappers import CachedEmbeddingWrapper
 
-    from mteb_evalrank.data.embedding_store import open_store, safe_name, text_key
+    from mteb_evalrank.data.embedding_store import open_store, text_key
     from mteb_evalrank.models.zoo import PooledBaseEncoder
 
     blocks = catalogue.base_blocks(base)
@@ -321,9 +329,8 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
         return _LOADED[key]
     if install_status(base) != "installed":
         raise InputError(f"zoo base {base.name}: {install_status(base)}")
-    root = Path(cache_folder) if cache_folder is not None else cache_root()
     layout_digest = hashlib.sha256(",".join(blocks).encode()).hexdigest()[:8]
-    folder = root / safe_name(f"zoo/{base.name}") / revision / layout_digest
+    folder = base_store_folder(base.name, cache_folder) / revision / layout_digest
     dim = base.dim * len(blocks)
     store = open_store(folder, model=f"zoo/{base.name}", revision=revision, layout=blocks, dim=dim)
     forward = _LazyForward(base, device)
