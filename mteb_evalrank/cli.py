@@ -502,7 +502,7 @@ def _cmd_correlate(args: argparse.Namespace) -> int:
         rank_plot=args.rank_plot, rank_by=args.rank_by, compare=[tuple(pair) for pair in args.compare or ()],
         compare_all=args.compare_all, families=args.families, family_regex=args.family_regex,
         revision_policy=args.revision_policy, n_resamples=args.n_resamples, seed=args.seed,
-        progress=not args.no_progress,
+        progress=not args.no_progress, claim=args.claim, target=args.target,
     )  # fmt: skip
     for note in report.warnings:
         print(f"warning: {note}", file=sys.stderr)
@@ -520,8 +520,16 @@ def add_correlate_parser(subparsers) -> None:
         "results). Score names: Task (main score), Task:metric, Task/subset:metric. Prints the EvalRank "
         "Table 3/6 layout: rows intrinsic, columns downstream, best bold, second underlined, n per cell.",
     )
-    p.add_argument("results_dir", type=Path, help="results folder (holding results/<org>__<model>/<revision>/)")
+    p.add_argument("results_dir", type=Path, metavar="RESULTS",
+                   help="results folder (holding results/<org>__<model>/<revision>/), or a score table TABLE.csv / "
+                        ".tsv: a 'model' column, optional 'family', 'lineage' and 'floor' columns, one column per score")  # fmt: skip
     p.add_argument("--intrinsic", nargs="+", required=True, metavar="SCORE", help="e.g. EvalRankSent SentEvalSTSB")
+    p.add_argument("--claim", default=None, metavar="SCORE",
+                   help="confirmatory test: SCORE predicts the downstream mean better than every other primary "
+                        "intrinsic score given (one-sided lineage-bootstrap tests, intersection-union); prints a "
+                        "SUPPORTED / NOT SUPPORTED / INCONCLUSIVE line with its minimum detectable difference")  # fmt: skip
+    p.add_argument("--target", default=None, metavar="TASK",
+                   help="with --claim: this downstream score instead of the downstream mean")
     p.add_argument("--downstream", nargs="+", required=True, metavar="SCORE", help="e.g. SentEvalMR SentEvalCR")
     p.add_argument("--out", type=output_file_arg, default=None, help="write the Markdown table here")
     p.add_argument("--csv", type=output_file_arg, default=None, help="one row per cell (rho, ci_low, ci_high, ...)")
@@ -531,9 +539,11 @@ def add_correlate_parser(subparsers) -> None:
     p.add_argument("--compare", nargs=2, action="append", default=None, metavar=("A", "B"),
                    help="paired bootstrap of rho(A) - rho(B) against each downstream score (repeatable)")  # fmt: skip
     p.add_argument("--compare-all", action="store_true",
-                   help="compare each EvalRank main score with every other main intrinsic score (Holm-corrected)")
+                   help="exploratory: compare each EvalRank main score with every other main intrinsic score "
+                        "(unadjusted p, Benjamini-Hochberg q)")
     p.add_argument("--families", type=Path, default=None, metavar="CSV",
-                   help="model,family CSV: variants of one checkpoint are one family (zoo names: automatic)")
+                   help="model,family CSV (optional lineage and floor columns, e.g. the study's population.csv): "
+                        "variants of one checkpoint are one family (zoo names: automatic)")
     p.add_argument("--family-regex", default=None, metavar="REGEX",
                    help="family = first group of REGEX matched against the model name, e.g. '^(.*?)__'")
     p.add_argument("--revision-policy", choices=("newest", "oldest", "error", "separate"), default="newest",

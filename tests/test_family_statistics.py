@@ -187,45 +187,48 @@ def known_folder(tmp_path_factory):
     return root
 
 
-def test_verdict_lines_on_a_folder_where_the_answer_is_known(known_folder):
-    from mteb_evalrank.reports.correlation_study import correlate, fair_comparisons
-    from mteb_evalrank.reports.verdict import predicts_better_finding
+def test_claim_on_a_folder_where_the_answer_is_known(known_folder):
+    from mteb_evalrank.reports.correlation_study import correlate, decide_claim
 
     table = correlate(known_folder, ["EvalRankSent", "SentEvalSTSB", "STR"], ["SentEvalMR", "SentEvalCR"],
                       family_regex=r"^org/(fam\d+)-", n_resamples=500)  # fmt: skip
     scores, fam = table.attrs["scores"], table.attrs["families"]
     assert len(set(fam.values())) == 8 and set(table["n_families"]) == {8}
-    rho = {(r.intrinsic, r.downstream): r.rho for r in table.itertuples()}
-    comp = fair_comparisons(scores, ["EvalRankSent"], ["SentEvalSTSB", "STR"], ["SentEvalMR"], families=fam,
-                            n_resamples=500)  # fmt: skip
-    best = comp[comp["best_baseline"]]
-    assert list(best["b"]) == ["STR"]  # the strongest baseline, not the noise one
-    good = predicts_better_finding("EvalRank predicts better", comp, "EvalRankSent", "SentEvalMR", rho=rho)
+    lineages = table.attrs["lineages"]
+    assert lineages == fam  # no lineage given: each family is its own lineage
+    good = decide_claim(scores, "EvalRankSent", ["SentEvalSTSB", "STR"], ["SentEvalMR", "SentEvalCR"], lineages=lineages)
     assert good.verdict == "supported", good.line()
-    assert "ρ(STR, strongest baseline)" in good.line() and "p_Holm" in good.line() and "Rule:" in good.line()
-    # the other way round: STS-B (noise) as the "EvalRank" score against EvalRankSent cannot be supported
-    flipped = fair_comparisons(scores, ["SentEvalSTSB"], ["EvalRankSent"], ["SentEvalMR"], families=fam, n_resamples=500)
-    bad = predicts_better_finding("noise predicts better", flipped, "SentEvalSTSB", "SentEvalMR", rho=rho)
+    line = good.line()
+    assert line.startswith("- **EvalRankSent predicts") and ": SUPPORTED.**" in line
+    assert "Minimum detectable difference" in line and "Test (fixed in advance)" in line and "intersection-union" in line
+    # the other way round: STS-B (noise) against EvalRankSent: a baseline is shown better
+    bad = decide_claim(scores, "SentEvalSTSB", ["EvalRankSent", "STR"], "SentEvalMR", lineages=lineages)
     assert bad.verdict == "not supported", bad.line()
-    # two families only: too little to decide anything
+    # the same data as two lineages: too few to decide anything
     two = {m: ("a" if i % 2 else "b") for i, m in enumerate(scores.index)}
-    few = fair_comparisons(scores, ["EvalRankSent"], ["SentEvalSTSB", "STR"], ["SentEvalMR"], families=two, n_resamples=500)
-    assert predicts_better_finding("x", few, "EvalRankSent", "SentEvalMR", rho=rho).verdict == "inconclusive"
+    assert decide_claim(scores, "EvalRankSent", ["SentEvalSTSB", "STR"], "SentEvalMR", lineages=two).verdict == "inconclusive"
 
 
 def test_postprocessing_finding_rules():
+    from mteb_evalrank.metrics.confirmatory import mean_tests
     from mteb_evalrank.reports.verdict import postprocessing_finding
 
-    effects = pd.DataFrame({"processed": [f"p{i}" for i in range(6)], "sim": [3.0, 2.5, 4.0, 3.5, 2.0, 5.0],
-                            "down": [-1.0, 0.5, -0.5, -1.5, 0.2, -0.8]})  # fmt: skip
-    fam = ["a", "a", "b", "c", "d", "e"]
-    assert postprocessing_finding(effects, fam, "sim", "down").verdict == "supported"
-    helps_down = effects.assign(down=[2.0, 1.5, 2.5, 3.0, 1.0, 2.2])
-    assert postprocessing_finding(helps_down, fam, "sim", "down").verdict == "not supported"
-    mixed = effects.assign(sim=[3.0, -2.5, 1.0, -3.5, 2.0, -1.0])
-    assert postprocessing_finding(mixed, fam, "sim", "down").verdict == "inconclusive"
-    assert postprocessing_finding(effects, ["a"] * 6, "sim", "down").verdict == "inconclusive"
-    assert postprocessing_finding(effects, ["a", "a", "b", "b", "c", "c"], "sim", "down").verdict == "inconclusive"
+    rng = np.random.default_rng(0)
+    fam = [f"L{k // 2}" for k in range(24)]  # 12 lineages of 2 pairs
+
+    def finding(sim, down):
+        s = mean_tests(np.asarray(sim), fam, n_resamples=1000)
+        d = mean_tests(np.asarray(down), fam, margin=1.0, n_resamples=1000)
+        return postprocessing_finding(s, d, n_pairs=len(fam))
+
+    sim_up = 3 + rng.normal(0, 0.5, 24)
+    flat = rng.normal(0, 0.2, 24)
+    assert finding(sim_up, flat).verdict == "supported"
+    assert finding(sim_up, flat + 2.5).verdict == "not supported"  # downstream shown outside the ±1 margin
+    assert finding(-sim_up, flat).verdict == "not supported"  # similarity shown lower
+    assert finding(sim_up, rng.normal(0, 3.0, 24)).verdict == "inconclusive"  # too noisy to show equivalence
+    few = mean_tests(np.asarray(sim_up[:8]), fam[:8])
+    assert postprocessing_finding(few, mean_tests(flat[:8], fam[:8], margin=1.0), n_pairs=8).verdict == "inconclusive"
 
 
 def test_cli_families_csv_regex_and_compare_all(known_folder, tmp_path, capsys):
@@ -242,10 +245,10 @@ def test_cli_families_csv_regex_and_compare_all(known_folder, tmp_path, capsys):
     table = pd.read_csv(csv)
     assert {"rho_partial_family", "cluster_ci_low", "cluster_ci_high", "n_families"} <= set(table.columns)
     assert set(table["n_families"]) == {4}  # the CSV's 4 families, not the 8 of the names
-    comp = printed.split("## Paired comparisons")[1]
+    comp = printed.split("## Exploratory paired comparisons")[1]
     rows = [line for line in comp.splitlines() if line.startswith("| EvalRankSent")]
     assert len(rows) == 4  # EvalRankSent × {STS-B, STR} × {MR, CR}, each once
-    assert "Holm correction over all 4 comparisons" in comp
+    assert "Benjamini-Hochberg over the 4 comparisons" in comp and "never decide" in comp
     code = main(["correlate", str(known_folder), "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR",
                  "--family-regex", r"^org/(fam\d+)-", "--csv", str(csv), "--n-resamples", "200", "--no-progress"])  # fmt: skip
     assert code == 0 and set(pd.read_csv(csv)["n_families"]) == {8}

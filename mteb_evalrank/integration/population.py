@@ -33,8 +33,9 @@ def _word_zoo_entry(name: str) -> bool:
     return bool(word_zoo.is_new_word_variant(name))
 
 
-def population_variants(exclude_bases: Iterable[str] = ()) -> list[str]:
-    """Installed sentence-level variants of all families, minus ``exclude_bases`` (sorted names)."""
+def population_variants(exclude_bases: Iterable[str] = (), *, installed_only: bool = True) -> list[str]:
+    """Sentence-level variants of all families, minus ``exclude_bases`` (sorted names); ``installed_only``:
+    only those whose base is installed here (a report from committed results needs none installed)."""
     from mteb_evalrank.integration.zoo import register_zoo, variant_status
     from mteb_evalrank.models.zoo import VARIANTS
 
@@ -42,7 +43,7 @@ def population_variants(exclude_bases: Iterable[str] = ()) -> list[str]:
     excluded = set(exclude_bases)
     return [name for name in sorted(VARIANTS)
             if VARIANTS[name].base not in excluded and not _word_zoo_entry(name)
-            and variant_status(VARIANTS[name]) == "installed"]  # fmt: skip
+            and (not installed_only or variant_status(VARIANTS[name]) == "installed")]  # fmt: skip
 
 
 _STATIC_ENCODERS: dict[str, object] = {}

@@ -173,11 +173,12 @@ def run_environment() -> dict[str, str]:
 SLOW_BASES = frozenset({"e5-small-4bit", "mpnet-base"})
 
 
-def select_variants(spec: str | Sequence[str]) -> list[str]:
+def select_variants(spec: str | Sequence[str], *, installed_only: bool = True) -> list[str]:
     """``"study"`` (the sentence study's variants: every installed variant except :data:`SLOW_BASES` and the
     population's and word level's additions), ``"population"`` (every installed sentence-level variant of all
     families but :data:`SLOW_BASES`), ``"word"`` (every installed word model), ``"all"`` (every installed
-    variant), or names/prefixes (``minilm-l6``, ``zoo:glove-50d/sif``)."""
+    variant), or names/prefixes (``minilm-l6``, ``zoo:glove-50d/sif``).  ``installed_only=False`` keeps the
+    variants whose base is not installed here (a report from committed results)."""
     from mteb_evalrank.integration.zoo import register_zoo, resolve_zoo_spec, variant_status
     from mteb_evalrank.models.zoo import BASES, VARIANTS
 
@@ -194,18 +195,18 @@ def select_variants(spec: str | Sequence[str]) -> list[str]:
 
                 from mteb_evalrank.models.word_zoo import is_new_word_variant
 
-                chosen += [v for v in sorted(VARIANTS) if variant_status(VARIANTS[v]) == "installed"
+                chosen += [v for v in sorted(VARIANTS) if (not installed_only or variant_status(VARIANTS[v]) == "installed")
                            and (part == "all" or (VARIANTS[v].base not in SLOW_BASES
                                                   and not population_only(VARIANTS[v].base)
                                                   and not is_new_word_variant(v)))]  # fmt: skip
             elif part == "word":  # the word-level study's population (EvalRank Table 3): every installed word model
                 from mteb_evalrank.models.word_zoo import word_level_names
 
-                chosen += [v for v in word_level_names() if variant_status(VARIANTS[v]) == "installed"]
+                chosen += [v for v in word_level_names() if not installed_only or variant_status(VARIANTS[v]) == "installed"]
             elif part == "population":  # every installed sentence-level variant of all families but SLOW_BASES
                 from mteb_evalrank.integration.population import population_variants
 
-                chosen += population_variants(exclude_bases=SLOW_BASES)
+                chosen += population_variants(exclude_bases=SLOW_BASES, installed_only=installed_only)
             elif part.removeprefix("zoo:") in BASES:
                 chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == part.removeprefix("zoo:")]
             else:

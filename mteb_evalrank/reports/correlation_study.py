@@ -274,6 +274,72 @@ def score_matrix(
     return frame, folder
 
 
+# --- plain score tables -------------------------------------------------------------------------------------
+TABLE_SUFFIXES = (".csv", ".tsv")
+GROUP_COLUMNS = ("family", "lineage", "floor")
+
+
+def is_score_table(path: str | Path) -> bool:
+    """A CSV/TSV file of scores (``correlate TABLE.csv``) rather than an MTEB results folder."""
+    return Path(path).suffix.lower() in TABLE_SUFFIXES and Path(path).is_file()
+
+
+def read_score_table(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A plain table of per-model scores → (models × scores, models × group columns).
+
+    One row per model; a ``model`` column (unique names); optional ``family``, ``lineage`` and ``floor``
+    (true/false) columns; every other column is a score (numbers; empty cells are missing scores).  ``.tsv``
+    is tab-separated, ``.csv`` comma-separated.  The same statistics apply as to a results folder, so
+    published per-model tables can be re-analysed."""
+    path = Path(path)
+    sep = "\t" if path.suffix.lower() == ".tsv" else ","
+    try:
+        raw = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"score table {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8.") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise InputError(f"score table {path} cannot be read as {'TSV' if sep != ',' else 'CSV'}: "
+                         f"{str(exc).splitlines()[0]}") from None  # fmt: skip
+    raw.columns = [str(c).strip() for c in raw.columns]
+    lower = {c.lower(): c for c in raw.columns}
+    if "model" not in lower:
+        raise InputError(f"score table {path} needs a 'model' column (found: {', '.join(raw.columns)}).")
+    raw = raw.rename(columns={lower[k]: k for k in ("model", *GROUP_COLUMNS) if k in lower})
+    raw["model"] = raw["model"].str.strip()
+    if (raw["model"] == "").any():
+        line = int((raw["model"] == "").to_numpy().argmax()) + 2
+        raise InputError(f"score table {path}, line {line}: empty model name.")
+    dup = raw["model"][raw["model"].duplicated()].tolist()
+    if dup:
+        raise InputError(f"score table {path}: model {dup[0]!r} appears twice (one row per model).")
+    groups = raw.set_index("model")[[c for c in GROUP_COLUMNS if c in raw.columns]].copy()
+    scores = {}
+    for col in [c for c in raw.columns if c not in ("model", *GROUP_COLUMNS)]:
+        text = raw[col].str.strip()
+        values = pd.to_numeric(text.where(text != ""), errors="coerce")
+        bad = text[(text != "") & values.isna() & ~text.str.lower().isin(("nan", "na"))]
+        if len(bad):
+            k = bad.index[0]
+            raise InputError(f"score table {path}, line {k + 2}, column {col!r}: {bad.iloc[0]!r} is not a number.")
+        scores[col] = values.to_numpy(dtype=float)
+    if not scores:
+        raise InputError(f"score table {path} has no score column besides {', '.join(groups.columns) or 'model'}.")
+    frame = pd.DataFrame(scores, index=raw["model"].to_numpy())
+    if "floor" in groups:
+        groups["floor"] = groups["floor"].str.strip().str.lower().isin(("true", "1", "yes"))
+    return frame, groups
+
+
+def table_scores(frame: pd.DataFrame, names: Sequence[str], path: str | Path) -> pd.DataFrame:
+    """The named columns of a score table; an unknown name raises with close matches."""
+    missing = [n for n in names if n not in frame.columns]
+    if missing:
+        close = difflib.get_close_matches(missing[0], list(frame.columns), n=4, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else f" (columns: {', '.join(frame.columns)})"
+        raise InputError(f"score table {path} has no column {missing[0]!r}{hint}")
+    return frame[list(dict.fromkeys(names))].sort_index()
+
+
 # --- families ------------------------------------------------------------------------------------------
 def zoo_family(model: str) -> str | None:
     """The checkpoint family of a zoo model name (``zoo/<base>__<variant>``), else ``None``.
@@ -293,24 +359,66 @@ def zoo_family(model: str) -> str | None:
 
 
 def read_families_csv(path: str | Path) -> dict[str, str]:
-    """``model,family`` rows (a header row ``model,family`` is required) → {model: family}."""
+    """``model,family`` rows (a header row starting ``model,family`` is required) → {model: family}."""
+    return {m: g["family"] for m, g in read_groups_csv(path).items()}
+
+
+def read_groups_csv(path: str | Path) -> dict[str, dict[str, str]]:
+    """A ``--families`` file: header ``model,family`` then optionally ``lineage`` and ``floor`` columns (as
+    the study's ``population.csv`` has) → {model: {"family": …, "lineage": …, "floor": …}}."""
     import csv
 
     path = Path(path)
     if not path.is_file():
         raise InputError(f"--families {path}: no such file (expected a CSV with the header model,family).")
-    with path.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(f))
-    if not rows or [c.strip().lower() for c in rows[0][:2]] != ["model", "family"]:
+    try:
+        with path.open(encoding="utf-8", newline="") as f:
+            rows = list(csv.reader(f))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"--families {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8.") from None
+    header = [c.strip().lower() for c in rows[0]] if rows else []
+    if header[:2] != ["model", "family"]:
         raise InputError(f"--families {path}: the first row must be the header 'model,family'.")
-    out: dict[str, str] = {}
+    extra = {name: header.index(name) for name in ("lineage", "floor") if name in header}
+    out: dict[str, dict[str, str]] = {}
     for k, row in enumerate(rows[1:], start=2):
         if not row or not any(c.strip() for c in row):
             continue
         if len(row) < 2 or not row[0].strip() or not row[1].strip():
             raise InputError(f"--families {path}, line {k}: expected 'model,family', got {','.join(row)!r}.")
-        out[row[0].strip()] = row[1].strip()
+        entry = {"family": row[1].strip()}
+        for name, col in extra.items():
+            if col < len(row) and row[col].strip():
+                entry[name] = row[col].strip()
+        out[row[0].strip()] = entry
     return out
+
+
+def model_lineages(models: Sequence[str], families: Mapping[str, str], *,
+                   groups: Mapping[str, Mapping[str, str]] | None = None) -> tuple[dict[str, str], dict[str, bool]]:  # fmt: skip
+    """Each model's lineage and whether it is a random floor: an explicit ``lineage``/``floor`` (a
+    ``--families`` file or score-table column) first, then the zoo's (``models/lineages.json``), else the
+    lineage is the model's family and it is not a floor."""
+    from mteb_evalrank.models.lineage import lineage_of
+
+    lineages, floors = {}, {}
+    for m in models:
+        g = (groups or {}).get(m, {})
+        zoo = zoo_family(m)
+        lineages[m] = g.get("lineage") or (lineage_of(zoo)[0] if zoo else families.get(m, str(m)))
+        floor = g.get("floor")
+        if floor is None and zoo is not None:
+            floor = _zoo_floor(m)
+        floors[m] = str(floor).strip().lower() in ("true", "1", "yes")
+    return lineages, floors
+
+
+def _zoo_floor(model: str) -> bool:
+    from mteb_evalrank.models.zoo import BASES
+
+    body = str(model)[4:]
+    base = body.split("__", 1)[0] if "__" in body else body.split("/", 1)[0]
+    return bool(base in BASES and BASES[base].floor)
 
 
 def model_families(models: Sequence[str], *, families: Mapping[str, str] | str | Path | None = None,
@@ -320,6 +428,7 @@ def model_families(models: Sequence[str], *, families: Mapping[str, str] | str |
     import re
 
     explicit = read_families_csv(families) if isinstance(families, (str, Path)) else dict(families or {})
+    explicit = {m: f for m, f in explicit.items() if f}
     pattern = None
     if family_regex is not None:
         try:
@@ -409,26 +518,82 @@ def correlate(
     scores matrix (``scores``) and the families used (``families``)."""
     if not intrinsic or not downstream:
         raise InputError("give at least one intrinsic and one downstream score.")
-    scores, folder = score_matrix(results, list(dict.fromkeys([*intrinsic, *downstream])), revision_policy=revision_policy)
-    fam = model_families(list(scores.index), families=families, family_regex=family_regex)
+    same = sorted(set(intrinsic) & set(downstream))
+    if same:
+        raise InputError(f"{same[0]} is both an intrinsic and a downstream score: a score correlates trivially with "
+                         "itself; give it on one side only.")  # fmt: skip
+    names = list(dict.fromkeys([*intrinsic, *downstream]))
+    groups: dict[str, dict[str, str]] = {}
+    if not isinstance(results, ResultsFolder) and is_score_table(results):
+        frame, group_frame = read_score_table(results)
+        scores, folder = table_scores(frame, names, results), ResultsFolder()
+        groups = {m: {k: str(v) for k, v in row.items() if str(v).strip()} for m, row in group_frame.iterrows()}
+    else:
+        scores, folder = score_matrix(results, names, revision_policy=revision_policy)
+    if isinstance(families, (str, Path)):
+        for m, g in read_groups_csv(families).items():
+            groups[m] = {**groups.get(m, {}), **g}
+        families = None
+    explicit = {m: g["family"] for m, g in groups.items() if g.get("family")}
+    explicit.update(dict(families or {}))
+    fam = model_families(list(scores.index), families=explicit, family_regex=family_regex)
+    lineages, floors = model_lineages(list(scores.index), fam, groups=groups)
     table = correlation_table(scores, list(intrinsic), list(downstream), families=fam, n_resamples=n_resamples,
                               seed=seed)  # fmt: skip
     table.attrs["scores"] = scores
     table.attrs["families"] = fam
+    table.attrs["lineages"] = lineages
+    table.attrs["floors"] = floors
     table.attrs["skipped"] = folder.skipped
     table.attrs["warnings"] = folder.warnings
     table.attrs["folder"] = folder
     return table
 
 
+def decide_claim(scores: pd.DataFrame, claim: str, baselines: Sequence[str], target: str | Sequence[str], *,
+                 lineages: Mapping[str, str], floors: Mapping[str, bool] | None = None, alpha: float = 0.05,
+                 n_resamples: int = 2000, seed: int = 0) -> Any:  # fmt: skip
+    """``correlate --claim``: does ``claim`` predict ``target`` better than *every* baseline given?  The
+    target is one downstream score, or the mean of several (models with all of them).  Random floors are
+    left out; lineages are resampled whole (:func:`~mteb_evalrank.metrics.confirmatory.better_than_all`).
+    Returns the :class:`~mteb_evalrank.reports.verdict.Finding` (``.line()`` is the printed line)."""
+    from mteb_evalrank.metrics.confirmatory import better_than_all
+    from mteb_evalrank.reports.verdict import better_than_all_finding
+
+    if claim not in scores.columns:
+        raise InputError(f"--claim {claim!r} is not one of the intrinsic scores ({', '.join(scores.columns)}).")
+    if not is_primary(claim):
+        raise InputError(f"--claim {claim!r} is an exploratory score (Task:metric or Task/subset); a claim is "
+                         "made for a task's main score.")  # fmt: skip
+    baselines = [b for b in baselines if b != claim and is_primary(b)]
+    if not baselines:
+        raise InputError(f"--claim {claim} needs at least one other primary intrinsic score to compare with "
+                         "(give it in --intrinsic).")  # fmt: skip
+    targets = [target] if isinstance(target, str) else list(target)
+    label = targets[0] if len(targets) == 1 else f"the mean of {', '.join(targets)}"
+    part = scores[[claim, *baselines, *targets]].dropna()
+    kept = [m for m in part.index if not (floors or {}).get(m, False)]
+    part = part.loc[kept]
+    y = part[targets].mean(axis=1).to_numpy()
+    test = better_than_all(part[claim].to_numpy(), {b: part[b].to_numpy() for b in baselines}, y,
+                           [lineages.get(m, str(m)) for m in part.index], alpha=alpha, n_resamples=n_resamples,
+                           seed=seed)  # fmt: skip
+    where = (f"{len(part)} models in {len(set(lineages.get(m, m) for m in part.index))} lineages"
+             + (f" ({sum(bool(v) for v in (floors or {}).values())} random floors left out)" if floors and any(floors.values()) else "")
+             + ". ")  # fmt: skip
+    return better_than_all_finding(f"{claim} predicts {label} better than every other primary intrinsic score given",
+                                   test, claim, label, baselines, alpha=alpha, n_claims=1, population=where)  # fmt: skip
+
+
 def comparisons(scores: pd.DataFrame, pairs: Iterable[tuple[str, str]], downstream: Sequence[str], *,
                 families: Mapping[str, str] | None = None, n_resamples: int = 1000, seed: int = 0,
                 alpha: float = 0.05) -> pd.DataFrame:  # fmt: skip
-    """Paired (family) bootstrap of ρ(a, d) − ρ(b, d) for each (a, b) and downstream d, on the models having
-    all three; two-sided p (normal approximation with the bootstrap standard error) and Holm-corrected
-    ``p_holm`` across every row of the returned table; ``reading`` says "A predicts better" only when
-    ``p_holm < alpha`` and the difference is positive."""
-    from mteb_evalrank.metrics.family_statistics import compare_clustered, holm
+    """Exploratory paired (cluster) bootstrap of ρ(a, d) − ρ(b, d) for each (a, b) and downstream d, on the
+    models having all three; two-sided p (normal approximation with the bootstrap standard error) and the
+    Benjamini-Hochberg ``q_bh`` across every row of the returned table.  These never decide a claim: the
+    confirmatory tests are :mod:`mteb_evalrank.metrics.confirmatory`."""
+    from mteb_evalrank.metrics.confirmatory import bh_q
+    from mteb_evalrank.metrics.family_statistics import compare_clustered
 
     rows = []
     for a, b in pairs:
@@ -442,43 +607,20 @@ def comparisons(scores: pd.DataFrame, pairs: Iterable[tuple[str, str]], downstre
                          "n_families": c.n_families, "note": c.reason or ""})  # fmt: skip
     comp = pd.DataFrame(rows, columns=["a", "b", "downstream", "difference", "ci_low", "ci_high", "se", "p_value",
                                        "n_models", "n_families", "note"])  # fmt: skip
-    comp["p_holm"] = holm(comp["p_value"].to_numpy(), alpha=alpha) if len(comp) else []
-    comp["reading"] = [_reading(r, alpha) for r in comp.itertuples()]
+    comp["q_bh"] = bh_q(comp["p_value"].to_numpy()) if len(comp) else []
     comp.attrs.update(n_resamples=n_resamples, seed=seed, alpha=alpha, n_comparisons=int(comp["p_value"].notna().sum()))
     return comp
-
-
-def _reading(r: Any, alpha: float) -> str:
-    if r.note:
-        return r.note
-    if r.p_holm < alpha:
-        return "A predicts better" if r.difference > 0 else "B predicts better"
-    return "inconclusive"
 
 
 def fair_comparisons(scores: pd.DataFrame, evalrank: Sequence[str], baselines: Sequence[str],
                      downstream: Sequence[str], *, families: Mapping[str, str] | None = None,
                      n_resamples: int = 1000, seed: int = 0, alpha: float = 0.05) -> pd.DataFrame:  # fmt: skip
-    """Each EvalRank primary score against *every* baseline present, per downstream column, Holm-corrected
-    over all of them; ``best_baseline`` marks, per (EvalRank score, downstream column), the baseline with the
-    highest ρ on the models that column shares with it (the strongest competitor)."""
+    """Each EvalRank primary score against *every* primary baseline present, per downstream column
+    (exploratory: unadjusted p and BH q; no baseline is singled out after looking)."""
     evalrank = [e for e in evalrank if e in scores.columns and is_primary(e)]
     baselines = [b for b in baselines if b in scores.columns and is_primary(b)]
     pairs = [(a, b) for a in evalrank for b in baselines]
-    comp = comparisons(scores, pairs, downstream, families=families, n_resamples=n_resamples, seed=seed, alpha=alpha)
-    from scipy.stats import spearmanr
-
-    best_of: dict[str, str | None] = {}
-    for d in downstream:
-        rhos = {}
-        for b in baselines:
-            sub = scores[[b, d]].dropna()
-            if len(sub) >= 3 and sub[b].nunique() > 1 and sub[d].nunique() > 1:
-                rhos[b] = float(spearmanr(sub[b], sub[d]).statistic)
-        best_of[d] = max(rhos, key=rhos.get) if rhos else None
-    best = [best_of.get(r.downstream) == r.b for r in comp.itertuples()]
-    comp["best_baseline"] = best
-    return comp
+    return comparisons(scores, pairs, downstream, families=families, n_resamples=n_resamples, seed=seed, alpha=alpha)
 
 
 # --- outputs --------------------------------------------------------------------------------------------
@@ -662,24 +804,20 @@ def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], 
 
 
 def format_comparisons(comp: pd.DataFrame) -> str:
-    """Markdown table of paired comparisons: ρ(A) − ρ(B) × 100 [95% interval], p, Holm-corrected p, n, f and
-    the reading ("A predicts better" only when the corrected p < α); the strongest baseline of a column is
-    marked ★."""
-    alpha = comp.attrs.get("alpha", 0.05)
-    lines = ["| A | B | downstream | ρ(A) − ρ(B) | 95% interval | p | p (Holm) | n, f | reading |",
-             "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    """Markdown table of exploratory paired comparisons: ρ(A) − ρ(B) × 100 [95% interval], unadjusted p,
+    Benjamini-Hochberg q, n models and clusters.  No row is a verdict."""
+    lines = ["| A | B | downstream | ρ(A) − ρ(B) | 95% interval | p | q (BH) | n, clusters |",
+             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in comp.itertuples():
-        b = f"{r.b} ★" if getattr(r, "best_baseline", False) else r.b
         if r.note:
-            lines.append(f"| {r.a} | {b} | {r.downstream} | – | – | – | – | {r.n_models} | {r.note} |")
+            lines.append(f"| {r.a} | {r.b} | {r.downstream} | – | – | – | – | {r.n_models} ({r.note}) |")
             continue
-        lines.append(f"| {r.a} | {b} | {r.downstream} | {r.difference:+.1f} | [{r.ci_low:+.1f}, {r.ci_high:+.1f}] "
-                     f"| {_p(r.p_value)} | {_p(r.p_holm)} | {r.n_models}, {r.n_families} | {r.reading} |")  # fmt: skip
+        lines.append(f"| {r.a} | {r.b} | {r.downstream} | {r.difference:+.1f} | [{r.ci_low:+.1f}, {r.ci_high:+.1f}] "
+                     f"| {_p(r.p_value)} | {_p(r.q_bh)} | {r.n_models}, {r.n_families} |")  # fmt: skip
     n = comp.attrs.get("n_comparisons", len(comp))
-    lines += ["", f"p: two-sided, normal approximation with the bootstrap standard error of the difference; Holm "
-              f"correction over all {n} comparisons of this table; \"A predicts better\" only when the corrected "
-              f"p < {alpha:g}." + (" ★ = the strongest baseline of that downstream column." if "best_baseline" in comp
-                                    else "")]  # fmt: skip
+    lines += ["", f"Exploratory. p: two-sided, normal approximation with the bootstrap standard error of the difference; "
+              f"q: Benjamini-Hochberg over the {n} comparisons of this table. These rows never decide a claim: the "
+              "confirmatory tests are in the Findings (`--claim`)."]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -728,6 +866,7 @@ class CorrelateReport:
     markdown: str
     written: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    finding: Any = None  # the --claim Finding (reports.verdict.Finding), if one was asked for
 
 
 def correlate_report(
@@ -748,37 +887,62 @@ def correlate_report(
     n_resamples: int = 1000,
     seed: int = 0,
     progress: bool = False,
+    claim: str | None = None,
+    target: str | None = None,
 ) -> CorrelateReport:
-    """``mteb-evalrank correlate``: the correlation table of a results folder as Markdown (Tables 3/6
-    layout), optionally written to ``out``, ``csv``, a heatmap ``plot`` and a Figure 4 ``rank_plot``
-    (models ordered by ``rank_by``, default the first downstream score).  ``compare`` adds the paired
-    bootstrap ρ(A) − ρ(B) for each (A, B) against every downstream score; ``compare_all`` compares each
-    EvalRank primary score with every other primary intrinsic score (the baselines).  All comparisons of
-    the report are Holm-corrected together.  Families: zoo names automatically, else ``families`` /
-    ``family_regex`` (see :func:`model_families`)."""
+    """``mteb-evalrank correlate``: the correlation table of a results folder *or a plain score table*
+    (``.csv``/``.tsv``, :func:`read_score_table`) as Markdown (Tables 3/6 layout), optionally written to
+    ``out``, ``csv``, a heatmap ``plot`` and a Figure 4 ``rank_plot`` (models ordered by ``rank_by``,
+    default the first downstream score).
+
+    ``claim``: the confirmatory test "``claim`` predicts the downstream mean (or ``target``) better than
+    every other primary intrinsic score given" (:func:`decide_claim`); its Finding opens the page and is
+    ``report.finding``.  ``compare`` / ``compare_all`` add exploratory paired comparisons (unadjusted p,
+    Benjamini-Hochberg q).  Families: zoo names automatically, else ``families`` / ``family_regex`` (see
+    :func:`model_families`); lineages and random floors from the same file's ``lineage`` / ``floor`` columns
+    or the zoo's definitions."""
     if rank_by is not None and rank_by not in downstream:
         raise InputError(f"--rank-by {rank_by!r} is not one of the downstream scores ({', '.join(downstream)}).")
+    if target is not None and target not in downstream:
+        raise InputError(f"--target {target!r} is not one of the downstream scores ({', '.join(downstream)}).")
+    if claim is not None and claim not in intrinsic:
+        raise InputError(f"--claim {claim!r} is not one of the intrinsic scores ({', '.join(intrinsic)}).")
     if n_resamples < 100:
         raise InputError(f"use at least 100 bootstrap resamples for a 95% interval, got {n_resamples}.")
+    table_input = is_score_table(results)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        folder = read_results_folder(results, progress=progress)
-        table = correlate(folder, intrinsic, downstream, n_resamples=n_resamples, seed=seed,
+        source = results if table_input else read_results_folder(results, progress=progress)
+        table = correlate(source, intrinsic, downstream, n_resamples=n_resamples, seed=seed,
                           revision_policy=revision_policy, families=families, family_regex=family_regex)  # fmt: skip
         scores = table.attrs["scores"]
         extra = [n for pair in compare for n in pair if n not in scores.columns]
         if extra:
-            more, _ = score_matrix(folder, list(dict.fromkeys(extra)), revision_policy=revision_policy)
+            if table_input:
+                more = table_scores(read_score_table(results)[0], list(dict.fromkeys(extra)), results)
+            else:
+                more, _ = score_matrix(source, list(dict.fromkeys(extra)), revision_policy=revision_policy)
             scores = scores.join(more, how="outer")
-        fam = model_families(list(scores.index), families=families, family_regex=family_regex)
-        errors, _ = score_matrix(folder, list(downstream), revision_policy=revision_policy,
-                                 reader=read_standard_error, strict=False)  # fmt: skip
+        fam = {m: table.attrs["families"].get(m, str(m)) for m in scores.index}
+        if table_input:
+            errors = pd.DataFrame(index=scores.index)
+        else:
+            errors, _ = score_matrix(source, list(downstream), revision_policy=revision_policy,
+                                     reader=read_standard_error, strict=False)  # fmt: skip
     notes = list(dict.fromkeys(str(w.message) for w in caught))
     noise = noise_table(scores, errors, list(downstream))
     ratios = dict(zip(noise["score"], noise["ratio"]))
     n_fam = len(set(fam.values()))
-    parts = [f"# Intrinsic vs downstream: Spearman ρ × 100 across {len(scores)} models in {n_fam} families", "",
-             format_markdown(table, noise=ratios)]  # fmt: skip
+    lineages = table.attrs["lineages"]
+    finding = None
+    parts = [f"# Intrinsic vs downstream: Spearman ρ × 100 across {len(scores)} models in {n_fam} families", ""]
+    if claim is not None:
+        finding = decide_claim(scores, claim, [i for i in intrinsic if i != claim], target or list(downstream),
+                               lineages=lineages, floors=table.attrs["floors"], seed=seed,
+                               n_resamples=max(n_resamples, 2000))  # fmt: skip
+        parts += ["## Finding", "", "One claim, one test fixed in advance (docs/statistics.md); everything below is "
+                  "exploratory.", "", finding.line(), ""]  # fmt: skip
+    parts += [format_markdown(table, noise=ratios)]
     dropped = table[table["n_dropped"] > 0]
     if len(dropped):
         parts += ["", "Models without a score are dropped from that cell, never imputed: "
@@ -796,20 +960,21 @@ def correlate_report(
         if not pairs:
             raise InputError("--compare-all needs an EvalRank score and at least one other primary intrinsic score.")
     if pairs:
+        clusters = {m: lineages.get(m, fam[m]) for m in scores.index}
         if compare_all:
             comp = fair_comparisons(scores, list(dict.fromkeys(a for a, _ in pairs)),
-                                    list(dict.fromkeys(b for _, b in pairs)), downstream, families=fam,
+                                    list(dict.fromkeys(b for _, b in pairs)), downstream, families=clusters,
                                     n_resamples=n_resamples, seed=seed)  # fmt: skip
         else:
-            comp = comparisons(scores, pairs, downstream, families=fam, n_resamples=n_resamples, seed=seed)
-        kind = "families resampled whole" if n_fam < len(scores) else "models resampled"
-        parts += ["", f"## Paired comparisons (bootstrap, {kind}, {n_resamples} resamples, seed {seed})", "",
-                  format_comparisons(comp)]  # fmt: skip
+            comp = comparisons(scores, pairs, downstream, families=clusters, n_resamples=n_resamples, seed=seed)
+        kind = "lineages resampled whole" if len(set(clusters.values())) < len(scores) else "models resampled"
+        parts += ["", f"## Exploratory paired comparisons (bootstrap, {kind}, {n_resamples} resamples, seed {seed})",
+                  "", format_comparisons(comp)]  # fmt: skip
         table.attrs["comparisons"] = comp
     parts += ["", "## Is each downstream score above its noise?", "", format_noise(noise)]
     if notes:
         parts += ["", "## Warnings", "", *[f"- {n}" for n in notes]]
-    report = CorrelateReport(table, "\n".join(parts) + "\n", warnings=notes)
+    report = CorrelateReport(table, "\n".join(parts) + "\n", warnings=notes, finding=finding)
     if out is not None:
         path = Path(out)
         path.parent.mkdir(parents=True, exist_ok=True)

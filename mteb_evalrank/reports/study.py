@@ -12,7 +12,7 @@ Writes into ``<out>``:
 - ``correlation.md`` / ``correlation.csv`` / ``correlation.png`` — all variants: every intrinsic score
   against every downstream task and the downstream mean (EvalRank Table 6 layout), with the family-aware
   statistics; exploratory metrics in their own block;
-- ``comparisons.csv`` — each EvalRank primary score against every baseline, Holm-corrected;
+- ``comparisons.csv`` — exploratory: each EvalRank primary score against every baseline per column (p, BH q);
 - ``correlation_bow.md`` — the bag-of-words variants only;
 - ``ranks.png`` — EvalRank Figure 4 (§6.2): ranks on MR (the pivot) against SST2 and the intrinsic scores, one
   panel each, coloured by family (:mod:`mteb_evalrank.reports.rank_panels`); ``ranks_mr.png``,
@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -133,17 +133,24 @@ def _present_names(folder, names: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def population(models: Sequence[str]) -> pd.DataFrame:
-    """One row per model: ``family`` (zoo checkpoint family), ``floor`` (random weights or vectors) and
-    ``postprocessed`` (whitening, ABTT, SIF), read from the zoo's definitions."""
+    """One row per model: ``family`` (zoo checkpoint family), ``floor`` (random weights or vectors),
+    ``postprocessed`` (whitening, ABTT, SIF), ``kind``, and its ``lineage`` with the reason
+    (:mod:`mteb_evalrank.models.lineage`), read from the zoo's definitions."""
+    from mteb_evalrank.models.lineage import lineage_of
     from mteb_evalrank.models.zoo import BASES
 
     rows = []
     for m in models:
         v = _variant_of(m)
         base = BASES[v.base]
+        lineage, why = lineage_of(base.family_name)
         rows.append({"model": m, "family": base.family_name, "floor": bool(base.floor),
-                     "postprocessed": v.whiten is not None or v.static_post is not None, "kind": base.kind})  # fmt: skip
-    return pd.DataFrame(rows, columns=["model", "family", "floor", "postprocessed", "kind"]).set_index("model")
+                     "postprocessed": v.whiten is not None or v.static_post is not None, "kind": base.kind,
+                     "lineage": lineage, "lineage_reason": why})  # fmt: skip
+    return pd.DataFrame(rows, columns=["model", *POPULATION_COLUMNS]).set_index("model")
+
+
+POPULATION_COLUMNS = ["family", "floor", "postprocessed", "kind", "lineage", "lineage_reason"]
 
 
 @dataclass
@@ -159,17 +166,61 @@ class Analysis:
     noise: pd.DataFrame
     effects: pd.DataFrame
     groups: dict[str, list[str]]
-    findings: list[Any]
     primary: list[str]
     downstream: list[str]
+    claim: Any = None  # metrics.confirmatory.BetterThanAll on the primary population (no floors, by lineage)
+    claim_sensitivity: dict[str, Any] = field(default_factory=dict)  # the same test on other populations/clusters
+    within: Any = None  # metrics.confirmatory.WithinPermutation
+    pp_similarity: Any = None  # metrics.confirmatory.MeanTest of the similarity change
+    pp_downstream: Any = None
+    n_pairs: int = 0
+
+    def claim_finding(self, n_claims: int = 3, alpha: float = 0.05):
+        from mteb_evalrank.reports.verdict import better_than_all_finding
+
+        primary = self.pop.index[~self.pop["floor"]]
+        lineages = self.pop.loc[primary, "lineage"].nunique()
+        where = (f"{len(primary)} {self.level.name}-level models in {lineages} lineages without the random floors "
+                 f"({int(self.pop['floor'].sum())} excluded). ")  # fmt: skip
+        baselines = [b for b in self.level.baselines if b in self.scores.columns]
+        return better_than_all_finding(self.level.claim, self.claim, self.level.claim_score, DOWNSTREAM_MEAN, baselines,
+                                       alpha=alpha, n_claims=n_claims, population=where)  # fmt: skip
+
+    def postprocessing_finding(self, n_claims: int = 3, alpha: float = 0.05):
+        from mteb_evalrank.reports.verdict import postprocessing_finding
+
+        return postprocessing_finding(self.pp_similarity, self.pp_downstream, n_pairs=self.n_pairs, alpha=alpha,
+                                      n_claims=n_claims, similarity_label=self.level.similarity_label)  # fmt: skip
+
+    def within_finding(self, alpha: float = 0.05):
+        from mteb_evalrank.reports.verdict import within_checkpoint_finding
+
+        return within_checkpoint_finding(self.level.claim_score, DOWNSTREAM_MEAN, self.within, alpha=alpha)
+
+
+def _claim_test(scores: pd.DataFrame, pop: pd.DataFrame, level: Level, models, clusters: str, *, n_resamples: int,
+                seed: int):  # fmt: skip
+    """:func:`~mteb_evalrank.metrics.confirmatory.better_than_all` of the level's claim on ``models``."""
+    from mteb_evalrank.metrics.confirmatory import better_than_all
+
+    baselines = [b for b in level.baselines if b in scores.columns]
+    if level.claim_score not in scores.columns or DOWNSTREAM_MEAN not in scores.columns or not baselines:
+        return None
+    part = scores.loc[list(models), [level.claim_score, *baselines, DOWNSTREAM_MEAN]].dropna()
+    return better_than_all(part[level.claim_score].to_numpy(), {b: part[b].to_numpy() for b in baselines},
+                           part[DOWNSTREAM_MEAN].to_numpy(), pop.loc[part.index, clusters].tolist(),
+                           n_resamples=n_resamples, seed=seed)  # fmt: skip
 
 
 def analyse(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Level, *, n_resamples: int = 1000,
             seed: int = 0, folder: Any = None) -> Analysis | None:  # fmt: skip
-    """Correlations, fair comparisons, noise, Table 10 effects and the level's Findings (``None``: no results)."""
+    """Correlations, exploratory comparisons, noise, Table 10 effects and the level's confirmatory tests
+    (``None``: no results).  The confirmatory tests run on the models that are not random floors and
+    resample whole lineages; the sensitivity lines rerun them with the floors and by checkpoint family."""
+    from mteb_evalrank.metrics.confirmatory import mean_tests, within_cluster_permutation
     from mteb_evalrank.models.zoo import unprocessed_counterpart
     from mteb_evalrank.reports.correlation_study import fair_comparisons, noise_table
-    from mteb_evalrank.reports.verdict import postprocessing_finding, predicts_better_finding
+    from mteb_evalrank.reports.verdict import EQUIVALENCE_MARGIN
 
     scores, errors = study_scores(out, variants, tasks, level, folder=folder)
     if scores.empty:
@@ -180,10 +231,11 @@ def analyse(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Lev
     primary = [c for c in intrinsic if ":" not in c]
     downstream = [c for c in [*DOWNSTREAM_TASKS, DOWNSTREAM_MEAN] if c in scores.columns]
     table = correlation_table(scores, intrinsic, downstream, families=families, n_resamples=n_resamples, seed=seed)
-    comp = fair_comparisons(scores, list(level.evalrank), list(level.baselines), downstream, families=families,
-                            n_resamples=n_resamples, seed=seed)  # fmt: skip
+    real = pop.index[~pop["floor"]]
+    lineage = pop["lineage"].to_dict()
+    comp = fair_comparisons(scores.loc[real], list(level.evalrank), list(level.baselines), downstream,
+                            families=lineage, n_resamples=n_resamples, seed=seed)  # fmt: skip
     noise = noise_table(scores, errors, downstream)
-    rho = {(r.intrinsic, r.downstream): r.rho for r in table.itertuples()}
     effect_pairs = []
     for m in scores.index:
         plain = unprocessed_counterpart(_variant_of(m))
@@ -195,16 +247,64 @@ def analyse(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Lev
         "downstream (10 tasks)": [c for c in DOWNSTREAM_TASKS if c in scores],
     }
     effects = postprocessing_effects(scores, effect_pairs, groups)
-    claim_rows = comp[comp["b"].isin(level.baselines)] if len(comp) else comp
-    findings = [predicts_better_finding(level.claim, claim_rows, level.claim_score, DOWNSTREAM_MEAN, rho=rho)]
-    if not any(b in scores.columns for b in level.baselines):
-        f = findings[0]
-        findings[0] = type(f)(f.claim, f.verdict, f"Not tested: no {level.similarity_label} task has results for "
-                              f"this population.", f.rule)  # fmt: skip
-    findings.append(postprocessing_finding(effects, [families.get(p, p) for p in effects.get("processed", [])],
-                                           level.similarity_label, "downstream (10 tasks)", n_resamples=n_resamples,
-                                           seed=seed))  # fmt: skip
-    return Analysis(level, scores, errors, pop, table, comp, noise, effects, groups, findings, primary, downstream)
+    a = Analysis(level, scores, errors, pop, table, comp, noise, effects, groups, primary, downstream)
+    boot = {"n_resamples": max(n_resamples, 2000), "seed": seed}
+    a.claim = _claim_test(scores, pop, level, real, "lineage", **boot)
+    a.claim_sensitivity = {
+        "with the random floors, by lineage": _claim_test(scores, pop, level, pop.index, "lineage", **boot),
+        "without the floors, by checkpoint family": _claim_test(scores, pop, level, real, "family", **boot),
+    }
+    if level.claim_score in scores.columns and DOWNSTREAM_MEAN in scores.columns:
+        part = scores.loc[real, [level.claim_score, DOWNSTREAM_MEAN]].dropna()
+        a.within = within_cluster_permutation(part[level.claim_score].to_numpy(), part[DOWNSTREAM_MEAN].to_numpy(),
+                                              pop.loc[part.index, "family"].tolist(), seed=seed)  # fmt: skip
+    sim, down = level.similarity_label, "downstream (10 tasks)"
+    if not effects.empty and sim in effects and down in effects:
+        ok = effects[~effects["processed"].map(pop["floor"]).astype(bool)]
+        ok = ok[ok[[sim, down]].notna().all(axis=1)]
+        clusters = ok["processed"].map(lineage).tolist()
+        if len(ok):
+            a.n_pairs = len(ok)
+            a.pp_similarity = mean_tests(ok[sim].to_numpy(), clusters, **boot)
+            a.pp_downstream = mean_tests(ok[down].to_numpy(), clusters, margin=EQUIVALENCE_MARGIN, **boot)
+    return a
+
+
+def confirmatory_findings(sentence: Analysis | None, word: Analysis | None, alpha: float = 0.05) -> list[Any]:
+    """The three confirmatory claims (sentence, word, post-processing at sentence level), Holm across them."""
+    from mteb_evalrank.reports.verdict import INCONCLUSIVE, Finding, adjust_across_claims
+
+    def missing(claim: str, what: str) -> Any:
+        return Finding(claim, INCONCLUSIVE, f"Not tested: no {what} results in this study.", "see docs/statistics.md")
+
+    raw = [sentence.claim_finding(alpha=alpha) if sentence is not None else missing(SENTENCE_CLAIM, "sentence-level"),
+           word.claim_finding(alpha=alpha) if word is not None else missing(WORD_CLAIM, "word-level (study --level word)"),
+           sentence.postprocessing_finding(alpha=alpha) if sentence is not None
+           else missing("Post-processing helps similarity scores but not downstream (EvalRank Table 10)", "sentence-level")]  # fmt: skip
+    return adjust_across_claims(raw, alpha)
+
+
+def claim_sensitivity_lines(analyses: Sequence[Analysis | None]) -> list[str]:
+    """Exploratory: the claims' tests rerun with the floors and by checkpoint family (never deciding)."""
+    lines = []
+    for a in analyses:
+        if a is None:
+            continue
+        for label, t in a.claim_sensitivity.items():
+            if t is None or not t.contrasts:
+                continue
+            worst = min(t.contrasts, key=lambda c: c.difference)
+            lines.append(f"- {a.level.claim_score} vs every baseline, {label} ({t.n_models} models, {t.n_clusters} "
+                         f"clusters): smallest advantage {worst.difference:+.1f} over {worst.baseline}; "
+                         f"intersection-union p = {_p(t.p_support)}, some baseline better p = {_p(t.p_refute)}; "
+                         f"minimum detectable difference {t.mdd:.1f} ρ points")  # fmt: skip
+    return lines
+
+
+def _p(p: float) -> str:
+    import math
+
+    return "–" if not math.isfinite(p) else "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def word_level_variants(out: Path, *, folder: Any = None) -> list[str]:
@@ -269,37 +369,43 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     main_md = format_markdown(table, noise=ratios)
     (out / f"{pre}correlation.md").write_text(main_md + "\n", encoding="utf-8")
 
-    findings = list(a.findings)
     if spec is SENTENCE:
+        sent = a
         words = word_level_variants(out, folder=folder)
-        w = analyse(out, words, WORD_LEVEL_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder) if words else None
-        if w is not None:
-            f = w.findings[0]
-            with_down = int(w.scores[DOWNSTREAM_MEAN].notna().sum()) if DOWNSTREAM_MEAN in w.scores else 0
-            findings.insert(1, type(f)(f.claim, f.verdict, f"On the word-level population of this folder ({len(w.scores)} "
-                                       f"word models in {w.pop['family'].nunique()} families with word-level results, "
-                                       f"{with_down} of them with every downstream task; `study --level word` writes "
-                                       f"word_level.md): {f.figures}", f.rule))  # fmt: skip
-        else:
-            from mteb_evalrank.reports.verdict import INCONCLUSIVE, Finding
-
-            findings.insert(1, Finding(WORD_CLAIM, INCONCLUSIVE, "Not tested: no word-level results in this study "
-                                       "(mteb-evalrank study --level word).", "see word_level.md"))  # fmt: skip
+        word = analyse(out, words, WORD_LEVEL_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder) if words else None
+    else:
+        word = a
+        sent = analyse(out, _sentence_variants(), STUDY_TASKS, SENTENCE, n_resamples=n_resamples, seed=seed,
+                       folder=folder)  # fmt: skip
+    findings = confirmatory_findings(sent, word)
+    second = [x.within_finding() for x in (sent, word) if x is not None]
 
     timing = json.loads((out / "timing.json").read_text(encoding="utf-8")) if (out / "timing.json").exists() else []
     title = "Correlation study" if spec is SENTENCE else "Word-level study (EvalRank Table 3)"
-    lines = [f"# {title}: {len(scores)} zoo variants in {n_fam} families", ""]
-    lines += ["## Findings", "", "Each claim is decided by the rule printed with it, fixed before the results were "
-              "read; the primary score of every intrinsic task is its main score.", "", *[f.line() for f in findings], ""]
+    n_lin = pop.loc[~pop["floor"], "lineage"].nunique()
+    lines = [f"# {title}: {len(scores)} zoo variants in {n_fam} families, {n_lin} lineages without the random floors", ""]
+    lines += ["## Findings", "",
+              "The three confirmatory claims. Each is decided by the one test printed with it, named with its "
+              "competitors, target and margin before the results were read; Holm's correction runs across these "
+              "three claims only. Models are counted by lineage (shared weights or training) and random floors are "
+              "left out. Everything below the Findings is exploratory. The rule is in docs/statistics.md.", "",
+              *[f.line() for f in findings], ""]  # fmt: skip
+    lines += ["### Second estimand: within a checkpoint", "",
+              "Does the score pick the better pooling, layer or post-processing of one checkpoint? A test of its own, "
+              "fixed in advance, not one of the three claims.", "", *[f.line() for f in second], ""]  # fmt: skip
+    sens = claim_sensitivity_lines([sent, word])
+    if sens:
+        lines += ["### Sensitivity of the claims (exploratory, never deciding)", "", *sens, ""]
     lines += _reproduce_block(out, timing, variants, tasks, level)
     lines += _gaps_block(scores, timing, tasks, variants)
     lines += ["## Population", "", _population_markdown(pop), ""]
     lines += [f"## Primary table: all {len(scores)} variants", "", main_md, ""]
     lines += ["## Is each downstream score above its noise?", "", format_noise(a.noise), ""]
     if len(comp):
-        lines += ["## Does EvalRank predict better than every baseline?", "",
+        lines += ["## Exploratory: each EvalRank score against each baseline, per downstream column", "",
                   f"Each EvalRank primary score against every {spec.similarity_label} baseline present, per downstream "
-                  f"column (paired family bootstrap, {n_resamples} resamples, seed {seed}).", "",
+                  f"column, without the random floors (paired lineage bootstrap, {n_resamples} resamples, seed {seed}). "
+                  "Unadjusted p and Benjamini-Hochberg q over this table; none of these decides a Finding.", "",
                   format_comparisons(comp), ""]  # fmt: skip
     lines += ["## Sensitivity", ""]
     lines += _sensitivity_blocks(scores, pop, a.primary, a.downstream, families, ratios, n_resamples, seed)
@@ -412,12 +518,19 @@ def _gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str],
 
 
 def _population_markdown(pop: pd.DataFrame) -> str:
-    lines = ["| family | models | random floor | post-processed | variants |", "|---|---|---|---|---|"]
-    for fam, part in pop.groupby("family", sort=True):
+    lines = ["| lineage | family | models | random floor | post-processed | variants |", "|---|---|---|---|---|---|"]
+    for (lin, fam), part in pop.groupby(["lineage", "family"], sort=True):
         names = ", ".join(str(m).removeprefix("zoo/").replace("__", "/", 1) for m in part.index)
-        lines.append(f"| {fam} | {len(part)} | {int(part['floor'].sum())} | {int(part['postprocessed'].sum())} | {names} |")
-    lines += ["", f"{len(pop)} models in {pop['family'].nunique()} families; the family of a zoo variant is its base's "
-              "checkpoint (a quantised copy of a checkpoint is in the checkpoint's family)."]  # fmt: skip
+        lines.append(f"| {lin} | {fam} | {len(part)} | {int(part['floor'].sum())} | {int(part['postprocessed'].sum())} "
+                     f"| {names} |")  # fmt: skip
+    real = pop[~pop["floor"]]
+    lines += ["", f"{len(pop)} models in {pop['family'].nunique()} families and {pop['lineage'].nunique()} lineages; "
+              f"without the random floors {len(real)} models in {real['lineage'].nunique()} lineages, the units the "
+              "confirmatory tests resample. The family of a zoo variant is its base's checkpoint (a quantised copy of a "
+              "checkpoint is in the checkpoint's family); a lineage groups the families that share weights or training "
+              "(`mteb_evalrank/models/lineages.json`):", ""]  # fmt: skip
+    for lin, part in pop.groupby("lineage", sort=True):
+        lines.append(f"- **{lin}**: {part['lineage_reason'].iloc[0]}")
     return "\n".join(lines)
 
 
@@ -441,6 +554,17 @@ def _sensitivity_blocks(scores: pd.DataFrame, pop: pd.DataFrame, primary: list[s
     return lines
 
 
+def _sentence_variants() -> list[str]:
+    """The sentence study's default population (empty when its zoo is not installed)."""
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.integration.study import select_variants
+
+    try:
+        return select_variants(["population"], installed_only=False)
+    except InputError:
+        return []
+
+
 def _variant_of(mteb_name: str):
     from mteb_evalrank.models.zoo import parse_zoo_name
 
@@ -457,7 +581,7 @@ def _scores_markdown(scores: pd.DataFrame, families: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def default_word_variants() -> list[str]:
+def default_word_variants(*, installed_only: bool = True) -> list[str]:
     """The word-level population: the ``word`` selection of the zoo when it exists, else every installed
     static (word-vector) variant."""
     from mteb_evalrank.errors import InputError
@@ -466,7 +590,7 @@ def default_word_variants() -> list[str]:
     from mteb_evalrank.models.zoo import BASES, VARIANTS
 
     try:
-        return select_variants("word")
+        return select_variants("word", installed_only=installed_only)
     except InputError:
         register_zoo()
         return [v for v in sorted(VARIANTS) if BASES[VARIANTS[v].base].kind == "static"
@@ -490,10 +614,11 @@ def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence
         raise InputError(f"--level must be one of {', '.join(LEVELS)}, got {level!r}.")
     out = Path(out)
     if level == "word":
-        variants = select_variants(zoo) if zoo else default_word_variants()
+        variants = (select_variants(zoo, installed_only=not correlate_only) if zoo
+                    else default_word_variants(installed_only=not correlate_only))  # fmt: skip
         tasks = list(tasks or WORD_LEVEL_TASKS)
     else:
-        variants = select_variants(zoo or ["population"])
+        variants = select_variants(zoo or ["population"], installed_only=not correlate_only)
         tasks = list(tasks or STUDY_TASKS)
     if not variants:
         raise InputError(f"no installed zoo variant for the {level} level; see `mteb-evalrank models`.")

@@ -1,130 +1,195 @@
-"""The study's Findings: each claim of the EvalRank paper, decided from the numbers by a rule fixed in advance.
+"""The study's Findings: each claim of the EvalRank paper, decided by one test named in advance.
 
-One line per claim, with the verdict (*supported*, *not supported* or *inconclusive*), the figures that
-decided it and the rule.  The rules (written before any result was read, and printed with every line):
+Exactly three claims are confirmatory (:data:`CLAIMS`); each has one test fixed before any result is read,
+printed with its line, and Holm's correction runs across those three only (Holm 1979).  Everything else
+a report shows (per-column comparisons, sub-scores, other baselines, the sensitivity lines) is
+exploratory: unadjusted p with Benjamini-Hochberg q, never bold, never deciding.  The tests themselves
+are in :mod:`mteb_evalrank.metrics.confirmatory`; this module only words them.
 
-**"EvalRank (sentence / word) predicts downstream better than STS / word similarity"** (EvalRank §5-6,
-Tables 3 and 6).  The deciding column is fixed: the *downstream mean* (the mean of the downstream tasks'
-main scores).  The competitor is the *strongest* baseline of that column (highest ρ), not the weakest.
-The test is the paired family bootstrap of ρ(EvalRank) − ρ(baseline) with Holm's correction over every
-comparison of the report (:func:`~mteb_evalrank.reports.correlation_study.fair_comparisons`).
+1. **EvalRank (sentence) predicts downstream better than STS** (EvalRank §6, Table 6), and
+2. **EvalRank (word) predicts downstream better than word similarity** (§5, Table 3).  Target fixed in
+   advance: the downstream mean.  Competitors fixed in advance: *every* primary similarity baseline of the
+   level.  Test: one-sided paired lineage-bootstrap test of ρ(EvalRank) − ρ(b) against each baseline b;
+   intersection-union (Berger 1982): *supported* iff all reject (p = max).  *Not supported* iff some
+   baseline is shown better (one-sided, Bonferroni over the baselines).  Random floors excluded.
+3. **Post-processing helps similarity scores but not downstream** (§6.2, Table 10).  Over every
+   (post-processed, unprocessed) pair of one checkpoint: the mean similarity change is > 0 (one-sided) *and*
+   the mean downstream change lies within ± :data:`EQUIVALENCE_MARGIN` points (TOST, Schuirmann 1987);
+   intersection-union of the two.  *Not supported* iff the similarity change is shown ≤ 0 or the downstream
+   change is shown outside the margin.
 
-- *supported*: the difference is positive and its Holm-corrected p < α;
-- *not supported*: the difference is negative and its Holm-corrected p < α (the baseline predicts better);
-- *inconclusive*: otherwise, and always with fewer than :data:`MIN_FAMILIES` (5) families: a cluster
-  bootstrap over 2-4 clusters has only a handful of distinct resamples (Cameron, Gelbach & Miller 2008 on
-  inference with few clusters).  The per-column tally (in how many downstream columns each side wins after
-  correction) is printed as supporting detail, not as the decision.
-
-**"Post-processing helps similarity scores but not downstream"** (EvalRank §6.2, Table 10).  For every
-(post-processed, unprocessed) pair of the same checkpoint and pooling: Δ = mean change of the similarity
-scores and of the downstream scores (points).  Mean Δ per group with a 95% interval resampling whole
-families (:func:`~mteb_evalrank.metrics.family_statistics.cluster_bootstrap_mean`).
-
-- *supported*: the similarity interval lies above 0 and the downstream interval does not;
-- *not supported*: the similarity interval lies at or below 0, or the downstream interval lies above 0;
-- *inconclusive*: otherwise (the similarity interval contains 0), and with fewer than 5 families.
+Every line carries its minimum detectable difference (80% power) and, when inconclusive, what could and
+could not have been detected.  Fewer than 5 lineages never decide (Cameron, Gelbach & Miller 2008).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
-SUPPORTED, NOT_SUPPORTED, INCONCLUSIVE = "supported", "not supported", "inconclusive"
-#: a family bootstrap over fewer clusters than this has too few distinct resamples to decide anything
-#: (with 2 families there are 3); such claims are inconclusive whatever the p-value
-MIN_FAMILIES = 5
+from mteb_evalrank.metrics.confirmatory import (
+    INCONCLUSIVE,
+    MIN_CLUSTERS,
+    NOT_SUPPORTED,
+    SUPPORTED,
+    BetterThanAll,
+    MeanTest,
+    WithinPermutation,
+    decide,
+    holm_across_claims,
+)
+
+__all__ = ["SUPPORTED", "NOT_SUPPORTED", "INCONCLUSIVE", "Finding", "EQUIVALENCE_MARGIN", "better_than_all_finding",
+           "postprocessing_finding", "within_checkpoint_finding", "adjust_across_claims"]  # fmt: skip
+
+#: the equivalence margin of "post-processing does not change downstream", in points (× 100), fixed in advance
+EQUIVALENCE_MARGIN = 1.0
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One claim, its verdict, the figures that decided it and the rule."""
+    """One claim, its verdict, the figures that decided it, its power and the test fixed in advance."""
 
     claim: str
     verdict: str
     figures: str
     rule: str
+    power: str = ""
+    p_support: float = float("nan")  # before the correction across claims
+    p_refute: float = float("nan")
+    n_clusters: int = 0
+    reason: str | None = None
 
     def line(self) -> str:
-        return f"- **{self.claim}: {self.verdict.upper()}.** {self.figures} *Rule:* {self.rule}"
+        power = f" {self.power}" if self.power else ""
+        return f"- **{self.claim}: {self.verdict.upper()}.** {self.figures}{power} *Test (fixed in advance):* {self.rule}"
 
 
-def _fmt_p(p: float) -> str:
+def _p(p: float) -> str:
+    if not np.isfinite(p):
+        return "–"
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def predicts_better_finding(claim: str, comp: pd.DataFrame, evalrank: str, target: str, *,
-                            rho: Mapping[tuple[str, str], float] | None = None, alpha: float = 0.05) -> Finding:  # fmt: skip
-    """Decide "``evalrank`` predicts downstream better than its baselines" from ``fair_comparisons`` rows."""
-    rule = (f"deciding column fixed in advance: {target}; competitor: the strongest baseline of that column (highest ρ); "
-            f"paired family bootstrap of ρ(EvalRank) − ρ(baseline), Holm-corrected over all "
-            f"{comp.attrs.get('n_comparisons', len(comp))} comparisons of the report; supported if positive with "
-            f"p_Holm < {alpha:g}, not supported if negative with p_Holm < {alpha:g}, else inconclusive; "
-            f"always inconclusive with fewer than {MIN_FAMILIES} families.")  # fmt: skip
-    rows = comp[(comp["a"] == evalrank)] if len(comp) else comp
-    if not len(rows):
-        return Finding(claim, INCONCLUSIVE, f"Not tested: no {evalrank} results or no baseline in this folder.", rule)
-    best = rows[(rows["downstream"] == target) & rows["best_baseline"]]
-    if not len(best) or best.iloc[0]["note"]:
-        why = best.iloc[0]["note"] if len(best) else f"no baseline has a defined ρ with {target}"
-        return Finding(claim, INCONCLUSIVE, f"Not decidable: {why}.", rule)
-    r = best.iloc[0]
-    if int(r["n_families"]) < MIN_FAMILIES:
-        verdict = INCONCLUSIVE
-    elif r["p_holm"] < alpha:
-        verdict = SUPPORTED if r["difference"] > 0 else NOT_SUPPORTED
+def _signed(v: float, digits: int = 1) -> str:
+    return "–" if not np.isfinite(v) else f"{v:+.{digits}f}"
+
+
+def adjust_across_claims(findings: Sequence[Finding], alpha: float = 0.05) -> list[Finding]:
+    """Holm across the confirmatory claims only: re-decide each Finding from its Holm-adjusted p-values
+    (support and refutation are adjusted separately, each over the claims that were tested)."""
+    sup = holm_across_claims([f.p_support for f in findings])
+    ref = holm_across_claims([f.p_refute for f in findings])
+    k = sum(np.isfinite(f.p_support) for f in findings)
+    out = []
+    for f, ps, pr in zip(findings, sup, ref):
+        if not np.isfinite(f.p_support):
+            out.append(f)
+            continue
+        verdict = decide(ps, pr, alpha, f.n_clusters, f.reason)
+        figures = f"{f.figures} Holm across the {k} claims: p = {_p(ps)} for, {_p(pr)} against."
+        out.append(Finding(f.claim, verdict, figures, f.rule, f.power, f.p_support, f.p_refute, f.n_clusters, f.reason))
+    return out
+
+
+def _inconclusive_because(reason: str | None, n_clusters: int) -> str:
+    if reason:
+        return f" Not decidable: {reason}."
+    if n_clusters < MIN_CLUSTERS:
+        return f" Not decidable: {n_clusters} lineages (fewer than {MIN_CLUSTERS} never decide)."
+    return ""
+
+
+def better_than_all_finding(claim: str, test: BetterThanAll | None, claim_score: str, target: str,
+                            baselines: Sequence[str], *, alpha: float = 0.05, n_claims: int = 3,
+                            population: str = "") -> Finding:  # fmt: skip
+    """Word :func:`~mteb_evalrank.metrics.confirmatory.better_than_all` as a Finding (p-values unadjusted
+    across claims: :func:`adjust_across_claims` adjusts them)."""
+    names = ", ".join(baselines) if baselines else "none present"
+    holm = f"after Holm across the {n_claims} claims" if n_claims > 1 else "one claim, no correction across claims"
+    rule = (f"{claim_score} against every primary baseline named in advance ({names}) on {target}; for each "
+            f"baseline b a one-sided paired lineage-bootstrap test of ρ({claim_score}) − ρ(b) (bootstrap SE, "
+            f"Student t with lineages − 1 df); intersection-union (Berger 1982): supported iff every test rejects "
+            f"at α = {alpha:g} (p = the largest), {holm}; not supported iff some baseline is shown better "
+            f"(one-sided, Bonferroni over the baselines{', Holm across the claims' if n_claims > 1 else ''}); random "
+            f"floors excluded; fewer than {MIN_CLUSTERS} lineages never decide.")  # fmt: skip
+    if test is None or not baselines:
+        return Finding(claim, INCONCLUSIVE, f"Not tested: no {claim_score} results or no baseline for this population.",
+                       rule)  # fmt: skip
+    if not test.contrasts:
+        return Finding(claim, INCONCLUSIVE, f"Not decidable: {test.reason}.", rule, reason=test.reason,
+                       n_clusters=test.n_clusters)  # fmt: skip
+    worst = min(test.contrasts, key=lambda c: c.difference)
+    each = "; ".join(f"{c.baseline} {c.rho_baseline:.1f} ({_signed(c.difference)} [{_signed(c.ci_low)}, "
+                     f"{_signed(c.ci_high)}], p = {_p(c.p_better)})" for c in test.contrasts)  # fmt: skip
+    figures = (f"{population}{target}: ρ({claim_score}) = {test.rho_claim:.1f}; each baseline's ρ (difference "
+               f"[{100 - 2 * 100 * alpha:g}% interval], one-sided p): {each}. Smallest advantage "
+               f"{_signed(worst.difference)} over {worst.baseline}; intersection-union p = {_p(test.p_support)}; "
+               f"some baseline better: p = {_p(test.p_refute)} (n = {test.n_models} models, "
+               f"{test.n_clusters} lineages).")  # fmt: skip
+    verdict = decide(test.p_support, test.p_refute, alpha, test.n_clusters, test.reason)
+    figures += _inconclusive_because(test.reason, test.n_clusters)
+    if np.isfinite(test.mdd):
+        need = test.lineages_needed(10.0)
+        power = (f"Minimum detectable difference (80% power, α = {alpha:g}): an advantage of {test.mdd:.1f} ρ points "
+                 f"over every baseline; about {need:.0f} lineages like these would detect +10.")  # fmt: skip
+        if verdict == INCONCLUSIVE:
+            power += (f" So an advantage of {test.mdd:.0f} points or more would probably have been seen; a smaller "
+                      "one could not be told from none.")  # fmt: skip
     else:
-        verdict = INCONCLUSIVE
-    rho_a = rho.get((evalrank, target), np.nan) if rho else np.nan
-    rho_b = rho.get((r["b"], target), np.nan) if rho else np.nan
-    per_column = rows[(rows["downstream"] != target) & rows["best_baseline"] & (rows["note"] == "")]
-    wins = int(((per_column["p_holm"] < alpha) & (per_column["difference"] > 0)).sum())
-    losses = int(((per_column["p_holm"] < alpha) & (per_column["difference"] < 0)).sum())
-    figures = (f"{target}: ρ({evalrank}) = {rho_a:.1f}, ρ({r['b']}, strongest baseline) = {rho_b:.1f}; difference "
-               f"{r['difference']:+.1f} [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}], p = {_fmt_p(r['p_value'])}, "
-               f"p_Holm = {_fmt_p(r['p_holm'])} (n = {int(r['n_models'])} models, f = {int(r['n_families'])} families). "
-               f"Per downstream column against its strongest baseline: {evalrank} better in {wins}, worse in {losses}, "
-               f"inconclusive in {len(per_column) - wins - losses} of {len(per_column)}.")  # fmt: skip
-    return Finding(claim, verdict, figures, rule)
+        power = "Minimum detectable difference: none (a baseline ranks the models exactly as the claim's score does)."
+    return Finding(claim, verdict, figures, rule, power, test.p_support, test.p_refute, test.n_clusters, test.reason)
 
 
-def postprocessing_finding(effects: pd.DataFrame, families: Sequence[str], similarity: str, downstream: str, *,
-                           n_resamples: int = 1000, seed: int = 0) -> Finding:  # fmt: skip
-    """Decide EvalRank Table 10's reading from ``postprocessing_effects`` rows (one per pair)."""
-    from mteb_evalrank.metrics.family_statistics import cluster_bootstrap_mean
-
+def postprocessing_finding(similarity: MeanTest | None, downstream: MeanTest | None, *, n_pairs: int,
+                           alpha: float = 0.05, n_claims: int = 3, margin: float = EQUIVALENCE_MARGIN,
+                           similarity_label: str = "similarity") -> Finding:  # fmt: skip
+    """EvalRank Table 10's reading as a confirmatory test (see the module docstring)."""
     claim = "Post-processing helps similarity scores but not downstream (EvalRank Table 10)"
-    rule = ("mean Δ (post-processed − unprocessed, points) over all pairs, 95% interval resampling whole families; "
-            "supported if the similarity interval is above 0 and the downstream interval is not; not supported if "
-            "the similarity interval is at or below 0 or the downstream interval is above 0; else inconclusive; "
-            f"always inconclusive with fewer than {MIN_FAMILIES} families.")
-    if effects.empty or similarity not in effects or downstream not in effects:
+    rule = (f"over every (post-processed, unprocessed) pair of one checkpoint, mean change in points, lineages "
+            f"resampled whole; supported iff the {similarity_label} change is > 0 (one-sided) and the downstream change "
+            f"lies within the equivalence margin ±{margin:g} point (TOST, Schuirmann 1987), both at α = {alpha:g} "
+            f"(intersection-union, p = the larger), after Holm across the {n_claims} claims; not supported iff the "
+            f"similarity change is shown ≤ 0 or the downstream change is shown outside the margin (Bonferroni over "
+            f"the two); fewer than {MIN_CLUSTERS} lineages never decide.")  # fmt: skip
+    if similarity is None or downstream is None or n_pairs == 0:
         return Finding(claim, INCONCLUSIVE, "Not tested: no (post-processed, unprocessed) pair has results.", rule)
-    ok = effects[[similarity, downstream]].notna().all(axis=1).to_numpy()
-    fam = [f for f, keep in zip(families, ok) if keep]
-    if ok.sum() < 2:
-        return Finding(claim, INCONCLUSIVE, f"Not decidable: {int(ok.sum())} pair(s) with both scores.", rule)
-    if len(set(fam)) < 2:
-        return Finding(claim, INCONCLUSIVE, f"Not decidable: the {int(ok.sum())} pairs come from 1 family (a family "
-                       "interval needs ≥ 2).", rule)  # fmt: skip
-    few = len(set(fam)) < MIN_FAMILIES
-    sim = cluster_bootstrap_mean(effects.loc[ok, similarity].to_numpy(), fam, n_resamples=n_resamples, seed=seed)
-    down = cluster_bootstrap_mean(effects.loc[ok, downstream].to_numpy(), fam, n_resamples=n_resamples, seed=seed)
-    if few:
-        verdict = INCONCLUSIVE
-    elif sim[2] <= 0 or down[1] > 0:
-        verdict = NOT_SUPPORTED
-    elif sim[1] > 0:
-        verdict = SUPPORTED
-    else:
-        verdict = INCONCLUSIVE
-    n_sim_up = int((effects.loc[ok, similarity] > 0).sum())
-    n_down_up = int((effects.loc[ok, downstream] > 0).sum())
-    figures = (f"{int(ok.sum())} pairs in {len(set(fam))} families. Similarity Δ {sim[0]:+.2f} [{sim[1]:+.2f}, "
-               f"{sim[2]:+.2f}] (raised in {n_sim_up} pairs); downstream Δ {down[0]:+.2f} [{down[1]:+.2f}, "
-               f"{down[2]:+.2f}] (raised in {n_down_up} pairs).")  # fmt: skip
+    reason = similarity.reason or downstream.reason
+    if not np.isfinite(similarity.mean) or not np.isfinite(downstream.mean):
+        return Finding(claim, INCONCLUSIVE, f"Not decidable: {reason}.", rule, reason=reason,
+                       n_clusters=similarity.n_clusters)  # fmt: skip
+    p_support = max(similarity.p_positive, downstream.p_equivalent)
+    p_refute = min(1.0, 2 * min(similarity.p_not_positive, downstream.p_outside))
+    L = similarity.n_clusters
+    figures = (f"{n_pairs} pairs in {L} lineages. {similarity_label.capitalize()} Δ {_signed(similarity.mean, 2)} "
+               f"[{_signed(similarity.ci_low, 2)}, {_signed(similarity.ci_high, 2)}], p(Δ > 0) = "
+               f"{_p(similarity.p_positive)}; downstream Δ {_signed(downstream.mean, 2)} [{_signed(downstream.ci_low, 2)}, "
+               f"{_signed(downstream.ci_high, 2)}], equivalence (±{margin:g}) p = {_p(downstream.p_equivalent)}, outside "
+               f"the margin p = {_p(downstream.p_outside)}. Intersection-union p = {_p(p_support)}; against: "
+               f"p = {_p(p_refute)}.")  # fmt: skip
+    verdict = decide(p_support, p_refute, alpha, L, reason)
+    figures += _inconclusive_because(reason, L)
+    power = (f"Minimum detectable difference (80% power): a similarity gain of {similarity.mdd_positive:.2f} points; "
+             f"the narrowest equivalence margin these pairs could show when the true downstream change is 0 is "
+             f"±{downstream.min_margin:.2f} points (fixed margin ±{margin:g}).")  # fmt: skip
+    return Finding(claim, verdict, figures, rule, power, p_support, p_refute, L, reason)
+
+
+def within_checkpoint_finding(score: str, target: str, test: WithinPermutation | None, *,
+                              alpha: float = 0.05) -> Finding:  # fmt: skip
+    """The second estimand: does ``score`` order the variants of one checkpoint as ``target`` does?"""
+    claim = f"{score} picks the better variant within a checkpoint (second estimand)"
+    rule = (f"partial Spearman ρ of {score} and {target} for checkpoint (ranks minus their checkpoint's mean rank), "
+            f"one-sided stratified permutation test ({target} shuffled within each checkpoint) at α = {alpha:g}, on its "
+            "own (not one of the three claims); supported iff ρ > 0 is shown, not supported iff ρ < 0 is shown; "
+            "random floors excluded.")  # fmt: skip
+    if test is None or not np.isfinite(test.partial_rho):
+        why = test.reason if test is not None else f"no {score} results"
+        return Finding(claim, INCONCLUSIVE, f"Not decidable: {why}.", rule)
+    verdict = SUPPORTED if test.p_value < alpha else NOT_SUPPORTED if test.p_reverse < alpha else INCONCLUSIVE
+    figures = (f"partial ρ = {test.partial_rho:.1f} over {test.n_models} models in {test.n_strata} checkpoints with "
+               f"≥ 2 variants; p = {_p(test.p_value)} (ρ > 0), {_p(test.p_reverse)} (ρ < 0), {test.n_permutations} "
+               "permutations.")  # fmt: skip
     return Finding(claim, verdict, figures, rule)
