@@ -260,7 +260,7 @@ def test_cli_writes_markdown_csv_and_plots(results_folder, tmp_path, capsys):
     assert code == 0
     header = next(line for line in printed.splitlines() if line.startswith("| intrinsic"))
     assert [c.strip().removesuffix(" ⚠") for c in header.split("|")[2:-1]] == DOWNSTREAM
-    assert "Paired comparisons" in printed and "100 resamples" in printed
+    assert "paired comparisons" in printed and "100 resamples" in printed
     assert out["md"].read_text(encoding="utf-8") == printed.rstrip("\n") + "\n"
     csv = pd.read_csv(out["csv"])
     assert list(csv.columns) == CSV_COLUMNS and len(csv) == len(INTRINSIC) * len(DOWNSTREAM)

@@ -93,14 +93,18 @@ def test_study_report_opens_with_findings_then_reproduce(glove_study, tmp_path):
     page = write_study_report(tmp_path / "study", variants, tasks, n_resamples=200)
     heads = [line for line in page.splitlines() if line.startswith("## ")]
     assert heads[:3] == ["## Findings", "## Reproduce", "## Skipped and failed"]
-    findings = page.split("## Reproduce")[0]
-    for claim in ("EvalRank (sentence) predicts downstream better than STS", "EvalRank (word) predicts downstream "
-                  "better than word similarity", "Post-processing helps similarity scores but not downstream"):
-        line = next(x for x in findings.splitlines() if claim in x)
-        assert any(v in line for v in ("SUPPORTED", "NOT SUPPORTED", "INCONCLUSIVE")) and "Rule:" in line
-    assert "2 families" in page.splitlines()[0]  # glove-50d (3 variants) and the random floor
-    assert "| glove-50d | 3 | 0 | 1 | glove-50d/abtt, glove-50d/mean, glove-50d/no-stopwords |" in page
-    assert "| random-50d | 1 | 1 | 0 | random-50d/mean |" in page
+    findings = page.split("### Second estimand")[0]
+    claims = [x for x in findings.splitlines() if x.startswith("- **")]
+    assert len(claims) == 3  # exactly the three confirmatory claims
+    for claim, line in zip(("EvalRank (sentence) predicts downstream better than STS", "EvalRank (word) predicts "
+                            "downstream better than word similarity", "Post-processing helps similarity scores but "
+                            "not downstream"), claims):  # fmt: skip
+        assert claim in line
+        assert any(v in line for v in ("SUPPORTED", "NOT SUPPORTED", "INCONCLUSIVE")) and "Test (fixed in advance):" in line
+    # one lineage without the floor: nothing can be decided, and the page says so
+    assert "2 families, 1 lineages without the random floors" in page.splitlines()[0]
+    assert "| glove-6b | glove-50d | 3 | 0 | 1 | glove-50d/abtt, glove-50d/mean, glove-50d/no-stopwords |" in page
+    assert "| random-50d | random-50d | 1 | 1 | 0 | random-50d/mean |" in page
     assert "### (a) Without random floors" in page and "### (b) Without post-processed variants" in page
 
 
@@ -125,7 +129,8 @@ def test_word_level_study_writes_table3_and_feeds_the_main_findings(glove_study,
     # the sentence page picks the word-level Finding up from the same results folder
     main = write_study_report(tmp_path / "study", variants, ["EvalRankWord", "SentEvalSICKE"], n_resamples=200)
     word_line = next(x for x in main.split("## Reproduce")[0].splitlines() if WORD_CLAIM in x)
-    assert "On the word-level population of this folder (3 word models in 2 families" in word_line
+    assert "2 word-level models in 1 lineages without the random floors (1 excluded)" in word_line
+    assert "Not decidable" in word_line and ": INCONCLUSIVE.**" in word_line
 
 
 def test_an_interrupted_study_keeps_its_timing_entry(glove_study, tmp_path):

@@ -119,7 +119,7 @@ def better_than_all_finding(claim: str, test: BetterThanAll | None, claim_score:
         return Finding(claim, INCONCLUSIVE, f"Not tested: no {claim_score} results or no baseline for this population.",
                        rule)  # fmt: skip
     if not test.contrasts:
-        return Finding(claim, INCONCLUSIVE, f"Not decidable: {test.reason}.", rule, reason=test.reason,
+        return Finding(claim, INCONCLUSIVE, f"{population}Not decidable: {test.reason}.", rule, reason=test.reason,
                        n_clusters=test.n_clusters)  # fmt: skip
     worst = min(test.contrasts, key=lambda c: c.difference)
     each = "; ".join(f"{c.baseline} {c.rho_baseline:.1f} ({_signed(c.difference)} [{_signed(c.ci_low)}, "
