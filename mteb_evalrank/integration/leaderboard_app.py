@@ -464,10 +464,6 @@ def wrap_mteb_cli(cli_module) -> None:
 def leaderboard_app(folder: str | Path, default_benchmark: str | None = None):
     """MTEB's Gradio leaderboard app on ``folder``'s results, offline, opening on ``default_benchmark`` (default:
     :func:`opening_benchmark` of the folder's results).  Returns ``(app, prepared)``."""
-    try:
-        import mteb.leaderboard.app as app_module
-    except ImportError as exc:
-        raise InputError(f"the leaderboard needs MTEB's Gradio app: pip install 'mteb-evalrank[leaderboard]' ({exc})") from None
     import mteb
 
     if default_benchmark is not None:
@@ -475,7 +471,11 @@ def leaderboard_app(folder: str | Path, default_benchmark: str | None = None):
             mteb.get_benchmark(default_benchmark)
         except KeyError as exc:  # MTEB's message carries its suggestions
             raise InputError(f"--benchmark {default_benchmark}: {exc.args[0] if exc.args else exc}") from None
-    prepared = prepare_leaderboard_cache(folder)
+    prepared = prepare_leaderboard_cache(folder)  # before the app is imported: bad input fails fast, in one line
+    try:
+        import mteb.leaderboard.app as app_module
+    except ImportError as exc:
+        raise InputError(f"the leaderboard needs MTEB's Gradio app: pip install 'mteb-evalrank[leaderboard]' ({exc})") from None
     if default_benchmark is None:
         default_benchmark = opening_benchmark(prepared.rows)
     elif default_benchmark not in prepared.rows:

@@ -184,12 +184,23 @@ _REGISTRY_CACHES = (
 )  # fmt: skip
 
 
-def register_metas(fields_list: Iterable[dict[str, Any]]) -> list[str]:
-    """Add a :func:`build_meta` per entry to MTEB's model registry (names already there are left alone);
-    the names added."""
+def forget_registry_views() -> None:
+    """Empty MTEB's caches of views of the model registry (:data:`_REGISTRY_CACHES`), so that they are built
+    again with the registry as it is now."""
     import importlib
     import sys
 
+    for module_name, names in _REGISTRY_CACHES:
+        module = sys.modules.get(module_name) or importlib.import_module(module_name)
+        for name in names:
+            cache_clear = getattr(getattr(module, name, None), "cache_clear", None)
+            if cache_clear is not None:
+                cache_clear()
+
+
+def register_metas(fields_list: Iterable[dict[str, Any]]) -> list[str]:
+    """Add a :func:`build_meta` per entry to MTEB's model registry (names already there are left alone);
+    the names added."""
     registry = _registry()
     added = []
     for fields in fields_list:
@@ -197,12 +208,7 @@ def register_metas(fields_list: Iterable[dict[str, Any]]) -> list[str]:
             registry[fields["name"]] = build_meta(fields)
             added.append(fields["name"])
     if added:  # MTEB caches views of the registry for the process lifetime: rebuild them with the new names
-        for module_name, names in _REGISTRY_CACHES:
-            module = sys.modules.get(module_name) or importlib.import_module(module_name)
-            for name in names:
-                cache_clear = getattr(getattr(module, name, None), "cache_clear", None)
-                if cache_clear is not None:
-                    cache_clear()
+        forget_registry_views()
     return added
 
 
