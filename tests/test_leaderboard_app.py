@@ -273,9 +273,14 @@ def test_unregistered_models_get_a_marked_meta_built_from_their_model_meta_json(
     assert (meta.revision, meta.embed_dim, meta.n_parameters) == (written["revision"], written["embed_dim"], written["n_parameters"])
     assert written["release_date"] and written["license"]  # in the file, but not shown as if it were a public entry
     assert (meta.release_date, meta.license, meta.languages, meta.reference) == (None, None, None, None)
-    assert [m.name for m in mteb.get_model_metas(model_names=[marked, MODELS[0][0]])] == [marked, MODELS[0][0]]
+    assert {m.name for m in mteb.get_model_metas(model_names=[marked, MODELS[0][0]])} == {marked, MODELS[0][0]}
     saved = json.loads((prepared.path.parent / MODELS_FILE).read_text())["models"]
     assert [m["name"] for m in saved] == [marked]
+
+    from mteb_evalrank.reports.submission import prepare_submission
+
+    submission = prepare_submission(folder, tmp_path / "submission")  # as before: the leaderboard's files are no results
+    assert submission.rejected == [] and not (tmp_path / "submission" / "results" / "leaderboard").exists()
 
 
 def test_a_folder_of_only_unregistered_models_builds_the_app_offline(tmp_path, registry_restored, monkeypatch):

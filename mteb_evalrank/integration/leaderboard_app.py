@@ -347,9 +347,8 @@ def _plugin_results(folder: Path) -> bool:
     """Whether ``folder/results`` holds a result of a plugin task or of a model not in MTEB's registry."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
-    from mteb_evalrank.integration.registry import plugin_tasks
-
-    names = {cls.metadata.name for cls in plugin_tasks()}
+    tasks = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    names = {name for name, cls in tasks.items() if cls.__module__.startswith("mteb_evalrank.")}  # the plugin's
     for path in (folder / "results").glob("*/*/*.json"):
         if path.stem in names:
             return True

@@ -21,7 +21,7 @@ the revisions, and mix them in one row.  (A registered model keeps MTEB's own ru
 first, see ``BenchmarkResults.join_revisions``.)
 
 The metas of a prepared folder are written next to its leaderboard parquet
-(``<folder>/leaderboard/mteb_evalrank_models.json``), so ``mteb leaderboard --cache-path FOLDER`` registers
+(``<folder>/leaderboard/.mteb_evalrank_models.json``), so ``mteb leaderboard --cache-path FOLDER`` registers
 exactly the names that file shows.
 """
 
@@ -38,7 +38,7 @@ from mteb_evalrank.errors import InputError
 #: appended to the name of every model that is not in MTEB's model registry
 NOT_IN_REGISTRY = "(not in MTEB registry)"
 #: written next to the leaderboard parquet: the metas of the unregistered models it shows
-MODELS_FILE = "mteb_evalrank_models.json"
+MODELS_FILE = ".mteb_evalrank_models.json"  # a dot file: result readers (report, prepare-submission) skip it
 #: what the file says it is (checked when it is read)
 MODELS_FILE_KIND = "mteb-evalrank leaderboard models"
 #: ``model_meta.json`` fields copied into an unregistered model's meta (when valid)
@@ -213,9 +213,13 @@ def register_metas(fields_list: Iterable[dict[str, Any]]) -> list[str]:
 
 
 def write_models_file(path: Path, fields_list: list[dict[str, Any]]) -> None:
-    from mteb_evalrank import __version__
+    import importlib.metadata
 
-    payload = {"kind": MODELS_FILE_KIND, "written_by": f"mteb-evalrank {__version__}", "models": fields_list}
+    try:
+        version = importlib.metadata.version("mteb-evalrank")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
+        version = "unknown"
+    payload = {"kind": MODELS_FILE_KIND, "written_by": f"mteb-evalrank {version}", "models": fields_list}
     path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
 
 
