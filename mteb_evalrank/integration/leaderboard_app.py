@@ -1,7 +1,7 @@
 """MTEB's own leaderboard app (``mteb leaderboard``, extra ``mteb[leaderboard]``) on a local results folder,
-with the plugin's benchmarks in its menu, offline.
+with the plugin's benchmarks in its menu and every model of the folder, offline.
 
-Three facts about MTEB 2.26's app (``mteb/leaderboard/app.py``) shape this module; the app itself is used
+Four facts about MTEB 2.26's app (``mteb/leaderboard/app.py``) shape this module; the app itself is used
 unchanged:
 
 - **Menu.** The sidebar is built from two module-level lists of ``mteb.benchmarks._leaderboard_menu``,
@@ -10,6 +10,11 @@ unchanged:
   ``mteb`` is imported) appends one :class:`MenuEntry` — ``EvalRank (mteb-evalrank)``: the ``EvalRank``
   suite, ``EvalRank(study)`` and ``WordSim`` — to ``GP_BENCHMARK_ENTRIES`` when that module is first
   imported.  Nothing is imported early: building the menu module builds every MTEB benchmark.
+- **Models.** The app lists only models of MTEB's model registry and stops (``KeyError``) on any other
+  name.  :func:`prepare_leaderboard_cache` files every model not in the registry under a marked name with
+  a :class:`~mteb.models.ModelMeta` built from its ``model_meta.json``
+  (:mod:`mteb_evalrank.integration.leaderboard_models`), adds those metas to the registry and writes them
+  next to the parquet, where :func:`before_app` finds them for plain ``mteb leaderboard``.
 - **Offline.** At start-up the app reads a per-benchmark parquet in this order: the Hub dataset
   ``mteb/results`` (``cache_repo_id``), the local file ``<folder>/leaderboard/benchmark_results.parquet``
   (:attr:`mteb.ResultCache.leaderboard_parquet_path`), and otherwise it ``git clone``\\ s the public
@@ -17,18 +22,18 @@ unchanged:
   Offline the clone fails and the app does not start; online the Hub parquet wins over the folder.
   :func:`prepare_leaderboard_cache` writes the local parquet from the folder's own result files only
   (``include_remote=False``), per menu benchmark, exactly as the app's own rebuild does
-  (``BenchmarkResults._to_results_df(benchmark.tasks)``); :func:`leaderboard_app` then builds the app
-  with ``cache_repo_id=None`` so neither the Hub nor GitHub is asked.
+  (``BenchmarkResults._to_results_df(benchmark.tasks)``); the app is then built with
+  ``cache_repo_id=None`` so neither the Hub nor GitHub is asked.
 - **Default benchmark.** The app opens on ``MTEB(Multilingual, v2)`` and fails (``"task_name" not
-  found``) when the folder has no result for any of its tasks — a plugin-only folder.
-  :func:`leaderboard_app` opens it on ``EvalRank`` instead by setting the ``DEFAULT_BENCHMARK_NAME``
-  globals of the app and its selector (``?benchmark_name=...`` in the address still picks another).
+  found``) when the folder has no result for any of its tasks — a plugin-only folder.  Both launchers open
+  it on :func:`opening_benchmark` instead by setting the ``DEFAULT_BENCHMARK_NAME`` globals of the app and
+  its selector (``?benchmark_name=...`` in the address still picks another).
 
-``mteb-evalrank leaderboard FOLDER`` (:func:`launch`) does all three.  Plain ``mteb leaderboard
---cache-path FOLDER`` also shows the menu entry and works offline once the parquet is written
-(``mteb-evalrank leaderboard FOLDER --prepare-only``), with ``HF_HUB_OFFLINE=1`` (else the Hub parquet is
-tried first) and without ``--rebuild``, when the folder holds a result of a task of MTEB's default
-benchmark.
+``mteb-evalrank leaderboard FOLDER`` (:func:`launch`) does all four.  For plain ``mteb leaderboard
+--cache-path FOLDER`` the import hook wraps ``mteb.leaderboard.app.get_leaderboard_app`` with
+:func:`before_app` (registry, folder's own parquet, opening benchmark, or one line saying what to run) and
+MTEB's CLI command with :func:`wrap_mteb_cli` (the plugin's errors as one line), once the folder's parquet
+is written (``mteb-evalrank leaderboard FOLDER --prepare-only``) and without ``--rebuild``.
 """
 
 from __future__ import annotations
@@ -61,8 +66,6 @@ MTEB_CLI_MODULE = "mteb.cli.build_cli"
 MTEB_DEFAULT_BENCHMARK = "MTEB(Multilingual, v2)"
 MENU_ENTRY_NAME = "EvalRank (mteb-evalrank)"
 MENU_DESCRIPTION = "Benchmarks of the mteb-evalrank plugin (run locally; not part of MTEB)."
-#: the benchmark the plugin's launcher opens on
-DEFAULT_BENCHMARK = "EvalRank"
 
 
 def _menu_benchmarks() -> list[Any]:
@@ -509,10 +512,9 @@ def launch(folder: str | Path, host: str = "127.0.0.1", port: int = 7860, defaul
            on_ready=print) -> None:  # fmt: skip
     """Serve :func:`leaderboard_app` on ``host:port`` until interrupted (as ``mteb leaderboard`` does).
     ``on_ready`` gets each line to show the user (notes, then the address)."""
-    import gradio as gr
-
     check_port(host, port)  # before the app is built: a taken port fails at once
     app, prepared = leaderboard_app(folder, default_benchmark)
+    import gradio as gr  # installed: leaderboard_app imported MTEB's app
     for note in prepared.notes:
         on_ready(f"note: {note}")
     if prepared.unregistered:
