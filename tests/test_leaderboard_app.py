@@ -348,7 +348,7 @@ def test_empty_folder(tmp_path, capsys, layout):
     assert not (folder / "remote").exists() and not (folder / "leaderboard").exists()  # nothing cloned or written
 
 
-def test_results_of_tasks_unknown_to_mteb_and_the_plugin(tmp_path, capsys):
+def test_results_of_tasks_unknown_to_mteb_and_the_plugin(tmp_path, capsys, registry_restored):
     import mteb
 
     from mteb_evalrank.cli import main
@@ -422,7 +422,7 @@ def test_plain_mteb_leaderboard_on_a_folder_that_was_not_prepared(tmp_path):
     assert not (folder / "remote").exists()
 
 
-def test_menu_entry(tmp_path):
+def test_menu_entry():
     import importlib
 
     from mteb_evalrank.integration.leaderboard_app import MENU_ENTRY_NAME
