@@ -4,7 +4,9 @@ Prints ``name=value`` lines, all measured in this one run:
 
 - ``rows``, ``dim``, ``file_mb``: the file read (``source``: where its words and vectors come from)
 - ``parse_s``: wall time of ``read_text_vectors`` on the file, median of ``--repeats`` runs;
-  ``parse_runs_s`` the individual runs (to judge noise on a shared machine); ``mb_per_s``
+  ``parse_runs_s`` the individual runs (to judge noise on a shared machine); ``mb_per_s``;
+  ``parse_cpu_s``: the CPU time of this process during a run (all threads), median (less sensitive to
+  other processes on a busy machine than wall time)
 - ``pandas_s``: pandas' C parser (``read_csv(sep=" ", quoting=QUOTE_NONE)``) reading the same file into
   a data frame, without any check, median of as many runs interleaved with the reader's; ``parse_over_pandas``
   the ratio (a machine-independent measure of what the checked reader costs over a bare C parser)
@@ -61,9 +63,11 @@ def write_text(path: Path, words: list[str], matrix: np.ndarray, *, header: bool
     tmp.replace(path)
 
 
-def timed(fn) -> float:
-    t0 = time.perf_counter()
+def timed(fn, cpu: list[float] | None = None) -> float:
+    t0, c0 = time.perf_counter(), time.process_time()
     fn()
+    if cpu is not None:
+        cpu.append(time.process_time() - c0)
     return time.perf_counter() - t0
 
 
@@ -96,9 +100,9 @@ def main() -> None:
         pd.read_csv(txt, sep=" ", header=None, quoting=csv.QUOTE_NONE, keep_default_na=False, na_filter=False,
                     dtype={0: str}, engine="c", index_col=False)  # fmt: skip
 
-    runs, floor, vec_runs = [], [], []
+    runs, cpu, floor, vec_runs = [], [], [], []
     for _ in range(args.repeats):
-        runs.append(timed(lambda: read_text_vectors(txt, show_progress=False)))
+        runs.append(timed(lambda: read_text_vectors(txt, show_progress=False), cpu))
         floor.append(timed(bare_pandas))
         vec_runs.append(timed(lambda: read_text_vectors(vec, show_progress=False)))
     parse_s, pandas_s = statistics.median(runs), statistics.median(floor)
@@ -110,6 +114,7 @@ def main() -> None:
     print(f"parse_s={parse_s:.3f}")
     print(f"parse_runs_s={','.join(f'{r:.3f}' for r in runs)}")
     print(f"mb_per_s={file_mb / parse_s:.1f}")
+    print(f"parse_cpu_s={statistics.median(cpu):.3f}")
     print(f"pandas_s={pandas_s:.3f}")
     print(f"parse_over_pandas={parse_s / pandas_s:.2f}")
     print(f"vec_parse_s={statistics.median(vec_runs):.3f}")

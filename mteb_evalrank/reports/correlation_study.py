@@ -299,8 +299,11 @@ def read_families_csv(path: str | Path) -> dict[str, str]:
     path = Path(path)
     if not path.is_file():
         raise InputError(f"--families {path}: no such file (expected a CSV with the header model,family).")
-    with path.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(f))
+    import io
+
+    from mteb_evalrank.data.files import read_text
+
+    rows = list(csv.reader(io.StringIO(read_text(path, what="--families file"), newline="")))  # not UTF-8: names the line
     if not rows or [c.strip().lower() for c in rows[0][:2]] != ["model", "family"]:
         raise InputError(f"--families {path}: the first row must be the header 'model,family'.")
     out: dict[str, str] = {}
@@ -409,6 +412,10 @@ def correlate(
     scores matrix (``scores``) and the families used (``families``)."""
     if not intrinsic or not downstream:
         raise InputError("give at least one intrinsic and one downstream score.")
+    both = [str(n) for n in dict.fromkeys(intrinsic) if n in set(downstream)]
+    if both:
+        raise InputError(f"{', '.join(both)} is given both as intrinsic and as downstream score; a score always ranks "
+                         "models as itself does: give different --intrinsic and --downstream scores.")  # fmt: skip
     scores, folder = score_matrix(results, list(dict.fromkeys([*intrinsic, *downstream])), revision_policy=revision_policy)
     fam = model_families(list(scores.index), families=families, family_regex=family_regex)
     table = correlation_table(scores, list(intrinsic), list(downstream), families=fam, n_resamples=n_resamples,
@@ -577,10 +584,9 @@ def format_markdown(table: pd.DataFrame, *, noise: Mapping[str, float] | None = 
 def write_csv(table: pd.DataFrame, path: str | Path) -> Path:
     """One row per cell (:data:`CSV_COLUMNS`): plain ρ with its model-level interval, the family-aware
     ``rho_partial_family`` and ``cluster_ci_low``/``cluster_ci_high``, ``n_models``, ``n_families``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    table[CSV_COLUMNS].to_csv(path, index=False, float_format="%.4f")
-    return path
+    from mteb_evalrank.data.files import atomic_write_text
+
+    return atomic_write_text(Path(path), table[CSV_COLUMNS].to_csv(index=False, float_format="%.4f"))
 
 
 def plot_heatmap(table: pd.DataFrame, path: str | Path, *, title: str | None = None) -> Path:
@@ -811,10 +817,9 @@ def correlate_report(
         parts += ["", "## Warnings", "", *[f"- {n}" for n in notes]]
     report = CorrelateReport(table, "\n".join(parts) + "\n", warnings=notes)
     if out is not None:
-        path = Path(out)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(report.markdown, encoding="utf-8")
-        report.written.append(path)
+        from mteb_evalrank.data.files import atomic_write_text
+
+        report.written.append(atomic_write_text(Path(out), report.markdown))
     if csv is not None:
         report.written.append(write_csv(table, csv))
     if plot is not None:
