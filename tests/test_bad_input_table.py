@@ -63,6 +63,13 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     data = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
     data["scores"]["test"][0]["normalized_cosine"] = "abc"
     (heros / "HEROS.json").write_text(json.dumps(data))
+    scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
+    scores.mkdir(parents=True)
+    for task in ("EvalRankWord", "SentEvalMR"):
+        data = json.loads((model_folder(seeded, *GLOVE) / f"{task}.json").read_text())
+        if task == "SentEvalMR":
+            data["scores"]["test"][0]["main_score"] = "abc"
+        (scores / f"{task}.json").write_text(json.dumps(data))
     return tmp_path
 
 
@@ -116,6 +123,7 @@ ROWS = [
     ([*CORRELATE[:3], "EvalRankWord", "--downstream", "EvalRankWord", "--no-progress"], "EvalRankWord is given both as intrinsic and as downstream score"),
     ([*CORRELATE, "--families", "latin1_families.csv"], "latin1_families.csv, line 2: not UTF-8 text: byte 0xe9"),
     (["heros-report", "heros_text"], "score synonym.normalized_cosine is \"abc\", not a number"),
+    (["correlate", "scores_text", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR"], "SentEvalMR.json: score default.main_score is \"abc\", not a number"),
     (["import-senteval", "senteval_latin1.json", "--model", "org/m", "--revision", "x", "-o", "out"], "not UTF-8 text"),
     (["run", "-m", "ragged.txt", "-t", "WS-353-All", "-o", "out"], "ragged.txt, line 2: the vector of 'b' has 1 value, expected 2"),
     (["n2o", "latin1_vectors.txt", "glove-6b-50d", "--corpus", "good.txt"], "latin1_vectors.txt, line 2: not UTF-8 text: byte 0xe9 at column 4"),
@@ -220,6 +228,20 @@ def test_a_nan_score_is_missing_with_a_warning(seeded, workdir, capsys):
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("o/m"))
     assert row.split()[1] == "-" and "nan" not in out
+
+
+def test_correlate_counts_a_nan_score_as_missing_with_a_warning(seeded, tmp_path):
+    from mteb_evalrank.reports.correlation_study import score_matrix
+
+    root = tmp_path / "copy"
+    shutil.copytree(seeded, root)
+    path = model_folder(root, *GLOVE) / "SentEvalMR.json"
+    data = json.loads(path.read_text())
+    data["scores"]["test"][0]["main_score"] = float("nan")
+    path.write_text(json.dumps(data))
+    with pytest.warns(UserWarning, match=r"SentEvalMR.json: score default.main_score is nan; counted as missing"):
+        frame, _ = score_matrix(root, ["SentEvalMR", "EvalRankWord"])
+    assert frame["SentEvalMR"].isna().sum() == 1 and frame["EvalRankWord"].notna().all()
 
 
 def test_outputs_are_written_whole_with_the_usual_file_mode(seeded, workdir, capsys):

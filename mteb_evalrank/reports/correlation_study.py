@@ -106,6 +106,20 @@ def read_score(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> floa
     return values[0] if len(values) == 1 else float(np.mean(values))
 
 
+def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
+    """The score ``name`` as stored in one result file: a value that is not a number is an error naming the
+    file and the key; NaN or ``null`` is missing (the model is dropped from that cell), with a warning."""
+    key = name.metric or "main_score"
+    for entry in _entries_for(record["scores"], name) or ():
+        v = entry.get(key)
+        if isinstance(v, bool) or (v is not None and not isinstance(v, (int, float))):
+            raise InputError(f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is "
+                             f"{json.dumps(v)[:40]}, not a number; repair or re-run this result.")  # fmt: skip
+        if key in entry and (v is None or not math.isfinite(v)):
+            warnings.warn(f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is {v!r}; "
+                          f"counted as missing ({name} of {record['model']} is left out)", stacklevel=3)  # fmt: skip
+
+
 def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[str]:
     names = {task}
     for e in _split_entries(scores):
@@ -262,6 +276,8 @@ def score_matrix(
         seen |= available_names(r["scores"], r["task"])
         for name in parsed:
             if name.task == r["task"]:
+                if reader is read_score:
+                    _check_stored_score(r, name)  # a non-numeric score: error; NaN/null: a warning
                 value = reader(r["scores"], name)
                 if value is not None:
                     row[str(name)] = value
