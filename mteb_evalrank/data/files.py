@@ -249,7 +249,8 @@ def check_outputs(outputs: Iterable[tuple[str, Path | str | None, str]]) -> None
     for option, path, kind in outputs:
         if path is None:
             continue
-        checked = figure_file(Path(path), what=f"{option} file") if kind == "figure" else output_file(Path(path), what=f"{option} file")
+        check = figure_file if kind == "figure" else output_file
+        checked = check(Path(path), what=f"{option} file")
         key = Path(os.path.abspath(checked))
         if key in seen:
             raise InputError(f"{seen[key]} and {option} name the same file {checked}; give each its own file.")
@@ -262,7 +263,7 @@ def atomic_target(path: Path) -> Iterator[Path]:
     ends without an exception it is renamed over ``path`` (``os.replace``), otherwise removed."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}", dir=path.parent)
+    fd, name = tempfile.mkstemp(prefix=f".{path.stem[:100]}.", suffix=f".tmp{path.suffix[:20]}", dir=path.parent)
     os.close(fd)
     tmp = Path(name)
     try:  # mkstemp makes the file private (0600): give it the mode of the file it replaces, or the umask's

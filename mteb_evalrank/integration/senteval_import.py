@@ -373,7 +373,9 @@ def model_meta_for(model: str, revision: str):
         raise InputError(f"--model {model!r} has a character a folder name cannot hold; give ORG/NAME.")
     rev = (revision or "").strip()
     if not rev or rev in (".", "..") or any(c in rev for c in '/\\<>:"|?*\0'):
-        raise InputError(f"--revision must be a non-empty name without path characters (not '.' or '..'), got {revision!r}.")
+        raise InputError(
+            f"--revision must be a non-empty name without path characters (not '.' or '..'), got {revision!r}."
+        )
     for option, folder in (("--model", name.replace("/", "__")), ("--revision", rev)):
         if len(folder.encode("utf-8")) > 255:  # one folder of results/<org>__<name>/<revision>/
             raise InputError(

@@ -319,7 +319,8 @@ def read_families_csv(path: str | Path) -> dict[str, str]:
 
     from mteb_evalrank.data.files import read_text
 
-    rows = list(csv.reader(io.StringIO(read_text(path, what="--families file"), newline="")))  # not UTF-8: names the line
+    text = read_text(path, what="--families file")  # not UTF-8: the error names the line
+    rows = list(csv.reader(io.StringIO(text, newline="")))
     if not rows or [c.strip().lower() for c in rows[0][:2]] != ["model", "family"]:
         raise InputError(f"--families {path}: the first row must be the header 'model,family'.")
     out: dict[str, str] = {}

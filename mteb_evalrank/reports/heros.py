@@ -82,7 +82,8 @@ def _score(path: Path, key: str, value: Any) -> float | None:
     from mteb_evalrank.errors import EvalRankWarning
 
     if isinstance(value, bool) or (value is not None and not isinstance(value, (int, float))):
-        raise InputError(f"{path}: score {key} is {json.dumps(value)[:40]}, not a number; repair or re-run this result.")
+        shown = json.dumps(value)[:40]
+        raise InputError(f"{path}: score {key} is {shown}, not a number; repair or re-run this result.")
     if value is None or not math.isfinite(value):
         warnings.warn(EvalRankWarning(f"{path}: score {key} is {value!r}; shown as missing (-)."), stacklevel=3)
         return None
