@@ -93,6 +93,7 @@ ROWS = [
     (["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "x", "-o", LONG], "longer than the file system allows (255)"),
     (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", LONG], "longer than the file system allows (255)"),
     (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", f"out/{LONG}/x"], "longer than the file system allows (255)"),
+    (["run", "-m", f"{LONG}.txt", "-t", "WS-353-All", "-o", "out"], "cannot look up this path: File name too long."),
     (["heros-report", "{R}", "--csv", f"{LONG}.csv"], "longer than the file system allows (255)"),
     # --- what a user has is never changed: result files, model metadata, computed results
     (["import-senteval", "senteval_mr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", "{R}"], "holds results the plugin computed itself"),

@@ -113,8 +113,9 @@ def run_and_print(
         model_spec, device=device, revision=model_revision, stop_words=stop_words, strip_punctuation=strip_punctuation
     )
     # another model already filed under this name and revision: refused before anything is computed
-    meta = model.mteb_model_meta
-    check_model_meta(cache.get_task_result_path(tasks[0].metadata.name, meta).parent, meta)
+    meta = getattr(model, "mteb_model_meta", None)
+    if meta is not None:
+        check_model_meta(cache.get_task_result_path(tasks[0].metadata.name, meta).parent, meta)
     encode_kwargs: dict[str, Any] = {"show_progress_bar": progress}
     if batch_size:
         encode_kwargs["batch_size"] = batch_size
