@@ -100,10 +100,6 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype == np.float32 and np.array_equal(a.view(np.uint32), b.view(np.uint32))
 
 
-def error_line(exc: SourceFormatError) -> int | None:
-    return exc.line
-
-
 # --- strategies -----------------------------------------------------------------------------------------
 # no whitespace, no controls, no U+FEFF (at the start of a file it is the byte-order mark: near_valid_files has it)
 WORD_CHARS = st.characters(exclude_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), exclude_characters="\ufeff")
