@@ -39,19 +39,47 @@ positive_int = _int_at_least(1)
 non_negative_int = _int_at_least(0)
 
 
+def _checked_path(text: str) -> Path:
+    """``text`` as a path whose names fit the file system (an ``OSError`` becomes an argument error)."""
+    from mteb_evalrank.data.files import check_name_lengths
+
+    try:
+        check_name_lengths(Path(text), "path")
+    except EvalRankError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return Path(text)
+
+
 def output_file_arg(text: str) -> Path:
     """A file to write: an existing folder is refused at once, not after the work is done."""
-    path = Path(text)
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
+    path = _checked_path(text)
+    try:
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text}: {exc.strerror or exc}") from None
     return path
 
 
 def output_folder_arg(text: str) -> str:
     """A folder to write into: an existing file is refused at once (the command checks the rest)."""
-    if Path(text).exists() and not Path(text).is_dir():
-        raise argparse.ArgumentTypeError(f"{text} is an existing file, not a folder")
+    path = _checked_path(text)
+    try:
+        if path.exists() and not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{text} is an existing file, not a folder")
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text}: {exc.strerror or exc}") from None
     return text
+
+
+def device_arg(text: str) -> str:
+    """A torch device that this installation has (``cpu``, ``cuda:0`` with a GPU, ...): checked at once."""
+    from mteb_evalrank.models.devices import check_device
+
+    try:
+        return check_device(text)
+    except EvalRankError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 # --- arguments several commands share (one definition each) -------------------------------------------
@@ -62,13 +90,13 @@ def _add_model_args(p, help: str) -> None:
 
 def _add_output_folder_arg(p) -> None:
     p.add_argument(
-        "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
+        "-o", "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
     )
 
 
 def _add_encoding_args(p) -> None:
     p.add_argument("--batch-size", type=positive_int, default=None, help="encode batch size")
-    p.add_argument("--device", default=None, help="torch device, e.g. cpu or cuda:0")
+    p.add_argument("--device", type=device_arg, default=None, help="torch device, e.g. cpu or cuda:0 (checked at once)")
 
 
 def _add_word_vector_args(p) -> None:
@@ -209,8 +237,9 @@ def add_heros_parser(subparsers) -> None:
 
 # --- N2O ---------------------------------------------------------------------------------------
 def _cmd_n2o_compare(args: argparse.Namespace) -> int:
-    from mteb_evalrank.reports.n2o import corpus_for_results, explain_query, load_results, report
+    from mteb_evalrank.reports.n2o import check_report_outputs, corpus_for_results, explain_query, load_results, report
 
+    check_report_outputs(args.out, args.csv)  # before any result is read
     sets = load_results(Path(args.results_dir))
     report(sets, k=args.k, out=args.out, csv_path=args.csv)
     if args.explain_query is not None:
@@ -495,7 +524,11 @@ def add_study_parser(subparsers) -> None:
 
 # --- correlate ---------------------------------------------------------------------------------
 def _cmd_correlate(args: argparse.Namespace) -> int:
+    from mteb_evalrank.data.files import check_outputs
     from mteb_evalrank.reports.correlation_study import correlate_report
+
+    check_outputs([("--out", args.out, "file"), ("--csv", args.csv, "file"), ("--plot", args.plot, "figure"),
+                   ("--rank-plot", args.rank_plot, "figure")])  # all of them, before any result is read  # fmt: skip
 
     report = correlate_report(
         args.results_dir, args.intrinsic, args.downstream, out=args.out, csv=args.csv, plot=args.plot,

@@ -356,7 +356,12 @@ def load_model(
     from mteb_evalrank.models.static_vectors import split_matrix_spec
 
     path, vocab = split_matrix_spec(s)
-    if path.exists():
+    try:
+        exists = path.exists()
+    except OSError as exc:  # e.g. a name longer than the file system allows
+        shown = s if len(s) <= 60 else f"{s[:40]}…{s[-10:]}"
+        raise InputError(f"model {shown!r}: cannot look up this path: {exc.strerror or exc}.") from None
+    if exists:
         if path.is_dir():
             if _is_st_folder(path) or _is_hf_folder(path):
                 _check_no_vector_options(s, stop_words, strip_punctuation)

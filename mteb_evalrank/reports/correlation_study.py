@@ -106,6 +106,20 @@ def read_score(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> floa
     return values[0] if len(values) == 1 else float(np.mean(values))
 
 
+def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
+    """The score ``name`` as stored in one result file: a value that is not a number is an error naming the
+    file and the key; NaN or ``null`` is missing (the model is dropped from that cell), with a warning."""
+    key = name.metric or "main_score"
+    for entry in _entries_for(record["scores"], name) or ():
+        v = entry.get(key)
+        if isinstance(v, bool) or (v is not None and not isinstance(v, (int, float))):
+            raise InputError(f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is "
+                             f"{json.dumps(v)[:40]}, not a number; repair or re-run this result.")  # fmt: skip
+        if key in entry and (v is None or not math.isfinite(v)):
+            warnings.warn(f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is {v!r}; "
+                          f"counted as missing ({name} of {record['model']} is left out)", stacklevel=3)  # fmt: skip
+
+
 def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[str]:
     names = {task}
     for e in _split_entries(scores):
@@ -262,6 +276,8 @@ def score_matrix(
         seen |= available_names(r["scores"], r["task"])
         for name in parsed:
             if name.task == r["task"]:
+                if reader is read_score:
+                    _check_stored_score(r, name)  # a non-numeric score: error; NaN/null: a warning
                 value = reader(r["scores"], name)
                 if value is not None:
                     row[str(name)] = value
@@ -371,11 +387,12 @@ def read_groups_csv(path: str | Path) -> dict[str, dict[str, str]]:
     path = Path(path)
     if not path.is_file():
         raise InputError(f"--families {path}: no such file (expected a CSV with the header model,family).")
-    try:
-        with path.open(encoding="utf-8", newline="") as f:
-            rows = list(csv.reader(f))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"--families {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8.") from None
+    import io
+
+    from mteb_evalrank.data.files import read_text
+
+    text = read_text(path, what="--families file")  # not UTF-8: the error names the line
+    rows = list(csv.reader(io.StringIO(text, newline="")))
     header = [c.strip().lower() for c in rows[0]] if rows else []
     if header[:2] != ["model", "family"]:
         raise InputError(f"--families {path}: the first row must be the header 'model,family'.")
@@ -518,10 +535,10 @@ def correlate(
     scores matrix (``scores``) and the families used (``families``)."""
     if not intrinsic or not downstream:
         raise InputError("give at least one intrinsic and one downstream score.")
-    same = sorted(set(intrinsic) & set(downstream))
-    if same:
-        raise InputError(f"{same[0]} is both an intrinsic and a downstream score: a score correlates trivially with "
-                         "itself; give it on one side only.")  # fmt: skip
+    both = [str(n) for n in dict.fromkeys(intrinsic) if n in set(downstream)]
+    if both:
+        raise InputError(f"{', '.join(both)} is given both as intrinsic and as downstream score; a score always ranks "
+                         "models as itself does: give different --intrinsic and --downstream scores.")  # fmt: skip
     names = list(dict.fromkeys([*intrinsic, *downstream]))
     groups: dict[str, dict[str, str]] = {}
     if not isinstance(results, ResultsFolder) and is_score_table(results):
@@ -719,10 +736,9 @@ def format_markdown(table: pd.DataFrame, *, noise: Mapping[str, float] | None = 
 def write_csv(table: pd.DataFrame, path: str | Path) -> Path:
     """One row per cell (:data:`CSV_COLUMNS`): plain ρ with its model-level interval, the family-aware
     ``rho_partial_family`` and ``cluster_ci_low``/``cluster_ci_high``, ``n_models``, ``n_families``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    table[CSV_COLUMNS].to_csv(path, index=False, float_format="%.4f")
-    return path
+    from mteb_evalrank.data.files import atomic_write_text
+
+    return atomic_write_text(Path(path), table[CSV_COLUMNS].to_csv(index=False, float_format="%.4f"))
 
 
 def plot_heatmap(table: pd.DataFrame, path: str | Path, *, title: str | None = None) -> Path:
@@ -976,10 +992,9 @@ def correlate_report(
         parts += ["", "## Warnings", "", *[f"- {n}" for n in notes]]
     report = CorrelateReport(table, "\n".join(parts) + "\n", warnings=notes, finding=finding)
     if out is not None:
-        path = Path(out)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(report.markdown, encoding="utf-8")
-        report.written.append(path)
+        from mteb_evalrank.data.files import atomic_write_text
+
+        report.written.append(atomic_write_text(Path(out), report.markdown))
     if csv is not None:
         report.written.append(write_csv(table, csv))
     if plot is not None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mteb_evalrank.data.files import figure_file, output_file
+from mteb_evalrank.data.files import atomic_target, figure_file, output_file
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
 
@@ -73,6 +73,23 @@ def _model_from_path(path: Path) -> tuple[str, str]:
     return (f"{name} [{experiment}]" if experiment else name), revision
 
 
+def _score(path: Path, key: str, value: Any) -> float | None:
+    """A stored score: a number; ``null`` or NaN is missing (with a warning); anything else is an error
+    naming the file and the key."""
+    import math
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+
+    if isinstance(value, bool) or (value is not None and not isinstance(value, (int, float))):
+        shown = json.dumps(value)[:40]
+        raise InputError(f"{path}: score {key} is {shown}, not a number; repair or re-run this result.")
+    if value is None or not math.isfinite(value):
+        warnings.warn(EvalRankWarning(f"{path}: score {key} is {value!r}; shown as missing (-)."), stacklevel=3)
+        return None
+    return float(value)
+
+
 def read_result(path: Path) -> HerosModelResult:
     """Parse one ``HEROS.json``; a file without HEROS test scores raises :class:`InputError`."""
     path = Path(path)
@@ -87,14 +104,18 @@ def read_result(path: Path) -> HerosModelResult:
     result = HerosModelResult(model=model, revision=revision, path=path)
     stored: dict[str, float] = {}
     for entry in entries:
+        if not isinstance(entry, dict):
+            raise InputError(f"{path}: a {SPLIT!r} score entry is not an object ({json.dumps(entry)[:60]}).")
         subset = entry.get("hf_subset")
         if subset in SUBSETS:
-            value = entry.get("normalized_cosine", entry.get("main_score"))
+            key = "normalized_cosine" if "normalized_cosine" in entry else "main_score"
+            value = _score(path, f"{subset}.{key}", entry.get(key))
             if value is not None:
-                result.normalized[subset] = float(value)
+                result.normalized[subset] = value
         for name in SUMMARY_READINGS:
-            if name in entry and entry[name] is not None:
-                stored.setdefault(name, float(entry[name]))
+            value = _score(path, f"{subset}.{name}", entry.get(name)) if name in entry else None
+            if value is not None:
+                stored.setdefault(name, value)
     if not result.normalized:
         raise InputError(f"{path}: no HEROS subset scores ({', '.join(SUBSETS)}).")
     # readings stored by the task (computed from all six subsets) win; otherwise derive from what is here
@@ -107,7 +128,9 @@ def check_report_outputs(out: Path | None, csv_path: Path | None) -> None:
     if csv_path:
         output_file(Path(csv_path), what="CSV file")
     if out:
-        figure_file(Path(out), what="chart file")
+        figure = figure_file(Path(out), what="chart file")
+        if csv_path and Path(csv_path).absolute() == figure.absolute():
+            raise InputError(f"--csv and --out name the same file {figure}; give each its own file.")
 
 
 def collect_results(results_dir: Path) -> list[HerosModelResult]:
@@ -157,7 +180,7 @@ def format_table(results: list[HerosModelResult]) -> str:
 def write_csv(results: list[HerosModelResult], path: Path) -> Path:
     """One row per model: model, revision, the six subsets, the three readings, result file."""
     path = output_file(Path(path), what="CSV file")
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with atomic_target(path) as tmp, tmp.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["model", "revision", *SUBSETS, *SUMMARY_READINGS, "result_file"])
         for r in results:

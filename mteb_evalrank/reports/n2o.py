@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from mteb_evalrank.data.files import figure_file, output_file
+from mteb_evalrank.data.files import atomic_target, figure_file, output_file
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.neighbors import N2OMatrix, NeighborSet, n2o_matrix, robustness
 
@@ -102,7 +102,7 @@ def write_csv(path: Path, result: N2OMatrix) -> None:
     """Long format: model_a, model_b, k, n2o (mean over samples), std, one column per sample."""
     path = output_file(Path(path), what="CSV file")
     samples = result.per_sample.shape[0]
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with atomic_target(path) as tmp, tmp.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["model_a", "model_b", "k", "n2o", "std", *(f"sample_{s}" for s in range(samples))])
         for i, a in enumerate(result.names):
@@ -173,7 +173,9 @@ def check_report_outputs(out: Path | None, csv_path: Path | None) -> None:
     if csv_path:
         output_file(Path(csv_path), what="CSV file")
     if out:
-        figure_file(Path(out), what="heatmap file")
+        figure = figure_file(Path(out), what="heatmap file")
+        if csv_path and Path(csv_path).absolute() == figure.absolute():
+            raise InputError(f"--csv and --out name the same file {figure}; give each its own file.")
 
 
 def report(
