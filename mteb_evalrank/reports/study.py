@@ -39,7 +39,7 @@ from mteb_evalrank.integration.study import (
     INTRINSIC_TASKS,
     OTHER_WORD_SIMILARITY_TASKS,
     STUDY_TASKS,
-    WORD_LEVEL_TASKS,
+    WORD_STUDY_TASKS,
     WORD_SIMILARITY_TASKS,
 )
 from mteb_evalrank.reports.correlation_study import (
@@ -372,7 +372,7 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     if spec is SENTENCE:
         sent = a
         words = word_level_variants(out, folder=folder)
-        word = analyse(out, words, WORD_LEVEL_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder) if words else None
+        word = analyse(out, words, WORD_STUDY_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder) if words else None
     else:
         word = a
         sent = analyse(out, _sentence_variants(), STUDY_TASKS, SENTENCE, n_resamples=n_resamples, seed=seed,
@@ -504,7 +504,7 @@ def _gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str],
     for task, why in sorted(skipped.items()):
         lines.append(f"- task {task} skipped for every model: {why}")
     missing = []
-    for task in [t for t in tasks if t in STUDY_TASKS or t in WORD_LEVEL_TASKS]:
+    for task in [t for t in tasks if t in STUDY_TASKS or t in WORD_STUDY_TASKS]:
         if task in skipped:
             continue
         if task not in scores.columns:
@@ -616,7 +616,7 @@ def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence
     if level == "word":
         variants = (select_variants(zoo, installed_only=not correlate_only) if zoo
                     else default_word_variants(installed_only=not correlate_only))  # fmt: skip
-        tasks = list(tasks or WORD_LEVEL_TASKS)
+        tasks = list(tasks or WORD_STUDY_TASKS)
     else:
         variants = select_variants(zoo or ["population"], installed_only=not correlate_only)
         tasks = list(tasks or STUDY_TASKS)
