@@ -47,10 +47,9 @@ from mteb_evalrank.reports.correlation_study import (
     format_markdown,
     plot_heatmap,
     plot_ranks,
-    read_results_folder,
-    score_matrix,
     write_csv,
 )
+from mteb_evalrank.reports.results_reader import read_results_folder, read_standard_error, score_matrix
 from mteb_evalrank.reports.postprocessing_effect import format_effects, postprocessing_effects
 from mteb_evalrank.reports.rank_panels import plot_rank_panels
 
@@ -97,8 +96,6 @@ def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str], level
     mean) and the matching matrix of sampling standard errors."""
     from mteb_evalrank.metrics.sampling_error import mean_se
     from mteb_evalrank.models.zoo import VARIANTS
-    from mteb_evalrank.reports.correlation_study import read_standard_error
-
     known = set(level.intrinsic) | set(DOWNSTREAM_TASKS)
     names = [t for t in tasks if t in known]
     names += [e for e in level.exploratory if e.split(":")[0] in names]
