@@ -39,8 +39,8 @@ from mteb_evalrank.integration.study import (
     INTRINSIC_TASKS,
     OTHER_WORD_SIMILARITY_TASKS,
     STUDY_TASKS,
-    WORD_STUDY_TASKS,
     WORD_SIMILARITY_TASKS,
+    WORD_STUDY_TASKS,
 )
 from mteb_evalrank.reports.correlation_study import (
     correlation_table,
@@ -96,6 +96,7 @@ def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str], level
     mean) and the matching matrix of sampling standard errors."""
     from mteb_evalrank.metrics.sampling_error import mean_se
     from mteb_evalrank.models.zoo import VARIANTS
+
     known = set(level.intrinsic) | set(DOWNSTREAM_TASKS)
     names = [t for t in tasks if t in known]
     names += [e for e in level.exploratory if e.split(":")[0] in names]
