@@ -610,13 +610,16 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.leaderboard_app import launch, prepare_leaderboard_cache
 
     if args.prepare_only:
-        path, rows = prepare_leaderboard_cache(args.results_dir)
-        print(f"wrote {path}")
-        for name, n in sorted(rows.items()):
+        prepared = prepare_leaderboard_cache(args.results_dir)
+        print(f"wrote {prepared.path}")
+        for name, n in sorted(prepared.rows.items()):
             print(f"  {name}: {n} score rows")
-        print(f"now: HF_HUB_OFFLINE=1 mteb leaderboard --cache-path {args.results_dir}")
+        for note in prepared.notes:
+            print(f"note: {note}")
+        print(f"now: mteb leaderboard --cache-path {args.results_dir} --host 127.0.0.1")
         return 0
-    launch(args.results_dir, host=args.host, port=args.port, default_benchmark=args.benchmark)
+    launch(args.results_dir, host=args.host, port=args.port, default_benchmark=args.benchmark,
+           on_ready=lambda line: print(line, flush=True))  # fmt: skip
     return 0
 
 
@@ -626,12 +629,14 @@ def add_leaderboard_parser(subparsers) -> None:
         help="MTEB's own leaderboard app (mteb[leaderboard]) on a local results folder, offline",
         description="Writes FOLDER/leaderboard/benchmark_results.parquet from FOLDER's results only, then serves "
         "MTEB's Gradio leaderboard on it without asking the Hub or GitHub, opening on the EvalRank benchmark "
-        "(the plugin's benchmarks are in the menu). See docs/leaderboards.md.",
+        "(the plugin's benchmarks are in the menu). Models not in MTEB's registry (local folders, word-vector "
+        "files) are listed as '... (not in MTEB registry)'. See docs/leaderboards.md.",
     )
     p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
     p.add_argument("--port", type=positive_int, default=7860, help="port (default 7860)")
-    p.add_argument("--benchmark", default="EvalRank", help="benchmark shown first (default EvalRank)")
+    p.add_argument("--benchmark", default=None,
+                   help="benchmark shown first (default: EvalRank, or another one the folder has results for)")  # fmt: skip
     p.add_argument("--prepare-only", action="store_true",
                    help="only write the parquet, for a later `mteb leaderboard --cache-path FOLDER`")  # fmt: skip
     p.set_defaults(func=_cmd_leaderboard)

@@ -294,15 +294,21 @@ def claim_sensitivity_lines(analyses: Sequence[Analysis | None]) -> list[str]:
             worst = min(t.contrasts, key=lambda c: c.difference)
             lines.append(f"- {a.level.claim_score} vs every baseline, {label} ({t.n_models} models, {t.n_clusters} "
                          f"clusters): smallest advantage {worst.difference:+.1f} over {worst.baseline}; "
-                         f"intersection-union p = {_p(t.p_support)}, some baseline better p = {_p(t.p_refute)}; "
-                         f"minimum detectable difference {t.mdd:.1f} ρ points")  # fmt: skip
+                         f"intersection-union {_p(t.p_support)}, some baseline better {_p(t.p_refute)}; "
+                         f"minimum detectable difference {_mdd(t.mdd)}")  # fmt: skip
     return lines
 
 
 def _p(p: float) -> str:
     import math
 
-    return "–" if not math.isfinite(p) else "< 0.001" if p < 0.001 else f"{p:.3f}"
+    return "p = –" if not math.isfinite(p) else "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _mdd(mdd: float) -> str:
+    import math
+
+    return f"{mdd:.1f} ρ points" if math.isfinite(mdd) else "none (a baseline ranks the models as the score does)"
 
 
 def word_level_variants(out: Path, *, folder: Any = None) -> list[str]:
@@ -528,7 +534,7 @@ def _population_markdown(pop: pd.DataFrame) -> str:
               "checkpoint is in the checkpoint's family); a lineage groups the families that share weights or training "
               "(`mteb_evalrank/models/lineages.json`):", ""]  # fmt: skip
     for lin, part in pop.groupby("lineage", sort=True):
-        lines.append(f"- **{lin}**: {part['lineage_reason'].iloc[0]}")
+        lines.append(f"- `{lin}`: {part['lineage_reason'].iloc[0]}")
     return "\n".join(lines)
 
 
