@@ -9,6 +9,9 @@ model's name, its revision and its scores the same way:
   :func:`result_identity` (name and revision from ``model_meta.json``, else from the folder names; the
   experiment of an experiments layout), used by every report (``correlate``, the study, HEROS, N2O);
 - **files of one task** — :func:`task_result_files` (HEROS and N2O read their own JSON fields);
+
+  these three live in :mod:`mteb_evalrank.data.result_files` (layer 3, standard library only) so that the
+  integration layer (the leaderboard app) can name models the same way; they are re-exported here;
 - **all results** — :func:`read_results_folder` → :class:`ResultsFolder` (records through MTEB's
   ``ResultCache`` path discovery and ``TaskResult``);
 - **revision policy** — :data:`REVISION_POLICIES` and :func:`choose_revisions` (one model, several
@@ -26,16 +29,21 @@ No statistics, no Markdown, no plots: those stay in the reports that use this mo
 from __future__ import annotations
 
 import difflib
-import json
 import math
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mteb_evalrank.data.result_files import (  # noqa: F401  (part of this reader's interface)
+    ResultIdentity,
+    model_name_from_folder,
+    result_identity,
+    task_result_files,
+)
 from mteb_evalrank.errors import InputError
 
 if TYPE_CHECKING:  # pandas is imported where a table is built: reading file names and scores stays light
@@ -46,57 +54,6 @@ REVISION_POLICIES = ("newest", "oldest", "error", "separate")
 
 
 # --- model names and revisions ---------------------------------------------------------------------------
-def model_name_from_folder(folder_name: str) -> str:
-    """The model name MTEB filed under ``folder_name``: ``org__model`` → ``org/model`` (first ``__`` only)."""
-    return str(folder_name).replace("__", "/", 1)
-
-
-class ResultIdentity(NamedTuple):
-    """Whose result a file is: ``model`` (``org/model``), ``revision`` and, for MTEB's experiments layout,
-    the ``experiment`` folder name."""
-
-    model: str
-    revision: str
-    experiment: str | None = None
-
-    @property
-    def label(self) -> str:
-        """``model``, or ``model [experiment]`` for a run with model options."""
-        return f"{self.model} [{self.experiment}]" if self.experiment else self.model
-
-
-def result_identity(path: str | Path) -> ResultIdentity:
-    """Model, revision (and experiment) of the result file ``path``.
-
-    ``name`` and ``revision`` of ``model_meta.json`` next to the file win; otherwise the folder names:
-    ``<org>__<model>/<revision>/<Task>.json`` or ``<org>__<model>/<revision>/experiments/<experiment>/<Task>.json``.
-    """
-    path = Path(path)
-    experiment = None
-    rev_dir = path.parent
-    if path.parent.parent.name == "experiments":
-        experiment, rev_dir = path.parent.name, path.parent.parent.parent
-    name, revision = model_name_from_folder(rev_dir.parent.name), rev_dir.name
-    meta = path.parent / "model_meta.json"
-    if meta.is_file():
-        try:
-            data = json.loads(meta.read_text(encoding="utf-8"))
-            name = str(data.get("name") or name)
-            revision = str(data.get("revision") or revision)
-        except (OSError, ValueError, AttributeError):
-            pass
-    return ResultIdentity(name, revision, experiment)
-
-
-def task_result_files(folder: str | Path, task: str) -> list[Path]:
-    """Every ``<task>.json`` below ``folder`` (or ``folder`` itself when it is a file), sorted; a missing
-    ``folder`` raises :class:`InputError` (no file found: an empty list, the caller says what to run)."""
-    root = Path(folder)
-    if not root.exists():
-        raise InputError(f"{root} does not exist.")
-    return [root] if root.is_file() else sorted(root.rglob(f"{task}.json"))
-
-
 def revision_labels(identities: Iterable[tuple[str, str]], *, length: int | None = None) -> list[str]:
     """One label per ``(model, revision)``: the model, or ``model@revision`` (the revision cut to
     ``length`` characters) when the same model occurs with several entries — revisions kept apart."""
