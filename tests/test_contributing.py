@@ -154,6 +154,11 @@ def test_add_a_task(toy_task_registered, tmp_path):
     # the result is on disk in MTEB's layout, and the results reader reads it back
     files = task_result_files(tmp_path, "ToyPairs")
     assert len(files) == 1 and result_identity(files[0]).model == "toy/tiny-words"
+    # a class that declares an unknown input level is refused when it is defined
+    from mteb_evalrank.tasks._base import EncodeOnceTask
+
+    with pytest.raises(TypeError, match="input_level"):
+        type("ToyParagraphs", (EncodeOnceTask,), {"input_level": "paragraph"})
 
 
 # --- add a statistic ----------------------------------------------------------------------------------
