@@ -15,7 +15,8 @@
 - :func:`atomic_write_text` / :func:`atomic_write_bytes` / :func:`atomic_target` — writes through a
   temporary file next to the target, renamed over it (``os.replace``): an interrupted write leaves the
   previous file, never half a file.
-- :func:`file_sha256` — the SHA-256 of a file (download and cache checksums).
+- :func:`file_sha256` — the SHA-256 of a file (download and cache checksums); the package's one
+  file-hashing function, :func:`mteb_evalrank.hashing.file_sha256`, re-exported here.
 - :func:`file_lock` — an exclusive inter-process lock (``fcntl.flock`` on a lock file, removed again
   on release) for writers that share a file: result folders, embedding caches.  Where ``fcntl`` does
   not exist (Windows) it is a no-op.
@@ -24,22 +25,13 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from mteb_evalrank.errors import InputError, SourceFormatError
-
-
-def file_sha256(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes, read in 1 MiB blocks (checksums of downloads and cache shards)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+from mteb_evalrank.hashing import file_sha256  # noqa: F401  (checksums of downloads and cache shards)
 
 
 def _reason(exc: OSError) -> str:

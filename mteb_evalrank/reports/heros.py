@@ -22,8 +22,10 @@ from typing import Any
 from mteb_evalrank.data.files import atomic_target, figure_file, output_file
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
+from mteb_evalrank.reports.results_reader import result_identity, revision_labels, task_result_files
 
-RESULT_FILE = "HEROS.json"
+TASK = "HEROS"
+RESULT_FILE = f"{TASK}.json"
 SPLIT = "test"
 #: Short column headers for the terminal table.
 SHORT_LABELS = {
@@ -49,28 +51,6 @@ class HerosModelResult:
     @property
     def label(self) -> str:
         return self.model
-
-
-def _model_from_path(path: Path) -> tuple[str, str]:
-    """``(label, revision)`` from ``model_meta.json`` or the folder names.
-
-    MTEB's layouts: ``<org>__<model>/<revision>/HEROS.json`` and, for runs with model options,
-    ``<org>__<model>/<revision>/experiments/<experiment>/HEROS.json`` (label ``model [experiment]``).
-    """
-    experiment = None
-    rev_dir = path.parent
-    if path.parent.parent.name == "experiments":
-        experiment, rev_dir = path.parent.name, path.parent.parent.parent
-    name, revision = rev_dir.parent.name.replace("__", "/", 1), rev_dir.name
-    meta = path.parent / "model_meta.json"
-    if meta.is_file():
-        try:
-            data = json.loads(meta.read_text(encoding="utf-8"))
-            name = str(data.get("name") or name)
-            revision = str(data.get("revision") or revision)
-        except (OSError, ValueError):
-            pass
-    return (f"{name} [{experiment}]" if experiment else name), revision
 
 
 def _score(path: Path, key: str, value: Any) -> float | None:
@@ -100,8 +80,8 @@ def read_result(path: Path) -> HerosModelResult:
     entries = (data.get("scores") or {}).get(SPLIT)
     if not entries:
         raise InputError(f"{path}: no {SPLIT!r} scores in this result file.")
-    model, revision = _model_from_path(path)
-    result = HerosModelResult(model=model, revision=revision, path=path)
+    who = result_identity(path)  # model [experiment] and revision (model_meta.json, else the folder names)
+    result = HerosModelResult(model=who.label, revision=who.revision, path=path)
     stored: dict[str, float] = {}
     for entry in entries:
         if not isinstance(entry, dict):
@@ -139,20 +119,14 @@ def collect_results(results_dir: Path) -> list[HerosModelResult]:
     When one model has several revisions, labels become ``model@revision``.
     """
     root = Path(results_dir)
-    if not root.exists():
-        raise InputError(f"{root} does not exist.")
-    paths = [root] if root.is_file() else sorted(root.rglob(RESULT_FILE))
+    paths = task_result_files(root, TASK)
     if not paths:
         raise InputError(
             f"no {RESULT_FILE} found below {root} (expected the MTEB layout results/<org>__<model>/<revision>/{RESULT_FILE})."
         )
     results = sorted((read_result(p) for p in paths), key=lambda r: (r.model.lower(), r.revision))
-    counts: dict[str, int] = {}
-    for r in results:
-        counts[r.model] = counts.get(r.model, 0) + 1
-    for r in results:
-        if counts[r.model] > 1:
-            r.model = f"{r.model}@{r.revision[:12]}"
+    for r, label in zip(results, revision_labels([(r.model, r.revision) for r in results], length=12)):
+        r.model = label
     return results
 
 
