@@ -503,6 +503,7 @@ _TIE_SAMPLE_ROWS = 32  # query rows of the float32 filter inspected to choose th
 _TIE_BAND_SHARE = 1e-3  # undecided share of the float32 filter above which the tie path is used
 _TIE_MAX_UNCERTIFIED = 0.01  # at most this share of distinct rows may fall outside the exact grid
 _TIE_MIN_EXPONENT = -150  # smallest bit of a certified row (keeps every product and its error normal)
+_TIE_SPARSE_SHARE = 0.05  # inputs with fewer non-zeros than this share are multiplied as sparse matrices
 _F64_U = 2.0**-53
 _R_SCALE = 2.0**53  # the centring residuals (|r| <= 2^-53 |c| < 2^-52) times this fit float32 unscathed
 
@@ -591,6 +592,7 @@ class _TiePath:
         rho_abs = np.zeros(n, dtype=np.float64)
         mu = np.zeros(n, dtype=np.float64)
         mu_abs = np.zeros(n, dtype=np.float64)
+        nsq_acc = np.empty(n, dtype=np.float64)  # ||c_j||^2 to within about one rounding
         any_r = False
         for s in range(0, n, _CENTER_ROWS):
             rows = prep.src[s : s + _CENTER_ROWS]
@@ -625,8 +627,22 @@ class _TiePath:
                 c += 0.0
                 mu[blk] = c @ prep.mean
                 mu_abs[blk] = np.abs(c) @ np.abs(prep.mean)
+            else:
+                c = xt + 0.0
+            nsq_acc[blk] = _accurate_sqnorms(c)
         self.cert = cert
         self.spans = spans
+        # sparse input (e.g. TF-IDF and its sparse random projections): sparse products, same values
+        self.sparse = None
+        if np.count_nonzero(self.x64) < _TIE_SPARSE_SHARE * self.x64.size:
+            import scipy.sparse
+
+            s32 = scipy.sparse.csr_matrix(self.x32)
+            r32t = None if self.r32 is None else np.ascontiguousarray(self.r32.T)
+            self.sparse = (scipy.sparse.csr_matrix(self.x64.T), s32, r32t)
+        with np.errstate(divide="ignore"):
+            self.inv_acc = np.where(nsq_acc > 0.0, 1.0 / np.sqrt(nsq_acc), 0.0)
+        self.c_rel = 1.02 * 4.0 * _F64_U  # relative error of fl(nu * inv_acc) against nu / ||c_j||
         self.any_r = any_r
         if not any_r:
             self.r32 = None
@@ -694,6 +710,14 @@ class _TiePath:
 
     def products(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """``G = x~_Q . x~^T`` (float64, exact for certified rows) and ``2^53 H`` (float32)."""
+        if self.sparse is not None:  # same exact values: every product and partial sum is exact
+            s64t, s32, r32t = self.sparse
+            g = np.asarray(self.x64[cq] @ s64t, dtype=np.float64)
+            if r32t is None:
+                return g, None
+            h = np.asarray(s32[cq] @ r32t, dtype=np.float32)
+            h += np.asarray((s32 @ self.r32[cq].T).T, dtype=np.float32)
+            return g, h
         g = self.x64[cq] @ self.x64.T
         if self.r32 is None:
             return g, None
@@ -782,6 +806,21 @@ class _TiePath:
         self.stats["tie_rows"] += bsz
         return 1 + c
 
+    def _centred_cos_decisions(
+        self, g: np.ndarray, h: np.ndarray | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray
+    ) -> np.ndarray:
+        """Centred cosines: decided where the keys, re-evaluated with per-item bounds and accurate norms,
+        differ by more than those bounds (ties and closer near-ties are refined per item)."""
+        q = cq[r]
+        tj, ej = _cos_entry_keys(self, g, h, r, j, q)
+        tp, ep = _cos_entry_keys(self, g, h, r, cp[r], q)
+        diff = tj - tp
+        bound = 1.02 * (ej + ep) + 2.0 * _F64_U * np.abs(diff)
+        dec = np.full(r.size, 2, dtype=np.int8)
+        ok = np.abs(diff) > bound
+        dec[ok] = np.sign(diff[ok]).astype(np.int8)
+        return dec
+
     def _exact_decisions(
         self, g: np.ndarray, h: np.ndarray | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray,
         metric: str,
@@ -803,7 +842,7 @@ class _TiePath:
                    + 3.0 * _F64_U * (np.abs(hj) + np.abs(hp) + np.abs(self.rho[j]) + np.abs(self.rho[p])))  # fmt: skip
             return _sign_of_sum(terms + [s], 1.02 * err)
         if h is not None or self.mm or self.mu.any():
-            return np.full(r.size, 2, dtype=np.int8)  # centred cosines: rare near-ties, refined per item
+            return self._centred_cos_decisions(g, h, r, j, cq, cp)
         # uncentred cosine: sign(a_j) a_j^2 / n_j against the positive's, all exact (TwoProduct)
         nj, np_ = 2.0 * self.nh[j], 2.0 * self.nh[p]
         sj, sp = np.sign(gj), np.sign(gp)
@@ -829,6 +868,19 @@ class _TiePath:
         return dec
 
 
+def _accurate_sqnorms(c: np.ndarray) -> np.ndarray:
+    """Squared norms of the rows of ``c`` within ``u |N| (1 + 1e-9)``: TwoProduct squares summed with
+    Ogita-Rump-Oishi's compensated Sum2 (error ``u |N| + gamma(2d)^2 sum |terms|``)."""
+    p, e = _two_product(c, c)
+    s = p[:, 0].copy()
+    comp = e[:, 0].copy()
+    for i in range(1, c.shape[1]):
+        s, t = _two_sum(s, p[:, i])
+        comp += t
+        comp += e[:, i]
+    return s + comp
+
+
 def _exact_half_sqnorm(row: np.ndarray) -> tuple[float, float] | None:
     """``||row||^2 / 2`` exactly as ``hi + lo`` (two float64 numbers), or ``None`` if it needs more."""
     from fractions import Fraction
@@ -840,6 +892,28 @@ def _exact_half_sqnorm(row: np.ndarray) -> tuple[float, float] | None:
     if Fraction(hi) + Fraction(lo) != value:
         return None
     return hi, lo
+
+
+def _cos_entry_keys(tie, g, h, r, col, q):
+    """Cosine keys ``nu / ||c_col||`` of entries (row ``r``, column ``col``) and their error bounds."""
+    u = _F64_U
+    gv = g[r, col]
+    hv = h[r, col].astype(np.float64) / _R_SCALE if h is not None else np.zeros(r.size)
+    kappa = -(tie.mu[q] + tie.mm)
+    nu = ((gv + hv) - tie.mu[col]) + kappa
+    nx, nr = tie.normx[q], tie.normr[q]
+    if h is not None:
+        e_h = (tie.c_h * ((nx * tie.normr[col] + nr * tie.normx[col]) * _R_SCALE) + tie.eta_h) / _R_SCALE
+    elif tie.any_r:
+        e_h = (nx * tie.normr[col] + nr * tie.normx[col]) * 1.01  # H itself, not computed
+    else:
+        e_h = np.zeros(r.size)
+    e_kappa = tie.e_mu[q] + tie.e_mm + u * np.abs(kappa)
+    e_nu = 1.02 * (e_h + tie.e_mu[col] + e_kappa + nr * tie.normr[col]
+                   + 3.0 * u * (np.abs(gv) + np.abs(hv) + np.abs(tie.mu[col]) + np.abs(kappa)))  # fmt: skip
+    inv = tie.inv_acc[col]
+    t = nu * inv
+    return t, e_nu * inv * (1.0 + 4.0 * u) + tie.c_rel * np.abs(t) + tie.engine.eta2 * inv
 
 
 def _use_tie_path(prep: _Prepared, engine: _RankEngine, uq: np.ndarray, up: np.ndarray) -> bool:

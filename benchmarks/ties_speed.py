@@ -1,0 +1,116 @@
+"""Exact EvalRank ranking on vectors with many exact ties against dense vectors of the same shape.
+
+Prints ``name=value`` lines, all measured in this one run (runs interleaved, medians of ``--repeats``):
+
+- ``dense_s``: :func:`mteb_evalrank.metrics.ranking.evalrank_ranks` on standard-normal float32 vectors
+- ``ties_s``: the same call on tie-heavy vectors of the same shape (``--kind``, below)
+- ``ratio``: ``ties_s / dense_s`` (issue 31 asks for at most 2)
+- ``dense_runs_s`` / ``ties_runs_s``: the individual runs (to judge noise on a shared machine)
+- ``ties_path``: ``tie`` if the call took the tie path, ``float32`` otherwise; ``ties_decided_exactly``:
+  comparisons the tie path decided by exact float64 sums; ``ties_refined_stage2`` /
+  ``ties_refined_stage3``: comparisons still refined per item (float64, then integers)
+- ``n_queries``, ``n_background``, ``dim``, ``ties_n_distinct``, ``blas_threads``
+
+Tie-heavy data (``--kind``):
+
+- ``rp`` (default): what ``zoo:tfidf-wordnet/rp`` gives a single word: its one-hot TF-IDF vector
+  through a sparse random projection (scikit-learn's default density ``1/sqrt(33,554)`` over the
+  projection's rows, scaled to ``--rp-nonzeros`` non-zeros per row on average), entries
+  ``±0.4228``; ``--oov`` of the rows are out-of-vocabulary words (a zero vector plus ``1e-9``, as the
+  zoo pads them).  Most pairs of distinct words are orthogonal; after centring, l2 scores tie exactly
+  up to the centring's rounding.
+- ``quantised``: every coordinate in ``{-1, 0, 1}`` (a 1.6-bit quantisation), no duplicate rows.
+
+Usage: ``python benchmarks/ties_speed.py [--kind rp|quantised] [--repeats 2] [--dim 256]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+
+def dense(n: int, dim: int, m: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    emb = rng.standard_normal((n, dim), dtype=np.float32)
+    return emb, rng.integers(0, n, m), rng.integers(0, n, m)
+
+
+def random_projection_words(n: int, dim: int, m: int, nonzeros: float, oov: float, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    k = rng.binomial(dim, nonzeros / dim, n)
+    emb = np.zeros((n, dim), dtype=np.float32)
+    rows = np.repeat(np.arange(n), k)
+    cols = np.concatenate([rng.choice(dim, kk, replace=False) for kk in k])
+    emb[rows, cols] = np.float32(0.4228) * rng.choice(np.array([-1, 1], dtype=np.float32), rows.size)
+    emb[rng.random(n) < oov] = 0.0
+    emb[~emb.any(axis=1)] += np.float32(1e-9)  # the zoo's padding of an empty vector
+    return emb, rng.integers(0, n, m), rng.integers(0, n, m)
+
+
+def quantised(n: int, dim: int, m: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    emb = rng.integers(-1, 2, (n, dim)).astype(np.float32)
+    emb[~emb.any(axis=1), 0] = 1.0
+    return emb, rng.integers(0, n, m), rng.integers(0, n, m)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kind", choices=("rp", "quantised"), default="rp")
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--n-background", type=int, default=22_207)  # EvalRankWord's background
+    parser.add_argument("--n-queries", type=int, default=5_514)  # EvalRankWord's directed pairs
+    parser.add_argument("--dim", type=int, default=256)
+    parser.add_argument("--rp-nonzeros", type=float, default=5.6)
+    parser.add_argument("--oov", type=float, default=0.3)
+    args = parser.parse_args()
+
+    from mteb_evalrank.metrics.ranking import evalrank_ranks
+
+    n, dim, m = args.n_background, args.dim, args.n_queries
+    data = {"dense": dense(n, dim, m, seed=1)}
+    if args.kind == "rp":
+        data["ties"] = random_projection_words(n, dim, m, args.rp_nonzeros, args.oov)
+    else:
+        data["ties"] = quantised(n, dim, m)
+    runs: dict[str, list[float]] = {"dense": [], "ties": []}
+    results = {}
+    for _ in range(args.repeats):
+        for name, (emb, q, p) in data.items():
+            t0 = time.perf_counter()
+            results[name] = evalrank_ranks(emb, q, p)
+            runs[name].append(time.perf_counter() - t0)
+
+    try:
+        from threadpoolctl import threadpool_info
+
+        threads = max((p.get("num_threads") or 0 for p in threadpool_info() if p.get("user_api") == "blas"), default=0)
+    except ImportError:  # optional
+        threads = "unknown"
+
+    dense_s, ties_s = statistics.median(runs["dense"]), statistics.median(runs["ties"])
+    tie = results["ties"]
+    print(f"kind={args.kind}")
+    print(f"dense_s={dense_s:.3f}")
+    print(f"ties_s={ties_s:.3f}")
+    print(f"ratio={ties_s / dense_s:.2f}")
+    print(f"dense_runs_s={','.join(f'{r:.3f}' for r in runs['dense'])}")
+    print(f"ties_runs_s={','.join(f'{r:.3f}' for r in runs['ties'])}")
+    print(f"ties_path={'tie' if tie.refined.get('tie_path') else 'float32'}")
+    print(f"ties_decided_exactly={tie.refined.get('tie_decided', 0)}")
+    print(f"ties_refined_stage2={tie.refined['stage2']}")
+    print(f"ties_refined_stage3={tie.refined['stage3']}")
+    print(f"dense_refined_stage2={results['dense'].refined['stage2']}")
+    print(f"n_queries={m}")
+    print(f"n_background={n}")
+    print(f"dim={dim}")
+    print(f"ties_n_distinct={tie.n_distinct}")
+    print(f"blas_threads={threads}")
+
+
+if __name__ == "__main__":
+    main()
