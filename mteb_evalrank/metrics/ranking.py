@@ -640,6 +640,7 @@ class _TiePath:
             s32 = scipy.sparse.csr_matrix(self.x32)
             r32t = None if self.r32 is None else np.ascontiguousarray(self.r32.T)
             self.sparse = (scipy.sparse.csr_matrix(self.x64.T), s32, r32t)
+            self.dense_rows = np.diff(s32.indptr) > max(1, d // 8)  # queried through BLAS
         with np.errstate(divide="ignore"):
             self.inv_acc = np.where(nsq_acc > 0.0, 1.0 / np.sqrt(nsq_acc), 0.0)
         self.c_rel = 1.02 * 4.0 * _F64_U  # relative error of fl(nu * inv_acc) against nu / ||c_j||
@@ -712,11 +713,23 @@ class _TiePath:
         """``G = x~_Q . x~^T`` (float64, exact for certified rows) and ``2^53 H`` (float32)."""
         if self.sparse is not None:  # same exact values: every product and partial sum is exact
             s64t, s32, r32t = self.sparse
-            g = np.asarray(self.x64[cq] @ s64t, dtype=np.float64)
-            if r32t is None:
-                return g, None
-            h = np.asarray(s32[cq] @ r32t, dtype=np.float32)
-            h += np.asarray((s32 @ self.r32[cq].T).T, dtype=np.float32)
+            dense = self.dense_rows[cq]
+            g = np.empty((cq.size, self.n), dtype=np.float64)
+            h = None if r32t is None else np.empty((cq.size, self.n), dtype=np.float32)
+            for rows, sparse_rows in ((np.flatnonzero(~dense), True), (np.flatnonzero(dense), False)):
+                if not rows.size:
+                    continue
+                qq = cq[rows]
+                if sparse_rows:
+                    g[rows] = self.x64[qq] @ s64t
+                    if h is not None:
+                        h[rows] = s32[qq] @ r32t
+                        h[rows] += (s32 @ self.r32[qq].T).T
+                else:
+                    g[rows] = self.x64[qq] @ self.x64.T
+                    if h is not None:
+                        h[rows] = self.x32[qq] @ self.r32.T
+                        h[rows] += self.r32[qq] @ self.x32.T
             return g, h
         g = self.x64[cq] @ self.x64.T
         if self.r32 is None:
@@ -819,6 +832,11 @@ class _TiePath:
         dec = np.full(r.size, 2, dtype=np.int8)
         ok = np.abs(diff) > bound
         dec[ok] = np.sign(diff[ok]).astype(np.int8)
+        rest = np.flatnonzero(~ok)
+        for s in range(0, rest.size, _REFINE_BATCH):  # near-ties: double-double keys
+            part = rest[s : s + _REFINE_BATCH]
+            dec[part] = _cos_dd_decisions(self.engine.prep.rows64, q[part], j[part], cp[r[part]])
+        self.stats["cos_dd"] = self.stats.get("cos_dd", 0) + int(np.count_nonzero(dec[rest] != 2))
         return dec
 
     def _exact_decisions(
@@ -914,6 +932,65 @@ def _cos_entry_keys(tie, g, h, r, col, q):
     inv = tie.inv_acc[col]
     t = nu * inv
     return t, e_nu * inv * (1.0 + 4.0 * u) + tie.c_rel * np.abs(t) + tie.engine.eta2 * inv
+
+
+def _dot2(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row-wise ``x . y`` as a double-double ``hi + lo`` (Ogita-Rump-Oishi Dot2, compensation kept
+    apart) and a bound on ``|hi + lo - x . y|``: ``2 gamma(2d)^2 sum |x y|`` plus underflow slack."""
+    d = x.shape[1]
+    hi = np.zeros(x.shape[0])
+    lo = np.zeros(x.shape[0])
+    for i in range(d):
+        p, e = _two_product(x[:, i], y[:, i])
+        hi, t = _two_sum(hi, p)
+        lo += t
+        lo += e
+    g = xs.gamma(2 * d + 2, np.float64)
+    err = 2.0 * g * g * np.abs(x * y).sum(axis=1) * (1.0 + g) + 4 * d * 2.0**-1060
+    return hi, lo, err
+
+
+def _dd_mul(ah, al, bh, bl):
+    p, e = _two_product(ah, bh)
+    e = e + (ah * bl + al * bh)
+    hi = p + e
+    return hi, e - (hi - p)
+
+
+def _cos_dd_decisions(rows64, q: np.ndarray, j: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Sign of ``cos(q, j) - cos(q, p)`` on the prepared vectors from double-double dot products and
+    norms with rigorous bounds: 1, -1, or 2 where the bounds do not decide (ties: refined per item)."""
+    cq, cj, cpp = rows64(q), rows64(j), rows64(p)
+    aj, ajl, eaj = _dot2(cq, cj)
+    ap, apl, eap = _dot2(cq, cpp)
+    nj, njl, enj = _dot2(cj, cj)
+    np_, npl, enp = _dot2(cpp, cpp)
+    u = _F64_U
+    dec = np.full(q.size, 2, dtype=np.int8)
+    # signs of the numerators (decided when the double-double value clears its bound)
+    sj = np.where(np.abs(aj + ajl) > 2.0 * eaj + 4 * u * np.abs(aj), np.sign(aj + ajl), 2)
+    sp = np.where(np.abs(ap + apl) > 2.0 * eap + 4 * u * np.abs(ap), np.sign(ap + apl), 2)
+    positive_norms = (nj > 0) & (np_ > 0)
+    known = (sj != 2) & (sp != 2) & positive_norms
+    differ = known & (sj != sp)
+    dec[differ] = np.sign(sj[differ] - sp[differ]).astype(np.int8)
+    same = np.flatnonzero(known & (sj == sp))
+    if same.size:
+        i = same
+        x_h, x_l = _dd_mul(*_dd_mul(aj[i], ajl[i], aj[i], ajl[i]), np_[i], npl[i])  # a_j^2 n_p
+        y_h, y_l = _dd_mul(*_dd_mul(ap[i], apl[i], ap[i], apl[i]), nj[i], njl[i])  # a_p^2 n_j
+        k_h, k_e = _two_sum(x_h, -y_h)
+        k_l = k_e + (x_l - y_l)
+        va, vp = np.abs(aj[i]) * (1 + 4 * u) + eaj[i], np.abs(ap[i]) * (1 + 4 * u) + eap[i]
+        wn, wp = np.abs(nj[i]) * (1 + 4 * u) + enj[i], np.abs(np_[i]) * (1 + 4 * u) + enp[i]
+        err = ((2 * va * eaj[i] + eaj[i] ** 2) * wp + va * va * enp[i]
+               + (2 * vp * eap[i] + eap[i] ** 2) * wn + vp * vp * enj[i]
+               + 64 * u * u * (va * va * wp + vp * vp * wn))  # fmt: skip
+        bound = 1.1 * (err + np.abs(k_l)) + 4 * u * np.abs(k_l)
+        ok = np.abs(k_h) > bound
+        sign = np.sign(k_h) * sj[i]  # a larger a^2 n ratio means a larger cosine for positive numerators
+        dec[i[ok]] = sign[ok].astype(np.int8)
+    return dec
 
 
 def _use_tie_path(prep: _Prepared, engine: _RankEngine, uq: np.ndarray, up: np.ndarray) -> bool:
