@@ -944,18 +944,25 @@ def _cos_entry_keys(tie, g, h, r, col, q):
 
 
 def _dot2(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Row-wise ``x . y`` as a double-double ``hi + lo`` (Ogita-Rump-Oishi Dot2, compensation kept
-    apart) and a bound on ``|hi + lo - x . y|``: ``2 gamma(2d)^2 sum |x y|`` plus underflow slack."""
+    """Row-wise ``x . y`` as a double-double ``hi + lo`` and a bound on ``|hi + lo - x . y|``.
+
+    Error-free products (TwoProduct) summed pairwise with TwoSum, every error term kept: the exact
+    dot product is ``hi`` plus the sum of the error terms, of which ``lo`` is the float64 sum.  The
+    error terms add up to at most ``u (log2 d + 2) sum |x y|``, so ``lo`` is off by at most
+    ``gamma(2d + 2)`` times that (plus slack for products that underflow)."""
     d = x.shape[1]
-    hi = np.zeros(x.shape[0])
-    lo = np.zeros(x.shape[0])
-    for i in range(d):
-        p, e = _two_product(x[:, i], y[:, i])
-        hi, t = _two_sum(hi, p)
-        lo += t
-        lo += e
-    g = xs.gamma(2 * d + 2, np.float64)
-    err = 2.0 * g * g * np.abs(x * y).sum(axis=1) * (1.0 + g) + 4 * d * 2.0**-1060
+    p, e = _two_product(x, y)
+    lo = e.sum(axis=1)
+    levels = 0
+    while p.shape[1] > 1:
+        if p.shape[1] % 2:
+            p = np.concatenate([p, np.zeros((p.shape[0], 1))], axis=1)
+        p, t = _two_sum(p[:, 0::2], p[:, 1::2])
+        lo += t.sum(axis=1)
+        levels += 1
+    hi = p[:, 0]
+    err = (xs.gamma(2 * d + 2, np.float64) * _F64_U * (levels + 2) * np.abs(x * y).sum(axis=1) * 1.01
+           + 4 * d * 2.0**-1060)  # fmt: skip
     return hi, lo, err
 
 
@@ -1088,7 +1095,7 @@ def evalrank_ranks(
         on_tie = np.flatnonzero(fits)
         t_chunk = max(1, min(_DEFAULT_CHUNK_BYTES // (12 * n_distinct) if chunk_size is None else int(chunk_size),
                              on_tie.size or 1))  # fmt: skip
-        t_block = max(1, min(t_chunk, _BLOCK_BYTES // (8 * n_distinct)))
+        t_block = max(1, min(t_chunk, 4 * _BLOCK_BYTES // (8 * n_distinct)))
         for start in range(0, on_tie.size, t_chunk):
             sel = on_tie[start : start + t_chunk]
             g64, h32 = tie.products(uq[sel])
