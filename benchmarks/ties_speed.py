@@ -23,12 +23,20 @@ Tie-heavy data (``--kind``):
   up to the centring's rounding.
 - ``quantised``: every coordinate in ``{-1, 0, 1}`` (a 1.6-bit quantisation), no duplicate rows.
 
-Usage: ``python benchmarks/ties_speed.py [--kind rp|quantised] [--repeats 2] [--dim 256]``
+- ``--model zoo:tfidf-wordnet/rp`` (or any model spec): the real thing, EvalRankWord's background
+  encoded by that model (``mteb-evalrank fetch-weights tfidf-wordnet`` first; the encoding is not
+  timed), against standard-normal vectors of its shape.
+
+``ties_cos_mrr``, ``ties_l2_mrr`` and ``ties_ranks_digest`` (SHA-256 of all tie-heavy ranks) identify the
+ranks, so runs of two implementations can be compared (``--every k``: every k-th pair only).
+
+Usage: ``python benchmarks/ties_speed.py [--kind rp|quantised] [--repeats 2] [--dim 256] [--model SPEC] [--every k]``
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import statistics
 import time
 
@@ -66,10 +74,28 @@ def quantised(n: int, dim: int, m: int, seed: int = 0):
     return emb, rng.integers(0, n, m), rng.integers(0, n, m)
 
 
+def evalrank_word(model_spec: str):
+    """EvalRankWord's background encoded by ``model_spec``, and its (query, positive) rows."""
+    import mteb
+
+    from mteb_evalrank.integration.encoding import encode_texts
+    from mteb_evalrank.integration.run import resolve_model
+
+    model, _ = resolve_model(model_spec)
+    task = mteb.get_task("EvalRankWord")
+    task.load_data()
+    data = task.data
+    emb = encode_texts(model, data.texts, task_metadata=task.metadata, hf_split="test", hf_subset="all",
+                       encode_kwargs={}, num_proc=None, allow_zero_rows=False)  # fmt: skip
+    return np.asarray(emb), np.asarray(data.query_idx), np.asarray(data.positive_idx)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kind", choices=("rp", "quantised"), default="rp")
+    parser.add_argument("--model", default=None, help="rank EvalRankWord as encoded by this model instead")
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--every", type=int, default=1, help="rank only every k-th pair")
     parser.add_argument("--n-background", type=int, default=22_207)  # EvalRankWord's background
     parser.add_argument("--n-queries", type=int, default=5_514)  # EvalRankWord's directed pairs
     parser.add_argument("--dim", type=int, default=256)
@@ -81,11 +107,20 @@ def main() -> None:
     from mteb_evalrank.metrics.ranking import evalrank_ranks
 
     n, dim, m = args.n_background, args.dim, args.n_queries
-    data = {"dense": dense(n, dim, m, seed=1)}
-    if args.kind == "rp":
-        data["ties"] = random_projection_words(n, dim, m, args.rp_nonzeros, args.oov, args.oov_pairs)
+    if args.model:
+        real = evalrank_word(args.model)
+        (n, dim), m = real[0].shape, real[1].size
+        emb = np.random.default_rng(1).standard_normal((n, dim), dtype=np.float32)
+        data = {"dense": (emb, real[1], real[2]), "ties": real}
+        args.kind = args.model
+    elif args.kind == "rp":
+        data = {"dense": dense(n, dim, m, seed=1),
+                "ties": random_projection_words(n, dim, m, args.rp_nonzeros, args.oov, args.oov_pairs)}  # fmt: skip
     else:
-        data["ties"] = quantised(n, dim, m)
+        data = {"dense": dense(n, dim, m, seed=1), "ties": quantised(n, dim, m)}
+    if args.every > 1:  # every k-th pair only (to time a slow implementation on part of the pairs)
+        data = {k: (e, q[:: args.every], p[:: args.every]) for k, (e, q, p) in data.items()}
+        m = data["ties"][1].size
     runs: dict[str, list[float]] = {"dense": [], "ties": []}
     results = {}
     for _ in range(args.repeats):
@@ -113,6 +148,9 @@ def main() -> None:
     print(f"ties_decided_exactly={tie.refined.get('tie_decided', 0)}")
     print(f"ties_refined_stage2={tie.refined['stage2']}")
     print(f"ties_refined_stage3={tie.refined['stage3']}")
+    print(f"ties_cos_mrr={float(np.mean(1.0 / tie.cos)):.6f}")
+    print(f"ties_l2_mrr={float(np.mean(1.0 / tie.l2)):.6f}")
+    print(f"ties_ranks_digest={hashlib.sha256(np.stack([tie.cos, tie.l2]).astype('<i8').tobytes()).hexdigest()[:16]}")
     print(f"dense_refined_stage2={results['dense'].refined['stage2']}")
     print(f"n_queries={m}")
     print(f"n_background={n}")
