@@ -45,6 +45,12 @@ Conventions of this implementation
   multiplicity, and the query's and the positive's own rows are subtracted from the counts of their
   columns.  Exactness does not need this; it saves work, since identical vectors would otherwise
   reach the exact stage for every query.
+* **Vectors with many exact ties** (sparse TF-IDF and its sparse random projections, quantised
+  vectors) leave thousands of items per query within the float32 filter's bound: after centring, l2
+  scores of such vectors tie exactly up to the centring's rounding.  When a sample of queries shows
+  this, the call takes the *tie path* (:class:`_TiePath`): exact float64 products on the input's own
+  grid plus rigorously bounded small terms decide ties and near-ties by exact float64 sums, without
+  refining each one; the decisions, hence the ranks, are the same.
 * **One matrix product for both metrics.**  With ``G = Q . U^T`` over prepared vectors, the cosine
   ordering in a query row is that of ``G[:, j] / ||u_j||`` and the l2 ordering (smaller distance =
   larger score) is that of ``G[:, j] - ||u_j||^2 / 2`` (because ``||q - u||^2 = ||q||^2 - 2 q.u + ||u||^2``
@@ -68,7 +74,10 @@ float64 temporaries of column or row blocks (~32 MiB) and ~3 MiB of per-block sc
 masks (counts are taken row by row from a boolean mask, never through a wide integer temporary).
 The engine is numpy: on the 2-core CPU this was developed on, OpenBLAS's SGEMM was faster than torch
 for this shape; ``benchmarks/ranking_speed.py`` measures 6,989 queries × 24,957 background rows × 384
-dimensions (both metrics) and prints how many comparisons were refined.
+dimensions (both metrics) and prints how many comparisons were refined.  The tie path holds, besides,
+the input rows in float64 and float32 and the centring's residuals in float32 (about four float32
+copies of the background) and works in float64 score chunks; ``benchmarks/ties_speed.py`` compares it
+with dense vectors of the same shape.
 """
 
 from __future__ import annotations
@@ -119,8 +128,9 @@ class RankResult:
         n_distinct: number of distinct embedding rows after centring (``n`` minus exact duplicates).
         refined: how many (pair, background item) comparisons the float32 filter left undecided and
             were re-scored in float64 (``"stage2"``), and how many of those were decided in exact
-            integer arithmetic (``"stage3"``), over both metrics.  Bookkeeping only: the ranks are
-            exact either way.
+            integer arithmetic (``"stage3"``), over both metrics; on the tie path also ``"tie_path"``
+            (1) and ``"tie_decided"`` (comparisons it decided by exact sums).  Bookkeeping only: the
+            ranks are exact either way.
     """
 
     cos: np.ndarray
