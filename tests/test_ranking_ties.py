@@ -209,3 +209,20 @@ def test_wide_rows_and_a_row_near_the_mean(monkeypatch, center):
         assert np.array_equal(new.cos, old.cos) and np.array_equal(new.l2, old.l2)
     if center:
         assert sum(decided) > 0
+
+
+def test_inputs_off_the_exact_grid_stay_on_the_float32_path(monkeypatch):
+    """Full-precision vectors with many near-ties (a lattice plus noise of one float32 ulp) make the
+    float32 filter undecided, but their products are not exact in float64: the tie path would refine
+    every item, so it is not taken."""
+    rng = np.random.default_rng(2)
+    n = ranking._TIE_MIN_DISTINCT * 2
+    base = rng.integers(-1, 2, (n, 48)).astype(np.float32) + np.float32(1.0)
+    emb = base * (1 + rng.integers(-3, 4, base.shape).astype(np.float32) * np.float32(2.0**-23))
+    emb *= np.float32(3.0 ** 0.5)  # full 24-bit significands
+    q, p = pairs(rng, n, 40)
+    res = evalrank_ranks(emb, q, p)
+    assert "tie_path" not in res.refined
+    forced(monkeypatch, True)
+    tied = evalrank_ranks(emb, q, p)
+    assert np.array_equal(tied.cos, res.cos) and np.array_equal(tied.l2, res.l2)

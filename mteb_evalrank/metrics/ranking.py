@@ -1096,8 +1096,11 @@ def evalrank_ranks(
     rank_cos = np.empty(m, dtype=np.int64)
     rank_l2 = np.empty(m, dtype=np.int64)
     tie = _TiePath(prep, engine) if _use_tie_path(prep, engine, uq, up) else None
-    if tie is not None and _TIE_MODE is None and tie.force.size > _TIE_MAX_UNCERTIFIED * n_distinct:
-        tie = None  # too much of the input is off the exact grid
+    if tie is not None and _TIE_MODE is None:
+        sample = np.unique(uq[np.linspace(0, m - 1, min(_TIE_SAMPLE_ROWS, m)).astype(np.int64)])
+        off_grid = np.mean([tie.off_grid(int(row)).size for row in sample])
+        if max(tie.force.size, off_grid) > _TIE_MAX_UNCERTIFIED * n_distinct:
+            tie = None  # too much of the input is off the exact grid: every such item would be refined
     if tie is not None:
         engine.refined["tie_path"] = 1
         fits = tie.pair_ok(uq, up)
