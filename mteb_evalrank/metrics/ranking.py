@@ -1012,9 +1012,9 @@ def _cos_dd_decisions(rows64, q: np.ndarray, j: np.ndarray, p: np.ndarray) -> np
         err = ((2 * va * eaj[i] + eaj[i] ** 2) * wp + va * va * enp[i]
                + (2 * vp * eap[i] + eap[i] ** 2) * wn + vp * vp * enj[i]
                + 64 * u * u * (va * va * wp + vp * vp * wn))  # fmt: skip
-        bound = 1.1 * (err + np.abs(k_l)) + 4 * u * np.abs(k_l)
-        ok = np.abs(k_h) > bound
-        sign = np.sign(k_h) * sj[i]  # a larger a^2 n ratio means a larger cosine for positive numerators
+        total = k_h + k_l  # within u |total| of k_h + k_l, which is within err of a_j^2 n_p - a_p^2 n_j
+        ok = np.abs(total) > 1.1 * err + 2 * u * np.abs(total)
+        sign = np.sign(total) * sj[i]  # a larger a^2 n ratio means a larger cosine for positive numerators
         dec[i[ok]] = sign[ok].astype(np.int8)
     return dec
 
