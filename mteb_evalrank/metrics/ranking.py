@@ -412,11 +412,14 @@ class _RankEngine:
         lo = xs.round_outward(kp - delta, self.dt, up=False)
         return kp, hi, lo
 
-    def band_size(self, g: np.ndarray, cq: np.ndarray, cp: np.ndarray, metric: str) -> int:
-        """How many (row, item) comparisons of the block the float32 filter leaves undecided."""
+    def band(self, g: np.ndarray, cq: np.ndarray, cp: np.ndarray, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """The (row, item) comparisons of the block the float32 filter leaves undecided (the positive's
+        own column excluded)."""
         key = np.empty_like(g)
         _, hi, lo = self._filter(g, cq, cp, metric, key)
-        return int(np.count_nonzero((key >= lo[:, None]) & (key <= hi[:, None])))
+        inside = (key >= lo[:, None]) & (key <= hi[:, None])
+        inside[np.arange(g.shape[0]), cp] = False
+        return np.nonzero(inside)
 
     def ranks(
         self, g: np.ndarray, cq: np.ndarray, cp: np.ndarray, other: np.ndarray, metric: str, pessimistic: bool
@@ -463,9 +466,13 @@ class _RankEngine:
         c -= qcount & other  # the query's own row
         return 1 + c
 
-    def _refine(self, rr: np.ndarray, jj: np.ndarray, cq: np.ndarray, cp: np.ndarray, metric: str) -> np.ndarray:
-        """Exact sign of ``t_j - t_p`` for each candidate ``(row rr, column jj)``: float64, then integers."""
-        self.refined["stage2"] += int(rr.size)
+    def _refine(
+        self, rr: np.ndarray, jj: np.ndarray, cq: np.ndarray, cp: np.ndarray, metric: str, exact: bool = True
+    ) -> np.ndarray:
+        """Exact sign of ``t_j - t_p`` for each candidate ``(row rr, column jj)``: float64, then integers
+        (``exact=False``: float64 only, 2 where it does not decide; not counted in :attr:`refined`)."""
+        if exact:
+            self.refined["stage2"] += int(rr.size)
         rows64 = self.prep.rows64
         qrow, prow = cq[rr], cp[rr]
         qn = self.norm_up[qrow]
@@ -493,7 +500,9 @@ class _RankEngine:
             undecided = np.flatnonzero(np.abs(diff) <= window) + s
             part_view = dec[sl]
             part_view[:] = part
-            if undecided.size:
+            if undecided.size and not exact:
+                dec[undecided] = 2
+            elif undecided.size:
                 self.refined["stage3"] += int(undecided.size)
                 compare = xs.cmp_cos_exact if metric == "cos" else xs.cmp_l2_exact
                 ex = self.exact
@@ -510,12 +519,50 @@ class _RankEngine:
 _TIE_MODE: bool | None = None
 _TIE_MIN_DISTINCT = 2048  # below this the float32 path is always cheap enough
 _TIE_SAMPLE_ROWS = 32  # query rows of the float32 filter inspected to choose the path
-_TIE_BAND_SHARE = 1e-3  # undecided share of the float32 filter above which the tie path is used
+_TIE_PROBE_ITEMS = 512  # undecided comparisons of the sample re-scored in float64 to choose the path
+_TIE_EXACT_SHARE = 5e-4  # share of comparisons left to exact integers above which the tie path is used
 _TIE_MAX_UNCERTIFIED = 0.01  # at most this share of distinct rows may fall outside the exact grid
 _TIE_MIN_EXPONENT = -150  # smallest bit of a certified row (keeps every product and its error normal)
 _TIE_SPARSE_SHARE = 0.05  # inputs with fewer non-zeros than this share are multiplied as sparse matrices
 _F64_U = 2.0**-53
 _R_SCALE = 2.0**53  # the centring residuals (|r| <= 2^-53 |c| < 2^-52) times this fit float32 unscathed
+
+
+def _grid_spans(xt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of ``xt`` (float64 holding the rescaled input): whether it is on the float32 grid, the
+    bit spans ``(L2, L1, Linf) - e`` of its 2-, 1- and inf-norm over its smallest bit ``2^e`` (10,000 when
+    off the grid), and its float64 squared norm."""
+    d = xt.shape[1]
+    f32 = (xt.astype(np.float32) == xt).all(axis=1)
+    frac, ex = np.frexp(xt)
+    mant = np.abs(frac * 2.0**24).astype(np.int64)  # the float32 significand as an integer
+    low = np.frexp((mant & -mant).astype(np.float64))[1] - 1  # its lowest set bit
+    e_min = np.where(xt != 0.0, ex - 24 + low, 10_000).min(axis=1)
+    nsq = np.einsum("ij,ij->i", xt, xt)
+    up2 = np.sqrt(xs.sqnorm_upper_bound(nsq, d)) * (1.0 + 4.0 * _F64_U)
+    up1 = np.abs(xt).sum(axis=1) * (1.0 + 2.0 * xs.gamma(d, np.float64))
+    upi = np.abs(xt).max(axis=1)
+    ok = f32 & (e_min >= _TIE_MIN_EXPONENT)
+    spans = np.empty((xt.shape[0], 3), dtype=np.int64)
+    for k, bound in enumerate((up2, up1, upi)):  # each norm < 2^L; all values are multiples of 2^e_min
+        spans[:, k] = np.where(ok, np.frexp(bound)[1] - e_min, 10_000)
+    return ok, spans, nsq
+
+
+def _pair_spans(sq: np.ndarray, sp: np.ndarray) -> np.ndarray:
+    """The tightest bit span of the products of rows with spans ``sq`` and ``sp`` (exact when <= 53)."""
+    return np.minimum(np.minimum(sq[..., 0] + sp[..., 0], sq[..., 2] + sp[..., 1]), sq[..., 1] + sp[..., 2])
+
+
+def _on_grid_share(prep: _Prepared, sample: np.ndarray) -> float:
+    """Share of (sampled query, distinct row) products that the tie path can take exactly."""
+    ok = np.empty(prep.u.shape[0], dtype=bool)
+    spans = np.empty((prep.u.shape[0], 3), dtype=np.int64)
+    for s in range(0, ok.size, _CENTER_ROWS):
+        xt = prep.x[prep.src[s : s + _CENTER_ROWS]].astype(np.float64) * prep.scale
+        ok[s : s + xt.shape[0]], spans[s : s + xt.shape[0]], _ = _grid_spans(xt)
+    good = (_pair_spans(spans[sample][:, None, :], spans[None, :, :]) <= 53) & ok[None, :] & ok[sample][:, None]
+    return float(good.mean())
 
 
 def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -611,19 +658,7 @@ class _TiePath:
             blk = slice(s, s + rows.size)
             self.x64[blk] = xt
             self.x32[blk] = xt
-            f32 = (self.x32[blk] == xt).all(axis=1)
-            frac, ex = np.frexp(xt)
-            mant = np.abs(frac * 2.0**24).astype(np.int64)  # the float32 significand as an integer
-            low = np.frexp((mant & -mant).astype(np.float64))[1] - 1  # its lowest set bit
-            e_min = np.where(xt != 0.0, ex - 24 + low, 10_000).min(axis=1)
-            nsqx[blk] = np.einsum("ij,ij->i", xt, xt)
-            up2 = np.sqrt(xs.sqnorm_upper_bound(nsqx[blk], d)) * (1.0 + 4.0 * _F64_U)
-            up1 = np.abs(xt).sum(axis=1) * (1.0 + 2.0 * xs.gamma(d, np.float64))
-            upi = np.abs(xt).max(axis=1)
-            ok = f32 & (e_min >= _TIE_MIN_EXPONENT)
-            cert[blk] = ok
-            for k, bound in enumerate((up2, up1, upi)):  # each norm < 2^L; all values are multiples of 2^e_min
-                spans[blk, k] = np.where(ok, np.frexp(bound)[1] - e_min, 10_000)
+            cert[blk], spans[blk], nsqx[blk] = _grid_spans(xt)
             if prep.mean is not None:
                 neg = -prep.mean
                 c, err = _two_sum(xt, neg)  # c == fl(x~ - m), the prepared vector
@@ -660,8 +695,13 @@ class _TiePath:
         g64 = xs.gamma(d + 2, np.float64)
         self.nh = nsqx / 2.0
         self.nh_lo = np.zeros(n, dtype=np.float64)
-        self_exact = np.minimum(2 * spans[:, 0], spans[:, 1] + spans[:, 2]) <= 53
-        for j in np.flatnonzero(cert & ~self_exact).tolist():  # ||x~_j||^2 / 2 exactly, as hi + lo
+        self_exact = _pair_spans(spans, spans) <= 53
+        wide = np.flatnonzero(cert & ~self_exact)
+        if wide.size > max(64, n // 100):  # too many to convert one by one: off the grid
+            cert[wide] = False
+            spans[wide] = 10_000
+            wide = wide[:0]
+        for j in wide.tolist():  # ||x~_j||^2 / 2 exactly, as hi + lo
             hi_lo = _exact_half_sqnorm(self.x64[j])
             if hi_lo is None:
                 cert[j] = False
@@ -709,15 +749,13 @@ class _TiePath:
         if got is None:
             s2, s1, si = (int(v) for v in self._triples[t])
             sp = self.spans
-            bad = np.minimum(np.minimum(s2 + sp[:, 0], si + sp[:, 1]), s1 + sp[:, 2]) > 53
+            bad = _pair_spans(np.array([s2, s1, si]), sp) > 53
             got = self._off_grid[t] = np.flatnonzero(bad | ~self.row_ok)
         return got
 
     def pair_ok(self, q: np.ndarray, p: np.ndarray) -> np.ndarray:
         """Whether each pair ``(q, p)`` of distinct rows is certified (both rows on the grid, product exact)."""
-        sq, sp = self.spans[q], self.spans[p]
-        best = np.minimum(np.minimum(sq[:, 0] + sp[:, 0], sq[:, 2] + sp[:, 1]), sq[:, 1] + sp[:, 2])
-        return self.row_ok[q] & self.row_ok[p] & (best <= 53)
+        return self.row_ok[q] & self.row_ok[p] & (_pair_spans(self.spans[q], self.spans[p]) <= 53)
 
     def products(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """``G = x~_Q . x~^T`` (float64, exact for certified rows) and ``2^53 H`` (float32)."""
@@ -1030,8 +1068,18 @@ def _use_tie_path(prep: _Prepared, engine: _RankEngine, uq: np.ndarray, up: np.n
     pick = np.unique(np.linspace(0, uq.size - 1, min(_TIE_SAMPLE_ROWS, uq.size)).astype(np.int64))
     g = np.empty((pick.size, n), dtype=prep.u.dtype)
     _gemm(prep.u[uq[pick]], prep.u.T, g)
-    undecided = sum(engine.band_size(g, uq[pick], up[pick], metric) for metric in ("cos", "l2"))
-    return undecided > _TIE_BAND_SHARE * 2 * pick.size * n
+    exact_items = 0.0
+    rng = np.random.default_rng(0)
+    for metric in ("cos", "l2"):
+        rr, jj = engine.band(g, uq[pick], up[pick], metric)
+        if not rr.size:
+            continue
+        take = rng.choice(rr.size, min(rr.size, _TIE_PROBE_ITEMS), replace=False)
+        dec = engine._refine(rr[take], jj[take], uq[pick], up[pick], metric, exact=False)
+        exact_items += rr.size * float(np.mean(dec == 2))  # items the float64 stage leaves to integers
+    if exact_items <= _TIE_EXACT_SHARE * pick.size * n:
+        return False
+    return _on_grid_share(prep, np.unique(uq[pick])) >= 1.0 - _TIE_MAX_UNCERTIFIED
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1096,11 +1144,6 @@ def evalrank_ranks(
     rank_cos = np.empty(m, dtype=np.int64)
     rank_l2 = np.empty(m, dtype=np.int64)
     tie = _TiePath(prep, engine) if _use_tie_path(prep, engine, uq, up) else None
-    if tie is not None and _TIE_MODE is None:
-        sample = np.unique(uq[np.linspace(0, m - 1, min(_TIE_SAMPLE_ROWS, m)).astype(np.int64)])
-        off_grid = np.mean([tie.off_grid(int(row)).size for row in sample])
-        if max(tie.force.size, off_grid) > _TIE_MAX_UNCERTIFIED * n_distinct:
-            tie = None  # too much of the input is off the exact grid: every such item would be refined
     if tie is not None:
         engine.refined["tie_path"] = 1
         fits = tie.pair_ok(uq, up)
