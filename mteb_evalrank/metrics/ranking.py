@@ -45,6 +45,12 @@ Conventions of this implementation
   multiplicity, and the query's and the positive's own rows are subtracted from the counts of their
   columns.  Exactness does not need this; it saves work, since identical vectors would otherwise
   reach the exact stage for every query.
+* **Vectors with many exact ties** (sparse TF-IDF and its sparse random projections, quantised
+  vectors) leave thousands of items per query within the float32 filter's bound: after centring, l2
+  scores of such vectors tie exactly up to the centring's rounding.  When a sample of queries shows
+  this, the call takes the *tie path* (:class:`_TiePath`): exact float64 products on the input's own
+  grid plus rigorously bounded small terms decide ties and near-ties by exact float64 sums, without
+  refining each one; the decisions, hence the ranks, are the same.
 * **One matrix product for both metrics.**  With ``G = Q . U^T`` over prepared vectors, the cosine
   ordering in a query row is that of ``G[:, j] / ||u_j||`` and the l2 ordering (smaller distance =
   larger score) is that of ``G[:, j] - ||u_j||^2 / 2`` (because ``||q - u||^2 = ||q||^2 - 2 q.u + ||u||^2``
@@ -68,7 +74,10 @@ float64 temporaries of column or row blocks (~32 MiB) and ~3 MiB of per-block sc
 masks (counts are taken row by row from a boolean mask, never through a wide integer temporary).
 The engine is numpy: on the 2-core CPU this was developed on, OpenBLAS's SGEMM was faster than torch
 for this shape; ``benchmarks/ranking_speed.py`` measures 6,989 queries × 24,957 background rows × 384
-dimensions (both metrics) and prints how many comparisons were refined.
+dimensions (both metrics) and prints how many comparisons were refined.  The tie path holds, besides,
+the input rows in float64 and float32 and the centring's residuals in float32 (about four float32
+copies of the background) and works in float64 score chunks; ``benchmarks/ties_speed.py`` compares it
+with dense vectors of the same shape.
 """
 
 from __future__ import annotations
@@ -119,8 +128,9 @@ class RankResult:
         n_distinct: number of distinct embedding rows after centring (``n`` minus exact duplicates).
         refined: how many (pair, background item) comparisons the float32 filter left undecided and
             were re-scored in float64 (``"stage2"``), and how many of those were decided in exact
-            integer arithmetic (``"stage3"``), over both metrics.  Bookkeeping only: the ranks are
-            exact either way.
+            integer arithmetic (``"stage3"``), over both metrics; on the tie path also ``"tie_path"``
+            (1) and ``"tie_decided"`` (comparisons it decided by exact sums).  Bookkeeping only: the
+            ranks are exact either way.
     """
 
     cos: np.ndarray
@@ -357,6 +367,7 @@ class _RankEngine:
         self.always = np.flatnonzero(~np.isfinite(inv) | ((inv == 0) & (self.nsq64 > 0)))
         inv[self.always] = np.nan
         self.inv_norm = inv
+        self.inv64 = inv64  # float64 inverse norms (0 for a zero vector), used by the tie path
         self.half_nsq = (self.nsq64 / 2.0).astype(dt)
         finite = np.isfinite(inv64) & (self.nsq64 > 0)
         self.w_max = float(inv64[finite].max()) * inflate if finite.any() else 0.0
@@ -381,12 +392,12 @@ class _RankEngine:
             self._block_rows = rows
         return self._key[:rows], self._gt[:rows], self._ge[:rows]
 
-    def ranks(
-        self, g: np.ndarray, cq: np.ndarray, cp: np.ndarray, other: np.ndarray, metric: str, pessimistic: bool
-    ) -> np.ndarray:
-        bsz = g.shape[0]
-        rows = np.arange(bsz)
-        key, gt, ge = self._buffers(bsz)
+    def _filter(
+        self, g: np.ndarray, cq: np.ndarray, cp: np.ndarray, metric: str, key: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Filter keys of a block into ``key``; the positive's key and the band ``[lo, hi]`` around it
+        outside which the float32 keys decide."""
+        rows = np.arange(g.shape[0])
         qn = self.norm_up[cq]
         if metric == "cos":
             np.multiply(g, self.inv_norm, out=key)
@@ -399,6 +410,24 @@ class _RankEngine:
         kp = key[rows, cp].astype(np.float64)
         hi = xs.round_outward(kp + delta, self.dt, up=True)
         lo = xs.round_outward(kp - delta, self.dt, up=False)
+        return kp, hi, lo
+
+    def band(self, g: np.ndarray, cq: np.ndarray, cp: np.ndarray, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """The (row, item) comparisons of the block the float32 filter leaves undecided (the positive's
+        own column excluded)."""
+        key = np.empty_like(g)
+        _, hi, lo = self._filter(g, cq, cp, metric, key)
+        inside = (key >= lo[:, None]) & (key <= hi[:, None])
+        inside[np.arange(g.shape[0]), cp] = False
+        return np.nonzero(inside)
+
+    def ranks(
+        self, g: np.ndarray, cq: np.ndarray, cp: np.ndarray, other: np.ndarray, metric: str, pessimistic: bool
+    ) -> np.ndarray:
+        bsz = g.shape[0]
+        rows = np.arange(bsz)
+        key, gt, ge = self._buffers(bsz)
+        kp, hi, lo = self._filter(g, cq, cp, metric, key)
         np.greater(key, hi[:, None], out=gt)  # decided: above the positive
         c_gt = np.fromiter((np.count_nonzero(r) for r in gt), dtype=np.int64, count=bsz)
         c = c_gt.copy()
@@ -437,9 +466,13 @@ class _RankEngine:
         c -= qcount & other  # the query's own row
         return 1 + c
 
-    def _refine(self, rr: np.ndarray, jj: np.ndarray, cq: np.ndarray, cp: np.ndarray, metric: str) -> np.ndarray:
-        """Exact sign of ``t_j - t_p`` for each candidate ``(row rr, column jj)``: float64, then integers."""
-        self.refined["stage2"] += int(rr.size)
+    def _refine(
+        self, rr: np.ndarray, jj: np.ndarray, cq: np.ndarray, cp: np.ndarray, metric: str, exact: bool = True
+    ) -> np.ndarray:
+        """Exact sign of ``t_j - t_p`` for each candidate ``(row rr, column jj)``: float64, then integers
+        (``exact=False``: float64 only, 2 where it does not decide; not counted in :attr:`refined`)."""
+        if exact:
+            self.refined["stage2"] += int(rr.size)
         rows64 = self.prep.rows64
         qrow, prow = cq[rr], cp[rr]
         qn = self.norm_up[qrow]
@@ -467,7 +500,9 @@ class _RankEngine:
             undecided = np.flatnonzero(np.abs(diff) <= window) + s
             part_view = dec[sl]
             part_view[:] = part
-            if undecided.size:
+            if undecided.size and not exact:
+                dec[undecided] = 2
+            elif undecided.size:
                 self.refined["stage3"] += int(undecided.size)
                 compare = xs.cmp_cos_exact if metric == "cos" else xs.cmp_l2_exact
                 ex = self.exact
@@ -475,6 +510,576 @@ class _RankEngine:
                     q, j, p = int(qrow[i]), int(jj[i]), int(prow[i])
                     dec[i] = compare(ex.dot(q, j), ex.sqnorm(j), ex.dot(q, p), ex.sqnorm(p))
         return dec
+
+
+# --------------------------------------------------------------------------------------------------
+# the tie path: exact float64 arithmetic on the input's own grid (vectors with many exact ties)
+# --------------------------------------------------------------------------------------------------
+#: ``None``: choose the path per call (:func:`_use_tie_path`); ``True`` / ``False`` force it (tests).
+_TIE_MODE: bool | None = None
+_TIE_MIN_DISTINCT = 2048  # below this the float32 path is always cheap enough
+_TIE_SAMPLE_ROWS = 32  # query rows of the float32 filter inspected to choose the path
+_TIE_PROBE_ITEMS = 512  # undecided comparisons of the sample re-scored in float64 to choose the path
+_TIE_EXACT_SHARE = 5e-4  # share of comparisons left to exact integers above which the tie path is used
+_TIE_MAX_UNCERTIFIED = 0.01  # at most this share of distinct rows may fall outside the exact grid
+_TIE_MIN_EXPONENT = -150  # smallest bit of a certified row (keeps every product and its error normal)
+_TIE_SPARSE_SHARE = 0.05  # inputs with fewer non-zeros than this share are multiplied as sparse matrices
+_F64_U = 2.0**-53
+_R_SCALE = 2.0**53  # the centring residuals (|r| <= 2^-53 |c| < 2^-52) times this fit float32 unscathed
+
+
+def _grid_spans(xt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of ``xt`` (float64 holding the rescaled input): whether it is on the float32 grid, the
+    bit spans ``(L2, L1, Linf) - e`` of its 2-, 1- and inf-norm over its smallest bit ``2^e`` (10,000 when
+    off the grid), and its float64 squared norm."""
+    d = xt.shape[1]
+    f32 = (xt.astype(np.float32) == xt).all(axis=1)
+    frac, ex = np.frexp(xt)
+    mant = np.abs(frac * 2.0**24).astype(np.int64)  # the float32 significand as an integer
+    low = np.frexp((mant & -mant).astype(np.float64))[1] - 1  # its lowest set bit
+    e_min = np.where(xt != 0.0, ex - 24 + low, 10_000).min(axis=1)
+    nsq = np.einsum("ij,ij->i", xt, xt)
+    up2 = np.sqrt(xs.sqnorm_upper_bound(nsq, d)) * (1.0 + 4.0 * _F64_U)
+    up1 = np.abs(xt).sum(axis=1) * (1.0 + 2.0 * xs.gamma(d, np.float64))
+    upi = np.abs(xt).max(axis=1)
+    ok = f32 & (e_min >= _TIE_MIN_EXPONENT)
+    spans = np.empty((xt.shape[0], 3), dtype=np.int64)
+    for k, bound in enumerate((up2, up1, upi)):  # each norm < 2^L; all values are multiples of 2^e_min
+        spans[:, k] = np.where(ok, np.frexp(bound)[1] - e_min, 10_000)
+    return ok, spans, nsq
+
+
+def _pair_spans(sq: np.ndarray, sp: np.ndarray) -> np.ndarray:
+    """The tightest bit span of the products of rows with spans ``sq`` and ``sp`` (exact when <= 53)."""
+    return np.minimum(np.minimum(sq[..., 0] + sp[..., 0], sq[..., 2] + sp[..., 1]), sq[..., 1] + sp[..., 2])
+
+
+def _on_grid_share(prep: _Prepared, sample: np.ndarray) -> float:
+    """Share of (sampled query, distinct row) products that the tie path can take exactly."""
+    ok = np.empty(prep.u.shape[0], dtype=bool)
+    spans = np.empty((prep.u.shape[0], 3), dtype=np.int64)
+    for s in range(0, ok.size, _CENTER_ROWS):
+        xt = prep.x[prep.src[s : s + _CENTER_ROWS]].astype(np.float64) * prep.scale
+        ok[s : s + xt.shape[0]], spans[s : s + xt.shape[0]], _ = _grid_spans(xt)
+    good = (_pair_spans(spans[sample][:, None, :], spans[None, :, :]) <= 53) & ok[None, :] & ok[sample][:, None]
+    return float(good.mean())
+
+
+def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Knuth's TwoSum: ``s = fl(a + b)`` and ``e`` with ``s + e == a + b`` exactly (binary64)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dekker's TwoProduct: ``p = fl(a * b)`` and ``e`` with ``p + e == a * b`` exactly (no under/overflow)."""
+    p = a * b
+    ca, cb = a * 134217729.0, b * 134217729.0  # 2^27 + 1
+    ah, bh = ca - (ca - a), cb - (cb - b)
+    al, bl = a - ah, b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _sign_of_sum(terms: list[np.ndarray], err: np.ndarray | float, passes: int = 4) -> np.ndarray:
+    """Sign of ``sum(terms) + x`` for every element, where the terms are exact binary64 values and ``x``
+    is unknown with ``|x| <= err``: 1, -1, 0, or 2 where the bound leaves it undecided.
+
+    Repeated error-free distillation (TwoSum, Ogita-Rump-Oishi's VecSum) keeps the exact sum while the
+    last term converges to it; an element is decided once that term outweighs all the others plus
+    ``err`` (the sum of absolute values, a few roundings, is inflated by ``1 + 16u``).  With ``err == 0``
+    an exact sum of zero is a tie (0).
+    """
+    p = [np.asarray(t, dtype=np.float64).copy() for t in terms]
+    err = np.broadcast_to(np.asarray(err, dtype=np.float64), p[0].shape)
+    dec = np.full(p[0].shape, 2, dtype=np.int8)
+    for _ in range(passes):
+        for i in range(1, len(p)):
+            p[i], p[i - 1] = _two_sum(p[i], p[i - 1])
+        rest = np.zeros_like(p[0])
+        for t in p[:-1]:
+            rest += np.abs(t)
+        bound = (rest + err) * (1.0 + 16.0 * _F64_U)
+        top = p[-1]
+        open_ = dec == 2
+        decided = open_ & (np.abs(top) > bound)
+        dec[decided] = np.sign(top[decided]).astype(np.int8)
+        dec[open_ & (bound == 0.0) & (top == 0.0)] = 0
+        if not (dec == 2).any():
+            break
+    return dec
+
+
+class _TiePath:
+    """Exact scores through the input's own grid, for vectors whose scores tie or nearly tie en masse.
+
+    With ``x~`` the rescaled input rows, ``m`` the mean and ``c = fl(x~ - m)`` the prepared vectors,
+    ``r = c - (x~ - m)`` is exactly representable (TwoSum), and in exact arithmetic
+
+        c_q . c_j = x~_q . x~_j + H_qj + r_q . r_j - m.c_j - m.c_q - ||m||^2,   H_qj = x~_q . r_j + r_q . x~_j
+        l2 key    = c_q . c_j - ||c_j||^2 / 2 = (x~_q . x~_j - ||x~_j||^2 / 2) + H_qj - rho_j + r_q . r_j + const_q
+
+    with ``rho_j = x~_j . r_j + ||r_j||^2 / 2`` (the mean cancels: distances are translation invariant).
+    A pair of rows is *certified* when both hold float32 numbers (24-bit significands) with smallest
+    bits ``2^e_q``, ``2^e_j`` and ``sum_i |x~_qi x~_ji| < 2^53 * 2^(e_q + e_j)`` (bounded through the
+    2-norms, or the inf- and 1-norms, of the two rows): then every product and every partial sum of
+    ``x~_q . x~_j`` is an integer multiple of ``2^(e_q + e_j)`` below ``2^53`` of them, so the float64
+    BLAS product (any order, any kernel) is *exact*; ``||x~_j||^2 / 2`` is held exactly as a sum of two
+    float64 numbers.  Uncertified pairs are refined per item, as on the float32 path.
+    The small terms (``H``, ``rho``, ``r.r``, ~2^-52 of the rest) are computed in float32 / float64
+    with rigorous bounds.  Ties and near-ties of the float32 filter — for l2 these are exact ties of
+    ``x~`` broken only by the centring's rounding — are then decided by the sign of an exact sum of
+    float64 numbers (:func:`_sign_of_sum`); anything still undecided goes through
+    :meth:`_RankEngine._refine`, as on the float32 path.  The decisions are the exact ones, so the
+    ranks are those of the float32 path, bit for bit.  Cost: a float64 product and (with centring)
+    two float32 products of the same shape, instead of per-candidate refinement.
+    """
+
+    def __init__(self, prep: _Prepared, engine: _RankEngine) -> None:
+        n, d = prep.u.shape
+        self.engine, self.n, self.d = engine, n, d
+        self.x64 = np.empty((n, d), dtype=np.float64)
+        self.x32 = np.empty((n, d), dtype=np.float32)
+        self.r32 = np.empty((n, d), dtype=np.float32) if prep.mean is not None else None
+        cert = np.empty(n, dtype=bool)
+        nsqx = np.empty(n, dtype=np.float64)
+        spans = np.empty((n, 3), dtype=np.int64)  # (2-norm, 1-norm, inf-norm) over the smallest bit
+        normr = np.zeros(n, dtype=np.float64)
+        rho = np.zeros(n, dtype=np.float64)
+        rho_abs = np.zeros(n, dtype=np.float64)
+        mu = np.zeros(n, dtype=np.float64)
+        mu_abs = np.zeros(n, dtype=np.float64)
+        nsq_acc = np.empty(n, dtype=np.float64)  # ||c_j||^2 to within about one rounding
+        any_r = False
+        for s in range(0, n, _CENTER_ROWS):
+            rows = prep.src[s : s + _CENTER_ROWS]
+            xt = prep.x[rows].astype(np.float64)
+            xt *= prep.scale
+            blk = slice(s, s + rows.size)
+            self.x64[blk] = xt
+            self.x32[blk] = xt
+            cert[blk], spans[blk], nsqx[blk] = _grid_spans(xt)
+            if prep.mean is not None:
+                neg = -prep.mean
+                c, err = _two_sum(xt, neg)  # c == fl(x~ - m), the prepared vector
+                r = -err  # c = x~ - m + r exactly
+                any_r = any_r or bool(r.any())
+                self.r32[blk] = r * _R_SCALE  # |r| * 2^53 < 2: exact but for float32 rounding
+                normr[blk] = np.sqrt(np.einsum("ij,ij->i", r, r)) * (1.0 + 4.0 * _F64_U) * (1.0 + 2.0 * xs.gamma(d, np.float64))
+                rr = np.einsum("ij,ij->i", r, r)
+                rho[blk] = np.einsum("ij,ij->i", xt, r) + rr / 2.0
+                rho_abs[blk] = np.einsum("ij,ij->i", np.abs(xt), np.abs(r)) + rr / 2.0
+                c += 0.0
+                mu[blk] = c @ prep.mean
+                mu_abs[blk] = np.abs(c) @ np.abs(prep.mean)
+            else:
+                c = xt + 0.0
+            nsq_acc[blk] = _accurate_sqnorms(c)
+        self.cert = cert
+        self.spans = spans
+        # sparse input (e.g. TF-IDF and its sparse random projections): sparse products, same values
+        self.sparse = None
+        if np.count_nonzero(self.x64) < _TIE_SPARSE_SHARE * self.x64.size:
+            import scipy.sparse
+
+            s32 = scipy.sparse.csr_matrix(self.x32)
+            r32t = None if self.r32 is None else np.ascontiguousarray(self.r32.T)
+            self.sparse = (scipy.sparse.csr_matrix(self.x64.T), s32, r32t)
+            self.dense_rows = np.diff(s32.indptr) > max(1, d // 8)  # queried through BLAS
+        with np.errstate(divide="ignore"):
+            self.inv_acc = np.where(nsq_acc > 0.0, 1.0 / np.sqrt(nsq_acc), 0.0)
+        self.c_rel = 1.02 * 4.0 * _F64_U  # relative error of fl(nu * inv_acc) against nu / ||c_j||
+        self.any_r = any_r
+        if not any_r:
+            self.r32 = None
+        g64 = xs.gamma(d + 2, np.float64)
+        self.nh = nsqx / 2.0
+        self.nh_lo = np.zeros(n, dtype=np.float64)
+        self_exact = _pair_spans(spans, spans) <= 53
+        wide = np.flatnonzero(cert & ~self_exact)
+        if wide.size > max(64, n // 100):  # too many to convert one by one: off the grid
+            cert[wide] = False
+            spans[wide] = 10_000
+            wide = wide[:0]
+        for j in wide.tolist():  # ||x~_j||^2 / 2 exactly, as hi + lo
+            hi_lo = _exact_half_sqnorm(self.x64[j])
+            if hi_lo is None:
+                cert[j] = False
+                spans[j] = 10_000
+            else:
+                self.nh[j], self.nh_lo[j] = hi_lo
+        self.normx = np.sqrt(xs.sqnorm_upper_bound(nsqx, d)) * (1.0 + 4.0 * _F64_U)
+        self.normr = normr
+        self.rho = rho
+        self.e_rho = 1.01 * (g64 * rho_abs * (1.0 + g64)) + 4.0 * engine.eta2
+        self.mu = mu
+        e_mu = 1.01 * g64 * mu_abs * (1.0 + g64) + engine.eta2
+        self.e_mu = e_mu
+        if prep.mean is not None:
+            mm = float(prep.mean @ prep.mean)
+            self.mm, self.e_mm = mm, 1.01 * g64 * mm + engine.eta2
+        else:
+            self.mm, self.e_mm = 0.0, 0.0
+        ok = cert
+        self.normx_max = float(self.normx[ok].max()) if ok.any() else 0.0
+        self.normr_max = float(normr[ok].max()) if ok.any() else 0.0
+        self.nh_max = float(self.nh[ok].max()) if ok.any() else 0.0
+        self.nh_lo_max = float(np.abs(self.nh_lo).max())
+        self.rho_abs_max = float((rho_abs * (1.0 + g64) + self.e_rho)[ok].max()) if ok.any() else 0.0
+        self.mu_max = float((np.abs(mu) + e_mu)[ok].max()) if ok.any() else 0.0
+        self.e_mu_max = float(e_mu[ok].max()) if ok.any() else 0.0
+        # float32 products of H (x~ exact in float32, r * 2^53 rounded): relative and underflow errors
+        self.c_h = 1.01 * xs._product_error(d + 1, np.float32, rounded_inputs=True)
+        self.eta_h = xs.underflow_slack(2 * d, np.float32) + 2 * d * 2.0**-150
+        # rows that cannot be decided here: not certified, or a norm too small for float64 keys
+        tiny = (engine.nsq64 < 2.0**-600) & (engine.nsq64 > 0)
+        spans[tiny] = 10_000
+        self.row_ok = cert & ~tiny
+        self.force = np.flatnonzero(~self.row_ok)
+        self._triples, self._triple_of = np.unique(spans, axis=0, return_inverse=True)
+        self._triple_of = self._triple_of.reshape(-1)
+        self._off_grid: dict[int, np.ndarray] = {}
+        self.stats = {"tie_rows": 0, "tie_decided": 0}
+
+    # ---------------------------------------------------------------------------------------------
+    def off_grid(self, q: int) -> np.ndarray:
+        """Columns ``j`` whose product with row ``q`` is not certified exact (cached per span triple)."""
+        t = int(self._triple_of[q])
+        got = self._off_grid.get(t)
+        if got is None:
+            s2, s1, si = (int(v) for v in self._triples[t])
+            sp = self.spans
+            bad = _pair_spans(np.array([s2, s1, si]), sp) > 53
+            got = self._off_grid[t] = np.flatnonzero(bad | ~self.row_ok)
+        return got
+
+    def pair_ok(self, q: np.ndarray, p: np.ndarray) -> np.ndarray:
+        """Whether each pair ``(q, p)`` of distinct rows is certified (both rows on the grid, product exact)."""
+        return self.row_ok[q] & self.row_ok[p] & (_pair_spans(self.spans[q], self.spans[p]) <= 53)
+
+    def products(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """``G = x~_Q . x~^T`` (float64, exact for certified rows) and ``2^53 H`` (float32)."""
+        if self.sparse is not None:  # same exact values: every product and partial sum is exact
+            s64t, s32, r32t = self.sparse
+            dense = self.dense_rows[cq]
+            g = np.empty((cq.size, self.n), dtype=np.float64)
+            h = None if r32t is None else np.empty((cq.size, self.n), dtype=np.float32)
+            for rows, sparse_rows in ((np.flatnonzero(~dense), True), (np.flatnonzero(dense), False)):
+                if not rows.size:
+                    continue
+                qq = cq[rows]
+                if sparse_rows:
+                    g[rows] = self.x64[qq] @ s64t
+                    if h is not None:
+                        h[rows] = s32[qq] @ r32t
+                        h[rows] += (s32 @ self.r32[qq].T).T
+                else:
+                    g[rows] = self.x64[qq] @ self.x64.T
+                    if h is not None:
+                        h[rows] = self.x32[qq] @ self.r32.T
+                        h[rows] += self.r32[qq] @ self.x32.T
+            return g, h
+        g = self.x64[cq] @ self.x64.T
+        if self.r32 is None:
+            return g, None
+        h = self.x32[cq] @ self.r32.T
+        h += self.r32[cq] @ self.x32.T
+        return g, h
+
+    def _h_bounds(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per query row: ``max_j |H_qj|`` (true) and ``max_j`` of the error of the computed ``H_qj``."""
+        nx, nr = self.normx[cq], self.normr[cq]
+        h_true = nx * self.normr_max + nr * self.normx_max
+        h_err = (self.c_h * (h_true * _R_SCALE) + self.eta_h) / _R_SCALE
+        return h_true * 1.01, h_err
+
+    def ranks(
+        self, g: np.ndarray, h: np.ndarray | None, cq: np.ndarray, cp: np.ndarray, other: np.ndarray,
+        metric: str, pessimistic: bool,
+    ) -> np.ndarray:
+        e = self.engine
+        bsz = g.shape[0]
+        rows = np.arange(bsz)
+        u = _F64_U
+        nx = self.normx[cq]
+        g_max = nx * self.normx_max
+        if h is not None:
+            h_true, h_err = self._h_bounds(cq)
+            rr_max = self.normr[cq] * self.normr_max * 1.01
+        else:
+            h_true = h_err = rr_max = np.zeros(bsz)
+        if metric == "l2":
+            key = g - self.nh
+            a_max = g_max + self.nh_max
+            s_max = h_true + h_err + self.rho_abs_max + rr_max + self.nh_lo_max
+            delta = 1.02 * (2.0 * u * a_max + 2.0 * s_max)
+            kp = key[rows, cp]
+            delta = delta + 1.02 * u * np.abs(kp)
+        else:
+            key = g + h.astype(np.float64) / _R_SCALE if h is not None else g.copy()
+            kappa = np.zeros(bsz)
+            e_kappa = np.zeros(bsz)
+            if self.mm or self.mu.any():
+                key -= self.mu
+                kappa = -(self.mu[cq] + self.mm)
+                e_kappa = self.e_mu[cq] + self.e_mm + u * np.abs(kappa)
+                key += kappa[:, None]
+            key *= e.inv64
+            h_max = h_true + h_err
+            e_nu = 1.01 * (h_err + self.e_mu_max + e_kappa + rr_max
+                           + 3.0 * u * (g_max + h_max + self.mu_max + np.abs(kappa)))  # fmt: skip
+            delta = 2.0 * 1.01 * (e_nu * e.w_max + e.c2_cos * e.norm_up[cq] + e.eta2 * e.w_max)
+            kp = key[rows, cp]
+        hi = np.nextafter(kp + delta, np.inf)
+        lo = np.nextafter(kp - delta, -np.inf)
+        gt = key > hi[:, None]
+        band = key >= lo[:, None]
+        band &= ~gt
+        forced = np.zeros(gt.shape, dtype=bool)
+        for r in range(bsz):
+            forced[r, self.off_grid(int(cq[r]))] = True
+        gt &= ~forced
+        band |= forced
+        band[rows, cp] = False
+        c = np.count_nonzero(gt, axis=1).astype(np.int64)
+        if e.n_dup:
+            c += gt[:, : e.n_dup].astype(np.int64) @ e.extra
+        qcount = gt[rows, cq]
+        rr_idx, jj = np.nonzero(band)
+        if rr_idx.size:
+            dec = np.full(rr_idx.size, 2, dtype=np.int8)
+            sel = np.flatnonzero(~forced[rr_idx, jj])
+            if sel.size:
+                dec[sel] = self._exact_decisions(g, h, rr_idx[sel], jj[sel], cq, cp, metric)
+            self.stats["tie_decided"] += int(np.count_nonzero(dec != 2))
+            rest = np.flatnonzero(dec == 2)
+            if rest.size:
+                dec[rest] = e._refine(rr_idx[rest], jj[rest], cq, cp, metric)
+            counted = dec >= 0 if pessimistic else dec > 0
+            np.add.at(c, rr_idx[counted], e.counts[jj[counted]])
+            is_q = jj == cq[rr_idx]
+            qcount[rr_idx[is_q]] |= counted[is_q]
+        same = cq == cp
+        if pessimistic:
+            c += e.counts[cp] - 1
+        qcount[same] = pessimistic
+        c -= qcount & other
+        self.stats["tie_rows"] += bsz
+        return 1 + c
+
+    def _centred_cos_decisions(
+        self, g: np.ndarray, h: np.ndarray | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray
+    ) -> np.ndarray:
+        """Centred cosines: decided where the keys, re-evaluated with per-item bounds and accurate norms,
+        differ by more than those bounds (ties and closer near-ties are refined per item)."""
+        q = cq[r]
+        tj, ej = _cos_entry_keys(self, g, h, r, j, q)
+        tp, ep = _cos_entry_keys(self, g, h, r, cp[r], q)
+        diff = tj - tp
+        bound = 1.02 * (ej + ep) + 2.0 * _F64_U * np.abs(diff)
+        dec = np.full(r.size, 2, dtype=np.int8)
+        ok = np.abs(diff) > bound
+        dec[ok] = np.sign(diff[ok]).astype(np.int8)
+        rest = np.flatnonzero(~ok)
+        for s in range(0, rest.size, _REFINE_BATCH):  # near-ties: double-double keys
+            part = rest[s : s + _REFINE_BATCH]
+            dec[part] = _cos_dd_decisions(self.engine.prep.rows64, q[part], j[part], cp[r[part]])
+        self.stats["cos_dd"] = self.stats.get("cos_dd", 0) + int(np.count_nonzero(dec[rest] != 2))
+        return dec
+
+    def _exact_decisions(
+        self, g: np.ndarray, h: np.ndarray | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray,
+        metric: str,
+    ) -> np.ndarray:
+        """Sign of ``key_j - key_p`` for band entries (row ``r``, column ``j``): 1, -1, 0 or 2 (undecided)."""
+        p = cp[r]
+        gj, gp = g[r, j], g[r, p]
+        if metric == "l2":
+            terms = [gj, -gp, -self.nh[j], self.nh[p], -self.nh_lo[j], self.nh_lo[p]]
+            if h is None:
+                return _sign_of_sum(terms, 0.0)
+            q = cq[r]
+            hj = h[r, j].astype(np.float64) / _R_SCALE
+            hp = h[r, p].astype(np.float64) / _R_SCALE
+            s = (hj - hp) - (self.rho[j] - self.rho[p])
+            nx, nr = self.normx[q], self.normr[q]
+            e_h = lambda col: (self.c_h * ((nx * self.normr[col] + nr * self.normx[col]) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
+            err = (e_h(j) + e_h(p) + self.e_rho[j] + self.e_rho[p] + nr * (self.normr[j] + self.normr[p])
+                   + 3.0 * _F64_U * (np.abs(hj) + np.abs(hp) + np.abs(self.rho[j]) + np.abs(self.rho[p])))  # fmt: skip
+            err = 1.02 * err
+            dec = np.full(r.size, 2, dtype=np.int8)
+            # most entries tie exactly in x~ (equal products and norms): the sign is that of the small terms
+            flat = (gj == gp) & (self.nh[j] == self.nh[p]) & (self.nh_lo[j] == self.nh_lo[p])
+            sure = flat & (np.abs(s) > err * (1.0 + 4.0 * _F64_U))
+            dec[sure] = np.sign(s[sure]).astype(np.int8)
+            rest = np.flatnonzero(~sure)
+            if rest.size:
+                dec[rest] = _sign_of_sum([t[rest] for t in terms] + [s[rest]], err[rest])
+            return dec
+        if h is not None or self.mm or self.mu.any():
+            return self._centred_cos_decisions(g, h, r, j, cq, cp)
+        # uncentred cosine: sign(a_j) a_j^2 / n_j against the positive's, all exact (TwoProduct)
+        nj, np_ = 2.0 * self.nh[j], 2.0 * self.nh[p]
+        sj, sp = np.sign(gj), np.sign(gp)
+        dec = np.full(r.size, 2, dtype=np.int8)
+        inexact = (self.nh_lo[j] != 0) | (self.nh_lo[p] != 0)  # norms held as two numbers: refined per item
+        diff = sj != sp
+        dec[diff] = np.sign(sj[diff] - sp[diff]).astype(np.int8)
+        both0 = (sj == 0) & (sp == 0)
+        dec[both0] = 0
+        rest = np.flatnonzero(~diff & ~both0 & ~inexact)
+        if rest.size:
+            a1, a2 = _two_product(gj[rest], gj[rest])
+            b1, b2 = _two_product(gp[rest], gp[rest])
+            t = []
+            for x1, x2, nn in ((a1, a2, np_[rest]), (b1, b2, nj[rest])):
+                y1, y2 = _two_product(x1, nn)
+                y3, y4 = _two_product(x2, nn)
+                t.append([y1, y2, y3, y4])
+            cmp = _sign_of_sum(t[0] + [-v for v in t[1]], 0.0)
+            flip = sj[rest] < 0
+            cmp = np.where((cmp != 2) & flip, -cmp, cmp).astype(np.int8)
+            dec[rest] = cmp
+        return dec
+
+
+def _accurate_sqnorms(c: np.ndarray) -> np.ndarray:
+    """Squared norms of the rows of ``c`` within ``u |N| (1 + 1e-9)``: TwoProduct squares summed with
+    Ogita-Rump-Oishi's compensated Sum2 (error ``u |N| + gamma(2d)^2 sum |terms|``)."""
+    p, e = _two_product(c, c)
+    s = p[:, 0].copy()
+    comp = e[:, 0].copy()
+    for i in range(1, c.shape[1]):
+        s, t = _two_sum(s, p[:, i])
+        comp += t
+        comp += e[:, i]
+    return s + comp
+
+
+def _exact_half_sqnorm(row: np.ndarray) -> tuple[float, float] | None:
+    """``||row||^2 / 2`` exactly as ``hi + lo`` (two float64 numbers), or ``None`` if it needs more."""
+    from fractions import Fraction
+
+    (ints, e), = xs.exact_integers(row[None, :])
+    value = Fraction(sum(v * v for v in ints)) * Fraction(2) ** (2 * e - 1)
+    hi = float(value)
+    lo = float(value - Fraction(hi))
+    if Fraction(hi) + Fraction(lo) != value:
+        return None
+    return hi, lo
+
+
+def _cos_entry_keys(tie, g, h, r, col, q):
+    """Cosine keys ``nu / ||c_col||`` of entries (row ``r``, column ``col``) and their error bounds."""
+    u = _F64_U
+    gv = g[r, col]
+    hv = h[r, col].astype(np.float64) / _R_SCALE if h is not None else np.zeros(r.size)
+    kappa = -(tie.mu[q] + tie.mm)
+    nu = ((gv + hv) - tie.mu[col]) + kappa
+    nx, nr = tie.normx[q], tie.normr[q]
+    if h is not None:
+        e_h = (tie.c_h * ((nx * tie.normr[col] + nr * tie.normx[col]) * _R_SCALE) + tie.eta_h) / _R_SCALE
+    elif tie.any_r:
+        e_h = (nx * tie.normr[col] + nr * tie.normx[col]) * 1.01  # H itself, not computed
+    else:
+        e_h = np.zeros(r.size)
+    e_kappa = tie.e_mu[q] + tie.e_mm + u * np.abs(kappa)
+    e_nu = 1.02 * (e_h + tie.e_mu[col] + e_kappa + nr * tie.normr[col]
+                   + 3.0 * u * (np.abs(gv) + np.abs(hv) + np.abs(tie.mu[col]) + np.abs(kappa)))  # fmt: skip
+    inv = tie.inv_acc[col]
+    t = nu * inv
+    return t, e_nu * inv * (1.0 + 4.0 * u) + tie.c_rel * np.abs(t) + tie.engine.eta2 * inv
+
+
+def _dot2(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row-wise ``x . y`` as a double-double ``hi + lo`` and a bound on ``|hi + lo - x . y|``.
+
+    Error-free products (TwoProduct) summed pairwise with TwoSum, every error term kept: the exact
+    dot product is ``hi`` plus the sum of the error terms, of which ``lo`` is the float64 sum.  The
+    error terms add up to at most ``u (log2 d + 2) sum |x y|``, so ``lo`` is off by at most
+    ``gamma(2d + 2)`` times that (plus slack for products that underflow)."""
+    d = x.shape[1]
+    p, e = _two_product(x, y)
+    lo = e.sum(axis=1)
+    levels = 0
+    while p.shape[1] > 1:
+        if p.shape[1] % 2:
+            p = np.concatenate([p, np.zeros((p.shape[0], 1))], axis=1)
+        p, t = _two_sum(p[:, 0::2], p[:, 1::2])
+        lo += t.sum(axis=1)
+        levels += 1
+    hi = p[:, 0]
+    err = (xs.gamma(2 * d + 2, np.float64) * _F64_U * (levels + 2) * np.abs(x * y).sum(axis=1) * 1.01
+           + 4 * d * 2.0**-1060)  # fmt: skip
+    return hi, lo, err
+
+
+def _dd_mul(ah, al, bh, bl):
+    p, e = _two_product(ah, bh)
+    e = e + (ah * bl + al * bh)
+    hi = p + e
+    return hi, e - (hi - p)
+
+
+def _cos_dd_decisions(rows64, q: np.ndarray, j: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Sign of ``cos(q, j) - cos(q, p)`` on the prepared vectors from double-double dot products and
+    norms with rigorous bounds: 1, -1, or 2 where the bounds do not decide (ties: refined per item)."""
+    cq, cj, cpp = rows64(q), rows64(j), rows64(p)
+    aj, ajl, eaj = _dot2(cq, cj)
+    ap, apl, eap = _dot2(cq, cpp)
+    nj, njl, enj = _dot2(cj, cj)
+    np_, npl, enp = _dot2(cpp, cpp)
+    u = _F64_U
+    dec = np.full(q.size, 2, dtype=np.int8)
+    # signs of the numerators (decided when the double-double value clears its bound)
+    sj = np.where(np.abs(aj + ajl) > 2.0 * eaj + 4 * u * np.abs(aj), np.sign(aj + ajl), 2)
+    sp = np.where(np.abs(ap + apl) > 2.0 * eap + 4 * u * np.abs(ap), np.sign(ap + apl), 2)
+    positive_norms = (nj > 0) & (np_ > 0)
+    known = (sj != 2) & (sp != 2) & positive_norms
+    differ = known & (sj != sp)
+    dec[differ] = np.sign(sj[differ] - sp[differ]).astype(np.int8)
+    same = np.flatnonzero(known & (sj == sp))
+    if same.size:
+        i = same
+        x_h, x_l = _dd_mul(*_dd_mul(aj[i], ajl[i], aj[i], ajl[i]), np_[i], npl[i])  # a_j^2 n_p
+        y_h, y_l = _dd_mul(*_dd_mul(ap[i], apl[i], ap[i], apl[i]), nj[i], njl[i])  # a_p^2 n_j
+        k_h, k_e = _two_sum(x_h, -y_h)
+        k_l = k_e + (x_l - y_l)
+        va, vp = np.abs(aj[i]) * (1 + 4 * u) + eaj[i], np.abs(ap[i]) * (1 + 4 * u) + eap[i]
+        wn, wp = np.abs(nj[i]) * (1 + 4 * u) + enj[i], np.abs(np_[i]) * (1 + 4 * u) + enp[i]
+        err = ((2 * va * eaj[i] + eaj[i] ** 2) * wp + va * va * enp[i]
+               + (2 * vp * eap[i] + eap[i] ** 2) * wn + vp * vp * enj[i]
+               + 64 * u * u * (va * va * wp + vp * vp * wn))  # fmt: skip
+        total = k_h + k_l  # within u |total| of k_h + k_l, which is within err of a_j^2 n_p - a_p^2 n_j
+        ok = np.abs(total) > 1.1 * err + 2 * u * np.abs(total)
+        sign = np.sign(total) * sj[i]  # a larger a^2 n ratio means a larger cosine for positive numerators
+        dec[i[ok]] = sign[ok].astype(np.int8)
+    return dec
+
+
+def _use_tie_path(prep: _Prepared, engine: _RankEngine, uq: np.ndarray, up: np.ndarray) -> bool:
+    """Whether the tie path pays: a large, certifiable input on which the float32 filter leaves many
+    candidates undecided (measured on a few evenly spaced query rows)."""
+    if _TIE_MODE is not None:
+        return bool(_TIE_MODE)
+    n = prep.u.shape[0]
+    if n < _TIE_MIN_DISTINCT:
+        return False
+    pick = np.unique(np.linspace(0, uq.size - 1, min(_TIE_SAMPLE_ROWS, uq.size)).astype(np.int64))
+    g = np.empty((pick.size, n), dtype=prep.u.dtype)
+    _gemm(prep.u[uq[pick]], prep.u.T, g)
+    exact_items = 0.0
+    rng = np.random.default_rng(0)
+    for metric in ("cos", "l2"):
+        rr, jj = engine.band(g, uq[pick], up[pick], metric)
+        if not rr.size:
+            continue
+        take = rng.choice(rr.size, min(rr.size, _TIE_PROBE_ITEMS), replace=False)
+        dec = engine._refine(rr[take], jj[take], uq[pick], up[pick], metric, exact=False)
+        exact_items += rr.size * float(np.mean(dec == 2))  # items the float64 stage leaves to integers
+    if exact_items <= _TIE_EXACT_SHARE * pick.size * n:
+        return False
+    return _on_grid_share(prep, np.unique(uq[pick])) >= 1.0 - _TIE_MAX_UNCERTIFIED
 
 
 # --------------------------------------------------------------------------------------------------
@@ -536,25 +1141,34 @@ def evalrank_ranks(
     pessimistic = ties == "pessimistic"
 
     engine = _RankEngine(prep)
-    chunk = _DEFAULT_CHUNK_BYTES // (dt.itemsize * n_distinct) if chunk_size is None else int(chunk_size)
-    chunk = max(1, min(chunk, m))
-    block = max(1, min(chunk, _BLOCK_BYTES // (dt.itemsize * n_distinct)))
-
     rank_cos = np.empty(m, dtype=np.int64)
     rank_l2 = np.empty(m, dtype=np.int64)
-    scores = np.empty((chunk, n_distinct), dtype=dt)  # the only score chunk ever held
-    for start in range(0, m, chunk):
-        stop = min(start + chunk, m)
-        _gemm(u[uq[start:stop]], u.T, scores[: stop - start])
-        for b in range(start, stop, block):
-            e = min(b + block, stop)
-            g = scores[b - start : e - start]
-            rows = slice(b, e)
-            # the query's own row is excluded separately only if it is another row than the positive's
-            other = q_idx[rows] != p_idx[rows]
-            rank_cos[rows] = engine.ranks(g, uq[rows], up[rows], other, "cos", pessimistic)
-            rank_l2[rows] = engine.ranks(g, uq[rows], up[rows], other, "l2", pessimistic)
-    del scores
+    tie = _TiePath(prep, engine) if _use_tie_path(prep, engine, uq, up) else None
+    if tie is not None:
+        engine.refined["tie_path"] = 1
+        fits = tie.pair_ok(uq, up)
+        todo = np.flatnonzero(~fits)  # these pairs take the float32 path
+        on_tie = np.flatnonzero(fits)
+        t_chunk = max(1, min(_DEFAULT_CHUNK_BYTES // (12 * n_distinct) if chunk_size is None else int(chunk_size),
+                             on_tie.size or 1))  # fmt: skip
+        t_block = max(1, min(t_chunk, 4 * _BLOCK_BYTES // (8 * n_distinct)))
+        for start in range(0, on_tie.size, t_chunk):
+            sel = on_tie[start : start + t_chunk]
+            g64, h32 = tie.products(uq[sel])
+            for b in range(0, sel.size, t_block):
+                part = sel[b : b + t_block]
+                gb = g64[b : b + t_block]
+                hb = None if h32 is None else h32[b : b + t_block]
+                other = q_idx[part] != p_idx[part]
+                rank_cos[part] = tie.ranks(gb, hb, uq[part], up[part], other, "cos", pessimistic)
+                rank_l2[part] = tie.ranks(gb, hb, uq[part], up[part], other, "l2", pessimistic)
+            del g64, h32
+        engine.refined["tie_decided"] = tie.stats["tie_decided"]
+    else:
+        todo = np.arange(m)
+    if todo.size:
+        _float32_path(engine, u, uq, up, q_idx, p_idx, todo, chunk_size, dt, pessimistic, rank_cos, rank_l2)
+    del tie
 
     rank_cos.setflags(write=False)
     rank_l2.setflags(write=False)
@@ -567,6 +1181,32 @@ def evalrank_ranks(
         n_distinct=int(n_distinct),
         refined=engine.refined,
     )
+
+
+def _float32_path(
+    engine: _RankEngine, u: np.ndarray, uq: np.ndarray, up: np.ndarray, q_idx: np.ndarray, p_idx: np.ndarray,
+    todo: np.ndarray, chunk_size: int | None, dt: np.dtype, pessimistic: bool, rank_cos: np.ndarray,
+    rank_l2: np.ndarray,
+) -> None:
+    """Ranks of the pairs ``todo`` through the float32 filter (one score chunk held at a time)."""
+    n_distinct = u.shape[0]
+    m = todo.size
+    chunk = _DEFAULT_CHUNK_BYTES // (dt.itemsize * n_distinct) if chunk_size is None else int(chunk_size)
+    chunk = max(1, min(chunk, m))
+    block = max(1, min(chunk, _BLOCK_BYTES // (dt.itemsize * n_distinct)))
+    scores = np.empty((chunk, n_distinct), dtype=dt)  # the only score chunk ever held
+    for start in range(0, m, chunk):
+        stop = min(start + chunk, m)
+        _gemm(u[uq[todo[start:stop]]], u.T, scores[: stop - start])
+        for b in range(start, stop, block):
+            e = min(b + block, stop)
+            g = scores[b - start : e - start]
+            rows = todo[b:e]
+            # the query's own row is excluded separately only if it is another row than the positive's
+            other = q_idx[rows] != p_idx[rows]
+            rank_cos[rows] = engine.ranks(g, uq[rows], up[rows], other, "cos", pessimistic)
+            rank_l2[rows] = engine.ranks(g, uq[rows], up[rows], other, "l2", pessimistic)
+    del scores
 
 
 # --------------------------------------------------------------------------------------------------

