@@ -351,10 +351,8 @@ def zoo_family(model: str) -> str | None:
         return None
     body = text[4:]
     base = body.split("__", 1)[0] if "__" in body else body.split("/", 1)[0]
-    from mteb_evalrank.models.packaged_forwards import register_zoo_entries
     from mteb_evalrank.models.zoo import BASES
 
-    register_zoo_entries()
     return BASES[base].family_name if base in BASES else base
 
 
