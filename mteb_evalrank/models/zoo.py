@@ -240,15 +240,19 @@ def add_entry(entry: dict[str, Any]) -> ZooBase:
     return base
 
 
+def load_catalogue(data: dict[str, Any]) -> list[ZooBase]:
+    """Add the fitting corpora and the bases (with their variants) of a catalogue (the shape of
+    ``catalogue.json``, checked by :func:`mteb_evalrank.models.catalogue.check`); the added bases."""
+    for name, description in data.get("fit_corpora", {}).items():
+        FIT_CORPORA[name] = FitCorpus(name, description)
+    return [add_entry(entry) for entry in data["bases"]]
+
+
 def _load_catalogue() -> None:
     """Fill :data:`FIT_CORPORA`, :data:`BASES` and :data:`VARIANTS` from ``catalogue.json`` (once, at import)."""
     from mteb_evalrank.models.catalogue import catalogue
 
-    data = catalogue()
-    for name, description in data["fit_corpora"].items():
-        FIT_CORPORA[name] = FitCorpus(name, description)
-    for entry in data["bases"]:
-        add_entry(entry)
+    load_catalogue(catalogue())
 
 
 _load_catalogue()
