@@ -31,7 +31,7 @@ from mteb_evalrank.errors import InputError
 from mteb_evalrank.models import zoo as catalogue
 from mteb_evalrank.models.engines import clear_caches as _clear_engine_caches
 from mteb_evalrank.models.engines import engine_of
-from mteb_evalrank.models.engines.base import package_installed
+import mteb_evalrank.models.engines.base as engine_base
 from mteb_evalrank.models.zoo import BASES, VARIANTS, ZooBase, ZooVariant
 
 _FIT_SOURCE = {"mrpc-train": "senteval_downstream/MRPC/msr_paraphrase_train.txt"}
@@ -47,7 +47,7 @@ def variant_status(variant: ZooVariant) -> str:
     status = install_status(BASES[variant.base])
     if status != "installed":
         return status
-    missing = [r for r in variant.requires if not package_installed(r)]
+    missing = [r for r in variant.requires if not engine_base.package_installed(r)]
     return f"not installed: pip install {' '.join(missing)}" if missing else "installed"
 
 

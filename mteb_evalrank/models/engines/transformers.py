@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models.engines.base import Engine, has_module, package_installed, register_engine
+import mteb_evalrank.models.engines.base as engine_base
+from mteb_evalrank.models.engines.base import Engine, has_module, register_engine
 
 
 @register_engine
@@ -19,7 +20,7 @@ class WheelFolderEngine(Engine):
     name = "st-wheel"
 
     def status(self, base: Any) -> str:
-        return "installed" if package_installed(base.package) else f"not installed: pip install {base.package}"
+        return "installed" if engine_base.package_installed(base.package) else f"not installed: pip install {base.package}"
 
     def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any) -> Any:
         from mteb_evalrank.models.onnx_forward import swap_in

