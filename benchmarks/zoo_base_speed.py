@@ -10,7 +10,7 @@ bases (GloVe, random-50d) have no forward pass and are measured through their en
 Copy check: for every pair of bases of *different* families, the Pearson correlation of the cosine
 similarities their default pooling gives the same ``--copy-texts`` sentences
 (``copy_structure_<a>__<b>``); a copy (even quantised or rotated) scores ~1.  The run fails (exit 1) if
-any cross-family pair reaches 0.99.  ``--write`` stores the speeds in ``models/population.json`` with
+any cross-family pair reaches 0.99.  ``--write`` stores the speeds in ``models/speeds.json`` with
 today's date (the figures ``mteb-evalrank models --details`` shows).  The machine is shared: the
 speeds are indicative.
 """
