@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
+import mteb_evalrank.models.engines.base as engine_base
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models import zoo as catalogue
 from mteb_evalrank.models.engines import clear_caches as _clear_engine_caches
 from mteb_evalrank.models.engines import engine_of
-import mteb_evalrank.models.engines.base as engine_base
 from mteb_evalrank.models.zoo import BASES, VARIANTS, ZooBase, ZooVariant
 
 _FIT_SOURCE = {"mrpc-train": "senteval_downstream/MRPC/msr_paraphrase_train.txt"}

@@ -41,12 +41,7 @@ from mteb.models.abs_encoder import AbsEncoder
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.pooling import Pooling, parse_pooling, pooled_blocks, select_pooling
 
-# --- references ---------------------------------------------------------------------------------
-REF_SBERT = "https://arxiv.org/abs/1908.10084"  # Reimers & Gurevych 2019
-REF_WHITENING = "https://arxiv.org/abs/2103.15316"  # Su et al. 2021
-REF_ABTT = "https://arxiv.org/abs/1702.01417"  # Mu & Viswanath 2018
-REF_SIF = "https://openreview.net/forum?id=SyK00v5xx"  # Arora et al. 2017
-REF_GLOVE = "https://nlp.stanford.edu/projects/glove/"
+#: a variant's reference when its catalogue entry gives none (the EvalRank paper)
 REF_EVALRANK = "https://arxiv.org/abs/2203.02679"
 
 
@@ -55,9 +50,10 @@ class ZooBase:
     """A base model: where its weights come from and how to run it.
 
     ``kind`` is ``"transformer"`` (hidden states through a forward object) or ``"static"`` (word
-    vectors); ``engine`` names the engine that runs it (:mod:`mteb_evalrank.models.engines`; a base with a
-    ``folder`` defaults to ``st-folder``) and ``weights`` what that engine reads (from ``catalogue.json``).  ``n_layers`` is the number of transformer layers (hidden states ``0..n_layers``);
-    ``exposed_layers`` limits the layers an engine can return (ONNX exports often give only the
+    vectors); ``engine`` names the engine that runs it (:mod:`mteb_evalrank.models.engines`; a base with
+    a ``folder`` defaults to ``st-folder``) and ``weights`` what that engine reads (from
+    ``catalogue.json``).  ``n_layers`` is the number of transformer layers (hidden states
+    ``0..n_layers``); ``exposed_layers`` limits the layers an engine can return (ONNX exports often give only the
     last one); ``None`` means all.  ``engine_pooling`` marks engines that return only pooled
     sentence vectors (their one pooling is ``engine``).
     """

@@ -55,7 +55,7 @@ class SplitWheelsEngine(Engine):
         from mteb_evalrank.models.onnx_forward import swap_in
         from mteb_evalrank.models.packaged_forwards import MpnetForward, mpnet_folder
 
-        forward = MpnetForward(mpnet_folder(), layer_indices=layer_indices, device=device)
+        forward = MpnetForward(mpnet_folder(), layer_indices=layer_indices, device=device, base=base.name)
         return swap_in(forward, mpnet_folder())  # MTEB_EVALRANK_ZOO_BACKEND=onnx, as for st-wheel
 
 
