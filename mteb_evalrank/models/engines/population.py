@@ -28,6 +28,15 @@ class _Built(Engine):
 
         return base_revision(base.name, base.engine, base.weights)
 
+    def listed_package(self, entry: dict[str, Any]) -> str:
+        """The requirement, or for a base built here: ``built: fetch-weights <build> (from <requirement>, seed <k>)``."""
+        from mteb_evalrank.models.population import catalogue
+
+        w = entry["weights"]
+        if not w.get("build"):
+            return w["requirement"]
+        return f"built: fetch-weights {w['build']} (from {w['requirement']}, seed {catalogue()['builds'][w['build']]['seed']})"
+
 
 @register_engine
 class SpacyCnnEngine(_Built):
