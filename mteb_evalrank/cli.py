@@ -39,19 +39,47 @@ positive_int = _int_at_least(1)
 non_negative_int = _int_at_least(0)
 
 
+def _checked_path(text: str) -> Path:
+    """``text`` as a path whose names fit the file system (an ``OSError`` becomes an argument error)."""
+    from mteb_evalrank.data.files import check_name_lengths
+
+    try:
+        check_name_lengths(Path(text), "path")
+    except EvalRankError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return Path(text)
+
+
 def output_file_arg(text: str) -> Path:
     """A file to write: an existing folder is refused at once, not after the work is done."""
-    path = Path(text)
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
+    path = _checked_path(text)
+    try:
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text}: {exc.strerror or exc}") from None
     return path
 
 
 def output_folder_arg(text: str) -> str:
     """A folder to write into: an existing file is refused at once (the command checks the rest)."""
-    if Path(text).exists() and not Path(text).is_dir():
-        raise argparse.ArgumentTypeError(f"{text} is an existing file, not a folder")
+    path = _checked_path(text)
+    try:
+        if path.exists() and not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{text} is an existing file, not a folder")
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text}: {exc.strerror or exc}") from None
     return text
+
+
+def device_arg(text: str) -> str:
+    """A torch device that this installation has (``cpu``, ``cuda:0`` with a GPU, ...): checked at once."""
+    from mteb_evalrank.models.devices import check_device
+
+    try:
+        return check_device(text)
+    except EvalRankError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 # --- arguments several commands share (one definition each) -------------------------------------------
@@ -62,13 +90,13 @@ def _add_model_args(p, help: str) -> None:
 
 def _add_output_folder_arg(p) -> None:
     p.add_argument(
-        "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
+        "-o", "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
     )
 
 
 def _add_encoding_args(p) -> None:
     p.add_argument("--batch-size", type=positive_int, default=None, help="encode batch size")
-    p.add_argument("--device", default=None, help="torch device, e.g. cpu or cuda:0")
+    p.add_argument("--device", type=device_arg, default=None, help="torch device, e.g. cpu or cuda:0 (checked at once)")
 
 
 def _add_word_vector_args(p) -> None:
@@ -209,8 +237,9 @@ def add_heros_parser(subparsers) -> None:
 
 # --- N2O ---------------------------------------------------------------------------------------
 def _cmd_n2o_compare(args: argparse.Namespace) -> int:
-    from mteb_evalrank.reports.n2o import corpus_for_results, explain_query, load_results, report
+    from mteb_evalrank.reports.n2o import check_report_outputs, corpus_for_results, explain_query, load_results, report
 
+    check_report_outputs(args.out, args.csv)  # before any result is read
     sets = load_results(Path(args.results_dir))
     report(sets, k=args.k, out=args.out, csv_path=args.csv)
     if args.explain_query is not None:
@@ -495,7 +524,11 @@ def add_study_parser(subparsers) -> None:
 
 # --- correlate ---------------------------------------------------------------------------------
 def _cmd_correlate(args: argparse.Namespace) -> int:
+    from mteb_evalrank.data.files import check_outputs
     from mteb_evalrank.reports.correlation_study import correlate_report
+
+    check_outputs([("--out", args.out, "file"), ("--csv", args.csv, "file"), ("--plot", args.plot, "figure"),
+                   ("--rank-plot", args.rank_plot, "figure")])  # all of them, before any result is read  # fmt: skip
 
     report = correlate_report(
         args.results_dir, args.intrinsic, args.downstream, out=args.out, csv=args.csv, plot=args.plot,
@@ -610,13 +643,16 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.leaderboard_app import launch, prepare_leaderboard_cache
 
     if args.prepare_only:
-        path, rows = prepare_leaderboard_cache(args.results_dir)
-        print(f"wrote {path}")
-        for name, n in sorted(rows.items()):
+        prepared = prepare_leaderboard_cache(args.results_dir)
+        print(f"wrote {prepared.path}")
+        for name, n in sorted(prepared.rows.items()):
             print(f"  {name}: {n} score rows")
-        print(f"now: HF_HUB_OFFLINE=1 mteb leaderboard --cache-path {args.results_dir}")
+        for note in prepared.notes:
+            print(f"note: {note}")
+        print(f"now: mteb leaderboard --cache-path {args.results_dir} --host 127.0.0.1")
         return 0
-    launch(args.results_dir, host=args.host, port=args.port, default_benchmark=args.benchmark)
+    launch(args.results_dir, host=args.host, port=args.port, default_benchmark=args.benchmark,
+           on_ready=lambda line: print(line, flush=True))  # fmt: skip
     return 0
 
 
@@ -626,12 +662,14 @@ def add_leaderboard_parser(subparsers) -> None:
         help="MTEB's own leaderboard app (mteb[leaderboard]) on a local results folder, offline",
         description="Writes FOLDER/leaderboard/benchmark_results.parquet from FOLDER's results only, then serves "
         "MTEB's Gradio leaderboard on it without asking the Hub or GitHub, opening on the EvalRank benchmark "
-        "(the plugin's benchmarks are in the menu). See docs/leaderboards.md.",
+        "(the plugin's benchmarks are in the menu). Models not in MTEB's registry (local folders, word-vector "
+        "files) are listed as '... (not in MTEB registry)'. See docs/leaderboards.md.",
     )
     p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
     p.add_argument("--port", type=positive_int, default=7860, help="port (default 7860)")
-    p.add_argument("--benchmark", default="EvalRank", help="benchmark shown first (default EvalRank)")
+    p.add_argument("--benchmark", default=None,
+                   help="benchmark shown first (default: EvalRank, or another one the folder has results for)")  # fmt: skip
     p.add_argument("--prepare-only", action="store_true",
                    help="only write the parquet, for a later `mteb leaderboard --cache-path FOLDER`")  # fmt: skip
     p.set_defaults(func=_cmd_leaderboard)

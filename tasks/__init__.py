@@ -3,12 +3,12 @@
 from mteb_evalrank.tasks.evalrank import EvalRankSent, EvalRankWord
 from mteb_evalrank.tasks.heros import HEROS
 from mteb_evalrank.tasks.n2o import N2O
-from mteb_evalrank.tasks.senteval import DOWNSTREAM_TASKS
+from mteb_evalrank.tasks.senteval import SENTEVAL_TASKS
 from mteb_evalrank.tasks.sts import SIMILARITY_TASKS
 from mteb_evalrank.tasks.word_similarity import WORD_SIMILARITY_TASKS
 
 ALL_TASKS: list[type] = [EvalRankWord, EvalRankSent, N2O, HEROS]
-ALL_TASKS += DOWNSTREAM_TASKS  # SentEvalMR ... SentEvalSICKE, SciCite
+ALL_TASKS += SENTEVAL_TASKS  # SentEvalMR ... SentEvalSICKE, SciCite (the downstream tasks)
 ALL_TASKS += SIMILARITY_TASKS  # SentEvalSTS12..16, SentEvalSTSB, SentEvalSICKR, STR
 ALL_TASKS += WORD_SIMILARITY_TASKS  # WS-353-All ... VERB-143 (the 13 word-similarity sets)
 

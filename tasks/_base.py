@@ -15,7 +15,7 @@ import logging
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from mteb.abstasks.abstask import AbsTask
 from mteb.abstasks.task_metadata import TaskMetadata
@@ -28,6 +28,9 @@ from mteb_evalrank.integration.descriptive_stats import (
 )
 
 logger = logging.getLogger(__name__)
+
+#: the values of :attr:`EncodeOnceTask.input_level`
+INPUT_LEVELS = ("sentence", "word")
 
 #: The descriptive statistics shipped with the package, one ``<TaskName>.json`` per task (MTEB
 #: format), computed from the real built datasets by ``mteb-evalrank descriptive-stats``.
@@ -42,6 +45,16 @@ class PluginTaskMetadata(TaskMetadata):
     :func:`~mteb_evalrank.integration.descriptive_stats.stats_written_to` while that is active.
     The stock path is inside the installed ``mteb`` package.
     """
+
+    #: the task's :attr:`EncodeOnceTask.input_level`, copied here when the task class is created: an encoder
+    #: sees only the metadata (MTEB passes ``task_metadata`` to ``encode``).  A private attribute, so
+    #: it is neither a metadata field (MTEB forbids unknown ones) nor in any dump of the metadata.
+    _input_level: str = "sentence"
+
+    @property
+    def input_level(self) -> str:
+        """``"word"`` or ``"sentence"``: what one input text of the task is (see :class:`EncodeOnceTask`)."""
+        return self._input_level
 
     @property
     def descriptive_stat_path(self) -> Path:  # noqa: D102
@@ -111,7 +124,27 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
     - ``_compute_state(model, *, hf_split, encode_kwargs, num_proc, timer) -> Any`` — encode once and
       derive whatever the subsets need;
     - ``_score_subset(state, data_split, hf_subset) -> dict`` — the scores of one subset.
+
+    and declare what kind of task they are (class attributes, the one source of the task lists derived
+    from them, e.g. :func:`mteb_evalrank.integration.task_lookup.plugin_task_names`):
+
+    - :attr:`input_level` — ``"word"`` when each input text is a single word (EvalRankWord, the
+      word-similarity sets: word-vector models look each input up as one word), else ``"sentence"``;
+      also readable as ``task.metadata.input_level`` (what an encoder is given);
+    - :attr:`downstream` — ``True`` for a task that trains a classifier on the embeddings (the SentEval
+      downstream tasks and SciCite: what the correlation study's intrinsic scores should predict).
     """
+
+    input_level: ClassVar[str] = "sentence"
+    downstream: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.input_level not in INPUT_LEVELS:
+            raise TypeError(f"{cls.__name__}.input_level must be one of {INPUT_LEVELS}, got {cls.input_level!r}")
+        metadata = cls.__dict__.get("metadata")
+        if isinstance(metadata, PluginTaskMetadata):
+            metadata._input_level = cls.input_level
 
     def __init__(self, seed: int = 42, **kwargs: Any) -> None:
         super().__init__(seed=seed, **kwargs)

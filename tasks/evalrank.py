@@ -215,6 +215,7 @@ def _as_pandas(table: Any):
 
 
 class EvalRankWord(_EvalRankTask):
+    input_level = "word"
     dataset_name = "evalrank-word"
     metadata = _metadata(
         "EvalRankWord",

@@ -162,6 +162,7 @@ class _SentEvalDownstreamTask(EncodeOnceTask):
     and ``pairs``.  ``protocol`` (an instance attribute) selects the classifier protocol.
     """
 
+    downstream = True
     config: str
     scheme: str
     pairs: bool = False
@@ -334,7 +335,8 @@ SciCite = _task(
     reference="https://github.com/allenai/scicite", date=("2019-01-01", "2019-12-31"), domains=["Academic", "Written"],
 )  # fmt: skip
 
-DOWNSTREAM_TASKS: list[type] = [
+#: the task classes of this module (all downstream), in the order of EvalRank's Table 6 + MRPC, SICK-E, SciCite
+SENTEVAL_TASKS: list[type] = [
     SentEvalMR,
     SentEvalCR,
     SentEvalSUBJ,

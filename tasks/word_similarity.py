@@ -127,6 +127,7 @@ class _WordSimilarityTask(EncodeOnceTask):
             Recorded in the scores as ``centered``.
     """
 
+    input_level = "word"
     entry: WordSimilaritySet
 
     def __init__(self, *, center: bool = True, **kwargs: Any) -> None:

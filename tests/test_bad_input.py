@@ -12,7 +12,7 @@ Unless a row says otherwise the answer is one line on stderr, exit code 2, no tr
 |---|---|---|---|
 | 1 | run | ``--batch-size 0`` / ``-3`` / ``x`` | argparse: ``must be ≥ 1, got 0`` / ``expected an integer, got 'x'`` |
 | 2 | py ``encode_texts`` (every plugin task, also ``mteb run``) | ``encode_kwargs={"batch_size": 0}`` | ``batch size must be ≥ 1, got 0.`` |
-| 3 | run | ``--output-folder FILE`` (an existing file) | argparse: ``argument --output-folder: FILE is an existing file, not a folder`` |
+| 3 | run | ``--output-folder FILE`` (an existing file) | argparse: ``argument -o/--output-folder: FILE is an existing file, not a folder`` |
 | 4 | py ``open_result_cache`` (what run writes through) | ``FILE/sub``; ``FILE`` | ``cannot create results folder FILE/sub: FILE is a file, not a folder.``; ``results folder FILE is an existing file, not a folder.`` |
 | 5 | n2o | ``--corpus latin1.txt`` | ``latin1.txt, line 2: not UTF-8 text: byte 0xe9 at column 4 cannot be decoded (invalid continuation byte); save the corpus file as UTF-8 (e.g. iconv -f latin1 -t utf-8).`` |
 | 6 | n2o | ``--corpus`` empty or blank-only file | ``the corpus FILE is empty (no non-blank lines).`` |
@@ -48,9 +48,10 @@ Unless a row says otherwise the answer is one line on stderr, exit code 2, no tr
 | 36 | py ``load_model`` (every command) | a word-vector file with a word on two lines | accepted, one warning: ``X: 1 word(s) occur more than once ('cat'); the first vector of each is used and 1 later row(s) are ignored.`` |
 --8<-- [end:bad-inputs]
 
-Word-vector model files are read with ``errors="replace"`` on purpose (word2vec/GloVe dumps often hold
-broken bytes), so a latin-1 vector file is accepted; a missing, empty or malformed one is refused with
-the file and line (``tests/test_models.py``).
+Word-vector text files must be UTF-8: a byte that is not is refused with the line and column, whatever the
+file's size; a missing, empty or malformed file (a ragged row: the word, the expected and the found number
+of values) is refused with the file and line (``tests/test_models.py``, ``tests/test_word_vector_parsing.py``).
+More bad inputs, run in-process with a seeded results folder checked after each: ``tests/test_bad_input_table.py``.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def fake_heros_results(root: Path) -> Path:
         (["run", "-t", "EvalRankWord", "--batch-size", "0"], "argument --batch-size: must be ≥ 1, got 0"),
         (["run", "-t", "EvalRankWord", "--batch-size", "-3"], "argument --batch-size: must be ≥ 1, got -3"),
         (["run", "-t", "EvalRankWord", "--batch-size", "x"], "argument --batch-size: expected an integer, got 'x'"),
-        (["run", "-t", "EvalRankWord", "--output-folder", "afile"], "argument --output-folder: afile is an existing file, not a folder"),
+        (["run", "-t", "EvalRankWord", "--output-folder", "afile"], "argument -o/--output-folder: afile is an existing file, not a folder"),
         (["n2o", "a", "b", "--corpus", "good.txt", "--k", "0"], "argument --k: must be ≥ 1, got 0"),
         (["n2o", "a", "b", "--corpus", "good.txt", "--queries", "-1"], "argument --queries: must be ≥ 1, got -1"),
         (["n2o", "a", "b", "--corpus", "good.txt", "--samples", "0"], "argument --samples: must be ≥ 1, got 0"),

@@ -17,6 +17,7 @@ import pytest
 
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics import classification as clf
+from mteb_evalrank.metrics.classifiers import Backend, Fitted, PytorchLogReg
 
 PROTOS = list(clf.PROTOCOLS)
 
@@ -239,12 +240,11 @@ def test_batched_trainer_matches_one_at_a_time_senteval_loop():
     X, y = noise(420, d=7, n_classes=3, seed=5)
     X[:, 0] += 0.7 * y
     X[:, 1] -= 0.5 * (y == 1)
-    Xt, yt = clf._torch_data(X, ys=[y])
-    proto = clf.get_protocol("senteval-prototyping")
+    backend = PytorchLogReg.from_protocol(clf.get_protocol("senteval-prototyping"))
     regs = [1e-5, 1e-2]
     # stream 0: 300 train rows (partial last batch), dev 120; stream 1: 5 % validation split of 397 rows
     streams = [(np.arange(300), np.arange(300, 420)), (np.arange(10, 407), None)]
-    stage = clf._train_pytorch(Xt, yt, streams, np.array([regs, regs]), 3, proto, 1111)
+    stage = backend.fit(backend.data([X], [y]), streams, [regs, regs], 3, 1111)
     for s, (tr, dv) in enumerate(streams):
         for r, reg in enumerate(regs):
             if dv is None:
@@ -253,8 +253,8 @@ def test_batched_trainer_matches_one_at_a_time_senteval_loop():
                 rows = np.concatenate([tr, dv])
                 split = (np.arange(len(tr)), np.arange(len(tr), len(rows)))
                 best, nepoch, model = _senteval_style_fit(X[rows], y[rows], 3, reg, dev=split)
-            assert stage.dev_acc()[s, r] == pytest.approx(best, abs=1e-12)
-            assert stage.epochs[s, r] == nepoch
+            assert stage.dev_accuracy()[s, r] == pytest.approx(best, abs=1e-12)
+            assert stage.details(s, r)["epochs"] == nepoch
             W = stage.W[s, :, r * 3 : (r + 1) * 3].numpy()  # last row: bias
             np.testing.assert_allclose(W[:-1], model.weight.detach().numpy().T, atol=2e-5)
             np.testing.assert_allclose(W[-1], model.bias.detach().numpy(), atol=2e-5)
@@ -371,3 +371,68 @@ def test_unknown_protocol_and_other_options():
         clf.evaluate_kfold_then_test(Xm[:90], ym[:90], Xm[90:], ym[90:], with_f1=True)
     with pytest.raises(InputError, match="too few"):
         clf.evaluate_kfold_then_test(X[:15], y[:15], X[80:], y[80:], kfold=2)
+
+
+# ------------------------------------------------------------------------------ back-end interface
+
+
+class _NearestCentroid(Backend):
+    """A toy back end: class centroids of the training rows, shrunk towards zero by ``reg``."""
+
+    name = "toy-centroid"
+    reg_name = "shrink"
+
+    @classmethod
+    def from_protocol(cls, protocol):
+        return cls()
+
+    def reg_grid(self, scheme):
+        return [0.0, 0.5, 0.99]
+
+    def data(self, Xs, ys):
+        return np.concatenate(Xs), np.concatenate(ys)
+
+    def fit(self, data, streams, regs, n_classes, seed):
+        X, y = data
+
+        class Stage(Fitted):
+            notes = [f"fit {len(streams)}x{len(regs[0])}"]
+
+            def __init__(self):
+                self.centroids = [[(1 - r) * np.stack([X[tr][y[tr] == c].mean(0) for c in range(n_classes)])
+                                   for r in regs[s]] for s, (tr, _) in enumerate(streams)]  # fmt: skip
+                self.dev = np.array([[np.nan if dv is None else np.mean(self.predict(dv, s, r) == y[dv])
+                                      for r in range(len(regs[s]))] for s, (_, dv) in enumerate(streams)])  # fmt: skip
+
+            def dev_accuracy(self):
+                return self.dev
+
+            def predict(self, rows, s, r):
+                d = ((X[rows][:, None, :] - self.centroids[s][r][None]) ** 2).sum(-1)
+                return d.argmin(1)
+
+            def details(self, s, r):
+                return {"toy_stream": s}
+
+        return Stage()
+
+
+def test_a_new_backend_is_one_class(monkeypatch):
+    """The three schemes run any :class:`Backend`: a toy nearest-centroid back end plugged in through
+    ``BACKENDS`` is selected by a custom Protocol, its grid and notes reach the result, and separable
+    data is classified (near) perfectly."""
+    from mteb_evalrank.metrics import classifiers
+
+    monkeypatch.setitem(classifiers.BACKENDS, "toy-centroid", _NearestCentroid)
+    proto = clf.Protocol("toy", "toy-centroid")
+    X, y = separable(300, n_classes=3)
+    res = clf.evaluate_split(X[:200], y[:200], X[200:250], y[200:250], X[250:], y[250:], protocol=proto)
+    assert res["reg_name"] == "shrink" and res["reg_grid"] == [0.0, 0.5, 0.99]
+    assert res["acc"] > 0.95 and res["reg"] == res["reg_grid"][int(np.argmax(res["dev_scores"]))]
+    assert res["toy_stream"] == 0 and res["warnings"] == ["fit 1x3 (1 fit)"]
+    res = clf.evaluate_kfold_inner(X, y, protocol=proto, kfold=3)
+    assert res["acc"] > 0.95 and res["toy_stream"] == [0, 1, 2]
+    res = clf.evaluate_kfold_then_test(X[:200], y[:200], X[200:], y[200:], protocol=proto, kfold=3)
+    assert res["acc"] > 0.95 and res["warnings"] == ["fit 3x3 (1 fit)", "fit 1x1 (1 fit)"]
+    with pytest.raises(InputError, match="backend must be"):
+        clf.get_protocol(clf.Protocol("bad", "no-such-backend"))

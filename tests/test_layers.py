@@ -2,7 +2,7 @@
 
 Layers, bottom to top (a module may import its own layer and every layer below it):
 
-    0  errors                      exception classes
+    0  errors, hashing             exception classes; SHA-256 of files (standard library only)
     1  metrics                     pure functions over arrays — may import only ``errors``
     2  models                      model specs -> MTEB encoders
     3  data, integration, hub_datasets   data sources and caches; MTEB internals; dataset builders
@@ -34,6 +34,7 @@ SOURCES = {
 
 LAYER = {
     "errors": 0,
+    "hashing": 0,
     "metrics": 1,
     "models": 2,
     "data": 3,
@@ -236,3 +237,30 @@ def test_report_modules_do_not_parse_arguments():
         imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
         imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
         assert "argparse" not in imported, f"{path.relative_to(ROOT)} parses arguments; move that into cli.py"
+
+
+def test_pure_layers_do_not_import_mteb_at_run_time():
+    """The layers hold at run time too: in a fresh interpreter, importing ``mteb_evalrank.metrics`` (every
+    module of it) and the pure model modules (``mteb_evalrank.models.pooling`` and the others that
+    ``models/__init__.py`` lists in ``_WITHOUT_MTEB``) imports neither MTEB nor the task package — the
+    start-up hook registers the plugin only when mteb is imported, so these stay usable without it."""
+    import subprocess
+    import sys
+
+    metrics = sorted(m for m, _ in MODULES if _part(m) == "metrics")
+    code = (
+        "import sys, importlib\n"
+        "import mteb_evalrank.metrics, mteb_evalrank.models.pooling\n"
+        "from mteb_evalrank import models\n"
+        f"for name in {metrics!r} + ['mteb_evalrank.models.' + m for m in sorted(models._WITHOUT_MTEB)]:\n"
+        "    importlib.import_module(name.removesuffix('.__init__'))\n"
+        "bad = [m for m in sys.modules if m == 'mteb' or m.startswith(('mteb.', 'mteb_evalrank.tasks'))]\n"
+        "print(len(sys.modules), bad)\n"
+        "assert not bad, bad\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    # the check has teeth: a module outside the list brings mteb (and the plugin's tasks) in
+    code = "import sys, mteb_evalrank.models.zoo\nprint('mteb' in sys.modules, 'mteb_evalrank.tasks' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.split() == ["True", "True"], out.stdout + out.stderr

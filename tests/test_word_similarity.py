@@ -137,13 +137,13 @@ def test_bad_input_is_one_clear_error(call, message):
 def test_thirteen_english_tasks_registered_word_level_and_in_the_wordsim_benchmark():
     import mteb
 
-    from mteb_evalrank.models.static_vectors import WORD_LEVEL_TASKS
+    from mteb_evalrank.integration.task_lookup import plugin_task_names
     from mteb_evalrank.tasks.word_similarity import WORD_SIMILARITY_TASKS
 
     assert TASKS == ("WS-353-All", "WS-353-Rel", "WS-353-Sim", "RW-STANFORD", "MEN-TR-3K", "MTurk-287",
                      "MTurk-771", "SimLex-999", "SimVerb-3500", "MC-30", "RG-65", "YP-130", "VERB-143")  # fmt: skip
     assert [cls.metadata.name for cls in WORD_SIMILARITY_TASKS] == list(TASKS)
-    assert set(TASKS) <= WORD_LEVEL_TASKS  # word-vector models look each input up as one word
+    assert set(TASKS) <= set(plugin_task_names(input_level="word"))  # word-vector models look each input up as one word
     for task in mteb.get_tasks(tasks=list(TASKS)):
         meta = task.metadata
         assert meta.eval_langs == ["eng-Latn"] and meta.main_score == "cosine_spearman" and meta.type == "STS"

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mteb_evalrank.errors import DataNotFoundError
+from mteb_evalrank.hashing import update_with_file
 from mteb_evalrank.data.paths import cache_dir
 
 DATA_ENV = "MTEB_EVALRANK_DATA"
@@ -77,9 +78,7 @@ def dataset_fingerprint(folder: Path) -> str:
     h = hashlib.sha256()
     for path in sorted(Path(folder).rglob("*.parquet")):
         h.update(path.relative_to(folder).as_posix().encode())
-        with path.open("rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
+        update_with_file(h, path)
     return h.hexdigest()[:16]
 
 

@@ -129,7 +129,14 @@ def regenerate_descriptive_stats(
     outcome and its existing file is left unchanged; the other tasks are still written.
     """
     outcomes = []
-    for cls in _select(names):
+    selected = _select(names)
+    if out is not None:  # every target checked before any statistic is computed (never a result file)
+        from mteb_evalrank.data.files import output_dir, output_file
+
+        output_dir(Path(out), what="statistics folder")
+        for cls in selected:
+            output_file(Path(out) / f"{cls.metadata.name}.json", what="statistics file")
+    for cls in selected:
         name = cls.metadata.name
         path = (Path(out) / f"{name}.json") if out is not None else cls.metadata.descriptive_stat_path
         task = cls()

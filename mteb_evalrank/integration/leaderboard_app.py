@@ -1,7 +1,7 @@
 """MTEB's own leaderboard app (``mteb leaderboard``, extra ``mteb[leaderboard]``) on a local results folder,
-with the plugin's benchmarks in its menu, offline.
+with the plugin's benchmarks in its menu and every model of the folder, offline.
 
-Three facts about MTEB 2.26's app (``mteb/leaderboard/app.py``) shape this module; the app itself is used
+Four facts about MTEB 2.26's app (``mteb/leaderboard/app.py``) shape this module; the app itself is used
 unchanged:
 
 - **Menu.** The sidebar is built from two module-level lists of ``mteb.benchmarks._leaderboard_menu``,
@@ -10,6 +10,11 @@ unchanged:
   ``mteb`` is imported) appends one :class:`MenuEntry` — ``EvalRank (mteb-evalrank)``: the ``EvalRank``
   suite, ``EvalRank(study)`` and ``WordSim`` — to ``GP_BENCHMARK_ENTRIES`` when that module is first
   imported.  Nothing is imported early: building the menu module builds every MTEB benchmark.
+- **Models.** The app lists only models of MTEB's model registry and stops (``KeyError``) on any other
+  name.  :func:`prepare_leaderboard_cache` files every model not in the registry under a marked name with
+  a :class:`~mteb.models.ModelMeta` built from its ``model_meta.json``
+  (:mod:`mteb_evalrank.integration.leaderboard_models`), adds those metas to the registry and writes them
+  next to the parquet, where :func:`before_app` finds them for plain ``mteb leaderboard``.
 - **Offline.** At start-up the app reads a per-benchmark parquet in this order: the Hub dataset
   ``mteb/results`` (``cache_repo_id``), the local file ``<folder>/leaderboard/benchmark_results.parquet``
   (:attr:`mteb.ResultCache.leaderboard_parquet_path`), and otherwise it ``git clone``\\ s the public
@@ -17,35 +22,50 @@ unchanged:
   Offline the clone fails and the app does not start; online the Hub parquet wins over the folder.
   :func:`prepare_leaderboard_cache` writes the local parquet from the folder's own result files only
   (``include_remote=False``), per menu benchmark, exactly as the app's own rebuild does
-  (``BenchmarkResults._to_results_df(benchmark.tasks)``); :func:`leaderboard_app` then builds the app
-  with ``cache_repo_id=None`` so neither the Hub nor GitHub is asked.
+  (``BenchmarkResults._to_results_df(benchmark.tasks)``); the app is then built with
+  ``cache_repo_id=None`` so neither the Hub nor GitHub is asked.
 - **Default benchmark.** The app opens on ``MTEB(Multilingual, v2)`` and fails (``"task_name" not
-  found``) when the folder has no result for any of its tasks — a plugin-only folder.
-  :func:`leaderboard_app` opens it on ``EvalRank`` instead by setting the ``DEFAULT_BENCHMARK_NAME``
-  globals of the app and its selector (``?benchmark_name=...`` in the address still picks another).
+  found``) when the folder has no result for any of its tasks — a plugin-only folder.  Both launchers open
+  it on :func:`opening_benchmark` instead by setting the ``DEFAULT_BENCHMARK_NAME`` globals of the app and
+  its selector (``?benchmark_name=...`` in the address still picks another).
 
-``mteb-evalrank leaderboard FOLDER`` (:func:`launch`) does all three.  Plain ``mteb leaderboard
---cache-path FOLDER`` also shows the menu entry and works offline once the parquet is written
-(``mteb-evalrank leaderboard FOLDER --prepare-only``), with ``HF_HUB_OFFLINE=1`` (else the Hub parquet is
-tried first) and without ``--rebuild``, when the folder holds a result of a task of MTEB's default
-benchmark.
+``mteb-evalrank leaderboard FOLDER`` (:func:`launch`) does all four.  For plain ``mteb leaderboard
+--cache-path FOLDER`` the import hook wraps ``mteb.leaderboard.app.get_leaderboard_app`` with
+:func:`before_app` (registry, folder's own parquet, opening benchmark, or one line saying what to run) and
+MTEB's CLI command with :func:`wrap_mteb_cli` (the plugin's errors as one line), once the folder's parquet
+is written (``mteb-evalrank leaderboard FOLDER --prepare-only``) and without ``--rebuild``.
 """
 
 from __future__ import annotations
 
 import importlib.abc
+import json
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.integration.leaderboard_models import (
+    MODELS_FILE,
+    NOT_IN_REGISTRY,
+    FolderModel,
+    folder_models,
+    meta_fields,
+    read_models_file,
+    register_metas,
+    write_models_file,
+)
 
 MENU_MODULE = "mteb.benchmarks._leaderboard_menu"
 TABLE_MODULE = "mteb.leaderboard.table"
+APP_MODULE = "mteb.leaderboard.app"
+MTEB_CLI_MODULE = "mteb.cli.build_cli"
+#: the benchmark MTEB's app opens on (``mteb.leaderboard.benchmark_selector.DEFAULT_BENCHMARK_NAME``)
+MTEB_DEFAULT_BENCHMARK = "MTEB(Multilingual, v2)"
 MENU_ENTRY_NAME = "EvalRank (mteb-evalrank)"
 MENU_DESCRIPTION = "Benchmarks of the mteb-evalrank plugin (run locally; not part of MTEB)."
-#: the benchmark the plugin's launcher opens on
-DEFAULT_BENCHMARK = "EvalRank"
 
 
 def _menu_benchmarks() -> list[Any]:
@@ -107,7 +127,12 @@ def patch_table_module(table_module) -> None:
 
 
 #: module name -> what to do right after MTEB executes it
-_AFTER_IMPORT = {MENU_MODULE: add_menu_entry, TABLE_MODULE: patch_table_module}
+_AFTER_IMPORT = {
+    MENU_MODULE: add_menu_entry,
+    TABLE_MODULE: patch_table_module,
+    APP_MODULE: lambda module: wrap_app_module(module),
+    MTEB_CLI_MODULE: lambda module: wrap_mteb_cli(module),
+}
 
 
 class _AfterImportLoader(importlib.abc.Loader):
@@ -178,54 +203,336 @@ def menu_benchmarks() -> list[Any]:
     return list(seen.values())
 
 
-def _results_folder(folder: str | Path) -> Path:
+def _result_files(folder: str | Path) -> tuple[Path, list[Path]]:
+    """``folder`` and its result files (``results/<org>__<model>/<revision>/<Task>.json``, as MTEB's
+    :meth:`~mteb.ResultCache.load_results` finds them); :class:`InputError` when there are none."""
     folder = Path(folder)
-    if not (folder / "results").is_dir():
-        raise InputError(f"{folder} is not an MTEB results folder (no {folder / 'results'}; run `mteb-evalrank run -o {folder}` first)")
-    return folder
+    if not folder.is_dir():
+        raise InputError(f"{folder}: no such folder (give the --output-folder of `mteb-evalrank run`)")
+    results = folder / "results"
+    files = sorted(p for p in results.glob("*/*/*.json") if p.name != "model_meta.json" and p.is_file())
+    if not files:
+        raise InputError(
+            f"{folder} holds no MTEB result file (expected {results}/<org>__<model>/<revision>/<Task>.json): run e.g. "
+            f"`mteb-evalrank run -m MODEL -t EvalRankWord --output-folder {folder}` first"
+        )
+    return folder, files
 
 
-def prepare_leaderboard_cache(folder: str | Path) -> tuple[Path, dict[str, int]]:
-    """Write ``<folder>/leaderboard/benchmark_results.parquet`` from the folder's own results.
+def _unreadable_file(files: list[Path], exc: Exception) -> str:
+    """One line naming the result file MTEB's loader stopped on (found by reading each file again)."""
+    import mteb
 
-    Returns the parquet's path and, per menu benchmark with results, the number of score rows.  Rebuilt
-    from the result files every time (a few seconds for a local folder), so new runs always show.
+    for path in files:
+        try:
+            mteb.TaskResult.from_disk(path)
+        except Exception as file_exc:  # noqa: BLE001 - reported, nothing else read from it
+            first = (str(file_exc).strip().splitlines() or [type(file_exc).__name__])[0]
+            return (f"{path}: not an MTEB result file ({type(file_exc).__name__}: {first[:200]}); fix it, or move it "
+                    "out of the results folder")  # fmt: skip
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return f"MTEB could not read the results ({type(exc).__name__}: {first[:200]})"
+
+
+@dataclass
+class PreparedLeaderboard:
+    """What :func:`prepare_leaderboard_cache` wrote."""
+
+    path: Path  # the parquet
+    rows: dict[str, int]  # menu benchmark -> score rows (benchmarks with results only)
+    models: list[FolderModel]
+    notes: list[str] = field(default_factory=list)  # one line each, for the user
+
+    @property
+    def unregistered(self) -> list[FolderModel]:
+        return [m for m in self.models if not m.registered]
+
+
+def prepare_leaderboard_cache(folder: str | Path) -> PreparedLeaderboard:
+    """Write ``<folder>/leaderboard/benchmark_results.parquet`` from the folder's own results, and next to it
+    the metas of its models that are not in MTEB's registry (:data:`~.leaderboard_models.MODELS_FILE`).
+
+    Every model is written: unregistered ones under their marked name
+    (:mod:`mteb_evalrank.integration.leaderboard_models`), registered in MTEB's registry in this process.
+    Rebuilt from the result files every time (a few seconds for a local folder), so new runs always show.
+    Raises :class:`InputError` (one line; nothing written) when there is nothing to show: no result file, a
+    malformed ``model_meta.json`` or result file, or no result for a task of any benchmark of the menu.
     """
     import mteb
     from mteb.results import BenchmarkResults
 
-    cache = mteb.ResultCache(_results_folder(folder))
-    results = cache.load_results(only_main_score=True, require_model_meta=False, include_remote=False)
-    frames = {b.name: results._to_results_df(b.tasks) for b in menu_benchmarks()}
-    path = cache.leaderboard_parquet_path
-    BenchmarkResults.save_leaderboard_cache(frames, path)
-    return path, {name: frame.height for name, frame in frames.items() if frame.height}
-
-
-def leaderboard_app(folder: str | Path, default_benchmark: str = DEFAULT_BENCHMARK):
-    """MTEB's Gradio leaderboard app on ``folder``'s results, offline, opening on ``default_benchmark``."""
+    folder, files = _result_files(folder)
+    models = folder_models(folder)
+    fields = [meta_fields(m) for m in models if not m.registered]
+    register_metas(fields)
+    cache = mteb.ResultCache(folder)
     try:
-        import mteb.leaderboard.app as app_module
-        import mteb.leaderboard.benchmark_selector as selector
-    except ImportError as exc:
-        raise InputError(f"the leaderboard needs MTEB's Gradio app: pip install 'mteb-evalrank[leaderboard]' ({exc})") from None
+        results = cache.load_results(only_main_score=True, require_model_meta=False, include_remote=False)
+    except Exception as exc:  # noqa: BLE001 - a file MTEB cannot read: name it
+        raise InputError(_unreadable_file(files, exc)) from None
+    display = {m.key: m.display for m in models}
+    renamed = [
+        mr.model_copy(update={"model_name": display.get((mr.model_name, mr.model_revision), mr.model_name)})
+        for mr in results.model_results
+    ]
+    results = BenchmarkResults.model_construct(model_results=renamed, benchmark=None)
+    frames = {b.name: results._to_results_df(b.tasks) for b in menu_benchmarks()}
+    rows = {name: frame.height for name, frame in frames.items() if frame.height}
+
+    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY  # MTEB's tasks and the plugin's
+    shown = {t.metadata.name for b in menu_benchmarks() for t in b.tasks}
+    tasks = {tr.task_name for mr in results.model_results for tr in mr.task_results}
+    unknown = sorted(t for t in tasks if t not in registry)
+    elsewhere = sorted(t for t in tasks if t in registry and t not in shown)
+    not_shown = ""
+    if unknown:
+        not_shown += f"tasks unknown to MTEB and mteb-evalrank: {', '.join(unknown)}"
+    if elsewhere:
+        not_shown += ("; " if not_shown else "") + f"tasks of no benchmark of the menu: {', '.join(elsewhere)}"
+    if not rows:
+        raise InputError(
+            f"nothing to show: none of the {len(files)} result file(s) in {folder} is for a task of a leaderboard "
+            f"benchmark ({not_shown or 'no score of a benchmark split'}); nothing was written. Run a task of the "
+            "menu, e.g. `mteb-evalrank run -m MODEL -t EvalRankWord`"
+        )
+    path = Path(cache.leaderboard_parquet_path)
+    BenchmarkResults.save_leaderboard_cache(frames, path)
+    write_models_file(path.with_name(MODELS_FILE), fields)
+    notes = []
+    if not_shown:
+        notes.append(f"not shown ({not_shown}); the files are left as they are")
+    for name in sorted({m.name for m in models if not m.registered and " @ " in m.display}):
+        revs = sorted(str(m.revision) for m in models if m.name == name)
+        notes.append(f"{name}: results of {len(revs)} revisions ({', '.join(revs)}), one row each ('{name} @ REVISION')")
+    return PreparedLeaderboard(path=path, rows=rows, models=models, notes=notes)
+
+
+def opening_benchmark(rows: dict[str, Any]) -> str:
+    """The benchmark to open on, among those with results: the plugin's (``EvalRank`` first), then MTEB's
+    default, then the one with most rows."""
+    from mteb_evalrank.integration.benchmarks import EVALRANK_NAME, STUDY_NAME, WORDSIM_NAME
+
+    for name in (EVALRANK_NAME, STUDY_NAME, WORDSIM_NAME, MTEB_DEFAULT_BENCHMARK):
+        if rows.get(name):
+            return name
+    return max(sorted(rows), key=lambda name: len(rows[name]) if isinstance(rows[name], set) else rows[name])
+
+
+def _set_default_benchmark(name: str) -> None:
+    import mteb.leaderboard.app as app_module
+    import mteb.leaderboard.benchmark_selector as selector
+
+    for module in (app_module, selector):
+        module.DEFAULT_BENCHMARK_NAME = name
+
+
+def _parquet_models(parquet: Path) -> dict[str, set[str]]:
+    """{benchmark: model names} of a leaderboard parquet (only the two columns are read)."""
+    import polars as pl
+    from mteb.results import BenchmarkResults
+    from mteb.results.benchmark_results import _BENCHMARK_COLUMN
+
+    try:
+        columns = pl.read_parquet_schema(parquet)
+        if _BENCHMARK_COLUMN in columns and "model_name" in columns:
+            frame = pl.read_parquet(parquet, columns=[_BENCHMARK_COLUMN, "model_name"])
+            groups = frame.group_by(_BENCHMARK_COLUMN).agg(pl.col("model_name").unique())
+            return {row[0]: set(row[1]) for row in groups.iter_rows()}
+        frames = BenchmarkResults.load_leaderboard_cache(parquet)
+    except Exception as exc:  # noqa: BLE001 - a damaged file: say what to run
+        raise InputError(f"{parquet}: cannot read the leaderboard file ({type(exc).__name__}); write it again with "
+                         f"`mteb-evalrank leaderboard {parquet.parent.parent} --prepare-only`") from None  # fmt: skip
+    return {name: set(f["model_name"].unique().to_list()) for name, f in frames.items()
+            if not f.is_empty() and "model_name" in f.columns}  # fmt: skip
+
+
+def _plugin_results(folder: Path) -> bool:
+    """Whether ``folder/results`` holds a result of a plugin task or of a model not in MTEB's registry."""
+    from mteb.models.model_implementations import MODEL_REGISTRY
+
+    tasks = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    names = {name for name, cls in tasks.items() if cls.__module__.startswith("mteb_evalrank.")}  # the plugin's
+    for path in (folder / "results").glob("*/*/*.json"):
+        if path.stem in names:
+            return True
+        if path.name == "model_meta.json":
+            try:
+                if json.loads(path.read_text(encoding="utf-8")).get("name") not in MODEL_REGISTRY:
+                    return True
+            except (OSError, ValueError, AttributeError):
+                return True
+    return False
+
+
+def before_app(cache, *, rebuild: bool, cache_repo_id: str | None) -> str | None:
+    """What the plugin does before MTEB's ``get_leaderboard_app(cache, rebuild, cache_repo_id)`` builds the app
+    (also for plain ``mteb leaderboard --cache-path FOLDER``); returns the ``cache_repo_id`` to build it with.
+
+    - A folder prepared by the plugin (it has :data:`~.leaderboard_models.MODELS_FILE`): its unregistered
+      models' metas are added to MTEB's registry, and the app reads the folder's own parquet, not the Hub's
+      public one (``cache_repo_id=None``).
+    - When the app reads a local parquet: every model in it must be in the registry (else: prepare again), it
+      must hold some result, and when it has none for the app's opening benchmark (MTEB's
+      ``MTEB(Multilingual, v2)``) the app opens on :func:`opening_benchmark` instead.
+    - A folder with plugin results but no parquet: MTEB would clone the public results repository; this
+      stops and says what to run.
+    - ``rebuild=True`` (``--rebuild``) and MTEB's own caches are left to MTEB.
+    """
+    import mteb.leaderboard.app as app_module
+
+    from mteb_evalrank.models.resolve import hub_offline
+
+    if rebuild:
+        return cache_repo_id
+    folder = Path(cache.cache_path)
+    parquet = Path(cache.leaderboard_parquet_path)
+    models_file = parquet.with_name(MODELS_FILE)
+    if models_file.is_file() and parquet.is_file():
+        register_metas(read_models_file(models_file))
+        cache_repo_id = None
+    elif not (parquet.is_file() and (not cache_repo_id or hub_offline())):
+        if not parquet.is_file() and _plugin_results(folder):
+            raise InputError(
+                f"{folder} has results but no leaderboard file ({parquet}): run `mteb-evalrank leaderboard {folder}`, "
+                f"or `mteb-evalrank leaderboard {folder} --prepare-only` and then this command again"
+            )
+        return cache_repo_id
+    models = _parquet_models(parquet)
+    if not models:
+        raise InputError(f"{parquet} holds no result: run `mteb-evalrank leaderboard {folder} --prepare-only` after "
+                         f"`mteb-evalrank run ... --output-folder {folder}`")  # fmt: skip
+    from mteb.models.model_implementations import MODEL_REGISTRY
+
+    missing = sorted({m for names in models.values() for m in names if m not in MODEL_REGISTRY})
+    if missing:
+        raise InputError(
+            f"{parquet} lists {len(missing)} model(s) MTEB's registry does not know (e.g. {missing[0]!r}): write it "
+            f"again with `mteb-evalrank leaderboard {folder} --prepare-only`"
+        )
+    if not models.get(app_module.DEFAULT_BENCHMARK_NAME):
+        name = opening_benchmark(models)
+        print(f"mteb-evalrank: {folder} has no result for {app_module.DEFAULT_BENCHMARK_NAME}; the leaderboard opens on "
+              f"{name}", file=sys.stderr, flush=True)  # fmt: skip
+        _set_default_benchmark(name)
+    return cache_repo_id
+
+
+def wrap_app_module(app_module) -> None:
+    """Run :func:`before_app` in ``mteb.leaderboard.app.get_leaderboard_app`` (idempotent).  Set when that module
+    is imported, before ``mteb.leaderboard`` re-exports the function, so ``mteb leaderboard`` calls it too."""
+    import functools
+    import inspect
+
+    original = getattr(app_module, "get_leaderboard_app", None)
+    if original is None or getattr(original, "__mteb_evalrank__", False):
+        return
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def get_leaderboard_app(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        params = bound.arguments
+        params["cache_repo_id"] = before_app(params["cache"], rebuild=params["rebuild"], cache_repo_id=params["cache_repo_id"])
+        return original(*bound.args, **bound.kwargs)
+
+    get_leaderboard_app.__mteb_evalrank__ = True
+    app_module.get_leaderboard_app = get_leaderboard_app
+
+
+def wrap_mteb_cli(cli_module) -> None:
+    """``mteb leaderboard``: the plugin's own errors (:class:`~mteb_evalrank.errors.EvalRankError`) as one line
+    and exit status 2, as ``mteb-evalrank`` prints them, instead of a traceback (idempotent)."""
+    import functools
+
+    original = getattr(cli_module, "_leaderboard", None)
+    if original is None or getattr(original, "__mteb_evalrank__", False):
+        return
+
+    @functools.wraps(original)
+    def _leaderboard(args):
+        from mteb_evalrank.errors import EvalRankError
+
+        try:
+            return original(args)
+        except EvalRankError as exc:
+            print(f"mteb leaderboard: error: {exc}", file=sys.stderr, flush=True)
+            raise SystemExit(2) from None
+
+    _leaderboard.__mteb_evalrank__ = True
+    cli_module._leaderboard = _leaderboard
+
+
+def leaderboard_app(folder: str | Path, default_benchmark: str | None = None):
+    """MTEB's Gradio leaderboard app on ``folder``'s results, offline, opening on ``default_benchmark`` (default:
+    :func:`opening_benchmark` of the folder's results).  Returns ``(app, prepared)``."""
     import mteb
 
-    mteb.get_benchmark(default_benchmark)  # an unknown name fails here, with MTEB's suggestions
-    path, _ = prepare_leaderboard_cache(folder)
-    for module in (app_module, selector):
-        module.DEFAULT_BENCHMARK_NAME = default_benchmark
-    return app_module.get_leaderboard_app(mteb.ResultCache(path.parent.parent), rebuild=False, cache_repo_id=None)
+    if default_benchmark is not None:
+        try:
+            mteb.get_benchmark(default_benchmark)
+        except KeyError as exc:  # MTEB's message carries its suggestions
+            raise InputError(f"--benchmark {default_benchmark}: {exc.args[0] if exc.args else exc}") from None
+    prepared = prepare_leaderboard_cache(folder)  # before the app is imported: bad input fails fast, in one line
+    try:
+        import mteb.leaderboard.app as app_module
+    except ImportError as exc:
+        raise InputError(f"the leaderboard needs MTEB's Gradio app: pip install 'mteb-evalrank[leaderboard]' ({exc})") from None
+    if default_benchmark is None:
+        default_benchmark = opening_benchmark(prepared.rows)
+    elif default_benchmark not in prepared.rows:
+        raise InputError(f"{folder} has no result for a task of {default_benchmark}; benchmarks with results: "
+                         f"{', '.join(sorted(prepared.rows))}")  # fmt: skip
+    _set_default_benchmark(default_benchmark)
+    cache = mteb.ResultCache(prepared.path.parent.parent)
+    return app_module.get_leaderboard_app(cache, rebuild=False, cache_repo_id=None), prepared
 
 
-def launch(folder: str | Path, host: str = "127.0.0.1", port: int = 7860, default_benchmark: str = DEFAULT_BENCHMARK) -> None:
-    """Serve :func:`leaderboard_app` on ``host:port`` until interrupted (as ``mteb leaderboard`` does)."""
-    import gradio as gr
+def check_port(host: str, port: int) -> None:
+    """:class:`InputError` (one line, with a free port to use) when ``host:port`` cannot be served on."""
+    import socket
 
-    app = leaderboard_app(folder, default_benchmark)
-    print(f"MTEB leaderboard on {folder}: http://{host}:{port}/?benchmark_name={default_benchmark}", flush=True)
-    app.launch(
-        server_name=host,
-        server_port=port,
-        theme=gr.themes.Soft(font=[gr.themes.GoogleFont("Roboto Mono"), "Arial", "sans-serif"]),
-    )
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        raise InputError(f"--host {host}: not an address of this machine ({exc.strerror})") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            with socket.socket(family, kind, proto) as free:
+                free.bind((address[0], 0, *address[2:]))
+                other = free.getsockname()[1]
+            raise InputError(f"cannot serve on {host}:{port} ({exc.strerror or exc}): the port is taken; pass another "
+                             f"--port, e.g. --port {other}") from None  # fmt: skip
+
+
+def launch(folder: str | Path, host: str = "127.0.0.1", port: int = 7860, default_benchmark: str | None = None,
+           on_ready=print) -> None:  # fmt: skip
+    """Serve :func:`leaderboard_app` on ``host:port`` until interrupted (as ``mteb leaderboard`` does).
+    ``on_ready`` gets each line to show the user (notes, then the address)."""
+    check_port(host, port)  # before the app is built: a taken port fails at once
+    app, prepared = leaderboard_app(folder, default_benchmark)
+    import gradio as gr  # installed: leaderboard_app imported MTEB's app
+    for note in prepared.notes:
+        on_ready(f"note: {note}")
+    if prepared.unregistered:
+        on_ready(f"{len(prepared.unregistered)} model(s) not in MTEB's registry, listed as '... {NOT_IN_REGISTRY}': "
+                 + ", ".join(sorted(m.name for m in prepared.unregistered)))  # fmt: skip
+    name = _current_default()
+    on_ready(f"MTEB leaderboard on {folder}: http://{host}:{port}/?benchmark_name={quote(name)}")
+    try:
+        app.launch(
+            server_name=host,
+            server_port=port,
+            theme=gr.themes.Soft(font=[gr.themes.GoogleFont("Roboto Mono"), "Arial", "sans-serif"]),
+        )
+    except OSError as exc:  # taken since the check
+        raise InputError(f"cannot serve on {host}:{port} ({exc}); pass another --port") from None
+
+
+def _current_default() -> str:
+    import mteb.leaderboard.app as app_module
+
+    return app_module.DEFAULT_BENCHMARK_NAME

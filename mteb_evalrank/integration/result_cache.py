@@ -13,6 +13,13 @@ during ``json.dump`` leaves a truncated ``<Task>.json`` that the next run cannot
 - every save holds an exclusive lock (``<folder>/.mteb-evalrank.lock``, removed again), so ``model_meta.json`` and
   ``run_settings.jsonl`` are written by one run at a time.
 
+``model_meta.json`` is merged, not replaced (:func:`merge_model_meta`): a field the new metadata leaves
+empty (``null``, ``[]``, ``{}``, ``""``) keeps what the file holds, so importing SentEval scores (whose
+metadata knows only the name and revision) into a model's folder never wipes its licence, dimensions or
+loader arguments; a different model under the same name and revision (another embedding dimension or
+parameter count) is an error, raised before anything is written.  The file is written like the results,
+through a temporary file renamed over it.
+
 What stays MTEB's behaviour: when two runs evaluate the *same* task for the same model, the later save
 wins (each run merges with what was on disk when it started).  ``mteb run`` (MTEB's own CLI) uses the
 plain ``ResultCache``; run such jobs into different folders.
@@ -26,16 +33,76 @@ instead and the evaluation goes on, so the caller can print the scores and say w
 
 from __future__ import annotations
 
+import json
+import math
 import os
 from pathlib import Path
 from typing import Any
 
 from mteb import ResultCache
+from mteb.models import ModelMeta
 
-from mteb_evalrank.data.files import file_lock, output_dir
-from mteb_evalrank.errors import ResultsNotSavedError
+from mteb_evalrank.data.files import atomic_write_text, file_lock, output_dir
+from mteb_evalrank.errors import InputError, ResultsNotSavedError
 
 LOCK_FILE = ".mteb-evalrank.lock"
+META_FILE = "model_meta.json"
+#: Fields that identify the model itself: two known, different values mean two different models.
+IDENTITY_FIELDS = ("embed_dim", "n_parameters", "n_embedding_parameters")
+
+
+def _unknown(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return math.isclose(float(a), float(b))
+    except (TypeError, ValueError):
+        return a == b
+
+
+def merge_model_meta(existing: dict[str, Any] | None, new: dict[str, Any], *, path: Path | str) -> dict[str, Any]:
+    """``new`` (a ``ModelMeta.to_dict()``) merged into what ``path`` holds (``existing``): a known field is
+    never replaced by an empty one; other new values win.  :class:`InputError` when an identity field
+    (:data:`IDENTITY_FIELDS`) is known in both and differs: another model under the same name and revision."""
+    if not existing:
+        return dict(new)
+    conflicts = [
+        f"{key} {existing[key]!r} there, {new[key]!r} now" for key in IDENTITY_FIELDS
+        if not _unknown(existing.get(key)) and not _unknown(new.get(key)) and not _same(existing[key], new[key])
+    ]  # fmt: skip
+    if conflicts:
+        raise InputError(
+            f"{path} describes another model under the name {new.get('name')!r} and revision {new.get('revision')!r} "
+            f"({'; '.join(conflicts)}); nothing was written. Use another revision or another output folder."
+        )
+    merged = dict(existing)
+    for key, value in new.items():
+        if not _unknown(value) or key not in merged:
+            merged[key] = value
+    return merged
+
+
+def read_model_meta_file(path: Path) -> dict[str, Any] | None:
+    """The JSON object of a ``model_meta.json``, ``None`` when there is none; unreadable: :class:`InputError`
+    (it is the user's file: never silently replaced)."""
+    path = Path(path)
+    try:
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path} cannot be read ({exc}); nothing was written. Repair or move it first.") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path} is not a JSON object; nothing was written. Repair or move it first.")
+    return data
+
+
+def check_model_meta(folder: Path, meta: ModelMeta) -> dict[str, Any]:
+    """What ``folder/model_meta.json`` will hold after saving results of ``meta`` there (checked, not written)."""
+    path = Path(folder) / META_FILE
+    return merge_model_meta(read_model_meta_file(path), json.loads(json.dumps(meta.to_dict(), default=str)), path=path)
 
 
 class SafeResultCache(ResultCache):
@@ -59,13 +126,21 @@ class SafeResultCache(ResultCache):
             task_name=task_result.task_name, model_name=model_name, model_revision=model_revision
         )
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        meta = model_name if isinstance(model_name, ModelMeta) else None
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             with file_lock(self.cache_path / LOCK_FILE):
+                merged = check_model_meta(target.parent, meta) if meta is not None else None  # may refuse
                 self._redirect = tmp
                 try:
-                    super().save_to_cache(task_result, model_name, model_revision, encode_kwargs=encode_kwargs)
+                    # MTEB writes model_meta.json only for a ModelMeta, in place: a name keeps it from doing so,
+                    # and the merged metadata is written here (the path comes from the redirect)
+                    name = meta.name if meta is not None else model_name
+                    revision = (meta.revision or "no_revision_available") if meta is not None else model_revision
+                    super().save_to_cache(task_result, name, revision, encode_kwargs=encode_kwargs)
                     os.replace(tmp, target)
+                    if merged is not None:
+                        atomic_write_text(target.parent / META_FILE, json.dumps(merged, default=str, indent=4))
                 finally:
                     self._redirect = None
                     try:

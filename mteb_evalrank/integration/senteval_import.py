@@ -367,11 +367,21 @@ def model_meta_for(model: str, revision: str):
     from mteb.models import ModelMeta
 
     name = (model or "").strip()
-    if name.count("/") != 1 or not all(name.split("/")):
-        raise InputError(f"--model must be ORG/NAME (as on the Hugging Face Hub), got {model!r}.")
+    if name.count("/") != 1 or not all(name.split("/")) or any(part in (".", "..") for part in name.split("/")):
+        raise InputError(f"--model must be ORG/NAME (as on the Hugging Face Hub; no '.' or '..' parts), got {model!r}.")
+    if any(c in name for c in '\\<>:"|?*\0'):
+        raise InputError(f"--model {model!r} has a character a folder name cannot hold; give ORG/NAME.")
     rev = (revision or "").strip()
-    if not rev or any(c in rev for c in '/\\<>:"|?*'):
-        raise InputError(f"--revision must be a non-empty name without path characters, got {revision!r}.")
+    if not rev or rev in (".", "..") or any(c in rev for c in '/\\<>:"|?*\0'):
+        raise InputError(
+            f"--revision must be a non-empty name without path characters (not '.' or '..'), got {revision!r}."
+        )
+    for option, folder in (("--model", name.replace("/", "__")), ("--revision", rev)):
+        if len(folder.encode("utf-8")) > 255:  # one folder of results/<org>__<name>/<revision>/
+            raise InputError(
+                f"{option} is too long for a folder name ({len(folder.encode('utf-8'))} bytes as "
+                f"{'ORG__NAME' if option == '--model' else 'a folder'}; file systems allow 255); give a shorter one."
+            )
     try:
         meta = mteb.get_model_meta(name)
     except (ValueError, KeyError):
@@ -464,6 +474,8 @@ def import_senteval_results(
     if not pending and not report.skipped:
         raise InputError(f"{source}: nothing to import.")
 
+    from mteb_evalrank.integration.result_cache import check_model_meta
+
     cache = open_result_cache(output_folder, keep_unsaved=True)
     for _, task, _ in pending:
         path = cache.get_task_result_path(task.metadata.name, model_meta)
@@ -472,6 +484,8 @@ def import_senteval_results(
                 f"{path} holds results the plugin computed itself; an import does not overwrite them "
                 "(use another --output-folder, or another --revision)."
             )
+    if pending:  # the model folder's metadata is merged, never wiped; another model there is refused now
+        check_model_meta(cache.get_task_result_path(pending[0][1].metadata.name, model_meta).parent, model_meta)
     for name, task, result in pending:
         cache.save_to_cache(result, model_meta)
         path = cache.get_task_result_path(task.metadata.name, model_meta)

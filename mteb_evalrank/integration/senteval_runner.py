@@ -278,7 +278,7 @@ def run_senteval(
     Returns ``(ImportReport, raw_results)``.  ``params`` are added to :data:`EVALRANK_PROTOTYPING`
     (``classifier`` replaced as a whole); ``task_path`` comes from :func:`senteval_task_path`.
     """
-    from mteb_evalrank.data.files import output_file
+    from mteb_evalrank.data.files import atomic_write_text, output_file
     from mteb_evalrank.integration.model_specs import load_any_model
     from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.senteval_import import import_senteval_results, plugin_task, senteval_task
@@ -313,7 +313,7 @@ def run_senteval(
         import json
 
         out = output_file(Path(save_json), what="SentEval results file")
-        out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        atomic_write_text(out, json.dumps(results, indent=1) + "\n")
     report = import_senteval_results(
         results,
         model_meta=meta,

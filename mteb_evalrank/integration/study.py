@@ -28,11 +28,6 @@ INTRINSIC_TASKS = (
     "SentEvalSTS12", "SentEvalSTS13", "SentEvalSTS14", "SentEvalSTS15", "SentEvalSTS16",
     "SentEvalSTSB", "SentEvalSICKR", "STR",
 )  # fmt: skip
-#: downstream tasks (EvalRank Table 6 columns, plus MRPC and SICK-E of Table 3)
-DOWNSTREAM_TASKS = (
-    "SentEvalMR", "SentEvalCR", "SentEvalSUBJ", "SentEvalMPQA", "SentEvalSST2", "SentEvalSST5",
-    "SentEvalTREC", "SentEvalMRPC", "SentEvalSICKE", "SciCite",
-)  # fmt: skip
 #: word-level baselines of EvalRankWord: the 9 word-similarity sets of EvalRank Table 3 (fixed in advance)
 WORD_SIMILARITY_TASKS = (
     "WS-353-All", "WS-353-Rel", "WS-353-Sim", "RW-STANFORD", "MEN-TR-3K", "MTurk-287", "MTurk-771",
@@ -40,11 +35,38 @@ WORD_SIMILARITY_TASKS = (
 )  # fmt: skip
 #: the 4 small word-similarity sets the toolkit also ships (not in Table 3): run and shown, not compared
 OTHER_WORD_SIMILARITY_TASKS = ("MC-30", "RG-65", "YP-130", "VERB-143")
-STUDY_TASKS = INTRINSIC_TASKS + DOWNSTREAM_TASKS
-#: the word-level study (EvalRank Table 3): word models on EvalRankWord, the 13 word-similarity tasks and
-#: the 10 downstream tasks (word models enter those as bag-of-words encoders, as in the paper)
-WORD_LEVEL_TASKS = ("EvalRankWord", *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS, *DOWNSTREAM_TASKS)
 LEVELS = ("sentence", "word")
+
+#: Task lists derived from what each task declares (``downstream = True`` on the task class; see
+#: :func:`mteb_evalrank.integration.task_lookup.plugin_task_names`), computed on first use:
+#:
+#: - ``DOWNSTREAM_TASKS`` — the downstream tasks (EvalRank Table 6 columns, plus MRPC and SICK-E of
+#:   Table 3, and SciCite), in the task package's order;
+#: - ``STUDY_TASKS`` — the sentence-level study: ``INTRINSIC_TASKS + DOWNSTREAM_TASKS``;
+#: - ``WORD_STUDY_TASKS`` — the word-level study (EvalRank Table 3): word models on EvalRankWord, the 13
+#:   word-similarity tasks and the downstream tasks (word models enter those as bag-of-words encoders, as
+#:   in the paper).  Not to be confused with the tasks whose *inputs* are single words
+#:   (``plugin_task_names(input_level="word")``).
+_DERIVED = ("DOWNSTREAM_TASKS", "STUDY_TASKS", "WORD_STUDY_TASKS")
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _DERIVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _task_list(name)
+
+
+def _task_list(name: str) -> tuple[str, ...]:
+    from mteb_evalrank.integration.task_lookup import plugin_task_names
+
+    downstream = plugin_task_names(downstream=True)
+    values = {
+        "DOWNSTREAM_TASKS": downstream,
+        "STUDY_TASKS": INTRINSIC_TASKS + downstream,
+        "WORD_STUDY_TASKS": ("EvalRankWord", *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS, *downstream),
+    }
+    globals().update(values)
+    return values[name]
 
 
 @dataclass(frozen=True, order=True)
@@ -238,13 +260,15 @@ def run_study(
     out: str | Path,
     *,
     variants: Sequence[str],
-    tasks: Sequence[str] = STUDY_TASKS,
+    tasks: Sequence[str] | None = None,
     shard: str | None = None,
     batch_size: int = 64,
     progress: bool = True,
     log: Callable[[str], None] = print,
 ) -> StudyRun:
-    """Evaluate every (variant, task) of this shard that has no result yet; never stops on one failure."""
+    """Evaluate every (variant, task) of this shard that has no result yet; never stops on one failure.
+
+    ``tasks``: default :data:`STUDY_TASKS`."""
     import mteb
 
     from mteb_evalrank.integration.result_cache import open_result_cache
@@ -257,7 +281,7 @@ def run_study(
     index, count = parse_shard(shard)
     run = StudyRun(started=time.strftime("%Y-%m-%dT%H:%M:%S%z"), shard=f"{index + 1}/{count}",
                    environment=run_environment(), run_id=f"{time.time():.6f}-{os.getpid()}")
-    tasks = list(dict.fromkeys(tasks))
+    tasks = list(dict.fromkeys(tasks if tasks is not None else _task_list("STUDY_TASKS")))
     if "HEROS" in tasks:
         reason = heros_available()
         if reason is not None:

@@ -1,4 +1,4 @@
-"""Look up MTEB tasks by name with a clear error for unknown names."""
+"""Look up MTEB tasks by name with a clear error for unknown names; name the plugin's tasks by kind."""
 
 from __future__ import annotations
 
@@ -26,3 +26,30 @@ def get_tasks_or_explain(names: Sequence[str]):
         ours = ", ".join(name for name, cls in registry.items() if cls.__module__.startswith("mteb_evalrank."))
         raise InputError(f"unknown task {'; '.join(hints)}. Plugin tasks: {ours}.")
     return mteb.get_tasks(tasks=list(names))
+
+
+def plugin_task_names(*, input_level: str | None = None, downstream: bool | None = None) -> tuple[str, ...]:
+    """Names of the plugin's registered tasks, in registration order, that declare ``input_level``
+    (``"word"``/``"sentence"``) and/or ``downstream`` — class attributes of each task class
+    (``mteb_evalrank.tasks._base.EncodeOnceTask``), the one source of the task lists derived from them
+    (``integration.study.DOWNSTREAM_TASKS`` ...).
+
+    Read from MTEB's task registry (importing ``mteb`` registers the plugin; reading it here, not from
+    ``integration.registry``, keeps ``registry -> benchmarks -> study`` free of a cycle).  Raises
+    ``RuntimeError`` when no plugin task is registered, rather than return a list that would silently
+    leave tasks out of a study."""
+    import importlib
+
+    import mteb  # noqa: F401  (the start-up hook registers the plugin's tasks)
+
+    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    ours = [cls for cls in registry.values() if cls.__module__.startswith("mteb_evalrank.")]
+    if not ours:
+        raise RuntimeError("no mteb-evalrank task is registered with MTEB (is MTEB_EVALRANK_NO_AUTOLOAD set?); "
+                           "import mteb_evalrank.tasks first")  # fmt: skip
+    return tuple(
+        cls.metadata.name
+        for cls in ours
+        if (input_level is None or getattr(cls, "input_level", "sentence") == input_level)
+        and (downstream is None or bool(getattr(cls, "downstream", False)) == downstream)
+    )

@@ -16,6 +16,13 @@ Public API
 ``stratified_folds(y, kfold, random_state)``          the folds SentEval uses
 ``get_protocol(name)``, ``PROTOCOLS``, ``reg_grid(protocol, scheme)``
 
+The classifier is pluggable: a :class:`Protocol` names a back end (``backend=``), one module each in
+:mod:`mteb_evalrank.metrics.classifiers` (``pytorch_logreg``, ``sklearn_logreg``) behind the small
+interface of :mod:`mteb_evalrank.metrics.classifiers.base` (prepare the data, ``fit`` a grid of
+regularisation values over several train / held-out streams at once, ``predict``; the schemes here
+choose the value, SentEval's first maximum).  This module holds only the schemes, which are the same
+for every back end.
+
 Every ``evaluate_*`` takes ``protocol=`` (``"senteval-prototyping"``, the default, or
 ``"senteval-sklearn"``), ``kfold=None`` (the protocol's 5) and ``seed=1111``, and returns a plain dict:
 
@@ -134,8 +141,6 @@ once per classifier; see ``benchmarks/senteval_classifier_speed.py``.
 
 from __future__ import annotations
 
-import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -143,6 +148,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.metrics.classifiers import BACKENDS, Backend, select
 
 SENTEVAL_SEED = 1111
 DEFAULT_PROTOCOL = "senteval-prototyping"
@@ -176,7 +182,7 @@ class Protocol:
 
     @property
     def reg_name(self) -> str:
-        return "l2reg" if self.backend == "pytorch" else "C"
+        return BACKENDS[self.backend].reg_name
 
 
 PROTOCOLS: dict[str, Protocol] = {
@@ -188,12 +194,12 @@ PROTOCOLS: dict[str, Protocol] = {
 def get_protocol(protocol: str | Protocol) -> Protocol:
     """The :class:`Protocol` called ``protocol`` (a :class:`Protocol` is returned as is)."""
     if isinstance(protocol, Protocol):
-        if protocol.backend not in ("pytorch", "sklearn"):
+        if protocol.backend not in BACKENDS:
             raise InputError(
-                f"protocol {protocol.name!r}: backend must be 'pytorch' or 'sklearn', got {protocol.backend!r}"
+                f"protocol {protocol.name!r}: backend must be {' or '.join(map(repr, BACKENDS))}, "
+                f"got {protocol.backend!r}"
             )
-        if protocol.backend == "pytorch" and protocol.optim != "rmsprop":
-            raise InputError(f"protocol {protocol.name!r}: only SentEval's 'rmsprop' optimiser is implemented")
+        BACKENDS[protocol.backend].check_protocol(protocol)
         return protocol
     if isinstance(protocol, str) and protocol in PROTOCOLS:
         return PROTOCOLS[protocol]
@@ -205,11 +211,7 @@ def reg_grid(protocol: str | Protocol, scheme: str) -> list[float]:
     proto = get_protocol(protocol)
     if scheme not in SCHEMES:
         raise InputError(f"unknown scheme {scheme!r}; choose one of {', '.join(SCHEMES)}")
-    if proto.backend == "pytorch":
-        return [10**t for t in range(-5, -1)]
-    if scheme == "kfold-then-test":
-        return [2**t for t in range(-1, 6, 1)]
-    return [2**t for t in range(-2, 4, 1)]
+    return _backend(proto).reg_grid(scheme)
 
 
 # --------------------------------------------------------------------------------------- features
@@ -337,236 +339,22 @@ def _encode_labels(*ys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     return classes, [np.searchsorted(classes, y).astype(np.int64) for y in ys]
 
 
-def _check_val_split(n_train: int, proto: Protocol, what: str) -> None:
-    if proto.backend == "pytorch" and int(proto.validation_split * n_train) < 1:
-        need = math.ceil(1 / proto.validation_split)
-        raise InputError(
-            f"{what}: {n_train} training rows are too few for SentEval's {proto.validation_split:.0%} "
-            f"validation split (need at least {need})"
-        )
-
-
 def _round2(x: float) -> float:
     """SentEval's ``round(v, 2)`` on a numpy float."""
     return float(np.round(np.float64(x), 2))
 
 
-# ----------------------------------------------------------------------------- pytorch back end
+# ------------------------------------------------------------------------------------- back ends
 
 
-class _Stage:
-    """The best models of one batched training stage (see :func:`_train_pytorch`)."""
-
-    def __init__(self, W, best_correct, n_dev, epochs, best_epoch, R, C):
-        self.W = W  # (S, d + 1, R*C): best weights (last row: bias) per stream, reg blocks of C columns
-        self.best_correct = best_correct  # (S, R) int
-        self.n_dev = n_dev  # (S,) int
-        self.epochs = epochs  # (S, R) passes trained when stopped
-        self.best_epoch = best_epoch  # (S, R)
-        self.R, self.C = R, C
-
-    def dev_acc(self) -> np.ndarray:
-        return self.best_correct / self.n_dev[:, None]
-
-    def predict(self, Xt, rows: np.ndarray, s: int, r: int) -> np.ndarray:
-        import torch
-
-        C = self.C
-        W = self.W[s, :, r * C : (r + 1) * C]
-        out = np.empty(len(rows), dtype=np.int64)
-        step = 65536
-        with torch.no_grad():
-            for i in range(0, len(rows), step):
-                idx = torch.from_numpy(np.ascontiguousarray(rows[i : i + step]))
-                out[i : i + step] = torch.mm(Xt.index_select(0, idx), W).argmax(1).numpy()
-        return out
+def _backend(proto: Protocol) -> Backend:
+    """The classifier back end (:mod:`mteb_evalrank.metrics.classifiers`) that ``proto`` names."""
+    return BACKENDS[proto.backend].from_protocol(proto)
 
 
-def _train_pytorch(Xt, yt, streams, wd: np.ndarray, n_classes: int, proto: Protocol, seed: int) -> _Stage:
-    """Train ``S x R`` SentEval logistic regressions at once.
-
-    ``streams[s] = (train_rows, dev_rows)`` are row indices into ``Xt``/``yt``; ``dev_rows=None``
-    means SentEval's ``validation_split``.  All ``R`` classifiers of a stream share its data and its
-    permutations (each SentEval classifier re-seeds numpy with ``seed``) and differ only in weight
-    decay ``wd[s, r]``.  ``Xt`` carries a last column of ones, so the bias is the last row of ``W``
-    (torch's weight decay and RMSprop treat weight and bias element-wise alike, so this is exact).
-    """
-    import torch
-
-    S, R = wd.shape
-    C = n_classes
-    d = Xt.shape[1] - 1
-    B = proto.batch_size
-    with torch.no_grad():
-        with torch.random.fork_rng(devices=[]):  # the caller's RNG state is left untouched
-            torch.random.default_generator.manual_seed(seed)  # = torch.manual_seed(seed) on the CPU
-            layer = torch.nn.Linear(d, C)  # SentEval: nn.Sequential(nn.Linear(inputdim, nclasses))
-        W0 = torch.cat([layer.weight.detach().t(), layer.bias.detach()[None, :]]).to(torch.float32)  # (d+1, C)
-        W = W0.repeat(1, R).unsqueeze(0).repeat(S, 1, 1).contiguous()  # (S, d+1, RC)
-        vW = torch.zeros_like(W)
-        wd_t = torch.from_numpy(np.repeat(wd.astype(np.float32), C, axis=1)).unsqueeze(1)  # (S, 1, RC)
-        bestW = W.clone()
-
-    rngs = [np.random.RandomState(seed) for _ in range(S)]
-    train_rows: list[np.ndarray] = []
-    dev_rows: list[np.ndarray] = []
-    for s, (tr, dv) in enumerate(streams):
-        tr = np.asarray(tr, dtype=np.int64)
-        if dv is None:  # PyTorchClassifier.prepare_split(validation_split=0.05)
-            perm = rngs[s].permutation(len(tr))
-            k = int(proto.validation_split * len(tr))
-            dv, tr = tr[perm[:k]], tr[perm[k:]]
-        train_rows.append(tr)
-        dev_rows.append(np.asarray(dv, dtype=np.int64))
-    n_dev = np.array([len(dv) for dv in dev_rows], dtype=np.int64)
-
-    best_correct = np.full((S, R), -1, dtype=np.int64)
-    count = np.zeros((S, R), dtype=np.int64)
-    stopped = np.zeros((S, R), dtype=bool)
-    epochs = np.zeros((S, R), dtype=np.int64)
-    best_epoch = np.zeros((S, R), dtype=np.int64)
-
-    active = np.arange(S)
-    nepoch = 0
-    alpha, lr, eps = proto.alpha, proto.lr, proto.eps
-    with torch.no_grad():
-        while active.size and nepoch <= proto.max_epoch:
-            # tensors of the active streams (views are replaced when streams finish)
-            for _ in range(proto.epoch_size):
-                _one_pass(Xt, yt, [train_rows[s] for s in active], [rngs[s] for s in active],
-                          W, vW, wd_t, R, C, B, alpha, lr, eps)  # fmt: skip
-            nepoch += proto.epoch_size
-            correct = _count_correct(Xt, yt, [dev_rows[s] for s in active], W, R, C)  # (A, R)
-            for a, s in enumerate(active):
-                for r in range(R):
-                    if stopped[s, r]:
-                        continue
-                    epochs[s, r] = nepoch
-                    if correct[a, r] > best_correct[s, r]:
-                        best_correct[s, r] = correct[a, r]
-                        best_epoch[s, r] = nepoch
-                        cols = slice(r * C, (r + 1) * C)
-                        bestW[s, :, cols] = W[a, :, cols]
-                    else:
-                        if count[s, r] >= proto.tenacity:
-                            stopped[s, r] = True
-                        count[s, r] += 1
-            keep = np.array([not stopped[s].all() for s in active], dtype=bool)
-            if not keep.all():
-                sel = torch.from_numpy(np.flatnonzero(keep))
-                active = active[keep]
-                W, vW, wd_t = (t.index_select(0, sel).contiguous() for t in (W, vW, wd_t))
-    return _Stage(bestW, best_correct, n_dev, epochs, best_epoch, R, C)
-
-
-def _one_pass(Xt, yt, rows, rngs, W, vW, wd_t, R, C, B, alpha, lr, eps) -> None:
-    """One pass over each stream's training rows in SentEval's mini-batches, updating in place."""
-    import torch
-
-    A = len(rows)
-    sizes = np.array([len(r) for r in rows], dtype=np.int64)
-    n_steps = int(-(-sizes.max() // B))
-    idx = np.zeros((A, n_steps * B), dtype=np.int64)
-    for a in range(A):
-        idx[a, : sizes[a]] = rows[a][rngs[a].permutation(sizes[a])]
-    idx_t = torch.from_numpy(idx)
-    for t in range(n_steps):
-        cnt = np.clip(sizes - t * B, 0, B)
-        if cnt.min() == B:  # every stream has a full batch (the common case)
-            _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], None, W, vW, wd_t, R, C, B, alpha, lr, eps)
-            continue
-        sel_np = np.flatnonzero(cnt > 0)
-        mask = torch.from_numpy((np.arange(B)[None, :] < cnt[sel_np, None]).astype(np.float32))
-        scale = mask / torch.from_numpy(cnt[sel_np].astype(np.float32))[:, None]  # (A', B)
-        if sel_np.size == A:
-            _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], scale, W, vW, wd_t, R, C, B, alpha, lr, eps)
-            continue
-        sel = torch.from_numpy(sel_np)
-        parts = [t_.index_select(0, sel) for t_ in (W, vW, wd_t)]
-        _step(Xt, yt, idx_t[sel, t * B : (t + 1) * B], scale, *parts, R, C, B, alpha, lr, eps)
-        W.index_copy_(0, sel, parts[0])
-        vW.index_copy_(0, sel, parts[1])
-
-
-def _step(Xt, yt, idx, scale, W, vW, wd_t, R, C, B, alpha, lr, eps) -> None:
-    """One RMSprop step of mean cross-entropy + weight decay for every (stream, reg) model.
-
-    Gradient of the batch-mean cross-entropy of softmax(x W) w.r.t. W: x^T (softmax - onehot) / |b|.
-    """
-    import torch
-
-    A = idx.shape[0]
-    flat = idx.reshape(-1)
-    xb = Xt.index_select(0, flat).view(A, B, -1)  # (A, B, d+1)
-    G = torch.bmm(xb, W).view(A, B, R, C).softmax(dim=-1)  # (A, B, R, C)
-    onehot = torch.nn.functional.one_hot(yt.index_select(0, flat), C).view(A, B, 1, C)
-    G.sub_(onehot)
-    if scale is None:
-        G.mul_(1.0 / B)
-    else:
-        G.mul_(scale.view(A, B, 1, 1))  # mask padding, mean over the real rows
-    gW = torch.bmm(xb.transpose(1, 2), G.view(A, B, R * C))  # (A, d+1, RC)
-    gW.add_(W * wd_t)  # torch: grad = grad.add(param, alpha=weight_decay)
-    vW.mul_(alpha).addcmul_(gW, gW, value=1 - alpha)
-    W.addcdiv_(gW, vW.sqrt().add_(eps), value=-lr)
-
-
-def _count_correct(Xt, yt, rows, W, R, C, max_floats: int = 1 << 24) -> np.ndarray:
-    """Correct predictions of every (stream, reg) model on its stream's validation rows: ``(A, R)``."""
-    import torch
-
-    A = len(rows)
-    d = Xt.shape[1]  # features + the ones column
-    out = np.zeros((A, R), dtype=np.int64)
-    sizes = np.array([len(r) for r in rows])
-    chunk = max(1, int(max_floats // max(1, sizes.max() * d)))
-    for lo in range(0, A, chunk):
-        hi = min(A, lo + chunk)
-        m = int(sizes[lo:hi].max())
-        idx = np.zeros((hi - lo, m), dtype=np.int64)
-        valid = np.zeros((hi - lo, m), dtype=bool)
-        for a in range(lo, hi):
-            idx[a - lo, : sizes[a]] = rows[a]
-            valid[a - lo, : sizes[a]] = True
-        flat = torch.from_numpy(idx.reshape(-1))
-        xd = Xt.index_select(0, flat).view(hi - lo, m, d)
-        yd = yt.index_select(0, flat).view(hi - lo, m, 1)
-        pred = torch.bmm(xd, W[lo:hi]).view(hi - lo, m, R, C).argmax(-1)
-        ok = (pred == yd) & torch.from_numpy(valid).unsqueeze(-1)
-        out[lo:hi] = ok.sum(1).numpy()
-    return out
-
-
-def _torch_data(*Xs: np.ndarray, ys: Sequence[np.ndarray]):
-    """All rows stacked as float32 (SentEval: ``torch.from_numpy(X).to(dtype=torch.float32)``), plus a
-    column of ones that carries the bias."""
-    import torch
-
-    n = sum(len(x) for x in Xs)
-    X = np.empty((n, Xs[0].shape[1] + 1), dtype=np.float32)
-    lo = 0
-    for x in Xs:
-        X[lo : lo + len(x), :-1] = x
-        lo += len(x)
-    X[:, -1] = 1.0
-    y = np.concatenate(ys).astype(np.int64)
-    return torch.from_numpy(X), torch.from_numpy(y)
-
-
-# ----------------------------------------------------------------------------- sklearn back end
-
-
-def _sk_fit(X, y, C: float, seed: int, notes: list[str]):
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.linear_model import LogisticRegression
-
-    clf = LogisticRegression(C=C, random_state=seed)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ConvergenceWarning)
-        clf.fit(X, y)
-    if any(issubclass(w.category, ConvergenceWarning) for w in caught):
-        notes.append(f"LogisticRegression(C={C}) did not converge in {clf.max_iter} iterations")
-    return clf
+def _accuracy(yhat: np.ndarray, y: np.ndarray) -> float:
+    """Share of correct predictions (what scikit-learn's ``clf.score`` computes, bit for bit)."""
+    return float(np.mean(yhat == y))
 
 
 def _summarise_notes(notes: list[str]) -> list[str]:
@@ -613,6 +401,7 @@ def evaluate_kfold_inner(
     Kiela (2018).  See the module docstring for the returned keys and the deviations from SentEval.
     """
     proto = get_protocol(protocol)
+    backend = _backend(proto)
     seed = _check_seed(seed)
     k = proto.kfold if kfold is None else kfold
     X = _features("X", X)
@@ -627,7 +416,7 @@ def evaluate_kfold_inner(
     for o, (tr, _) in enumerate(outer):
         _check_kfold(k, yi[tr], f"training part of outer fold {o + 1}")
         inner.append(stratified_folds(yi[tr], k, SENTEVAL_SEED))
-        _check_val_split(len(tr), proto, f"outer fold {o + 1}")
+        backend.check_train_size(len(tr), f"outer fold {o + 1}")
     grid = reg_grid(proto, "inner-kfold")
     G = len(grid)
     inner_acc = np.zeros((k, k, G))  # outer fold, inner fold, reg
@@ -636,40 +425,22 @@ def evaluate_kfold_inner(
     notes: list[str] = []
     result = _base_result(proto, "inner-kfold", grid, k, seed, classes, X.shape[1])
 
-    if proto.backend == "pytorch":
-        Xt, yt = _torch_data(X, ys=[yi])
-        streams = []
-        for o, (tr, _) in enumerate(outer):
-            for itr, ite in inner[o]:
-                streams.append((tr[itr], tr[ite]))
-        wd = np.tile(np.asarray(grid, dtype=np.float64), (len(streams), 1))
-        stage = _train_pytorch(Xt, yt, streams, wd, len(classes), proto, seed)
-        inner_acc[:] = stage.dev_acc().reshape(k, k, G)
-    else:
-        for o, (tr, _) in enumerate(outer):
-            for i, (itr, ite) in enumerate(inner[o]):
-                for g, C in enumerate(grid):
-                    clf = _sk_fit(X[tr[itr]], yi[tr[itr]], C, seed, notes)
-                    inner_acc[o, i, g] = clf.score(X[tr[ite]], yi[tr[ite]])
+    data = backend.data([X], [yi])
+    streams = [(tr[itr], tr[ite]) for o, (tr, _) in enumerate(outer) for itr, ite in inner[o]]
+    stage = backend.fit(data, streams, [grid] * len(streams), len(classes), seed)
+    notes += stage.notes
+    inner_acc[:] = stage.dev_accuracy().reshape(k, k, G)
 
     scores = [[_round2(100 * np.mean(inner_acc[o, :, g])) for g in range(G)] for o in range(k)]
-    best = [int(np.argmax(s)) for s in scores]
+    best = [select(s) for s in scores]
     chosen = [grid[g] for g in best]
     fold_dev = [float(np.mean(inner_acc[o, :, best[o]])) for o in range(k)]
 
-    epochs = best_epoch = None
-    if proto.backend == "pytorch":
-        streams = [(tr, None) for tr, _ in outer]
-        wd = np.asarray(chosen, dtype=np.float64)[:, None]
-        final = _train_pytorch(Xt, yt, streams, wd, len(classes), proto, seed)
-        for o, (_, te) in enumerate(outer):
-            test_acc[o] = float(np.mean(final.predict(Xt, te, o, 0) == yi[te]))
-        epochs = final.epochs[:, 0].tolist()
-        best_epoch = final.best_epoch[:, 0].tolist()
-    else:
-        for o, (tr, te) in enumerate(outer):
-            clf = _sk_fit(X[tr], yi[tr], chosen[o], seed, notes)
-            test_acc[o] = clf.score(X[te], yi[te])
+    final = backend.fit(data, [(tr, None) for tr, _ in outer], [[c] for c in chosen], len(classes), seed)
+    notes += final.notes
+    for o, (_, te) in enumerate(outer):
+        test_acc[o] = _accuracy(final.predict(te, o, 0), yi[te])
+    details = [final.details(o, 0) for o in range(k)]
 
     se_dev = _round2(np.mean([max(s) for s in scores]))
     se_acc = _round2(np.mean([round(100 * float(a), 2) for a in test_acc]))
@@ -686,8 +457,7 @@ def evaluate_kfold_inner(
         senteval={"devacc": se_dev, "acc": se_acc, "ndev": n, "ntest": n},
         warnings=_summarise_notes(notes),
     )
-    if epochs is not None:
-        result.update(epochs=epochs, best_epoch=best_epoch)
+    result.update({key: [d[key] for d in details] for key in details[0]})  # per outer fold
     return result
 
 
@@ -713,6 +483,7 @@ def evaluate_kfold_then_test(
     Conneau & Kiela (2018).  See the module docstring for the keys and the deviations.
     """
     proto = get_protocol(protocol)
+    backend = _backend(proto)
     seed = _check_seed(seed)
     k = proto.kfold if kfold is None else kfold
     Xtr = _features("X_train", X_train)
@@ -724,7 +495,7 @@ def evaluate_kfold_then_test(
     _check_classes("y_train", ytr)
     _check_kfold(k, ytr, "training data")
     _check_not_constant("X_train", Xtr)
-    _check_val_split(Xtr.shape[0], proto, "X_train")
+    backend.check_train_size(Xtr.shape[0], "X_train")
     classes, (yi_tr, yi_te) = _encode_labels(ytr, yte)
     if with_f1 and len(classes) != 2:
         raise InputError(f"with_f1 needs binary labels, got {len(classes)} classes")
@@ -736,28 +507,19 @@ def evaluate_kfold_then_test(
     result = _base_result(proto, "kfold-then-test", grid, k, seed, classes, Xtr.shape[1])
     ntr = Xtr.shape[0]
 
-    if proto.backend == "pytorch":
-        Xt, yt = _torch_data(Xtr, Xte, ys=[yi_tr, yi_te])
-        streams = [(tr, te) for tr, te in folds]
-        wd = np.tile(np.asarray(grid, dtype=np.float64), (k, 1))
-        fold_acc[:] = _train_pytorch(Xt, yt, streams, wd, len(classes), proto, seed).dev_acc()
-    else:
-        for f, (tr, te) in enumerate(folds):
-            for g, C in enumerate(grid):
-                clf = _sk_fit(Xtr[tr], yi_tr[tr], C, seed, notes)
-                fold_acc[f, g] = clf.score(Xtr[te], yi_tr[te])
+    data = backend.data([Xtr, Xte], [yi_tr, yi_te])
+    stage = backend.fit(data, [(tr, te) for tr, te in folds], [grid] * k, len(classes), seed)
+    notes += stage.notes
+    fold_acc[:] = stage.dev_accuracy()
 
     scores = [_round2(100 * np.mean(fold_acc[:, g])) for g in range(G)]
-    g_best = int(np.argmax(scores))
+    g_best = select(scores)
     C_best = grid[g_best]
-    if proto.backend == "pytorch":
-        final = _train_pytorch(Xt, yt, [(np.arange(ntr), None)], np.array([[C_best]], dtype=np.float64),
-                               len(classes), proto, seed)  # fmt: skip
-        yhat = final.predict(Xt, np.arange(ntr, ntr + Xte.shape[0]), 0, 0)
-        result.update(epochs=int(final.epochs[0, 0]), best_epoch=int(final.best_epoch[0, 0]))
-    else:
-        yhat = _sk_fit(Xtr, yi_tr, C_best, seed, notes).predict(Xte)
-    acc = float(np.mean(yhat == yi_te))
+    final = backend.fit(data, [(np.arange(ntr), None)], [[C_best]], len(classes), seed)
+    notes += final.notes
+    yhat = final.predict(np.arange(ntr, ntr + Xte.shape[0]), 0, 0)
+    result.update(final.details(0, 0))
+    acc = _accuracy(yhat, yi_te)
     se = {"devacc": scores[g_best], "acc": round(100 * acc, 2), "ndev": ntr, "ntest": int(Xte.shape[0])}
     result.update(
         acc=acc,
@@ -798,6 +560,7 @@ def evaluate_split(
     Conneau & Kiela (2018).  See the module docstring for the keys and the deviations.
     """
     proto = get_protocol(protocol)
+    backend = _backend(proto)
     seed = _check_seed(seed)
     Xtr = _features("X_train", X_train)
     Xdv = _features("X_dev", X_dev)
@@ -818,22 +581,15 @@ def evaluate_split(
     result = _base_result(proto, "split", grid, None, seed, classes, Xtr.shape[1])
     del result["kfold"]
 
-    if proto.backend == "pytorch":
-        Xt, yt = _torch_data(Xtr, Xdv, Xte, ys=[yi_tr, yi_dv, yi_te])
-        wd = np.asarray(grid, dtype=np.float64)[None, :]
-        stage = _train_pytorch(Xt, yt, [(np.arange(ntr), np.arange(ntr, ntr + ndv))], wd, len(classes), proto, seed)
-        dev_acc = stage.dev_acc()[0]
-    else:
-        clfs = [_sk_fit(Xtr, yi_tr, C, seed, notes) for C in grid]
-        dev_acc = np.array([clf.score(Xdv, yi_dv) for clf in clfs])
+    data = backend.data([Xtr, Xdv, Xte], [yi_tr, yi_dv, yi_te])
+    stage = backend.fit(data, [(np.arange(ntr), np.arange(ntr, ntr + ndv))], [grid], len(classes), seed)
+    notes += stage.notes
+    dev_acc = stage.dev_accuracy()[0]
     scores = [round(100 * float(a), 2) for a in dev_acc]
-    g_best = int(np.argmax(scores))
-    if proto.backend == "pytorch":
-        yhat = stage.predict(Xt, np.arange(ntr + ndv, ntr + ndv + nte), 0, g_best)
-        result.update(epochs=int(stage.epochs[0, g_best]), best_epoch=int(stage.best_epoch[0, g_best]))
-    else:
-        yhat = clfs[g_best].predict(Xte)
-    acc = float(np.mean(yhat == yi_te))
+    g_best = select(scores)
+    yhat = stage.predict(np.arange(ntr + ndv, ntr + ndv + nte), 0, g_best)
+    result.update(stage.details(0, g_best))
+    acc = _accuracy(yhat, yi_te)
     result.update(
         acc=acc,
         devacc=float(dev_acc[g_best]),

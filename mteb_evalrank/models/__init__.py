@@ -16,6 +16,8 @@ stays cheap):
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import sys
 from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
@@ -70,8 +72,28 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
 
 
-# MTEB last (after ``__getattr__`` exists): importing it runs the plugin's registration (the start-up
-# hook), which imports modules of this package (the zoo catalogue, packaged loaders).  Done here, before
-# any of them starts, none is half-initialised when that happens (``import mteb_evalrank.models.zoo`` as
-# the first import used to fail the zoo's registration with "partially initialized module").
-import mteb  # noqa: E402, F401
+# MTEB before any module that uses it — but not for the pure ones.  Importing mteb runs the plugin's
+# registration (the start-up hook), which imports modules of this package (the zoo catalogue, packaged
+# loaders); if that happened from inside one of them (``import mteb_evalrank.models.zoo`` as the first
+# import, whose ``from mteb...`` line imports mteb) the registration would meet a half-initialised module
+# ("partially initialized module").  So a module of this package that is not in ``_WITHOUT_MTEB`` gets
+# ``mteb`` imported just *before* it starts (a finder consulted first, which only imports mteb and
+# then lets the normal import go on).  The pure modules below (numpy/torch only) stay importable
+# without MTEB: ``import mteb_evalrank.models.pooling`` imports neither mteb nor the task package
+# (``tests/test_layers.py`` checks this in a fresh interpreter).
+_WITHOUT_MTEB = frozenset(
+    {"catalogue", "lineage", "neutral_corpus", "onnx_forward", "pooling", "postprocessing", "rankencoder_loss",
+     "transformer_forward"}
+)
+
+
+class _MtebFirst(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):  # noqa: D102
+        prefix, _, rest = fullname.partition(__name__ + ".")
+        if not prefix and rest and rest.split(".")[0] not in _WITHOUT_MTEB and "mteb" not in sys.modules:
+            import mteb  # noqa: F401
+        return None  # the normal finders import the module itself
+
+
+if not any(isinstance(f, _MtebFirst) for f in sys.meta_path):
+    sys.meta_path.insert(0, _MtebFirst())

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.errors import EvalRankWarning, InputError
+from mteb_evalrank.hashing import file_sha256, files_sha256
 from mteb_evalrank.models.packaged import (
     PACKAGED_WORD_VECTORS,
     WORD_VECTOR_ALIASES,
@@ -85,15 +86,13 @@ def hub_offline() -> bool:
 
 def folder_digest(path: str | os.PathLike, *, length: int = 12) -> str:
     """Short content hash of a model folder (file names and contents; READMEs and .git* ignored)."""
-    from mteb_evalrank.models.static_vectors import file_digest
-
     root = Path(path).resolve()
     h = hashlib.sha256()
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root)
         if not p.is_file() or any(_SKIP_IN_HASH.match(part) for part in rel.parts):
             continue
-        h.update(rel.as_posix().encode() + b"\0" + file_digest(p, length=64).encode() + b"\n")
+        h.update(rel.as_posix().encode() + b"\0" + file_sha256(p, cached=True).encode() + b"\n")
     return h.hexdigest()[:length]
 
 
@@ -356,7 +355,12 @@ def load_model(
     from mteb_evalrank.models.static_vectors import split_matrix_spec
 
     path, vocab = split_matrix_spec(s)
-    if path.exists():
+    try:
+        exists = path.exists()
+    except OSError as exc:  # e.g. a name longer than the file system allows
+        shown = s if len(s) <= 60 else f"{s[:40]}…{s[-10:]}"
+        raise InputError(f"model {shown!r}: cannot look up this path: {exc.strerror or exc}.") from None
+    if exists:
         if path.is_dir():
             if _is_st_folder(path) or _is_hf_folder(path):
                 _check_no_vector_options(s, stop_words, strip_punctuation)
@@ -416,7 +420,6 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
         raise InputError(f"empty or invalid model spec {spec!r}\n{ACCEPTED_FORMS}")
     from mteb_evalrank.models.static_vectors import (
         default_model_name,
-        files_digest,
         find_vocabulary_for,
         split_matrix_spec,
     )
@@ -426,8 +429,8 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
             vocab = vocab or find_vocabulary_for(path)
             if vocab is None:
                 raise InputError(f"{path}: no vocabulary found next to the matrix")
-            return name, files_digest([path, vocab])
-        return name, files_digest([path])
+            return name, files_sha256([path, vocab])
+        return name, files_sha256([path])
 
     shortcut = s if s.lower() in WORD_VECTOR_ALIASES else _packaged_vectors_path(s)
     if shortcut is not None:

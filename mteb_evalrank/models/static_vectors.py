@@ -39,8 +39,10 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import re
 import string
 import warnings
+import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,7 +108,6 @@ STOP_WORD_PRESETS: dict[str, frozenset[str]] = {
 _TEXT_SUFFIXES = (".txt", ".vec", ".glove", ".w2v")
 _VOCAB_SUFFIXES = (".txt", ".vocab", ".parquet")
 _PROGRESS_MIN_BYTES = 32 * 2**20
-_CHUNK_LINES = 20_000
 
 
 # --- stop words --------------------------------------------------------------------------------
@@ -265,249 +266,311 @@ def _warn_duplicate_words(words: Sequence[str], source: Path) -> None:
     )
 
 
-def _is_float(token: str) -> bool:
-    try:
-        float(token)
-    except ValueError:
-        return False
-    return True
+# --- the text format -------------------------------------------------------------------------------
+# One definition of a valid text file, which both readers below implement exactly (the property tests in
+# tests/test_word_vector_parsing.py check them against a plain line-by-line parser):
+#
+# - the file is UTF-8 (a byte-order mark at its start is dropped); lines end with "\n"; trailing whitespace
+#   of a line (a fastText ".vec" space, a Windows "\r") is ignored, and so are blank lines;
+# - the first non-blank line may be a word2vec header "N D" (two whole numbers); D, else the number of
+#   space-separated fields after the first one on the first row, is the dimension;
+# - every other non-blank line is "word v1 ... vD": the last D space-separated fields are the values and
+#   whatever comes before them is the word (GloVe 840B has words with spaces), which must not be empty; a
+#   value is a decimal number (``_NUMBER``), finite as a float32 (read as a float64, then rounded);
+# - a line with fewer than D values, or with more (the field before the last D is a number too), is an
+#   error naming the file, the line, the word and both counts; so is a non-numeric or non-finite value.
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NON_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+_HEADER = re.compile(r"([0-9]+)\s+([0-9]+)")
+_BOM = b"\xef\xbb\xbf"
+#: Bytes read and parsed at a time (the fast reader's unit, and the careful reader's when it takes over).
+_BLOCK_BYTES = 64 * 2**20
 
 
-def _open_text(path: Path):
-    if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8", errors="replace", newline="\n")
-    return open(path, encoding="utf-8", errors="replace", newline="\n")
+def _is_value_token(token: str) -> bool:
+    """A field that reads as a number (finite or not): counted when a row has too many values."""
+    return _NUMBER.fullmatch(token) is not None or _NON_FINITE.fullmatch(token) is not None
 
 
-def _parse_line_slow(path: Path, line: str, lineno: int, dim: int) -> tuple[str, np.ndarray]:
-    """Parse one ``word v1 ... vD`` line, raising a precise error (words may contain spaces)."""
+def _not_utf8(path: Path, data: bytes, exc: UnicodeDecodeError, first_line: int) -> SourceFormatError:
+    """The error for bytes that are not UTF-8: the line, the byte and its column (1-based, in bytes)."""
+    line = first_line + data.count(b"\n", 0, exc.start)
+    column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+    return SourceFormatError(
+        path,
+        f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} cannot be decoded ({exc.reason}); "
+        "save the word-vector file as UTF-8 (e.g. iconv -f latin1 -t utf-8)",
+        line=line,
+    )
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What the start of a text vectors file says: the header ``(N, D)`` if any, the dimension, where it
+    comes from (for messages) and how many lines (header and blank lines before it) precede the rows."""
+
+    header: tuple[int, int] | None
+    dim: int
+    dim_source: str
+    lines_before_rows: int
+
+
+def _ragged(path: Path, lineno: int, word: str, found: int, layout_dim: int, dim_source: str) -> SourceFormatError:
+    return SourceFormatError(
+        path,
+        f"the vector of {word!r} has {found} value{'' if found == 1 else 's'}, expected {layout_dim} "
+        f"(the dimension of {dim_source}); every row must be a word and {layout_dim} values",
+        line=lineno,
+    )
+
+
+def _parse_line_strict(path: Path, line: str, lineno: int, dim: int, dim_source: str) -> tuple[str, np.ndarray]:
+    """One non-blank line, trailing whitespace removed, by the definition above (every error named)."""
     tokens = line.split(" ")
-    while len(tokens) > 1 and tokens[-1] == "":
-        tokens.pop()
-    n_values = len(tokens) - 1
-    if n_values < dim or (n_values > dim and _is_float(tokens[-dim - 1])):
-        raise SourceFormatError(
-            path, f"expected a word and {dim} values, found {max(n_values, 0)} value{'' if n_values == 1 else 's'}", line=lineno
-        )
+    n_fields = len(tokens) - 1
+    if n_fields < dim:
+        raise _ragged(path, lineno, tokens[0], max(n_fields, 0), dim, dim_source)
+    trailing = 0
+    for token in reversed(tokens[1:]):
+        if not _is_value_token(token):
+            break
+        trailing += 1
+    if trailing > dim:
+        raise _ragged(path, lineno, " ".join(tokens[: len(tokens) - trailing]), trailing, dim, dim_source)
     word = " ".join(tokens[:-dim])
-    values = np.empty(dim, dtype=np.float32)
-    for j, tok in enumerate(tokens[-dim:]):
-        try:
-            values[j] = float(tok)
-        except ValueError:
-            raise SourceFormatError(
-                path, f"non-numeric value {tok!r} in the vector of {word!r}", line=lineno
-            ) from None
-    if not np.all(np.isfinite(values)):
-        raise SourceFormatError(path, f"non-finite value in the vector of {word!r}", line=lineno)
+    if not word:
+        raise SourceFormatError(path, "the line starts with a space: no word before the values", line=lineno)
+    fields = tokens[-dim:]
+    for token in fields:
+        if _NON_FINITE.fullmatch(token):
+            raise SourceFormatError(path, f"non-finite value {token!r} in the vector of {word!r}", line=lineno)
+        if not _NUMBER.fullmatch(token):
+            raise SourceFormatError(path, f"non-numeric value {token!r} in the vector of {word!r}", line=lineno)
+    with np.errstate(over="ignore"):
+        values = np.array([float(token) for token in fields], dtype=np.float64).astype(np.float32)
+    if not np.isfinite(values).all():
+        bad = fields[int(np.argmin(np.isfinite(values)))]
+        raise SourceFormatError(
+            path, f"value {bad} in the vector of {word!r} is beyond the float32 range (non-finite)", line=lineno
+        )
     return word, values
 
 
-def _parse_chunk(
-    path: Path, lines: list[str], linenos: list[int], dim: int
-) -> tuple[list[str], np.ndarray]:
-    """Parse a chunk of lines: one vectorised numpy parse, with a per-line fallback on any problem."""
-    words: list[str] = []
-    rests: list[str] = []
-    for line in lines:
-        word, _, rest = line.partition(" ")
-        words.append(word)
-        rests.append(rest)
-    arr = None
+def _fromstring_exact(text: str, count: int) -> np.ndarray | None:
+    """``count`` float32 values from single-space-separated numbers, or ``None`` if that is not what ``text``
+    holds (numpy reads each number as a float64, correctly rounded, then rounds it to float32)."""
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
+        warnings.simplefilter("error")  # numpy warns (DeprecationWarning) instead of raising on unread data
         try:
-            arr = np.fromstring(" ".join(rests), dtype=np.float32, sep=" ")  # noqa: NPY201
-        except (ValueError, DeprecationWarning):
-            arr = None
-    if arr is not None and arr.size == len(lines) * dim:
-        arr = arr.reshape(len(lines), dim)
-        if np.all(np.isfinite(arr)):
-            return words, arr
-    # slow path: words with spaces, or an error to locate
+            with np.errstate(over="ignore"):
+                arr = np.fromstring(text, dtype=np.float32, sep=" ")  # noqa: NPY201
+        except (ValueError, DeprecationWarning, RuntimeWarning):
+            return None
+    if arr.size != count or not np.isfinite(arr).all():
+        return None
+    return arr
+
+
+def _parse_lines(
+    path: Path, lines: Sequence[str], linenos: Sequence[int], dim: int, dim_source: str
+) -> tuple[list[str], np.ndarray]:
+    """Parse stripped non-blank lines: the lines made of a word and ``dim`` single-space-separated fields in
+    one numpy call, the others (words with spaces) one by one; any problem is located line by line."""
+    simple = [k for k, line in enumerate(lines) if line.count(" ") == dim and line[0] != " "]
+    parts = [lines[k].partition(" ") for k in simple]
+    joined = " ".join(p[2] for p in parts)
+    arr = None
+    if simple and "  " not in joined and not joined.startswith(" ") and not any(c in joined for c in "\t\n\v\f\r"):
+        arr = _fromstring_exact(joined, len(simple) * dim)
+    words: list[str] = [""] * len(lines)
+    if arr is None:  # an error somewhere (or odd but valid lines): line by line, the first bad line in file order
+        rows = []
+        for k, (line, lineno) in enumerate(zip(lines, linenos)):
+            words[k], row = _parse_line_strict(path, line, lineno, dim, dim_source)
+            rows.append(row)
+        return words, np.stack(rows)
     out = np.empty((len(lines), dim), dtype=np.float32)
-    for k, (line, lineno) in enumerate(zip(lines, linenos)):
-        words[k], out[k] = _parse_line_slow(path, line, lineno, dim)
+    out[simple] = arr.reshape(len(simple), dim)
+    for k, p in zip(simple, parts):
+        words[k] = p[0]
+    if len(simple) < len(lines):
+        is_simple = np.zeros(len(lines), dtype=bool)
+        is_simple[simple] = True
+        for k in np.flatnonzero(~is_simple):
+            words[k], out[k] = _parse_line_strict(path, lines[k], linenos[k], dim, dim_source)
     return words, out
 
 
-def _first_data_line(path: Path) -> tuple[tuple[int, int] | None, int | None, int]:
-    """``(header, dim, lineno of the first vector line)`` from the start of a text vectors file."""
-    with _open_text(path) as fh:
+def _parse_block_careful(
+    path: Path, data: bytes, first_line: int, dim: int, dim_source: str
+) -> tuple[list[str], np.ndarray]:
+    """A block of whole lines (bytes) by the definition above: decoded strictly, then :func:`_parse_lines`."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # the lines before the bad byte first: an error there comes first in the file
+        _parse_block_careful(path, data[: data.rfind(b"\n", 0, exc.start) + 1], first_line, dim, dim_source)
+        raise _not_utf8(path, data, exc, first_line) from None
+    raw = text.split("\n")
+    if raw and raw[-1] == "":
+        raw.pop()
+    lines: list[str] = []
+    linenos: list[int] = []
+    for k, line in enumerate(raw):
+        line = line.rstrip()
+        if line:
+            lines.append(line)
+            linenos.append(first_line + k)
+    if not lines:
+        return [], np.zeros((0, dim), dtype=np.float32)
+    return _parse_lines(path, lines, linenos, dim, dim_source)
+
+
+def _parse_block_fast(data: bytes, dim: int) -> tuple[list[str], np.ndarray] | None:
+    """A block of whole lines with polars' CSV reader (multi-threaded C-speed parsing, UTF-8 checked, float64
+    correctly rounded), or ``None`` when the block is not plainly "word v1 ... vD" on every non-blank line;
+    the careful reader then reads the block and names any error.  Never a different result: anything the
+    fast reader is unsure of (a word with a space, a ragged row, a lone \\r, NUL, a value that is not
+    finite) makes it return ``None``."""
+    try:
+        import polars as pl
+    except ImportError:  # pragma: no cover - mteb depends on polars
+        return None
+    if 2 * dim > len(data) or b"\x00" in data or data.startswith(_BOM) or data.count(b"\r") != data.count(b"\r\n"):
+        return None  # (a row of D values takes at least 2 D bytes: a header's absurd D is not a schema)
+    value_columns = [f"v{i}" for i in range(dim)]
+    # one more column than the row needs: it takes a trailing space (fastText .vec) and must stay empty
+    schema = {"word": pl.String, **{c: pl.Float64 for c in value_columns}, "rest": pl.String}
+    try:
+        frame = pl.read_csv(
+            data, separator=" ", has_header=False, quote_char=None, schema=schema, encoding="utf8",
+            comment_prefix=None, null_values=None, empty_string_is_null=True, truncate_ragged_lines=False,
+            extra_columns="raise", missing_columns="insert",
+        )  # fmt: skip
+    except Exception:  # noqa: BLE001 - any parse or decoding problem: the careful reader says what it is
+        return None
+    if frame.null_count().row(0)[:-1] != (0,) * (dim + 1):
+        blank = frame.select(pl.all_horizontal([pl.col(c).is_null() for c in ("word", *value_columns)])).to_series()
+        frame = frame.filter(~blank)  # blank (or spaces-only) lines: every field empty
+        if frame.select(pl.exclude("rest")).null_count().row(0) != (0,) * (dim + 1):
+            return None
+    if frame.height and frame["rest"].null_count() != frame.height:
+        return None
+    with np.errstate(over="ignore"):
+        matrix = frame.select(value_columns).to_numpy().astype(np.float32)
+    if not np.isfinite(matrix).all():
+        return None
+    return frame["word"].to_list(), matrix
+
+
+def _open_binary(path: Path):
+    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+
+
+def _blocks(path: Path, *, skip_lines: int) -> Iterator[tuple[int, bytes]]:
+    """``(number of its first line, bytes)`` for consecutive blocks of whole lines (about :data:`_BLOCK_BYTES`
+    each), the first ``skip_lines`` lines and a leading byte-order mark left out."""
+    lineno = 1
+    carry = b""
+    first = True
+    with _open_binary(path) as fh:
+        while True:
+            block = fh.read(_BLOCK_BYTES)
+            data = carry + block if carry else block
+            if first:
+                first = False
+                if data.startswith(_BOM):
+                    data = data[len(_BOM) :]
+            if block:
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:
+                    carry = data
+                    continue
+                data, carry = data[:cut], data[cut:]
+            while skip_lines and data:
+                end = data.find(b"\n")
+                data = b"" if end < 0 else data[end + 1 :]
+                skip_lines -= 1
+                lineno += 1
+            if data:
+                yield lineno, data
+                lineno += data.count(b"\n")
+            if not block:
+                return
+
+
+def _layout(path: Path) -> _Layout | None:
+    """The header and dimension from the first non-blank line (``None`` for a file without one)."""
+    with _open_binary(path) as fh:
         for lineno, raw in enumerate(fh, start=1):
-            line = raw.rstrip()
+            if lineno == 1 and raw.startswith(_BOM):
+                raw = raw[len(_BOM) :]
+            try:
+                line = raw.decode("utf-8").rstrip()
+            except UnicodeDecodeError as exc:
+                raise _not_utf8(path, raw, exc, lineno) from None
             if not line:
                 continue
-            parts = line.split()
-            if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
-                if int(parts[1]) <= 0:
-                    raise SourceFormatError(path, f"header gives dimension {parts[1]}", line=lineno)
-                return (int(parts[0]), int(parts[1])), int(parts[1]), lineno
+            match = _HEADER.fullmatch(line)
+            if match:
+                n, d = int(match.group(1)), int(match.group(2))
+                if d <= 0:
+                    raise SourceFormatError(path, f"header gives dimension {d}", line=lineno)
+                return _Layout((n, d), d, f"the header, line {lineno}", lineno)
             dim = len(line.split(" ")) - 1
             if dim < 1:
-                raise SourceFormatError(
-                    path, "expected 'word v1 v2 ...' (a word followed by its vector)", line=lineno
-                )
-            return None, dim, lineno
-    return None, None, 0
-
-
-def _read_text_fast(
-    path: Path, *, skip_header: bool, dim: int, total: int | None, show_progress: bool
-) -> tuple[np.ndarray, list[str]] | None:
-    """pandas' C parser (about 5x faster than numpy's text parsing); ``None`` on any irregularity
-    (words with spaces, malformed lines, ...), which the line-by-line reader then handles."""
-    try:
-        import csv
-
-        import pandas as pd
-    except ImportError:  # pragma: no cover
-        return None
-    from tqdm.auto import tqdm
-
-    words: list[str] = []
-    blocks: list[np.ndarray] = []
-    try:
-        reader = pd.read_csv(
-            path,
-            sep=" ",
-            header=None,
-            skiprows=1 if skip_header else 0,
-            quoting=csv.QUOTE_NONE,
-            doublequote=False,
-            keep_default_na=False,
-            na_filter=False,
-            dtype={0: str},
-            engine="c",
-            index_col=False,
-            chunksize=50_000,
-            encoding="utf-8",
-            encoding_errors="replace",
-        )
-        with reader, tqdm(
-            total=total, unit=" words", unit_scale=True, desc=f"Reading {path.name}", disable=not show_progress
-        ) as bar:
-            for chunk in reader:
-                if chunk.shape[1] == dim + 2:  # trailing space on every line (fastText .vec)
-                    last = chunk.iloc[:, -1]
-                    if last.isna().all() or (last.astype(str) == "").all():
-                        chunk = chunk.iloc[:, :-1]
-                if chunk.shape[1] != dim + 1:
-                    return None
-                values = chunk.iloc[:, 1:]
-                if not all(np.issubdtype(dt, np.number) for dt in values.dtypes):
-                    return None
-                arr = values.to_numpy(dtype=np.float32)
-                if not np.isfinite(arr).all():
-                    return None
-                col = chunk.iloc[:, 0]
-                if not all(isinstance(w, str) for w in col):
-                    return None
-                words.extend(col.tolist())
-                blocks.append(arr)
-                bar.update(len(chunk))
-    except Exception:  # ParserError (field counts), decoding, ...: let the careful reader report
-        return None
-    if not blocks:
-        return None
-    return np.concatenate(blocks, axis=0), words
+                raise SourceFormatError(path, "expected 'word v1 v2 ...' (a word followed by its vector)", line=lineno)
+            return _Layout(None, dim, f"the first row, line {lineno}", lineno - 1)
+    return None
 
 
 def read_text_vectors(
-    path: str | os.PathLike, *, show_progress: bool | None = None
+    path: str | os.PathLike, *, show_progress: bool | None = None, fast: bool = True
 ) -> tuple[np.ndarray, list[str]]:
     """Read a GloVe/word2vec/fastText text file (optionally ``.gz``): ``(matrix, words)``.
 
-    An optional first line ``N D`` (word2vec/fastText header) is checked against the content.
-    Blank lines are ignored; words may contain spaces (GloVe 840B).  Raises
-    :class:`SourceFormatError` with the line number for a line with the wrong number of values or
-    a non-numeric/non-finite value, and for an empty file.
+    The format is defined above (UTF-8; an optional header ``N D``, checked against the rows; every row a
+    word and exactly D values, D from the header or the first row; words may contain spaces).  Any other
+    row, a byte that is not UTF-8, a non-numeric or non-finite value, or an empty file raises
+    :class:`SourceFormatError` naming the file and the line (and, for a ragged row, the word, the expected
+    and the found number of values).  Blocks of lines are read by polars' CSV reader; a block it cannot
+    read plainly (words with spaces, an error) is read line by line.  ``fast=False`` reads every block line
+    by line (the same result; for tests and comparisons).
     """
+    from tqdm.auto import tqdm
+
     path = Path(path)
     if not path.is_file():
         raise SourceFormatError(path, "word-vector file not found")
     size = path.stat().st_size
     if show_progress is None:
         show_progress = size >= _PROGRESS_MIN_BYTES
+    words: list[str] = []
+    blocks: list[np.ndarray] = []
     try:
-        header, dim, _ = _first_data_line(path)
-    except (OSError, EOFError) as exc:  # e.g. a corrupt .gz
+        layout = _layout(path)
+        if layout is None:
+            raise SourceFormatError(path, "empty file: no word vectors found")
+        with tqdm(total=size if path.suffix != ".gz" else None, unit="B", unit_scale=True,
+                  desc=f"Reading {path.name}", disable=not show_progress) as bar:  # fmt: skip
+            for first_line, data in _blocks(path, skip_lines=layout.lines_before_rows):
+                parsed = _parse_block_fast(data, layout.dim) if fast else None
+                if parsed is None:
+                    parsed = _parse_block_careful(path, data, first_line, layout.dim, layout.dim_source)
+                words.extend(parsed[0])
+                blocks.append(parsed[1])
+                bar.update(len(data))
+    except (OSError, EOFError, zlib.error) as exc:  # e.g. a corrupt .gz
         raise SourceFormatError(path, f"cannot read word vectors: {exc}") from None
-    if dim is None:
-        raise SourceFormatError(path, "empty file: no word vectors found")
-
-    result = _read_text_fast(
-        path,
-        skip_header=header is not None,
-        dim=dim,
-        total=header[0] if header else None,
-        show_progress=show_progress,
-    )
-    if result is None:
-        result = _read_text_careful(path, dim=dim, has_header=header is not None, show_progress=show_progress)
-    matrix, words = result
     if not words:
         raise SourceFormatError(path, "empty file: no word vectors found")
-    if header is not None and header[0] != len(words):
+    if layout.header is not None and layout.header[0] != len(words):
         raise SourceFormatError(
-            path, f"header announces {header[0]} vectors but the file has {len(words)}", line=1
-        )
+            path, f"header announces {layout.header[0]} vectors but the file has {len(words)}",
+            line=layout.lines_before_rows,
+        )  # fmt: skip
+    matrix = blocks[0] if len(blocks) == 1 else np.concatenate(blocks, axis=0)
     return matrix, words
-
-
-def _read_text_careful(
-    path: Path, *, dim: int, has_header: bool, show_progress: bool
-) -> tuple[np.ndarray, list[str]]:
-    """Line-by-line reader: exact line numbers in errors, words containing spaces."""
-    from tqdm.auto import tqdm
-
-    all_words: list[str] = []
-    blocks: list[np.ndarray] = []
-    lines: list[str] = []
-    linenos: list[int] = []
-    bar = tqdm(
-        total=path.stat().st_size if path.suffix != ".gz" else None,
-        unit="B",
-        unit_scale=True,
-        desc=f"Reading {path.name}",
-        disable=not show_progress,
-    )
-    pending_bytes = 0
-
-    def flush() -> None:
-        nonlocal pending_bytes
-        if lines:
-            w, a = _parse_chunk(path, lines, linenos, dim)
-            all_words.extend(w)
-            blocks.append(a)
-            lines.clear()
-            linenos.clear()
-        bar.update(pending_bytes)
-        pending_bytes = 0
-
-    try:
-        with _open_text(path) as fh:
-            skip = has_header
-            for lineno, raw in enumerate(fh, start=1):
-                pending_bytes += len(raw)
-                line = raw.rstrip()
-                if not line:
-                    continue
-                if skip:
-                    skip = False
-                    continue
-                lines.append(line)
-                linenos.append(lineno)
-                if len(lines) >= _CHUNK_LINES:
-                    flush()
-            flush()
-    except (OSError, EOFError) as exc:  # e.g. a corrupt .gz
-        raise SourceFormatError(path, f"cannot read word vectors: {exc}") from None
-    finally:
-        bar.close()
-    if not blocks:
-        return np.zeros((0, dim), dtype=np.float32), []
-    return np.concatenate(blocks, axis=0), all_words
 
 
 def read_vocabulary(path: str | os.PathLike) -> list[str]:
@@ -544,9 +607,15 @@ def read_vocabulary(path: str | os.PathLike) -> list[str]:
         if not words:
             raise SourceFormatError(path, "empty vocabulary")
         return words
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8", errors="replace", newline="\n") as fh:
-        text = fh.read()
+    try:
+        with _open_binary(path) as fh:
+            data = fh.read()
+    except (OSError, EOFError, zlib.error) as exc:
+        raise SourceFormatError(path, f"cannot read the vocabulary: {exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(path, data, exc, 1) from None
     words = text.split("\n")
     if words and words[-1] == "":
         words.pop()

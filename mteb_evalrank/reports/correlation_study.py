@@ -7,6 +7,9 @@ both scores, a seeded bootstrap 95% interval over models and Kendall's τ
 (:mod:`mteb_evalrank.metrics.rank_correlation`).  Models missing a score are dropped from that cell and
 counted (``n_dropped``), never imputed.
 
+Reading — score names, the revision policy, model names, score tables — is
+:mod:`mteb_evalrank.reports.results_reader`, shared by every report; in short:
+
 **Score names.** ``Task`` is the task's main score: the ``all`` subset when the task has one (this
 plugin's EvalRank and STS12-16 tasks store their overall figure there), else MTEB's
 ``TaskResult.get_score()`` (the mean of the subsets' main scores).  ``Task:metric`` reads another
@@ -24,11 +27,9 @@ best of each column **bold**, second <u>underlined</u>, n per cell), :func:`writ
 
 from __future__ import annotations
 
-import difflib
-import json
 import math
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,304 +41,30 @@ from mteb_evalrank.errors import InputError
 from mteb_evalrank.reports.figures import save_figure
 from mteb_evalrank.metrics.rank_correlation import compare_predictors, spearman_with_ci
 
-SPLIT_PREFERENCE = ("test", "validation", "dev", "train")
-REVISION_POLICIES = ("newest", "oldest", "error", "separate")
+# Reading results folders and score tables (score names, revision policy, model names) is
+# reports/results_reader.py, the reader every report shares; re-exported here for existing callers.
+from mteb_evalrank.reports.results_reader import (  # noqa: F401
+    GROUP_COLUMNS,
+    REVISION_POLICIES,
+    SPLIT_PREFERENCE,
+    TABLE_SUFFIXES,
+    ResultsFolder,
+    ScoreName,
+    ScoreSource,
+    ScoreTable,
+    available_names,
+    is_score_table,
+    open_score_source,
+    read_results_folder,
+    read_score,
+    read_score_table,
+    read_standard_error,
+    score_matrix,
+    table_scores,
+)
+
 CSV_COLUMNS = ["intrinsic", "downstream", "primary", "rho", "ci_low", "ci_high", "kendall_tau", "n_models", "n_families",
                "rho_partial_family", "partial_note", "cluster_ci_low", "cluster_ci_high", "note"]
-
-
-# --- score names --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ScoreName:
-    """``Task[/subset][:metric]``."""
-
-    task: str
-    subset: str | None = None
-    metric: str | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> ScoreName:
-        text = str(text).strip()
-        head, _, metric = text.partition(":")
-        task, _, subset = head.partition("/")
-        if not task:
-            raise InputError(f"empty task in score name {text!r} (expected Task, Task:metric or Task/subset:metric).")
-        return cls(task, subset or None, metric or None)
-
-    def __str__(self) -> str:
-        return self.task + (f"/{self.subset}" if self.subset else "") + (f":{self.metric}" if self.metric else "")
-
-
-def _split_entries(scores: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    for split in SPLIT_PREFERENCE:
-        if split in scores:
-            return scores[split]
-    return next(iter(scores.values()), [])
-
-
-def _entries_for(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> list[dict[str, Any]] | None:
-    """The result entries a score name reads: its subset, else the ``all`` subset, else every subset."""
-    entries = _split_entries(scores)
-    if not entries:
-        return None
-    by_subset = {e.get("hf_subset", "default"): e for e in entries}
-    if name.subset is not None:
-        return [by_subset[name.subset]] if name.subset in by_subset else None
-    if "all" in by_subset:
-        return [by_subset["all"]]
-    return entries
-
-
-def read_score(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> float | None:
-    """One score from a TaskResult's ``scores`` dict (``None`` when absent); a mean over subsets when the
-    task has neither the named subset nor ``all``."""
-    entries = _entries_for(scores, name)
-    if entries is None:
-        return None
-    key = name.metric or "main_score"
-
-    def value(entry: dict[str, Any]) -> float | None:
-        v = entry.get(key)
-        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else None
-
-    values = [value(e) for e in entries]
-    if any(v is None for v in values):
-        return None
-    return values[0] if len(values) == 1 else float(np.mean(values))
-
-
-def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[str]:
-    names = {task}
-    for e in _split_entries(scores):
-        subset = e.get("hf_subset", "default")
-        names.add(f"{task}/{subset}")
-        for k, v in e.items():
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
-                names.add(f"{task}:{k}")
-                names.add(f"{task}/{subset}:{k}")
-    return names
-
-
-def _entry_standard_error(entry: dict[str, Any], key: str) -> float | None:
-    """The sampling standard error of one stored score (:mod:`mteb_evalrank.metrics.sampling_error`)."""
-    from mteb_evalrank.metrics.sampling_error import binomial_se, bounded_mean_se, spearman_se
-
-    value = entry.get(key)
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        return None
-    main = entry.get("main_score")
-    if "ntest" in entry and key in ("main_score", "accuracy", "acc") and 0 <= value <= 1:
-        return binomial_se(float(value), int(entry["ntest"]))
-    n = entry.get("num_pairs")
-    if not isinstance(n, (int, float)) or n <= 0:
-        return None
-    if "cosine_spearman" in entry and (key == "cosine_spearman" or (key == "main_score" and main == entry["cosine_spearman"])):
-        return spearman_se(float(value), int(n))
-    if "mrr" in entry and (key.removeprefix("l2_") in ("mrr", "hits_at_1", "hits_at_3", "hits_at_10")
-                           or (key == "main_score" and main == entry["mrr"])):  # fmt: skip
-        return bounded_mean_se(float(value), max(int(n) // 2, 1))  # both directions of each pair: n / 2 items
-    return None
-
-
-def read_standard_error(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> float | None:
-    """The sampling standard error of the score :func:`read_score` returns (``None`` when no formula applies).
-
-    Accuracy: binomial over ``ntest``; STS Spearman: Fieller's approximation over ``num_pairs``; EvalRank
-    MRR/Hits: the [0, 1] bound over ``num_pairs / 2``; a mean of subsets: ``sqrt(Σ se²) / k``."""
-    from mteb_evalrank.metrics.sampling_error import mean_se
-
-    entries = _entries_for(scores, name)
-    if entries is None:
-        return None
-    ses = [_entry_standard_error(e, name.metric or "main_score") for e in entries]
-    if any(v is None for v in ses):
-        return None
-    return ses[0] if len(ses) == 1 else mean_se(ses)
-
-
-# --- reading a results folder ---------------------------------------------------------------------------
-@dataclass
-class ResultsFolder:
-    """What was read: ``records`` (model, revision, task, scores, mtime, path), and what was skipped."""
-
-    records: list[dict[str, Any]] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
-    warnings: list[str] = field(default_factory=list)
-
-
-def read_results_folder(folder: str | Path, *, progress: bool = False) -> ResultsFolder:
-    """Every task result under ``folder`` through MTEB's ``ResultCache`` path discovery and ``TaskResult``.
-
-    ``folder`` is a ResultCache folder (holding ``results/``) or the ``results/`` folder itself.  A file
-    that is not a valid TaskResult is skipped, named in ``skipped`` and warned about.
-    """
-    from mteb.cache import ResultCache
-    from mteb.results import TaskResult
-
-    folder = Path(folder)
-    if not folder.exists():
-        raise InputError(f"results folder {folder} does not exist.")
-    root = folder.parent if folder.name == "results" and not (folder / "results").is_dir() else folder
-    cache = ResultCache(root)
-    paths = cache.get_cache_paths(require_model_meta=False, include_remote=False)
-    out = ResultsFolder()
-    from tqdm.auto import tqdm
-
-    for path in tqdm(sorted(paths), desc="reading results", unit="file", disable=not progress, leave=False):
-        path = Path(path)
-        if path.name == "model_meta.json":
-            continue
-        try:
-            result = TaskResult.from_disk(path)
-        except Exception as exc:  # noqa: BLE001 - any unreadable file is named and skipped
-            reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}" if str(exc) else type(exc).__name__
-            out.skipped.append((str(path), reason))
-            warnings.warn(f"skipped {path}: not a readable MTEB result ({reason})", stacklevel=2)
-            continue
-        model, revision = _identity(path)
-        out.records.append({"model": model, "revision": revision, "task": result.task_name,
-                            "scores": result.scores, "mtime": path.stat().st_mtime, "path": str(path)})  # fmt: skip
-    if not out.records:
-        raise InputError(
-            f"no MTEB results found in {folder}"
-            + (f" ({len(out.skipped)} unreadable file(s) skipped)" if out.skipped else "")
-            + "; expected results/<org>__<model>/<revision>/<Task>.json (mteb run --output-folder)."
-        )
-    return out
-
-
-def _identity(path: Path) -> tuple[str, str]:
-    meta = path.parent / "model_meta.json"
-    if meta.exists():
-        try:
-            data = json.loads(meta.read_text(encoding="utf-8"))
-            if data.get("name"):
-                return str(data["name"]), str(data.get("revision") or path.parent.name)
-        except (OSError, ValueError):
-            pass
-    return path.parent.parent.name.replace("__", "/", 1), path.parent.name
-
-
-def score_matrix(
-    results: str | Path | ResultsFolder,
-    names: Sequence[str],
-    *,
-    revision_policy: str = "newest",
-    reader: Callable[[dict[str, list[dict[str, Any]]], ScoreName], float | None] | None = None,
-    strict: bool = True,
-) -> tuple[pd.DataFrame, ResultsFolder]:
-    """Models × ``names`` (NaN where a model has no such score); unknown names raise with close matches
-    (``strict``).  ``reader`` reads a value other than the score itself (e.g. :func:`read_standard_error`)."""
-    reader = reader or read_score
-    if revision_policy not in REVISION_POLICIES:
-        raise InputError(f"unknown revision policy {revision_policy!r}; choose from {', '.join(REVISION_POLICIES)}.")
-    folder = results if isinstance(results, ResultsFolder) else read_results_folder(results)
-    parsed = [ScoreName.parse(n) for n in names]
-    # which revision of each model counts
-    revisions: dict[str, dict[str, float]] = {}
-    for r in folder.records:
-        revs = revisions.setdefault(r["model"], {})
-        revs[r["revision"]] = max(revs.get(r["revision"], 0.0), r["mtime"])
-    chosen: dict[str, list[str]] = {}
-    for model, revs in revisions.items():
-        if len(revs) == 1 or revision_policy == "separate":
-            chosen[model] = list(revs)
-            continue
-        order = sorted(revs, key=revs.get, reverse=revision_policy != "oldest")
-        if revision_policy == "error":
-            raise InputError(f"model {model} has results for {len(revs)} revisions: {', '.join(order)} "
-                             "(choose --revision-policy newest, oldest or separate).")  # fmt: skip
-        chosen[model] = [order[0]]
-        msg = (f"model {model} has {len(revs)} revisions ({', '.join(order)}); using {order[0]} "
-               f"({revision_policy} results file)")  # fmt: skip
-        folder.warnings.append(msg)
-        warnings.warn(msg, stacklevel=2)
-    rows: dict[str, dict[str, float]] = {}
-    seen: set[str] = set()
-    for r in folder.records:
-        if r["revision"] not in chosen[r["model"]]:
-            continue
-        label = f"{r['model']}@{r['revision']}" if revision_policy == "separate" and len(chosen[r["model"]]) > 1 else r["model"]
-        row = rows.setdefault(label, {})
-        seen |= available_names(r["scores"], r["task"])
-        for name in parsed:
-            if name.task == r["task"]:
-                value = reader(r["scores"], name)
-                if value is not None:
-                    row[str(name)] = value
-    for name in parsed if strict else ():
-        if not any(str(name) in row for row in rows.values()):
-            close = difflib.get_close_matches(str(name), sorted(seen), n=4, cutoff=0.5)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise InputError(f"no model in {len(rows)} has the score {str(name)!r}{hint}")
-    frame = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=[str(n) for n in parsed]).sort_index()
-    return frame, folder
-
-
-# --- plain score tables -------------------------------------------------------------------------------------
-TABLE_SUFFIXES = (".csv", ".tsv")
-GROUP_COLUMNS = ("family", "lineage", "floor")
-
-
-def is_score_table(path: str | Path) -> bool:
-    """A CSV/TSV file of scores (``correlate TABLE.csv``) rather than an MTEB results folder."""
-    return Path(path).suffix.lower() in TABLE_SUFFIXES and Path(path).is_file()
-
-
-def read_score_table(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """A plain table of per-model scores → (models × scores, models × group columns).
-
-    One row per model; a ``model`` column (unique names); optional ``family``, ``lineage`` and ``floor``
-    (true/false) columns; every other column is a score (numbers; empty cells are missing scores).  ``.tsv``
-    is tab-separated, ``.csv`` comma-separated.  The same statistics apply as to a results folder, so
-    published per-model tables can be re-analysed."""
-    path = Path(path)
-    sep = "\t" if path.suffix.lower() == ".tsv" else ","
-    try:
-        raw = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"score table {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8.") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise InputError(f"score table {path} cannot be read as {'TSV' if sep != ',' else 'CSV'}: "
-                         f"{str(exc).splitlines()[0]}") from None  # fmt: skip
-    raw.columns = [str(c).strip() for c in raw.columns]
-    lower = {c.lower(): c for c in raw.columns}
-    if "model" not in lower:
-        raise InputError(f"score table {path} needs a 'model' column (found: {', '.join(raw.columns)}).")
-    raw = raw.rename(columns={lower[k]: k for k in ("model", *GROUP_COLUMNS) if k in lower})
-    raw["model"] = raw["model"].str.strip()
-    if (raw["model"] == "").any():
-        line = int((raw["model"] == "").to_numpy().argmax()) + 2
-        raise InputError(f"score table {path}, line {line}: empty model name.")
-    dup = raw["model"][raw["model"].duplicated()].tolist()
-    if dup:
-        raise InputError(f"score table {path}: model {dup[0]!r} appears twice (one row per model).")
-    groups = raw.set_index("model")[[c for c in GROUP_COLUMNS if c in raw.columns]].copy()
-    scores = {}
-    for col in [c for c in raw.columns if c not in ("model", *GROUP_COLUMNS)]:
-        text = raw[col].str.strip()
-        values = pd.to_numeric(text.where(text != ""), errors="coerce")
-        bad = text[(text != "") & values.isna() & ~text.str.lower().isin(("nan", "na"))]
-        if len(bad):
-            k = bad.index[0]
-            raise InputError(f"score table {path}, line {k + 2}, column {col!r}: {bad.iloc[0]!r} is not a number.")
-        scores[col] = values.to_numpy(dtype=float)
-    if not scores:
-        raise InputError(f"score table {path} has no score column besides {', '.join(groups.columns) or 'model'}.")
-    frame = pd.DataFrame(scores, index=raw["model"].to_numpy())
-    if "floor" in groups:
-        groups["floor"] = groups["floor"].str.strip().str.lower().isin(("true", "1", "yes"))
-    return frame, groups
-
-
-def table_scores(frame: pd.DataFrame, names: Sequence[str], path: str | Path) -> pd.DataFrame:
-    """The named columns of a score table; an unknown name raises with close matches."""
-    missing = [n for n in names if n not in frame.columns]
-    if missing:
-        close = difflib.get_close_matches(missing[0], list(frame.columns), n=4, cutoff=0.5)
-        hint = f"; did you mean {', '.join(close)}?" if close else f" (columns: {', '.join(frame.columns)})"
-        raise InputError(f"score table {path} has no column {missing[0]!r}{hint}")
-    return frame[list(dict.fromkeys(names))].sort_index()
 
 
 # --- families ------------------------------------------------------------------------------------------
@@ -369,11 +96,12 @@ def read_groups_csv(path: str | Path) -> dict[str, dict[str, str]]:
     path = Path(path)
     if not path.is_file():
         raise InputError(f"--families {path}: no such file (expected a CSV with the header model,family).")
-    try:
-        with path.open(encoding="utf-8", newline="") as f:
-            rows = list(csv.reader(f))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"--families {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8.") from None
+    import io
+
+    from mteb_evalrank.data.files import read_text
+
+    text = read_text(path, what="--families file")  # not UTF-8: the error names the line
+    rows = list(csv.reader(io.StringIO(text, newline="")))
     header = [c.strip().lower() for c in rows[0]] if rows else []
     if header[:2] != ["model", "family"]:
         raise InputError(f"--families {path}: the first row must be the header 'model,family'.")
@@ -498,7 +226,7 @@ def _name_constant(reason: str | None, pair: pd.DataFrame, downstream: str, intr
 
 
 def correlate(
-    results: str | Path | ResultsFolder,
+    results: str | Path | ScoreSource,
     intrinsic: Sequence[str],
     downstream: Sequence[str],
     *,
@@ -516,18 +244,14 @@ def correlate(
     scores matrix (``scores``) and the families used (``families``)."""
     if not intrinsic or not downstream:
         raise InputError("give at least one intrinsic and one downstream score.")
-    same = sorted(set(intrinsic) & set(downstream))
-    if same:
-        raise InputError(f"{same[0]} is both an intrinsic and a downstream score: a score correlates trivially with "
-                         "itself; give it on one side only.")  # fmt: skip
+    both = [str(n) for n in dict.fromkeys(intrinsic) if n in set(downstream)]
+    if both:
+        raise InputError(f"{', '.join(both)} is given both as intrinsic and as downstream score; a score always ranks "
+                         "models as itself does: give different --intrinsic and --downstream scores.")  # fmt: skip
     names = list(dict.fromkeys([*intrinsic, *downstream]))
-    groups: dict[str, dict[str, str]] = {}
-    if not isinstance(results, ResultsFolder) and is_score_table(results):
-        frame, group_frame = read_score_table(results)
-        scores, folder = table_scores(frame, names, results), ResultsFolder()
-        groups = {m: {k: str(v) for k, v in row.items() if str(v).strip()} for m, row in group_frame.iterrows()}
-    else:
-        scores, folder = score_matrix(results, names, revision_policy=revision_policy)
+    folder = open_score_source(results)  # a results folder or a score table, read the same way
+    scores = folder.matrix(names, revision_policy=revision_policy)
+    groups = folder.groups
     if isinstance(families, (str, Path)):
         for m, g in read_groups_csv(families).items():
             groups[m] = {**groups.get(m, {}), **g}
@@ -717,10 +441,9 @@ def format_markdown(table: pd.DataFrame, *, noise: Mapping[str, float] | None = 
 def write_csv(table: pd.DataFrame, path: str | Path) -> Path:
     """One row per cell (:data:`CSV_COLUMNS`): plain ρ with its model-level interval, the family-aware
     ``rho_partial_family`` and ``cluster_ci_low``/``cluster_ci_high``, ``n_models``, ``n_families``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    table[CSV_COLUMNS].to_csv(path, index=False, float_format="%.4f")
-    return path
+    from mteb_evalrank.data.files import atomic_write_text
+
+    return atomic_write_text(Path(path), table[CSV_COLUMNS].to_csv(index=False, float_format="%.4f"))
 
 
 def plot_heatmap(table: pd.DataFrame, path: str | Path, *, title: str | None = None) -> Path:
@@ -907,26 +630,17 @@ def correlate_report(
         raise InputError(f"--claim {claim!r} is not one of the intrinsic scores ({', '.join(intrinsic)}).")
     if n_resamples < 100:
         raise InputError(f"use at least 100 bootstrap resamples for a 95% interval, got {n_resamples}.")
-    table_input = is_score_table(results)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        source = results if table_input else read_results_folder(results, progress=progress)
+        source = open_score_source(results, progress=progress)
         table = correlate(source, intrinsic, downstream, n_resamples=n_resamples, seed=seed,
                           revision_policy=revision_policy, families=families, family_regex=family_regex)  # fmt: skip
         scores = table.attrs["scores"]
         extra = [n for pair in compare for n in pair if n not in scores.columns]
         if extra:
-            if table_input:
-                more = table_scores(read_score_table(results)[0], list(dict.fromkeys(extra)), results)
-            else:
-                more, _ = score_matrix(source, list(dict.fromkeys(extra)), revision_policy=revision_policy)
-            scores = scores.join(more, how="outer")
+            scores = scores.join(source.matrix(list(dict.fromkeys(extra)), revision_policy=revision_policy), how="outer")
         fam = {m: table.attrs["families"].get(m, str(m)) for m in scores.index}
-        if table_input:
-            errors = pd.DataFrame(index=scores.index)
-        else:
-            errors, _ = score_matrix(source, list(downstream), revision_policy=revision_policy,
-                                     reader=read_standard_error, strict=False)  # fmt: skip
+        errors = source.standard_errors(list(downstream), revision_policy=revision_policy)
     notes = list(dict.fromkeys(str(w.message) for w in caught))
     noise = noise_table(scores, errors, list(downstream))
     ratios = dict(zip(noise["score"], noise["ratio"]))
@@ -974,10 +688,9 @@ def correlate_report(
         parts += ["", "## Warnings", "", *[f"- {n}" for n in notes]]
     report = CorrelateReport(table, "\n".join(parts) + "\n", warnings=notes, finding=finding)
     if out is not None:
-        path = Path(out)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(report.markdown, encoding="utf-8")
-        report.written.append(path)
+        from mteb_evalrank.data.files import atomic_write_text
+
+        report.written.append(atomic_write_text(Path(out), report.markdown))
     if csv is not None:
         report.written.append(write_csv(table, csv))
     if plot is not None:

@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mteb_evalrank.data.files import figure_file, output_file
+from mteb_evalrank.data.files import atomic_target, figure_file, output_file
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
+from mteb_evalrank.reports.results_reader import result_identity, revision_labels, task_result_files
 
-RESULT_FILE = "HEROS.json"
+TASK = "HEROS"
+RESULT_FILE = f"{TASK}.json"
 SPLIT = "test"
 #: Short column headers for the terminal table.
 SHORT_LABELS = {
@@ -51,26 +53,21 @@ class HerosModelResult:
         return self.model
 
 
-def _model_from_path(path: Path) -> tuple[str, str]:
-    """``(label, revision)`` from ``model_meta.json`` or the folder names.
+def _score(path: Path, key: str, value: Any) -> float | None:
+    """A stored score: a number; ``null`` or NaN is missing (with a warning); anything else is an error
+    naming the file and the key."""
+    import math
+    import warnings
 
-    MTEB's layouts: ``<org>__<model>/<revision>/HEROS.json`` and, for runs with model options,
-    ``<org>__<model>/<revision>/experiments/<experiment>/HEROS.json`` (label ``model [experiment]``).
-    """
-    experiment = None
-    rev_dir = path.parent
-    if path.parent.parent.name == "experiments":
-        experiment, rev_dir = path.parent.name, path.parent.parent.parent
-    name, revision = rev_dir.parent.name.replace("__", "/", 1), rev_dir.name
-    meta = path.parent / "model_meta.json"
-    if meta.is_file():
-        try:
-            data = json.loads(meta.read_text(encoding="utf-8"))
-            name = str(data.get("name") or name)
-            revision = str(data.get("revision") or revision)
-        except (OSError, ValueError):
-            pass
-    return (f"{name} [{experiment}]" if experiment else name), revision
+    from mteb_evalrank.errors import EvalRankWarning
+
+    if isinstance(value, bool) or (value is not None and not isinstance(value, (int, float))):
+        shown = json.dumps(value)[:40]
+        raise InputError(f"{path}: score {key} is {shown}, not a number; repair or re-run this result.")
+    if value is None or not math.isfinite(value):
+        warnings.warn(EvalRankWarning(f"{path}: score {key} is {value!r}; shown as missing (-)."), stacklevel=3)
+        return None
+    return float(value)
 
 
 def read_result(path: Path) -> HerosModelResult:
@@ -83,18 +80,22 @@ def read_result(path: Path) -> HerosModelResult:
     entries = (data.get("scores") or {}).get(SPLIT)
     if not entries:
         raise InputError(f"{path}: no {SPLIT!r} scores in this result file.")
-    model, revision = _model_from_path(path)
-    result = HerosModelResult(model=model, revision=revision, path=path)
+    who = result_identity(path)  # model [experiment] and revision (model_meta.json, else the folder names)
+    result = HerosModelResult(model=who.label, revision=who.revision, path=path)
     stored: dict[str, float] = {}
     for entry in entries:
+        if not isinstance(entry, dict):
+            raise InputError(f"{path}: a {SPLIT!r} score entry is not an object ({json.dumps(entry)[:60]}).")
         subset = entry.get("hf_subset")
         if subset in SUBSETS:
-            value = entry.get("normalized_cosine", entry.get("main_score"))
+            key = "normalized_cosine" if "normalized_cosine" in entry else "main_score"
+            value = _score(path, f"{subset}.{key}", entry.get(key))
             if value is not None:
-                result.normalized[subset] = float(value)
+                result.normalized[subset] = value
         for name in SUMMARY_READINGS:
-            if name in entry and entry[name] is not None:
-                stored.setdefault(name, float(entry[name]))
+            value = _score(path, f"{subset}.{name}", entry.get(name)) if name in entry else None
+            if value is not None:
+                stored.setdefault(name, value)
     if not result.normalized:
         raise InputError(f"{path}: no HEROS subset scores ({', '.join(SUBSETS)}).")
     # readings stored by the task (computed from all six subsets) win; otherwise derive from what is here
@@ -107,7 +108,9 @@ def check_report_outputs(out: Path | None, csv_path: Path | None) -> None:
     if csv_path:
         output_file(Path(csv_path), what="CSV file")
     if out:
-        figure_file(Path(out), what="chart file")
+        figure = figure_file(Path(out), what="chart file")
+        if csv_path and Path(csv_path).absolute() == figure.absolute():
+            raise InputError(f"--csv and --out name the same file {figure}; give each its own file.")
 
 
 def collect_results(results_dir: Path) -> list[HerosModelResult]:
@@ -116,20 +119,14 @@ def collect_results(results_dir: Path) -> list[HerosModelResult]:
     When one model has several revisions, labels become ``model@revision``.
     """
     root = Path(results_dir)
-    if not root.exists():
-        raise InputError(f"{root} does not exist.")
-    paths = [root] if root.is_file() else sorted(root.rglob(RESULT_FILE))
+    paths = task_result_files(root, TASK)
     if not paths:
         raise InputError(
             f"no {RESULT_FILE} found below {root} (expected the MTEB layout results/<org>__<model>/<revision>/{RESULT_FILE})."
         )
     results = sorted((read_result(p) for p in paths), key=lambda r: (r.model.lower(), r.revision))
-    counts: dict[str, int] = {}
-    for r in results:
-        counts[r.model] = counts.get(r.model, 0) + 1
-    for r in results:
-        if counts[r.model] > 1:
-            r.model = f"{r.model}@{r.revision[:12]}"
+    for r, label in zip(results, revision_labels([(r.model, r.revision) for r in results], length=12)):
+        r.model = label
     return results
 
 
@@ -157,7 +154,7 @@ def format_table(results: list[HerosModelResult]) -> str:
 def write_csv(results: list[HerosModelResult], path: Path) -> Path:
     """One row per model: model, revision, the six subsets, the three readings, result file."""
     path = output_file(Path(path), what="CSV file")
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with atomic_target(path) as tmp, tmp.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["model", "revision", *SUBSETS, *SUMMARY_READINGS, "result_file"])
         for r in results:

@@ -21,49 +21,34 @@ from typing import Any
 
 import numpy as np
 
-from mteb_evalrank.data.files import figure_file, output_file
+from mteb_evalrank.data.files import atomic_target, figure_file, output_file
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.neighbors import N2OMatrix, NeighborSet, n2o_matrix, robustness
+from mteb_evalrank.reports.results_reader import result_identity, revision_labels, task_result_files
 
 logger = logging.getLogger(__name__)
 
-TASK_FILE = "N2O.json"
+TASK = "N2O"
+TASK_FILE = f"{TASK}.json"
 
 
 # --- reading task results ----------------------------------------------------------------------
-def _model_name(result_file: Path) -> str:
-    folder = result_file.parent.parent
-    meta = result_file.parent / "model_meta.json"
-    if meta.is_file():
-        try:
-            name = json.loads(meta.read_text(encoding="utf-8")).get("name")
-            if name:
-                return str(name)
-        except (OSError, ValueError):
-            pass
-    return folder.name.replace("__", "/", 1)
-
-
 def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]:
-    """One :class:`NeighborSet` per ``N2O.json`` under ``results_dir`` (sorted by model name)."""
+    """One :class:`NeighborSet` per ``N2O.json`` under ``results_dir`` (sorted by model name; a model with
+    several revisions is kept apart as ``model@revision``).  Files, names and revisions are read by
+    :mod:`mteb_evalrank.reports.results_reader`."""
     results_dir = Path(results_dir)
     if not results_dir.is_dir():
         raise InputError(f"{results_dir} is not a directory.")
-    files = sorted(results_dir.rglob(TASK_FILE))
+    files = task_result_files(results_dir, TASK)
     if not files:
         raise InputError(
             f"no {TASK_FILE} under {results_dir}; run the N2O task first "
             "(mteb-evalrank run -t N2O -m MODEL --output-folder RESULTS_DIR)."
         )
-    named = [(_model_name(f), f) for f in files]
-    counts: dict[str, int] = {}
-    for name, _ in named:
-        counts[name] = counts.get(name, 0) + 1
-    sets = []
-    for name, path in named:
-        if counts[name] > 1:  # several revisions of one model: keep them apart
-            name = f"{name}@{path.parent.name}"
-        sets.append(_neighbor_set(name, path, split))
+    who = [result_identity(f) for f in files]
+    names = revision_labels((w.label, w.revision) for w in who)
+    sets = [_neighbor_set(name, path, split) for name, path in zip(names, files)]
     return sorted(sets, key=lambda s: s.name)
 
 
@@ -102,7 +87,7 @@ def write_csv(path: Path, result: N2OMatrix) -> None:
     """Long format: model_a, model_b, k, n2o (mean over samples), std, one column per sample."""
     path = output_file(Path(path), what="CSV file")
     samples = result.per_sample.shape[0]
-    with path.open("w", newline="", encoding="utf-8") as f:
+    with atomic_target(path) as tmp, tmp.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["model_a", "model_b", "k", "n2o", "std", *(f"sample_{s}" for s in range(samples))])
         for i, a in enumerate(result.names):
@@ -173,7 +158,9 @@ def check_report_outputs(out: Path | None, csv_path: Path | None) -> None:
     if csv_path:
         output_file(Path(csv_path), what="CSV file")
     if out:
-        figure_file(Path(out), what="heatmap file")
+        figure = figure_file(Path(out), what="heatmap file")
+        if csv_path and Path(csv_path).absolute() == figure.absolute():
+            raise InputError(f"--csv and --out name the same file {figure}; give each its own file.")
 
 
 def report(

@@ -100,7 +100,7 @@ def run_and_print(
 
     from mteb_evalrank.errors import ResultsNotSavedError
     from mteb_evalrank.integration.model_specs import load_any_model
-    from mteb_evalrank.integration.result_cache import open_result_cache
+    from mteb_evalrank.integration.result_cache import check_model_meta, open_result_cache
     from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
 
     tasks = get_tasks_or_explain(task_names)
@@ -112,6 +112,10 @@ def run_and_print(
     model = load_any_model(
         model_spec, device=device, revision=model_revision, stop_words=stop_words, strip_punctuation=strip_punctuation
     )
+    # another model already filed under this name and revision: refused before anything is computed
+    meta = getattr(model, "mteb_model_meta", None)
+    if meta is not None:
+        check_model_meta(cache.get_task_result_path(tasks[0].metadata.name, meta).parent, meta)
     encode_kwargs: dict[str, Any] = {"show_progress_bar": progress}
     if batch_size:
         encode_kwargs["batch_size"] = batch_size

@@ -39,18 +39,17 @@ from mteb_evalrank.integration.study import (
     INTRINSIC_TASKS,
     OTHER_WORD_SIMILARITY_TASKS,
     STUDY_TASKS,
-    WORD_LEVEL_TASKS,
     WORD_SIMILARITY_TASKS,
+    WORD_STUDY_TASKS,
 )
 from mteb_evalrank.reports.correlation_study import (
     correlation_table,
     format_markdown,
     plot_heatmap,
     plot_ranks,
-    read_results_folder,
-    score_matrix,
     write_csv,
 )
+from mteb_evalrank.reports.results_reader import read_results_folder, read_standard_error, score_matrix
 from mteb_evalrank.reports.postprocessing_effect import format_effects, postprocessing_effects
 from mteb_evalrank.reports.rank_panels import plot_rank_panels
 
@@ -97,7 +96,6 @@ def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str], level
     mean) and the matching matrix of sampling standard errors."""
     from mteb_evalrank.metrics.sampling_error import mean_se
     from mteb_evalrank.models.zoo import VARIANTS
-    from mteb_evalrank.reports.correlation_study import read_standard_error
 
     known = set(level.intrinsic) | set(DOWNSTREAM_TASKS)
     names = [t for t in tasks if t in known]
@@ -296,15 +294,21 @@ def claim_sensitivity_lines(analyses: Sequence[Analysis | None]) -> list[str]:
             worst = min(t.contrasts, key=lambda c: c.difference)
             lines.append(f"- {a.level.claim_score} vs every baseline, {label} ({t.n_models} models, {t.n_clusters} "
                          f"clusters): smallest advantage {worst.difference:+.1f} over {worst.baseline}; "
-                         f"intersection-union p = {_p(t.p_support)}, some baseline better p = {_p(t.p_refute)}; "
-                         f"minimum detectable difference {t.mdd:.1f} ρ points")  # fmt: skip
+                         f"intersection-union {_p(t.p_support)}, some baseline better {_p(t.p_refute)}; "
+                         f"minimum detectable difference {_mdd(t.mdd)}")  # fmt: skip
     return lines
 
 
 def _p(p: float) -> str:
     import math
 
-    return "–" if not math.isfinite(p) else "< 0.001" if p < 0.001 else f"{p:.3f}"
+    return "p = –" if not math.isfinite(p) else "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _mdd(mdd: float) -> str:
+    import math
+
+    return f"{mdd:.1f} ρ points" if math.isfinite(mdd) else "none (a baseline ranks the models as the score does)"
 
 
 def word_level_variants(out: Path, *, folder: Any = None) -> list[str]:
@@ -370,7 +374,7 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     if spec is SENTENCE:
         sent = a
         words = word_level_variants(out, folder=folder)
-        word = analyse(out, words, WORD_LEVEL_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder) if words else None
+        word = analyse(out, words, WORD_STUDY_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder) if words else None
     else:
         word = a
         sent = analyse(out, _sentence_variants(), STUDY_TASKS, SENTENCE, n_resamples=n_resamples, seed=seed,
@@ -502,7 +506,7 @@ def _gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str],
     for task, why in sorted(skipped.items()):
         lines.append(f"- task {task} skipped for every model: {why}")
     missing = []
-    for task in [t for t in tasks if t in STUDY_TASKS or t in WORD_LEVEL_TASKS]:
+    for task in [t for t in tasks if t in STUDY_TASKS or t in WORD_STUDY_TASKS]:
         if task in skipped:
             continue
         if task not in scores.columns:
@@ -528,7 +532,7 @@ def _population_markdown(pop: pd.DataFrame) -> str:
               "checkpoint is in the checkpoint's family); a lineage groups the families that share weights or training "
               "(`mteb_evalrank/models/lineages.json`):", ""]  # fmt: skip
     for lin, part in pop.groupby("lineage", sort=True):
-        lines.append(f"- **{lin}**: {part['lineage_reason'].iloc[0]}")
+        lines.append(f"- `{lin}`: {part['lineage_reason'].iloc[0]}")
     return "\n".join(lines)
 
 
@@ -613,7 +617,7 @@ def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence
     if level == "word":
         variants = (select_variants(zoo, installed_only=not correlate_only) if zoo
                     else default_word_variants(installed_only=not correlate_only))  # fmt: skip
-        tasks = list(tasks or WORD_LEVEL_TASKS)
+        tasks = list(tasks or WORD_STUDY_TASKS)
     else:
         variants = select_variants(zoo or ["population"], installed_only=not correlate_only)
         tasks = list(tasks or STUDY_TASKS)

@@ -1,0 +1,224 @@
+"""Every model of a results folder on MTEB's leaderboard app, registered in MTEB's model registry or not.
+
+MTEB 2.26's app lists a model only when its name is in MTEB's model registry
+(``mteb.models.model_implementations.MODEL_REGISTRY``): the filter step calls ``mteb.get_model_metas`` and
+raises ``KeyError`` for any other name, and the summary table joins the registry.  MTEB models and the
+plugin's zoo variants are registered; a user's own checkpoint (a SentenceTransformer folder, a word-vector
+file, a Hub model MTEB does not know) is not.  This module gives such a model a :class:`ModelMeta` built from
+its result folder's ``model_meta.json`` and adds it to the registry before the app filters — the registry
+is the mechanism MTEB itself reads; the app is not changed.
+
+What an unregistered model's meta holds: its name, revision, embedding dimensions and parameter counts when
+``model_meta.json`` has them, its modalities and model type; release date, licence, languages, framework,
+training data, reference and the like are left empty (``None``), so nothing in the table looks like a
+public entry's metadata.
+
+Names.  An unregistered model is listed as ``<name> (not in MTEB registry)``, so the marker shows in the
+``Model`` column of every table (MTEB's tables show the part after the last ``/``).  When a folder holds
+results of several revisions of one unregistered model, each revision is its own row,
+``<name> @ <revision> (not in MTEB registry)``: MTEB would otherwise keep one result per task, from any of
+the revisions, and mix them in one row.  (A registered model keeps MTEB's own rule: its registry revision
+first, see ``BenchmarkResults.join_revisions``.)
+
+The metas of a prepared folder are written next to its leaderboard parquet
+(``<folder>/leaderboard/.mteb_evalrank_models.json``), so ``mteb leaderboard --cache-path FOLDER`` registers
+exactly the names that file shows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mteb_evalrank.errors import InputError
+
+#: appended to the name of every model that is not in MTEB's model registry
+NOT_IN_REGISTRY = "(not in MTEB registry)"
+#: written next to the leaderboard parquet: the metas of the unregistered models it shows
+MODELS_FILE = ".mteb_evalrank_models.json"  # a dot file: result readers (report, prepare-submission) skip it
+#: what the file says it is (checked when it is read)
+MODELS_FILE_KIND = "mteb-evalrank leaderboard models"
+#: ``model_meta.json`` fields copied into an unregistered model's meta (when valid)
+_INT_FIELDS = ("n_parameters", "n_embedding_parameters")
+
+
+@dataclass(frozen=True)
+class FolderModel:
+    """One model revision with results in a folder (``results/<org>__<name>/<revision>/``)."""
+
+    name: str  # as MTEB reads it: model_meta.json's name, else the folder's
+    revision: str | None
+    folder: Path
+    meta: dict[str, Any] | None  # model_meta.json, when present
+    registered: bool
+    display: str  # the name the leaderboard shows (== name for a registered model)
+
+    @property
+    def key(self) -> tuple[str, str | None]:
+        return (self.name, self.revision)
+
+
+def _registry() -> dict[str, Any]:
+    from mteb.models.model_implementations import MODEL_REGISTRY
+
+    return MODEL_REGISTRY
+
+
+def read_model_meta(path: Path) -> dict[str, Any]:
+    """``model_meta.json`` as MTEB reads it (``ResultCache._get_model_name_and_revision_from_path``), checked:
+    a JSON object with a ``name`` (``org/name``) and a ``revision``.  :class:`InputError` (one line, naming the
+    file) otherwise — MTEB's own loader stops with a traceback on such a file."""
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: malformed model_meta.json (not UTF-8 text: {exc.reason}); fix it, or move its "
+                         "model folder out of the results folder") from None  # fmt: skip
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: malformed model_meta.json (not JSON: {exc.msg}, line {exc.lineno} column "
+                         f"{exc.colno}); fix it, or move its model folder out of the results folder") from None  # fmt: skip
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read model_meta.json ({exc.strerror or exc})") from None
+    problem = None
+    if not isinstance(meta, dict):
+        problem = f"a JSON {type(meta).__name__}, not an object"
+    elif not isinstance(meta.get("name"), str) or "/" not in meta["name"]:
+        problem = f"'name' must be an 'org/name' string, not {meta.get('name')!r}"
+    elif "revision" not in meta or not (meta["revision"] is None or isinstance(meta["revision"], str)):
+        problem = "no 'revision'" if "revision" not in meta else f"'revision' must be a string, not {meta['revision']!r}"
+    if problem:
+        raise InputError(f"{path}: malformed model_meta.json ({problem}); fix it, or move its model folder out of "
+                         "the results folder")  # fmt: skip
+    return meta
+
+
+def folder_models(folder: str | Path) -> list[FolderModel]:
+    """Every model revision with a result file in ``folder/results`` (MTEB's layout, experiments aside), with
+    the name the leaderboard shows it under.  Raises :class:`InputError` on a malformed ``model_meta.json``."""
+    root = Path(folder) / "results"
+    found: dict[tuple[str, str | None], tuple[Path, dict[str, Any] | None]] = {}
+    for rev_dir in sorted(p for p in root.glob("*/*") if p.is_dir()):
+        if not any(p.name != "model_meta.json" for p in rev_dir.glob("*.json")):
+            continue
+        meta_path = rev_dir / "model_meta.json"
+        if meta_path.is_file():
+            meta = read_model_meta(meta_path)
+            name, revision = meta["name"], meta["revision"]
+        else:  # MTEB names such a model after its folders
+            meta, name, revision = None, rev_dir.parent.name.replace("__", "/"), rev_dir.name
+        found.setdefault((name, revision), (rev_dir, meta))
+    registry = _registry()  # every zoo variant is in it (registered once, from the plugin's start-up hook)
+    revisions: dict[str, int] = {}
+    for name, _ in found:
+        revisions[name] = revisions.get(name, 0) + 1
+    out = []
+    for (name, revision), (rev_dir, meta) in found.items():
+        registered = name in registry
+        if registered:
+            display = name
+        elif revisions[name] > 1:
+            display = f"{name} @ {revision} {NOT_IN_REGISTRY}"
+        else:
+            display = f"{name} {NOT_IN_REGISTRY}"
+        out.append(FolderModel(name, revision, rev_dir, meta, registered, display))
+    return out
+
+
+def meta_fields(model: FolderModel) -> dict[str, Any]:
+    """What an unregistered model's leaderboard meta holds (JSON-able; see the module docstring)."""
+    meta = model.meta or {}
+    fields: dict[str, Any] = {"name": model.display, "revision": model.revision, "source_name": model.name}
+    for key in _INT_FIELDS:
+        value = meta.get(key)
+        fields[key] = value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    dim = meta.get("embed_dim")
+    if isinstance(dim, list) and dim and all(isinstance(d, int) and d > 0 for d in dim):
+        fields["embed_dim"] = dim
+    else:
+        fields["embed_dim"] = dim if isinstance(dim, int) and not isinstance(dim, bool) and dim > 0 else None
+    for key, default in (("modalities", ["text"]), ("model_type", ["dense"])):
+        value = meta.get(key)
+        fields[key] = value if isinstance(value, list) and value and all(isinstance(v, str) for v in value) else default
+    return fields
+
+
+def build_meta(fields: dict[str, Any]):
+    """MTEB's :class:`ModelMeta` for :func:`meta_fields`' output (every other field empty)."""
+    from mteb.models import ModelMeta
+
+    common = dict(
+        loader=None, name=fields["name"], revision=fields["revision"], release_date=None, languages=None,
+        n_parameters=fields.get("n_parameters"), n_embedding_parameters=fields.get("n_embedding_parameters"),
+        memory_usage_mb=None, max_tokens=None, embed_dim=fields.get("embed_dim"), license=None, open_weights=None,
+        public_training_code=None, public_training_data=None, framework=[], reference=None,
+        similarity_fn_name=None, use_instructions=None, training_datasets=None,
+    )  # fmt: skip
+    try:
+        return ModelMeta(**common, modalities=fields.get("modalities", ["text"]), model_type=fields.get("model_type", ["dense"]))
+    except ValueError:  # modalities / model type MTEB does not know: its defaults
+        return ModelMeta(**common)
+
+
+#: MTEB's caches built from the model registry (functools caches); emptied when metas are added
+_REGISTRY_CACHES = (
+    ("mteb.benchmarks._create_table", ("_static_model_meta", "_meta_df_no_zs", "_meta_df_with_zs",
+                                       "_training_datasets_cached", "_zero_shot_pct_cached")),
+    ("mteb.results.benchmark_results", ("_get_cached_model_metas",)),
+)  # fmt: skip
+
+
+def forget_registry_views() -> None:
+    """Empty MTEB's caches of views of the model registry (:data:`_REGISTRY_CACHES`), so that they are built
+    again with the registry as it is now."""
+    import importlib
+    import sys
+
+    for module_name, names in _REGISTRY_CACHES:
+        module = sys.modules.get(module_name) or importlib.import_module(module_name)
+        for name in names:
+            cache_clear = getattr(getattr(module, name, None), "cache_clear", None)
+            if cache_clear is not None:
+                cache_clear()
+
+
+def register_metas(fields_list: Iterable[dict[str, Any]]) -> list[str]:
+    """Add a :func:`build_meta` per entry to MTEB's model registry (names already there are left alone);
+    the names added."""
+    registry = _registry()
+    added = []
+    for fields in fields_list:
+        if fields["name"] not in registry:
+            registry[fields["name"]] = build_meta(fields)
+            added.append(fields["name"])
+    if added:  # MTEB caches views of the registry for the process lifetime: rebuild them with the new names
+        forget_registry_views()
+    return added
+
+
+def write_models_file(path: Path, fields_list: list[dict[str, Any]]) -> None:
+    import importlib.metadata
+
+    try:
+        version = importlib.metadata.version("mteb-evalrank")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
+        version = "unknown"
+    payload = {"kind": MODELS_FILE_KIND, "written_by": f"mteb-evalrank {version}", "models": fields_list}
+    path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+
+
+def read_models_file(path: Path) -> list[dict[str, Any]]:
+    """The metas written by :func:`write_models_file`; :class:`InputError` when the file is not one."""
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+        if payload.get("kind") != MODELS_FILE_KIND or not isinstance(payload.get("models"), list):
+            raise ValueError("not a file written by mteb-evalrank leaderboard")
+        models = payload["models"]
+        for m in models:
+            if not isinstance(m, dict) or not isinstance(m.get("name"), str) or "/" not in m["name"]:
+                raise ValueError(f"bad entry {m!r}")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise InputError(f"{path}: {exc}; write it again with `mteb-evalrank leaderboard {path.parent.parent} "
+                         "--prepare-only`") from None  # fmt: skip
+    return models

@@ -1,0 +1,462 @@
+"""The one reader of results for the reports: MTEB results folders and plain score tables.
+
+MTEB files a result as ``<folder>/results/<org>__<model>/<revision>/<Task>.json`` (runs with model
+options: ``.../<revision>/experiments/<experiment>/<Task>.json``), with ``model_meta.json`` next to it.
+Everything that turns such a folder into names and numbers lives here, so that every report reads a
+model's name, its revision and its scores the same way:
+
+- **model names** — :func:`model_name_from_folder` (``org__model`` → ``org/model``) and
+  :func:`result_identity` (name and revision from ``model_meta.json``, else from the folder names; the
+  experiment of an experiments layout), used by every report (``correlate``, the study, HEROS, N2O);
+- **files of one task** — :func:`task_result_files` (HEROS and N2O read their own JSON fields);
+
+  these three live in :mod:`mteb_evalrank.data.result_files` (layer 3, standard library only) so that the
+  integration layer (the leaderboard app) can name models the same way; they are re-exported here;
+- **all results** — :func:`read_results_folder` → :class:`ResultsFolder` (records through MTEB's
+  ``ResultCache`` path discovery and ``TaskResult``);
+- **revision policy** — :data:`REVISION_POLICIES` and :func:`choose_revisions` (one model, several
+  revisions: ``newest``, ``oldest``, ``error`` or ``separate``); :func:`revision_labels` names
+  ``model@revision`` when several revisions are kept apart;
+- **scores** — :class:`ScoreName` (``Task[/subset][:metric]``), :func:`read_score`,
+  :func:`read_standard_error`, :func:`score_matrix` (models × scores);
+- **one interface for both inputs** — :class:`ScoreSource`, implemented by :class:`ResultsFolder` and
+  :class:`ScoreTable` (``correlate TABLE.csv``: one row per model, :func:`read_score_table`);
+  :func:`open_score_source` opens either.
+
+No statistics, no Markdown, no plots: those stay in the reports that use this module.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from mteb_evalrank.data.result_files import (  # noqa: F401  (part of this reader's interface)
+    ResultIdentity,
+    model_name_from_folder,
+    result_identity,
+    task_result_files,
+)
+from mteb_evalrank.errors import InputError
+
+if TYPE_CHECKING:  # pandas is imported where a table is built: reading file names and scores stays light
+    import pandas as pd
+
+SPLIT_PREFERENCE = ("test", "validation", "dev", "train")
+REVISION_POLICIES = ("newest", "oldest", "error", "separate")
+
+
+# --- model names and revisions ---------------------------------------------------------------------------
+def revision_labels(identities: Iterable[tuple[str, str]], *, length: int | None = None) -> list[str]:
+    """One label per ``(model, revision)``: the model, or ``model@revision`` (the revision cut to
+    ``length`` characters) when the same model occurs with several entries — revisions kept apart."""
+    pairs = list(identities)
+    counts: dict[str, int] = {}
+    for model, _ in pairs:
+        counts[model] = counts.get(model, 0) + 1
+    return [f"{m}@{r[:length] if length else r}" if counts[m] > 1 else m for m, r in pairs]
+
+
+def choose_revisions(records: Iterable[dict[str, Any]], policy: str = "newest") -> tuple[dict[str, list[str]], list[str]]:
+    """Which revisions of each model count, and the warnings about the ones left out.
+
+    ``records`` carry ``model``, ``revision`` and ``mtime`` (of the result file).  ``newest`` / ``oldest``:
+    the revision whose newest result file is newest / oldest (with a warning naming the others);
+    ``error``: several revisions raise :class:`InputError`; ``separate``: every revision counts."""
+    if policy not in REVISION_POLICIES:
+        raise InputError(f"unknown revision policy {policy!r}; choose from {', '.join(REVISION_POLICIES)}.")
+    revisions: dict[str, dict[str, float]] = {}
+    for r in records:
+        revs = revisions.setdefault(r["model"], {})
+        revs[r["revision"]] = max(revs.get(r["revision"], 0.0), r["mtime"])
+    chosen: dict[str, list[str]] = {}
+    notes: list[str] = []
+    for model, revs in revisions.items():
+        if len(revs) == 1 or policy == "separate":
+            chosen[model] = list(revs)
+            continue
+        order = sorted(revs, key=revs.get, reverse=policy != "oldest")
+        if policy == "error":
+            raise InputError(f"model {model} has results for {len(revs)} revisions: {', '.join(order)} "
+                             "(choose --revision-policy newest, oldest or separate).")  # fmt: skip
+        chosen[model] = [order[0]]
+        notes.append(f"model {model} has {len(revs)} revisions ({', '.join(order)}); using {order[0]} "
+                     f"({policy} results file)")  # fmt: skip
+    return chosen, notes
+
+
+# --- score names --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ScoreName:
+    """``Task[/subset][:metric]``."""
+
+    task: str
+    subset: str | None = None
+    metric: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> ScoreName:
+        text = str(text).strip()
+        head, _, metric = text.partition(":")
+        task, _, subset = head.partition("/")
+        if not task:
+            raise InputError(f"empty task in score name {text!r} (expected Task, Task:metric or Task/subset:metric).")
+        return cls(task, subset or None, metric or None)
+
+    def __str__(self) -> str:
+        return self.task + (f"/{self.subset}" if self.subset else "") + (f":{self.metric}" if self.metric else "")
+
+
+def _split_entries(scores: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    for split in SPLIT_PREFERENCE:
+        if split in scores:
+            return scores[split]
+    return next(iter(scores.values()), [])
+
+
+def _entries_for(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> list[dict[str, Any]] | None:
+    """The result entries a score name reads: its subset, else the ``all`` subset, else every subset."""
+    entries = _split_entries(scores)
+    if not entries:
+        return None
+    by_subset = {e.get("hf_subset", "default"): e for e in entries}
+    if name.subset is not None:
+        return [by_subset[name.subset]] if name.subset in by_subset else None
+    if "all" in by_subset:
+        return [by_subset["all"]]
+    return entries
+
+
+def read_score(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> float | None:
+    """One score from a TaskResult's ``scores`` dict (``None`` when absent); a mean over subsets when the
+    task has neither the named subset nor ``all``."""
+    entries = _entries_for(scores, name)
+    if entries is None:
+        return None
+    key = name.metric or "main_score"
+
+    def value(entry: dict[str, Any]) -> float | None:
+        v = entry.get(key)
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else None
+
+    values = [value(e) for e in entries]
+    if any(v is None for v in values):
+        return None
+    return values[0] if len(values) == 1 else float(np.mean(values))
+
+
+def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
+    """The score ``name`` as stored in one result file: a value that is not a number is an error naming the
+    file and the key; NaN or ``null`` is missing (the model is dropped from that cell), with a warning."""
+    import json
+
+    key = name.metric or "main_score"
+    for entry in _entries_for(record["scores"], name) or ():
+        v = entry.get(key)
+        if isinstance(v, bool) or (v is not None and not isinstance(v, (int, float))):
+            raise InputError(f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is "
+                             f"{json.dumps(v)[:40]}, not a number; repair or re-run this result.")  # fmt: skip
+        if key in entry and (v is None or not math.isfinite(v)):
+            warnings.warn(f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is {v!r}; "
+                          f"counted as missing ({name} of {record['model']} is left out)", stacklevel=3)  # fmt: skip
+
+
+def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[str]:
+    names = {task}
+    for e in _split_entries(scores):
+        subset = e.get("hf_subset", "default")
+        names.add(f"{task}/{subset}")
+        for k, v in e.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                names.add(f"{task}:{k}")
+                names.add(f"{task}/{subset}:{k}")
+    return names
+
+
+def _entry_standard_error(entry: dict[str, Any], key: str) -> float | None:
+    """The sampling standard error of one stored score (:mod:`mteb_evalrank.metrics.sampling_error`)."""
+    from mteb_evalrank.metrics.sampling_error import binomial_se, bounded_mean_se, spearman_se
+
+    value = entry.get(key)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        return None
+    main = entry.get("main_score")
+    if "ntest" in entry and key in ("main_score", "accuracy", "acc") and 0 <= value <= 1:
+        return binomial_se(float(value), int(entry["ntest"]))
+    n = entry.get("num_pairs")
+    if not isinstance(n, (int, float)) or n <= 0:
+        return None
+    if "cosine_spearman" in entry and (key == "cosine_spearman" or (key == "main_score" and main == entry["cosine_spearman"])):
+        return spearman_se(float(value), int(n))
+    if "mrr" in entry and (key.removeprefix("l2_") in ("mrr", "hits_at_1", "hits_at_3", "hits_at_10")
+                           or (key == "main_score" and main == entry["mrr"])):  # fmt: skip
+        return bounded_mean_se(float(value), max(int(n) // 2, 1))  # both directions of each pair: n / 2 items
+    return None
+
+
+def read_standard_error(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> float | None:
+    """The sampling standard error of the score :func:`read_score` returns (``None`` when no formula applies).
+
+    Accuracy: binomial over ``ntest``; STS Spearman: Fieller's approximation over ``num_pairs``; EvalRank
+    MRR/Hits: the [0, 1] bound over ``num_pairs / 2``; a mean of subsets: ``sqrt(Σ se²) / k``."""
+    from mteb_evalrank.metrics.sampling_error import mean_se
+
+    entries = _entries_for(scores, name)
+    if entries is None:
+        return None
+    ses = [_entry_standard_error(e, name.metric or "main_score") for e in entries]
+    if any(v is None for v in ses):
+        return None
+    return ses[0] if len(ses) == 1 else mean_se(ses)
+
+
+# --- one interface for a results folder and a score table ------------------------------------------------
+class ScoreSource:
+    """Where per-model scores come from: a results folder (:class:`ResultsFolder`) or a plain score table
+    (:class:`ScoreTable`).  ``correlate`` and its report read both through these methods only."""
+
+    skipped: list[tuple[str, str]]  # (path, reason) of files that could not be read
+    warnings: list[str]
+
+    @property
+    def groups(self) -> dict[str, dict[str, str]]:
+        """Per model, the ``family`` / ``lineage`` / ``floor`` the source itself declares (may be empty)."""
+        return {}
+
+    def matrix(self, names: Sequence[str], *, revision_policy: str = "newest", strict: bool = True) -> pd.DataFrame:
+        """Models × ``names`` (NaN where a model has no such score); an unknown name raises (``strict``)."""
+        raise NotImplementedError
+
+    def standard_errors(self, names: Sequence[str], *, revision_policy: str = "newest") -> pd.DataFrame:
+        """The sampling standard error of each score of :meth:`matrix` (NaN where none is known)."""
+        raise NotImplementedError
+
+
+# --- reading a results folder ---------------------------------------------------------------------------
+@dataclass
+class ResultsFolder(ScoreSource):
+    """What was read: ``records`` (model, revision, task, scores, mtime, path), and what was skipped."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    warnings: list[str] = field(default_factory=list)
+
+    def matrix(self, names: Sequence[str], *, revision_policy: str = "newest", strict: bool = True) -> pd.DataFrame:  # noqa: D102
+        return score_matrix(self, names, revision_policy=revision_policy, strict=strict)[0]
+
+    def standard_errors(self, names: Sequence[str], *, revision_policy: str = "newest") -> pd.DataFrame:  # noqa: D102
+        return score_matrix(self, names, revision_policy=revision_policy, reader=read_standard_error, strict=False)[0]
+
+
+def read_results_folder(folder: str | Path, *, progress: bool = False) -> ResultsFolder:
+    """Every task result under ``folder`` through MTEB's ``ResultCache`` path discovery and ``TaskResult``.
+
+    ``folder`` is a ResultCache folder (holding ``results/``) or the ``results/`` folder itself.  A file
+    that is not a valid TaskResult is skipped, named in ``skipped`` and warned about.
+    """
+    from mteb.cache import ResultCache
+    from mteb.results import TaskResult
+
+    folder = Path(folder)
+    if not folder.exists():
+        raise InputError(f"results folder {folder} does not exist.")
+    root = folder.parent if folder.name == "results" and not (folder / "results").is_dir() else folder
+    cache = ResultCache(root)
+    paths = cache.get_cache_paths(require_model_meta=False, include_remote=False)
+    out = ResultsFolder()
+    from tqdm.auto import tqdm
+
+    for path in tqdm(sorted(paths), desc="reading results", unit="file", disable=not progress, leave=False):
+        path = Path(path)
+        if path.name == "model_meta.json":
+            continue
+        try:
+            result = TaskResult.from_disk(path)
+        except Exception as exc:  # noqa: BLE001 - any unreadable file is named and skipped
+            reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}" if str(exc) else type(exc).__name__
+            out.skipped.append((str(path), reason))
+            warnings.warn(f"skipped {path}: not a readable MTEB result ({reason})", stacklevel=2)
+            continue
+        who = result_identity(path)
+        out.records.append({"model": who.label, "revision": who.revision, "task": result.task_name,
+                            "scores": result.scores, "mtime": path.stat().st_mtime, "path": str(path)})  # fmt: skip
+    if not out.records:
+        raise InputError(
+            f"no MTEB results found in {folder}"
+            + (f" ({len(out.skipped)} unreadable file(s) skipped)" if out.skipped else "")
+            + "; expected results/<org>__<model>/<revision>/<Task>.json (mteb run --output-folder)."
+        )
+    return out
+
+
+def score_matrix(
+    results: str | Path | ResultsFolder,
+    names: Sequence[str],
+    *,
+    revision_policy: str = "newest",
+    reader: Callable[[dict[str, list[dict[str, Any]]], ScoreName], float | None] | None = None,
+    strict: bool = True,
+) -> tuple[pd.DataFrame, ResultsFolder]:
+    """Models × ``names`` (NaN where a model has no such score); unknown names raise with close matches
+    (``strict``).  ``reader`` reads a value other than the score itself (e.g. :func:`read_standard_error`)."""
+    reader = reader or read_score
+    if revision_policy not in REVISION_POLICIES:
+        raise InputError(f"unknown revision policy {revision_policy!r}; choose from {', '.join(REVISION_POLICIES)}.")
+    folder = results if isinstance(results, ResultsFolder) else read_results_folder(results)
+    parsed = [ScoreName.parse(n) for n in names]
+    chosen, notes = choose_revisions(folder.records, revision_policy)  # which revision of each model counts
+    for msg in notes:
+        folder.warnings.append(msg)
+        warnings.warn(msg, stacklevel=2)
+    rows: dict[str, dict[str, float]] = {}
+    seen: set[str] = set()
+    for r in folder.records:
+        if r["revision"] not in chosen[r["model"]]:
+            continue
+        label = f"{r['model']}@{r['revision']}" if revision_policy == "separate" and len(chosen[r["model"]]) > 1 else r["model"]
+        row = rows.setdefault(label, {})
+        seen |= available_names(r["scores"], r["task"])
+        for name in parsed:
+            if name.task == r["task"]:
+                if reader is read_score:
+                    _check_stored_score(r, name)  # a non-numeric score: error; NaN/null: a warning
+                value = reader(r["scores"], name)
+                if value is not None:
+                    row[str(name)] = value
+    for name in parsed if strict else ():
+        if not any(str(name) in row for row in rows.values()):
+            close = difflib.get_close_matches(str(name), sorted(seen), n=4, cutoff=0.5)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise InputError(f"no model in {len(rows)} has the score {str(name)!r}{hint}")
+    import pandas as pd
+
+    frame = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=[str(n) for n in parsed]).sort_index()
+    return frame, folder
+
+
+# --- plain score tables -------------------------------------------------------------------------------------
+TABLE_SUFFIXES = (".csv", ".tsv")
+GROUP_COLUMNS = ("family", "lineage", "floor")
+
+
+@dataclass
+class ScoreTable(ScoreSource):
+    """A plain table of per-model scores (``correlate TABLE.csv``), read by :func:`read_score_table`:
+    ``frame`` (models × scores), ``group_frame`` (models × ``family``/``lineage``/``floor``)."""
+
+    path: str | Path
+    frame: pd.DataFrame
+    group_frame: pd.DataFrame
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, path: str | Path) -> ScoreTable:
+        """The table at ``path`` (``.csv`` or ``.tsv``)."""
+        frame, group_frame = read_score_table(path)
+        return cls(path, frame, group_frame)
+
+    @property
+    def groups(self) -> dict[str, dict[str, str]]:  # noqa: D102
+        return {m: {k: str(v) for k, v in row.items() if str(v).strip()} for m, row in self.group_frame.iterrows()}
+
+    def matrix(self, names: Sequence[str], *, revision_policy: str = "newest", strict: bool = True) -> pd.DataFrame:
+        """The named columns (one model per row, so there is no revision to choose); an unknown name raises
+        with close matches, and (``strict=False``) is left out instead."""
+        if not strict:
+            names = [n for n in names if n in self.frame.columns]
+        return table_scores(self.frame, names, self.path)
+
+    def standard_errors(self, names: Sequence[str], *, revision_policy: str = "newest") -> pd.DataFrame:
+        """A table carries no standard errors: all NaN."""
+        import pandas as pd
+
+        return pd.DataFrame(np.nan, index=self.frame.index, columns=list(dict.fromkeys(names))).sort_index()
+
+
+def open_score_source(source: str | Path | ScoreSource, *, progress: bool = False) -> ScoreSource:
+    """A :class:`ScoreSource` as is, a score table (``.csv``/``.tsv`` file) as :class:`ScoreTable`, anything
+    else as a results folder (:func:`read_results_folder`)."""
+    if isinstance(source, ScoreSource):
+        return source
+    if is_score_table(source):
+        return ScoreTable.read(source)
+    return read_results_folder(source, progress=progress)
+
+
+def is_score_table(path: str | Path) -> bool:
+    """A CSV/TSV file of scores (``correlate TABLE.csv``) rather than an MTEB results folder."""
+    return Path(path).suffix.lower() in TABLE_SUFFIXES and Path(path).is_file()
+
+
+def read_score_table(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A plain table of per-model scores → (models × scores, models × group columns).
+
+    One row per model; a ``model`` column (unique names); optional ``family``, ``lineage`` and ``floor``
+    (true/false) columns; every other column is a score (numbers; empty cells are missing scores).  ``.tsv``
+    is tab-separated, ``.csv`` comma-separated.  The same statistics apply as to a results folder, so
+    published per-model tables can be re-analysed."""
+    import pandas as pd
+
+    path = Path(path)
+    sep = "\t" if path.suffix.lower() == ".tsv" else ","
+    try:
+        raw = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"score table {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8.") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise InputError(f"score table {path} cannot be read as {'TSV' if sep != ',' else 'CSV'}: "
+                         f"{str(exc).splitlines()[0]}") from None  # fmt: skip
+    raw.columns = [str(c).strip() for c in raw.columns]
+    lower = {c.lower(): c for c in raw.columns}
+    if "model" not in lower:
+        raise InputError(f"score table {path} needs a 'model' column (found: {', '.join(raw.columns)}).")
+    raw = raw.rename(columns={lower[k]: k for k in ("model", *GROUP_COLUMNS) if k in lower})
+    raw["model"] = raw["model"].str.strip()
+    if (raw["model"] == "").any():
+        line = int((raw["model"] == "").to_numpy().argmax()) + 2
+        raise InputError(f"score table {path}, line {line}: empty model name.")
+    dup = raw["model"][raw["model"].duplicated()].tolist()
+    if dup:
+        raise InputError(f"score table {path}: model {dup[0]!r} appears twice (one row per model).")
+    groups = raw.set_index("model")[[c for c in GROUP_COLUMNS if c in raw.columns]].copy()
+    scores = {}
+    for col in [c for c in raw.columns if c not in ("model", *GROUP_COLUMNS)]:
+        text = raw[col].str.strip()
+        values = pd.to_numeric(text.where(text != ""), errors="coerce")
+        bad = text[(text != "") & values.isna() & ~text.str.lower().isin(("nan", "na"))]
+        if len(bad):
+            k = bad.index[0]
+            raise InputError(f"score table {path}, line {k + 2}, column {col!r}: {bad.iloc[0]!r} is not a number.")
+        scores[col] = values.to_numpy(dtype=float)
+    if not scores:
+        raise InputError(f"score table {path} has no score column besides {', '.join(groups.columns) or 'model'}.")
+    frame = pd.DataFrame(scores, index=raw["model"].to_numpy())
+    if "floor" in groups:
+        groups["floor"] = groups["floor"].str.strip().str.lower().isin(("true", "1", "yes"))
+    return frame, groups
+
+
+def table_scores(frame: pd.DataFrame, names: Sequence[str], path: str | Path) -> pd.DataFrame:
+    """The named columns of a score table; an unknown name raises with close matches."""
+    missing = [n for n in names if n not in frame.columns]
+    if missing:
+        close = difflib.get_close_matches(missing[0], list(frame.columns), n=4, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else f" (columns: {', '.join(frame.columns)})"
+        raise InputError(f"score table {path} has no column {missing[0]!r}{hint}")
+    return frame[list(dict.fromkeys(names))].sort_index()
+
+
+__all__ = [
+    "GROUP_COLUMNS", "REVISION_POLICIES", "SPLIT_PREFERENCE", "TABLE_SUFFIXES", "ResultIdentity", "ResultsFolder",
+    "ScoreName", "ScoreSource", "ScoreTable", "available_names", "choose_revisions", "is_score_table",
+    "model_name_from_folder", "open_score_source", "read_results_folder", "read_score", "read_score_table",
+    "read_standard_error", "result_identity", "revision_labels", "score_matrix", "table_scores", "task_result_files",
+]  # fmt: skip

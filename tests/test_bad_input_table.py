@@ -1,0 +1,264 @@
+"""Bad input to every command, as a table: one row per input, its exit code and a fragment of its message.
+
+Each row runs ``mteb_evalrank.cli.main`` in-process (argparse errors: ``SystemExit(2)``), offline, in a
+fresh working folder that holds a few bad files, next to a results folder seeded once with MTEB's own
+objects (tests/results_fixture.py).  After every row: exit code 2, no traceback, the fragment on the last
+stderr line, and every file of the seeded folder unchanged (SHA-256 of each, and no file added or removed:
+no temporary file left behind).  ``{R}`` is the seeded folder, ``{G}`` the folder of one of its models
+(local/glove.6B.50d), ``{LONG}`` a name of 300 bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from results_fixture import MODELS, model_folder, model_meta, write_results  # noqa: E402
+
+GLOVE = ("local/glove.6B.50d", "8def0747613c")
+#: a second folder of all-MiniLM-L6-v2 under another revision, with made-up metadata (32 dimensions):
+#: importing with MTEB's registry metadata of that model (384 dimensions) there is a real conflict
+OTHER = (MODELS[0][0], "r-other")
+TASKS = ["EvalRankWord", "HEROS", "N2O", "SentEvalMR", "SentEvalSST2", "SentEvalSTSB"]
+LONG = "a" * 300
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("seeded")
+    write_results(root, models=(*MODELS, GLOVE, OTHER), tasks=TASKS)
+    return root
+
+
+def checksums(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch, seeded) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for key in [k for k in list(__import__("os").environ) if k.startswith("MTEB_EVALRANK_")]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    (tmp_path / "afile").write_text("x\n")
+    (tmp_path / "good.txt").write_text("\n".join(f"sentence number {i}" for i in range(20)) + "\n")
+    (tmp_path / "latin1_families.csv").write_bytes("model,family\nm,café\n".encode("latin-1"))
+    (tmp_path / "senteval_mr.json").write_text(json.dumps({"MR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 10}}))
+    (tmp_path / "senteval_cr.json").write_text(json.dumps({"CR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 10}}))
+    (tmp_path / "senteval_latin1.json").write_bytes('{"MR": "café"}'.encode("latin-1"))
+    (tmp_path / "ragged.txt").write_text("a 1 2\nb 3\nc 4 5 6\n")  # one row short, the next long: 6 values
+    (tmp_path / "latin1_vectors.txt").write_bytes("a 1 2\ncafé 3 4\n".encode("latin-1"))
+    (tmp_path / "empty_vectors.txt").write_text("\n\n")
+    heros = tmp_path / "heros_text" / "results" / "o__m" / "r"
+    heros.mkdir(parents=True)
+    data = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
+    data["scores"]["test"][0]["normalized_cosine"] = "abc"
+    (heros / "HEROS.json").write_text(json.dumps(data))
+    scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
+    scores.mkdir(parents=True)
+    for task in ("EvalRankWord", "SentEvalMR"):
+        data = json.loads((model_folder(seeded, *GLOVE) / f"{task}.json").read_text())
+        if task == "SentEvalMR":
+            data["scores"]["test"][0]["main_score"] = "abc"
+        (scores / f"{task}.json").write_text(json.dumps(data))
+    return tmp_path
+
+
+def _cuda_available() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+G = "{R}/results/local__glove.6B.50d/8def0747613c"
+CORRELATE = ["correlate", "{R}", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"]
+ROWS = [
+    # --- names the file system cannot hold, or that climb out of the results folder
+    (["import-senteval", "senteval_mr.json", "--model", "../..", "--revision", "x", "-o", "out"], "no '.' or '..' parts"),
+    (["import-senteval", "senteval_mr.json", "--model", "org/..", "--revision", "x", "-o", "out"], "no '.' or '..' parts"),
+    (["import-senteval", "senteval_mr.json", "--model", "./m", "--revision", "x", "-o", "out"], "no '.' or '..' parts"),
+    (["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "..", "-o", "out"], "--revision must be a non-empty name"),
+    (["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "a/b", "-o", "out"], "--revision must be a non-empty name"),
+    (["import-senteval", "senteval_mr.json", "--model", f"org/{LONG}", "--revision", "x", "-o", "out"], "--model is too long for a folder name"),
+    (["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", LONG, "-o", "out"], "--revision is too long for a folder name"),
+    (["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "x", "-o", LONG], "longer than the file system allows (255)"),
+    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", LONG], "longer than the file system allows (255)"),
+    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", f"out/{LONG}/x"], "longer than the file system allows (255)"),
+    (["run", "-m", f"{LONG}.txt", "-t", "WS-353-All", "-o", "out"], "cannot look up this path: File name too long."),
+    (["heros-report", "{R}", "--csv", f"{LONG}.csv"], "longer than the file system allows (255)"),
+    # --- what a user has is never changed: result files, model metadata, computed results
+    (["import-senteval", "senteval_mr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", "{R}"], "holds results the plugin computed itself"),
+    (["import-senteval", "senteval_cr.json", "--model", OTHER[0], "--revision", OTHER[1], "-o", "{R}"], "describes another model under the name"),
+    ([*CORRELATE, "--csv", f"{G}/SentEvalMR.json", "--plot", "y.badext"], "is an MTEB result file (task SentEvalMR); an output option never writes over it"),
+    ([*CORRELATE, "--out", f"{G}/model_meta.json"], "is the model metadata of an MTEB result folder"),
+    ([*CORRELATE, "--csv", "c.csv", "--plot", "y.badext"], "--plot file y.badext: unknown file type '.badext'"),
+    ([*CORRELATE, "--csv", "same.csv", "--out", "same.csv"], "--out and --csv name the same file same.csv"),
+    ([*CORRELATE, "--out", "afile/x.md"], "cannot write --out file afile/x.md: afile is a file, not a folder."),
+    ([*CORRELATE, "--plot", "afile/x.png"], "cannot write --plot file afile/x.png: afile is a file, not a folder."),
+    ([*CORRELATE, "--rank-plot", "afile/x.svg"], "cannot write --rank-plot file afile/x.svg: afile is a file, not a folder."),
+    (["heros-report", "{R}", "--csv", f"{G}/HEROS.json"], "is an MTEB result file (task HEROS)"),
+    (["heros-report", "{R}", "--out", "x.badext"], "chart file x.badext: unknown file type '.badext'"),
+    (["heros-report", "{R}", "--out", "afile/x.png"], "cannot write chart file afile/x.png: afile is a file, not a folder."),
+    (["heros-report", "{R}", "--csv", "same.png", "--out", "same.png"], "--csv and --out name the same file same.png"),
+    (["n2o-compare", "{R}", "--out", "afile/x.png"], "cannot write heatmap file afile/x.png: afile is a file, not a folder."),
+    (["n2o-compare", "{R}", "--csv", f"{G}/model_meta.json"], "is the model metadata of an MTEB result folder"),
+    (["n2o", "glove-6b-50d", "x", "--corpus", "good.txt", "--csv", f"{G}/N2O.json"], "is an MTEB result file (task N2O)"),
+    (["report", "{R}", "--out", "afile/x.html"], "cannot write report file afile/x.html: afile is a file, not a folder."),
+    (["sts-by-level", "{R}", "--out", "afile/x.png"], "cannot write chart file afile/x.png: afile is a file, not a folder."),
+    (["descriptive-stats", "EvalRankWord", "--out", G], "is an MTEB result file (task EvalRankWord)"),
+    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", "afile"], "afile is an existing file, not a folder"),
+    # --- bad values and unreadable input
+    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "--device", "nonsense"], "argument --device: unknown device 'nonsense'; use cpu"),
+    (["n2o", "a", "b", "--corpus", "good.txt", "--device", "gpu0"], "argument --device: unknown device 'gpu0'"),
+    pytest.param(["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "--device", "cuda:0"], "device 'cuda:0' is not available",
+                 marks=pytest.mark.skipif("_cuda_available()", reason="a CUDA GPU is present")),
+    ([*CORRELATE[:3], "EvalRankWord", "--downstream", "EvalRankWord", "--no-progress"], "EvalRankWord is given both as intrinsic and as downstream score"),
+    ([*CORRELATE, "--families", "latin1_families.csv"], "latin1_families.csv, line 2: not UTF-8 text: byte 0xe9"),
+    (["heros-report", "heros_text"], "score synonym.normalized_cosine is \"abc\", not a number"),
+    (["correlate", "scores_text", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR"], "SentEvalMR.json: score default.main_score is \"abc\", not a number"),
+    (["import-senteval", "senteval_latin1.json", "--model", "org/m", "--revision", "x", "-o", "out"], "not UTF-8 text"),
+    (["run", "-m", "ragged.txt", "-t", "WS-353-All", "-o", "out"], "ragged.txt, line 2: the vector of 'b' has 1 value, expected 2"),
+    (["n2o", "latin1_vectors.txt", "glove-6b-50d", "--corpus", "good.txt"], "latin1_vectors.txt, line 2: not UTF-8 text: byte 0xe9 at column 4"),
+    (["run", "-m", "empty_vectors.txt", "-t", "WS-353-All", "-o", "out"], "empty file: no word vectors found"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("argv", "fragment"), ROWS)
+def test_bad_input_gets_one_line_exit_code_2_and_changes_nothing(argv, fragment, seeded, workdir, capsys):
+    from mteb_evalrank.cli import main
+
+    before = checksums(seeded)
+    args = [a.replace("{R}", str(seeded)) for a in argv]
+    try:
+        code = main(args)
+    except SystemExit as exc:  # argparse
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+    last = err.strip().splitlines()[-1]
+    assert fragment.replace("{R}", str(seeded)) in last, last
+    assert last.startswith(("mteb-evalrank: error: ", "mteb-evalrank ")), last
+    assert checksums(seeded) == before
+    assert not [p for p in Path.cwd().rglob("*") if ".tmp" in p.name], "a temporary file was left behind"
+
+
+def test_every_row_names_a_command_and_the_table_is_large():
+    commands = {row.values[0][0] if hasattr(row, "values") else row[0][0] for row in ROWS}
+    assert len(ROWS) >= 30 and len(commands) >= 8, (len(ROWS), commands)
+
+
+# --- what is kept, and what is accepted with a warning -------------------------------------------------------
+def test_import_into_a_model_folder_merges_its_metadata(seeded, workdir, capsys, tmp_path):
+    """The issue's case: SentEval scores imported into the folder of a model that has results keep its
+    metadata (licence, dimensions, parameters, release date) instead of replacing it with nulls."""
+    from mteb_evalrank.cli import main
+
+    root = tmp_path / "copy"
+    shutil.copytree(seeded, root)
+    folder = model_folder(root, *GLOVE)
+    (folder / "SentEvalCR.json").unlink(missing_ok=True)
+    before = json.loads((folder / "model_meta.json").read_text())
+    assert before["license"] and before["embed_dim"] and before["release_date"]
+    others = {k: v for k, v in checksums(root).items() if not k.startswith(str(folder.relative_to(root)))}
+    assert main(["import-senteval", "senteval_cr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", str(root)]) == 0
+    after = json.loads((folder / "model_meta.json").read_text())
+    assert after == before  # the import knows nothing more than the name and revision
+    assert (folder / "SentEvalCR.json").is_file()
+    assert {k: v for k, v in checksums(root).items() if k in others} == others
+
+
+def test_merge_model_meta_keeps_known_fields_and_refuses_another_model(tmp_path):
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.integration.result_cache import merge_model_meta
+
+    old = {"name": "o/m", "revision": "r", "license": "mit", "embed_dim": 50, "loader_kwargs": {"vectors_path": "/v"},
+           "n_parameters": 10, "languages": ["eng-Latn"]}  # fmt: skip
+    new = {"name": "o/m", "revision": "r", "license": None, "embed_dim": None, "loader_kwargs": {}, "n_parameters": 10.0,
+           "languages": [], "release_date": "2024-01-01", "citation": None}  # fmt: skip
+    merged = merge_model_meta(old, new, path=tmp_path / "model_meta.json")
+    assert merged == {**old, "release_date": "2024-01-01", "citation": None}
+    with pytest.raises(InputError, match=r"describes another model .*embed_dim 50 there, 384 now"):
+        merge_model_meta(old, {**new, "embed_dim": 384}, path=tmp_path / "model_meta.json")
+
+
+def test_safe_result_cache_writes_merged_metadata_atomically_and_refuses_a_conflict(seeded, tmp_path):
+    import mteb
+
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.integration.result_cache import open_result_cache
+
+    root = tmp_path / "copy"
+    shutil.copytree(seeded, root)
+    folder = model_folder(root, *GLOVE)
+    task = mteb.get_task("SentEvalCR")
+    result = mteb.TaskResult.from_task_results(task, {"test": {"default": {"main_score": 0.5, "acc": 0.5}}}, evaluation_time=1)
+    before = json.loads((folder / "model_meta.json").read_text())
+    empty = mteb.models.ModelMeta.create_empty({"name": GLOVE[0], "revision": GLOVE[1]})
+    open_result_cache(root).save_to_cache(result, empty)
+    assert json.loads((folder / "model_meta.json").read_text()) == before
+    other = model_meta(GLOVE[0], GLOVE[1], dim=300)  # same name and revision, 300 dimensions: another model
+    snapshot = checksums(root)
+    with pytest.raises(InputError, match="describes another model"):
+        open_result_cache(root).save_to_cache(result, other)
+    assert checksums(root) == snapshot
+    assert not [p for p in folder.iterdir() if p.name.startswith(".")]
+
+
+def test_a_nan_score_is_missing_with_a_warning(seeded, workdir, capsys):
+    from mteb_evalrank.cli import main
+
+    folder = workdir / "nan" / "results" / "o__m" / "r"
+    folder.mkdir(parents=True)
+    data = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
+    data["scores"]["test"][0]["normalized_cosine"] = float("nan")
+    (folder / "HEROS.json").write_text(json.dumps(data))
+    from mteb_evalrank.errors import EvalRankWarning
+
+    with pytest.warns(EvalRankWarning, match=r"HEROS.json: score synonym.normalized_cosine is nan; shown as missing \(-\)."):
+        assert main(["heros-report", str(workdir / "nan")]) == 0  # (the CLI prints it as one "warning:" line)
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("o/m"))
+    assert row.split()[1] == "-" and "nan" not in out
+
+
+def test_correlate_counts_a_nan_score_as_missing_with_a_warning(seeded, tmp_path):
+    from mteb_evalrank.reports.correlation_study import score_matrix
+
+    root = tmp_path / "copy"
+    shutil.copytree(seeded, root)
+    path = model_folder(root, *GLOVE) / "SentEvalMR.json"
+    data = json.loads(path.read_text())
+    data["scores"]["test"][0]["main_score"] = float("nan")
+    path.write_text(json.dumps(data))
+    with pytest.warns(UserWarning, match=r"SentEvalMR.json: score default.main_score is nan; counted as missing"):
+        frame, _ = score_matrix(root, ["SentEvalMR", "EvalRankWord"], revision_policy="separate")
+    assert frame["SentEvalMR"].isna().sum() == 1 and frame["EvalRankWord"].notna().all()
+
+
+def test_outputs_are_written_whole_with_the_usual_file_mode(seeded, workdir, capsys):
+    from mteb_evalrank.cli import main
+
+    assert main(["heros-report", str(seeded), "--csv", "h.csv", "--out", "h.png"]) == 0
+    assert (workdir / "h.csv").read_text().startswith("model,revision,")
+    assert (workdir / "h.png").read_bytes()[:4] == b"\x89PNG"
+    assert ((workdir / "h.csv").stat().st_mode & 0o777) == ((workdir / "afile").stat().st_mode & 0o777)
+    assert not [p for p in workdir.iterdir() if ".tmp" in p.name]
+
+
+def test_the_leaderboard_advice_for_an_empty_folder_parses(tmp_path):
+    """The leaderboard's error for a folder without results advises ``mteb-evalrank run -o FOLDER``: ``run``
+    takes ``-o`` (with the tasks it always needs)."""
+    from mteb_evalrank.cli import build_parser
+
+    args = build_parser().parse_args(["run", "-o", str(tmp_path), "-t", "EvalRankWord"])
+    assert args.output_folder == str(tmp_path)
