@@ -123,8 +123,9 @@ def read_groups_csv(path: str | Path) -> dict[str, dict[str, str]]:
 def model_lineages(models: Sequence[str], families: Mapping[str, str], *,
                    groups: Mapping[str, Mapping[str, str]] | None = None) -> tuple[dict[str, str], dict[str, bool]]:  # fmt: skip
     """Each model's lineage and whether it is a random floor: an explicit ``lineage``/``floor`` (a
-    ``--families`` file or score-table column) first, then the zoo's (each base's ``lineage`` in ``models/catalogue.json``, reasons in ``models/lineages.json``), else the
-    lineage is the model's family and it is not a floor."""
+    ``--families`` file or score-table column) first, then the zoo's (each base's ``lineage`` in
+    ``models/catalogue.json``, reasons in ``models/lineages.json``), else the lineage is the model's family
+    and it is not a floor."""
     from mteb_evalrank.models.lineage import lineage_of
 
     lineages, floors = {}, {}
