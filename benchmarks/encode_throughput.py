@@ -129,11 +129,9 @@ def main() -> None:
     parser.add_argument("--n-slow", type=int, default=300, help="texts for mpnet-base (about 10x slower)")
     args = parser.parse_args()
 
-    from mteb_evalrank.integration.zoo import register_zoo
     from mteb_evalrank.models import packaged_forwards as pf
     from mteb_evalrank.models.packaged import packaged_model_path
 
-    register_zoo()
     texts = sts_sentences(args.sources, max(args.n, args.n_slow))
 
     def emit(key, value):

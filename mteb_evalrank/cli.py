@@ -436,7 +436,7 @@ def add_build_word_models_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "build-word-models",
         help="build the word-level zoo's distilled/trained word vectors into the plugin cache (see `models`)",
-        description="Builds the word models of mteb_evalrank/models/word_models.json that need a build "
+        description="Builds the word models of mteb_evalrank/models/catalogue.json that need a build "
         "(Model2Vec distillations, spaCy's vectors, word2vec/fastText/PPMI-SVD trained on Debian text) into "
         "$MTEB_EVALRANK_CACHE/word_models/<name>/<revision>/. Deterministic (seeds, one worker).",
     )
@@ -510,7 +510,7 @@ def add_study_parser(subparsers) -> None:
     p.add_argument("--zoo", nargs="+", default=None, metavar="NAME",
                    help="'population' (the sentence level's default: every installed sentence-level variant of "
                         "all families but the slow e5-small-4bit and mpnet-base), 'study' (the first study's 27 "
-                        "variants, without models/population.json's bases), 'word' (the word level's default), "
+                        "variants, without the wider population's bases), 'word' (the word level's default), "
                         "'all', base names (minilm-l6) or variants (minilm-l6/cls)")  # fmt: skip
     p.add_argument("--out", required=True, type=output_folder_arg, help="study folder (results/, report, timing.json)")
     p.add_argument("--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks")

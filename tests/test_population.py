@@ -1,4 +1,4 @@
-"""The wider population (models/population.json): catalogue, selections, listing, each base's forward,
+"""The wider population (the population bases of models/catalogue.json): catalogue, selections, listing, each base's forward,
 the copy check, the SimCSE gradient and the ONNX-vs-torch check.
 
 A base that is not installed (or not built) is skipped with the one-line command that provides it.
@@ -12,45 +12,56 @@ import numpy as np
 import pytest
 
 from mteb_evalrank.models import population
+from mteb_evalrank.models.catalogue import catalogue
+from mteb_evalrank.models.engines import engine_of
+from mteb_evalrank.models.zoo import BASES
+
+#: the bases the wider population added (their selection in the catalogue)
+POPULATION = [b for b in catalogue()["bases"] if b["selection"] == "population"]
+
+
+def _status(base: str) -> str:
+    return engine_of(BASES[base]).status(BASES[base])
+
+
+def _load(base: str):
+    return engine_of(BASES[base]).checked_load(BASES[base])
 
 SENTENCES = ["A man is playing a guitar.", "A man plays the guitar on stage.", "The stock market fell sharply today.",
              "Two dogs run through the snow.", "", "A woman slices an onion."]  # fmt: skip
 
 
 def _need(base: str) -> None:
-    status = population.forward_status(base)
+    status = _status(base)
     if status != "installed":
         pytest.skip(f"{base}: {status}")
 
 
 def test_catalogue_is_data_and_every_variant_names_a_known_base():
-    cat = population.catalogue()
-    bases = {b["name"] for b in cat["bases"]}
-    assert bases and all(v["base"] in bases for v in cat["variants"])
-    for b in cat["bases"]:
-        assert b["family"] and b["license"] and b["description"], b["name"]
+    cat = catalogue()
+    assert len(POPULATION) >= 12 and all(b["variants"] for b in POPULATION)
+    for b in POPULATION:
+        assert b["family"] and b["provenance"]["license"] and b["description"], b["name"]
         assert b["engine"] in ("spacy-cnn", "lsa", "tfidf-rp")
-        if b.get("build"):
-            assert b["build"] in cat["builds"] and b["build"] in population.BUILDABLE
+        if b["weights"].get("build"):
+            assert b["weights"]["build"] in cat["builds"] and b["weights"]["build"] in population.BUILDABLE
     for build in cat["builds"].values():  # the recipe that goes into the revision and the listing
         assert {"seed", "corpus", "what"} <= set(build) and build["corpus"] in cat["corpora"]
     assert len(cat["rejected"]) >= 4
 
 
-def test_registration_adds_every_base_with_its_family_and_the_variants():
-    from mteb_evalrank.integration.zoo import register_zoo
-    from mteb_evalrank.models.zoo import BASES, VARIANTS
+def test_the_zoo_has_every_base_with_its_family_and_the_variants():
+    from mteb_evalrank.models.zoo import VARIANTS
 
-    register_zoo()
-    for entry in population.catalogue()["bases"]:
+    for entry in POPULATION:
         assert BASES[entry["name"]].family_name == entry["family"]
-    for v in population.catalogue()["variants"]:
-        assert f"{v['base']}/{v['variant']}" in VARIANTS
+        for v in entry["variants"]:
+            assert f"{entry['name']}/{v['variant']}" in VARIANTS
 
 
 def test_revision_follows_the_recipe(monkeypatch):
     before = population.base_revision("lsa-wordnet-64")
-    cat = json.loads(json.dumps(population.catalogue()))
+    cat = json.loads(json.dumps(catalogue()))
     cat["builds"]["tfidf-wordnet"]["seed"] = 1
     monkeypatch.setattr(population, "catalogue", lambda: cat)
     assert population.base_revision("lsa-wordnet-64") != before
@@ -62,11 +73,11 @@ def test_study_selection_is_unchanged_and_population_adds_the_new_bases():
 
     study = select_variants("study")
     pop = select_variants("population")
-    assert not any(population.provides(VARIANTS[v].base) for v in study)
+    assert not any(BASES[VARIANTS[v].base].selection == "population" for v in study)
     assert set(study) <= set(pop)
     assert not any(VARIANTS[v].base in SLOW_BASES for v in pop)
-    new = [v for v in pop if population.provides(VARIANTS[v].base)]
-    assert all(population.forward_status(VARIANTS[v].base) == "installed" for v in new)
+    new = [v for v in pop if BASES[VARIANTS[v].base].selection == "population"]
+    assert new and all(_status(VARIANTS[v].base) == "installed" for v in new)
     assert select_variants("spacy-sm-ner") == [v for v in sorted(VARIANTS) if v.startswith("spacy-sm-ner/")]
 
 
@@ -90,12 +101,12 @@ def test_listing_has_a_family_column_and_details_give_source_licence_speed():
 
 def test_missing_builds_say_how_to_build(monkeypatch, tmp_path):
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path))
-    status = population.forward_status("lsa-wordnet-64")
+    status = _status("lsa-wordnet-64")
     if status.startswith("not installed"):
         pytest.skip(status)
     assert status.startswith("not built:") and "mteb-evalrank fetch-weights tfidf-wordnet" in status
     with pytest.raises(Exception, match="fetch-weights tfidf-wordnet"):
-        population.load_forward("lsa-wordnet-64")
+        _load("lsa-wordnet-64")
 
 
 def test_fetch_weights_lists_the_builds(tmp_path, monkeypatch, capsys):
@@ -129,15 +140,15 @@ def test_wordnet_corpus_matches_the_pinned_checksum():
     if not wordnet_available():
         pytest.skip(INSTALL_HINT)
     corpus = load_wordnet_corpus()
-    assert corpus.sha256 == population.catalogue()["corpora"]["wordnet-3.0-glosses"]["sha256"]
+    assert corpus.sha256 == catalogue()["corpora"]["wordnet-3.0-glosses"]["sha256"]
     assert len(corpus.texts) == 169_300 and len(set(corpus.texts)) == len(corpus.texts)
 
 
 @pytest.mark.parametrize("base", ["spacy-sm-tok2vec", "spacy-sm-ner", "spacy-sm-senter"])
 def test_spacy_cnn_last_layer_is_the_components_own_output(base):
     _need(base)
-    entry = {b["name"]: b for b in population.catalogue()["bases"]}[base]
-    forward = population.load_forward(base)
+    entry = {b["name"]: b for b in POPULATION}[base]
+    forward = _load(base)
     layers, mask = forward.hidden_states(SENTENCES)
     assert len(layers) == entry["n_layers"] + 1 and layers[0].shape[-1] == entry["dim"]
     docs = [forward.nlp.make_doc(t) for t in SENTENCES if t.strip()]
@@ -235,16 +246,13 @@ def test_zoo_backend_switch_swaps_in_onnx_only_when_asked(tmp_path, monkeypatch)
     assert len(layers) == 2 and layers[0].shape[:2] == mask.shape
 
 
-def test_population_selection_does_not_depend_on_the_word_zoo_being_registered():
+def test_population_selection_leaves_out_the_word_levels_additions():
     from mteb_evalrank.integration.study import select_variants
+    from mteb_evalrank.models import word_zoo
 
-    before = select_variants("population")
-    try:
-        from mteb_evalrank.models import word_zoo
-    except ImportError:
-        pytest.skip("no word-level zoo")
-    word_zoo.register_word_zoo()
-    assert select_variants("population") == before
+    pop = select_variants("population", installed_only=False)
+    assert pop and not any(word_zoo.is_new_word_variant(v) for v in pop)
+    assert "glove-50d/mean" in pop and "random-50d/abtt" not in pop
 
 
 def test_onnx_position_ids_follow_the_model_family():

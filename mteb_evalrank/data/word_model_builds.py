@@ -1,6 +1,6 @@
 """Build the word-level zoo's sets of vectors into the plugin cache (``mteb-evalrank build-word-models``).
 
-Each buildable base of ``mteb_evalrank/models/word_models.json`` has a recipe there; the result goes
+Each buildable word set of ``mteb_evalrank/models/catalogue.json`` has a recipe there (its ``weights``); the result goes
 to ``<plugin cache>/word_models/<name>/<revision>/`` (the revision is a digest of the recipe, see
 :func:`mteb_evalrank.models.word_zoo.base_revision`) with a ``manifest.json`` recording the recipe,
 the versions actually used, the input digests, the vocabulary size and the build time.  Nothing
@@ -200,7 +200,7 @@ def corpus_file(name: str) -> tuple[Path, dict[str, Any]]:
                 raise InputError(f"corpus {name}: Debian package {pkg} is not installed: {entry['install']}")
             if pkg == part["debian_package"] and have != part["version"]:
                 raise InputError(f"corpus {name}: {pkg} {have} is installed, the recipe pins {part['version']} "
-                                 "(another text): install that version or update the pin in word_models.json")  # fmt: skip
+                                 "(another text): install that version or update the pin in catalogue.json")  # fmt: skip
             versions[pkg] = have
     digest = hashlib.sha256(json.dumps(entry, sort_keys=True).encode()).hexdigest()[:12]
     folder = word_zoo.word_models_root() / "corpora" / name / digest

@@ -94,19 +94,6 @@ def read_model_meta(path: Path) -> dict[str, Any]:
     return meta
 
 
-def _register_word_zoo() -> None:
-    """The word-level zoo's variants are registered on demand (``models.word_zoo``); results of them are
-    zoo results, not unregistered models."""
-    try:
-        from mteb_evalrank.integration.zoo import register_zoo
-        from mteb_evalrank.models.word_zoo import register_word_zoo
-
-        register_word_zoo()
-        register_zoo()
-    except Exception:  # noqa: BLE001 - optional part; its models are then listed as unregistered
-        pass
-
-
 def folder_models(folder: str | Path) -> list[FolderModel]:
     """Every model revision with a result file in ``folder/results`` (MTEB's layout, experiments aside), with
     the name the leaderboard shows it under.  Raises :class:`InputError` on a malformed ``model_meta.json``."""
@@ -122,9 +109,7 @@ def folder_models(folder: str | Path) -> list[FolderModel]:
         else:  # MTEB names such a model after its folders
             meta, name, revision = None, rev_dir.parent.name.replace("__", "/"), rev_dir.name
         found.setdefault((name, revision), (rev_dir, meta))
-    registry = _registry()
-    if any(name.startswith("zoo/") and name not in registry for name, _ in found):
-        _register_word_zoo()
+    registry = _registry()  # every zoo variant is in it (registered once, from the plugin's start-up hook)
     revisions: dict[str, int] = {}
     for name, _ in found:
         revisions[name] = revisions.get(name, 0) + 1

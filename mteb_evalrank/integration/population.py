@@ -1,10 +1,9 @@
 """The ``population`` selection of ``mteb-evalrank study --zoo``: every installed sentence-level variant.
 
-``select_variants("population")`` = every installed zoo variant of every family (built-in catalogue,
-``models/population.json``, and the sentence-level bag-of-words variants of the word-level zoo), except
-the slow bases it is given and word-level-only variants.  The default ``study`` selection keeps the
-bases it had before the population was widened: :func:`population_only` names the bases it leaves out
-until the study is re-run on the whole population.
+``select_variants("population")`` = every installed zoo variant of every family (the catalogue's bases of
+selection ``study`` and ``population``), except the slow bases it is given and the word level's additions.
+The default ``study`` selection keeps the bases it had before the population was widened:
+:func:`population_only` names the bases it leaves out until the study is re-run on the whole population.
 """
 
 from __future__ import annotations
@@ -15,17 +14,17 @@ import numpy as np
 
 
 def population_only(base: str) -> bool:
-    """A base added by ``models/population.json`` (not part of the default ``study`` selection yet)."""
-    from mteb_evalrank.models import population
+    """A base the wider population added (its ``selection`` in ``catalogue.json``; not part of the default
+    ``study`` selection yet)."""
+    from mteb_evalrank.models.zoo import BASES
 
-    return population.provides(base)
+    return base in BASES and BASES[base].selection == "population"
 
 
 def _word_zoo_entry(name: str) -> bool:
-    """A variant the word-level zoo adds (``word_zoo.is_new_word_variant``: its own sets and ``random-50d/abtt``).
+    """A variant the word level added (``word_zoo.is_new_word_variant``: its own sets and ``random-50d/abtt``).
     They are word models first; whether their bags of words join the sentence population is the study's
-    decision, and the selection must not depend on whether the word zoo was registered in this process.
-    (GloVe's built-in bag-of-words variants stay in.)"""
+    decision.  (GloVe's built-in bag-of-words variants stay in.)"""
     try:
         from mteb_evalrank.models import word_zoo
     except ImportError:  # pragma: no cover - the word-level zoo is optional
@@ -36,10 +35,9 @@ def _word_zoo_entry(name: str) -> bool:
 def population_variants(exclude_bases: Iterable[str] = (), *, installed_only: bool = True) -> list[str]:
     """Sentence-level variants of all families, minus ``exclude_bases`` (sorted names); ``installed_only``:
     only those whose base is installed here (a report from committed results needs none installed)."""
-    from mteb_evalrank.integration.zoo import register_zoo, variant_status
+    from mteb_evalrank.integration.zoo import variant_status
     from mteb_evalrank.models.zoo import VARIANTS
 
-    register_zoo()  # word-level-only bases (models/word_models.json) are not sentence encoders: not registered here
     excluded = set(exclude_bases)
     return [name for name in sorted(VARIANTS)
             if VARIANTS[name].base not in excluded and not _word_zoo_entry(name)

@@ -201,10 +201,9 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True) -
     families but :data:`SLOW_BASES`), ``"word"`` (every installed word model), ``"all"`` (every installed
     variant), or names/prefixes (``minilm-l6``, ``zoo:glove-50d/sif``).  ``installed_only=False`` keeps the
     variants whose base is not installed here (a report from committed results)."""
-    from mteb_evalrank.integration.zoo import register_zoo, resolve_zoo_spec, variant_status
+    from mteb_evalrank.integration.zoo import resolve_zoo_spec, variant_status
     from mteb_evalrank.models.zoo import BASES, VARIANTS
 
-    register_zoo()
     names = [spec] if isinstance(spec, str) else list(spec)
     chosen: list[str] = []
     for name in names:

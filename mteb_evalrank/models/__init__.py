@@ -82,7 +82,8 @@ def __dir__() -> list[str]:
 # without MTEB: ``import mteb_evalrank.models.pooling`` imports neither mteb nor the task package
 # (``tests/test_layers.py`` checks this in a fresh interpreter).
 _WITHOUT_MTEB = frozenset(
-    {"lineage", "neutral_corpus", "onnx_forward", "pooling", "postprocessing", "rankencoder_loss", "transformer_forward"}
+    {"catalogue", "lineage", "neutral_corpus", "onnx_forward", "pooling", "postprocessing", "rankencoder_loss",
+     "transformer_forward"}
 )
 
 

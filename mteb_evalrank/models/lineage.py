@@ -1,30 +1,33 @@
-"""The lineage of a checkpoint family, read from ``lineages.json`` (data, not code).
+"""The lineage of a checkpoint family: each base of ``catalogue.json`` names it, ``lineages.json`` says why.
 
 A *lineage* groups everything that shares weights or training: models fine-tuned, distilled, quantised,
 pruned or post-processed from another model or from a common pretrained checkpoint, and models trained
 by one method family on one corpus.  The study counts independence in lineages (``docs/statistics.md``).
-A family that ``lineages.json`` does not list is its own lineage.
+A family that no base of the catalogue names, or whose lineage has no reason in ``lineages.json``, is its
+own lineage.
 """
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from importlib import resources
 
 UNLISTED_REASON = "no shared weights or training recorded in lineages.json: its own lineage"
 
 
 @lru_cache(maxsize=1)
 def lineage_table() -> dict[str, tuple[str, str]]:
-    """family → (lineage, reason), from the package's ``lineages.json``."""
-    data = json.loads(resources.files("mteb_evalrank.models").joinpath("lineages.json").read_text(encoding="utf-8"))
+    """family → (lineage, reason), for the families of the catalogue whose lineage ``lineages.json`` gives a
+    reason for."""
+    from mteb_evalrank.models.catalogue import catalogue, lineage_reasons
+
+    reasons = lineage_reasons()
     out: dict[str, tuple[str, str]] = {}
-    for name, entry in data["lineages"].items():
-        for family in entry["families"]:
-            if family in out:
-                raise ValueError(f"lineages.json lists family {family!r} in two lineages ({out[family][0]}, {name}).")
-            out[family] = (name, entry["reason"])
+    for entry in catalogue()["bases"]:
+        family, lineage = entry["family"], entry["lineage"]
+        if family in out and out[family][0] != lineage:
+            raise ValueError(f"catalogue.json puts family {family!r} in two lineages ({out[family][0]}, {lineage}).")
+        if lineage in reasons:
+            out[family] = (lineage, reasons[lineage])
     return out
 
 

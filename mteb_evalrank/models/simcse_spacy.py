@@ -10,7 +10,7 @@ random (the "word deletion" augmentation of Wu et al. 2020 / CLEAR), keeping at 
 Pooling: the masked mean of the last layer (the zoo's ``mean``).  The gradient of the loss with
 respect to the pooled vectors is computed in numpy and passed back through thinc's own backprop.
 
-Recipe (``population.json`` → ``builds.simcse-spacy-sm``; its digest is part of each checkpoint's
+Recipe (``catalogue.json`` → ``builds.simcse-spacy-sm``; its digest is part of each checkpoint's
 revision): corpus = the WordNet 3.0 gloss corpus (:mod:`mteb_evalrank.models.neutral_corpus`,
 SHA-256 pinned), batch 64 texts drawn uniformly with ``numpy.random.default_rng(seed)``, τ = 0.05,
 thinc ``Adam`` lr 1e-3, dropout 0.1, word deletion 0.2, checkpoints after 25, 100, 300, 800 steps.

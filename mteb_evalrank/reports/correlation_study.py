@@ -78,10 +78,8 @@ def zoo_family(model: str) -> str | None:
         return None
     body = text[4:]
     base = body.split("__", 1)[0] if "__" in body else body.split("/", 1)[0]
-    from mteb_evalrank.models.packaged_forwards import register_zoo_entries
     from mteb_evalrank.models.zoo import BASES
 
-    register_zoo_entries()
     return BASES[base].family_name if base in BASES else base
 
 
@@ -125,8 +123,9 @@ def read_groups_csv(path: str | Path) -> dict[str, dict[str, str]]:
 def model_lineages(models: Sequence[str], families: Mapping[str, str], *,
                    groups: Mapping[str, Mapping[str, str]] | None = None) -> tuple[dict[str, str], dict[str, bool]]:  # fmt: skip
     """Each model's lineage and whether it is a random floor: an explicit ``lineage``/``floor`` (a
-    ``--families`` file or score-table column) first, then the zoo's (``models/lineages.json``), else the
-    lineage is the model's family and it is not a floor."""
+    ``--families`` file or score-table column) first, then the zoo's (each base's ``lineage`` in
+    ``models/catalogue.json``, reasons in ``models/lineages.json``), else the lineage is the model's family
+    and it is not a floor."""
     from mteb_evalrank.models.lineage import lineage_of
 
     lineages, floors = {}, {}

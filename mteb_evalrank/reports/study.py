@@ -313,10 +313,8 @@ def _mdd(mdd: float) -> str:
 
 def word_level_variants(out: Path, *, folder: Any = None) -> list[str]:
     """Zoo variants of ``out``'s results that have EvalRankWord and a word-similarity task (the word population)."""
-    from mteb_evalrank.models.word_zoo import word_level_names
     from mteb_evalrank.models.zoo import VARIANTS
 
-    word_level_names()  # registers the word models (they are registered on demand)
     folder = folder if folder is not None else read_results_folder(out)
     tasks_of: dict[str, set[str]] = {}
     for r in folder.records:
@@ -590,13 +588,12 @@ def default_word_variants(*, installed_only: bool = True) -> list[str]:
     static (word-vector) variant."""
     from mteb_evalrank.errors import InputError
     from mteb_evalrank.integration.study import select_variants
-    from mteb_evalrank.integration.zoo import register_zoo, variant_status
+    from mteb_evalrank.integration.zoo import variant_status
     from mteb_evalrank.models.zoo import BASES, VARIANTS
 
     try:
         return select_variants("word", installed_only=installed_only)
     except InputError:
-        register_zoo()
         return [v for v in sorted(VARIANTS) if BASES[VARIANTS[v].base].kind == "static"
                 and variant_status(VARIANTS[v]) == "installed"]  # fmt: skip
 

