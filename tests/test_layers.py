@@ -264,3 +264,19 @@ def test_pure_layers_do_not_import_mteb_at_run_time():
     code = "import sys, mteb_evalrank.models.zoo\nprint('mteb' in sys.modules, 'mteb_evalrank.tasks' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.split() == ["True", "True"], out.stdout + out.stderr
+
+
+def test_a_model_module_imported_first_is_executed_once():
+    """Importing a model module before mteb makes the finder import mteb first, whose start-up hook imports
+    the zoo; the module asked for must be that same module object, not a second execution of it (two
+    copies of the zoo's catalogue would disagree)."""
+    import subprocess
+    import sys
+
+    code = ("import gc, sys; import mteb_evalrank.models.zoo as z; import mteb_evalrank.integration.zoo as i; "
+            "n = sum(1 for o in gc.get_objects() if type(o).__name__ == 'module' "
+            "and getattr(o, '__name__', '') == 'mteb_evalrank.models.zoo'); "
+            "assert i.BASES is z.BASES and n == 1 and sys.modules['mteb_evalrank.models.zoo'] is z, (n,); "
+            "assert type(z.__spec__.loader).__name__ == 'SourceFileLoader'")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]

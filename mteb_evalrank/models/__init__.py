@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.abc
+import importlib.util
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -87,11 +88,36 @@ _WITHOUT_MTEB = frozenset(
 )
 
 
+class _AlreadyLoaded(importlib.abc.Loader):
+    """Hands back a module that importing mteb has just imported (through the plugin's start-up hook), so
+    that the import which asked for it does not execute it a second time into a new module object.
+
+    CPython's import machinery, finding the module already in ``sys.modules`` after the finder ran, loads
+    the *module's own* ``__spec__`` again; so the module's ``__spec__`` points here for that one load, and
+    :meth:`exec_module` puts the original spec back."""
+
+    def __init__(self, module: Any, original_spec: Any) -> None:
+        self.module = module
+        self.original_spec = original_spec
+
+    def create_module(self, spec):  # noqa: D102
+        return self.module
+
+    def exec_module(self, module) -> None:  # noqa: D102
+        module.__spec__ = self.original_spec
+
+
 class _MtebFirst(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):  # noqa: D102
         prefix, _, rest = fullname.partition(__name__ + ".")
         if not prefix and rest and rest.split(".")[0] not in _WITHOUT_MTEB and "mteb" not in sys.modules:
             import mteb  # noqa: F401
+            loaded = sys.modules.get(fullname)
+            if loaded is not None:  # the start-up hook imported it meanwhile: that module is the module
+                spec = importlib.util.spec_from_loader(fullname, _AlreadyLoaded(loaded, loaded.__spec__),
+                                                       origin=getattr(loaded, "__file__", None))  # fmt: skip
+                loaded.__spec__ = spec
+                return spec
         return None  # the normal finders import the module itself
 
 
