@@ -246,13 +246,17 @@ def test_zoo_backend_switch_swaps_in_onnx_only_when_asked(tmp_path, monkeypatch)
     assert len(layers) == 2 and layers[0].shape[:2] == mask.shape
 
 
-def test_population_selection_leaves_out_the_word_levels_additions():
-    from mteb_evalrank.integration.study import select_variants
+def test_population_selection_takes_the_word_models_bags_of_words():
+    """The sentence population holds the sentence encoders and the bag-of-words sentence models of the word
+    models (issue 31), but not the bases left out as slow."""
+    from mteb_evalrank.integration.study import SLOW_BASES, select_variants
     from mteb_evalrank.models import word_zoo
+    from mteb_evalrank.models.zoo import VARIANTS
 
     pop = select_variants("population", installed_only=False)
-    assert pop and not any(word_zoo.is_new_word_variant(v) for v in pop)
-    assert "glove-50d/mean" in pop and "random-50d/abtt" not in pop
+    assert "glove-50d/mean" in pop and "w2v-sg-100d/mean" in pop and "spacy-md-300d/abtt" in pop
+    assert any(word_zoo.is_new_word_variant(v) for v in pop)
+    assert not any(VARIANTS[v].base in SLOW_BASES for v in pop) and "e5-small-4bit/engine" in pop
 
 
 def test_onnx_position_ids_follow_the_model_family():

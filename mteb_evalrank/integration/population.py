@@ -21,26 +21,17 @@ def population_only(base: str) -> bool:
     return base in BASES and BASES[base].selection == "population"
 
 
-def _word_zoo_entry(name: str) -> bool:
-    """A variant the word level added (``word_zoo.is_new_word_variant``: its own sets and ``random-50d/abtt``).
-    They are word models first; whether their bags of words join the sentence population is the study's
-    decision.  (GloVe's built-in bag-of-words variants stay in.)"""
-    try:
-        from mteb_evalrank.models import word_zoo
-    except ImportError:  # pragma: no cover - the word-level zoo is optional
-        return False
-    return bool(word_zoo.is_new_word_variant(name))
-
-
 def population_variants(exclude_bases: Iterable[str] = (), *, installed_only: bool = True) -> list[str]:
-    """Sentence-level variants of all families, minus ``exclude_bases`` (sorted names); ``installed_only``:
-    only those whose base is installed here (a report from committed results needs none installed)."""
+    """Sentence-level variants of all families, minus ``exclude_bases`` (sorted names): the sentence encoders
+    and the bag-of-words sentence models of the word models (EvalRank builds its BoW models the same way);
+    ``installed_only``: only those whose base is installed here (a report from committed results needs none
+    installed)."""
     from mteb_evalrank.integration.zoo import variant_status
     from mteb_evalrank.models.zoo import VARIANTS
 
     excluded = set(exclude_bases)
     return [name for name in sorted(VARIANTS)
-            if VARIANTS[name].base not in excluded and not _word_zoo_entry(name)
+            if VARIANTS[name].base not in excluded
             and (not installed_only or variant_status(VARIANTS[name]) == "installed")]  # fmt: skip
 
 

