@@ -37,7 +37,6 @@ memory-mapped.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import os
 import re
 import string
@@ -52,6 +51,7 @@ import numpy as np
 from mteb.models.abs_encoder import AbsEncoder
 from mteb.models.model_meta import ModelMeta, ScoringFunction
 
+from mteb_evalrank.hashing import file_sha256, files_sha256
 from mteb_evalrank.errors import EvalRankWarning, InputError, SourceFormatError
 
 if TYPE_CHECKING:
@@ -136,31 +136,15 @@ def resolve_stop_words(stop_words: str | Iterable[str] | None) -> tuple[frozense
 
 
 # --- hashing -----------------------------------------------------------------------------------
-_HASH_CACHE: dict[tuple[str, int, int], str] = {}
-
-
 def file_digest(path: str | os.PathLike, *, length: int = 12) -> str:
-    """Short SHA-256 of a file's content (cached per path, size and mtime in this process)."""
-    p = Path(path).resolve()
-    st = p.stat()
-    key = (str(p), st.st_size, st.st_mtime_ns)
-    if key not in _HASH_CACHE:
-        h = hashlib.sha256()
-        with open(p, "rb") as fh:
-            for block in iter(lambda: fh.read(4 * 2**20), b""):
-                h.update(block)
-        _HASH_CACHE[key] = h.hexdigest()
-    return _HASH_CACHE[key][:length]
+    """Short SHA-256 of a file's content, cached per path, size and mtime in this process (the package's one
+    hashing function, :func:`mteb_evalrank.hashing.file_sha256`)."""
+    return file_sha256(path, length=length, cached=True)
 
 
 def files_digest(paths: Sequence[str | os.PathLike], *, length: int = 12) -> str:
-    """Short hash over the contents of several files (order matters)."""
-    if len(paths) == 1:
-        return file_digest(paths[0], length=length)
-    h = hashlib.sha256()
-    for p in paths:
-        h.update(file_digest(p, length=64).encode())
-    return h.hexdigest()[:length]
+    """Short hash over the contents of several files (order matters): :func:`mteb_evalrank.hashing.files_sha256`."""
+    return files_sha256(paths, length=length)
 
 
 # --- loading -----------------------------------------------------------------------------------
