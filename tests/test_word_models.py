@@ -40,7 +40,7 @@ def test_catalogue_is_data_with_families_sources_and_licences():
     assert fam["mpnet-m2v-64"] == fam["mpnet-emb"] == "mpnet-base"
 
 
-def test_word_models_are_in_the_zoo_but_stay_out_of_the_sentence_selections():
+def test_word_models_are_in_the_zoo_and_their_bags_of_words_in_the_population():
     from mteb_evalrank.integration.study import select_variants
     from mteb_evalrank.models import zoo
 
@@ -54,8 +54,11 @@ def test_word_models_are_in_the_zoo_but_stay_out_of_the_sentence_selections():
             assert base.kind == "static" and base.family_name == word_zoo.entry(v.base)["family"]
     new = [n for n in names if word_zoo.is_new_word_variant(n)]
     assert len(new) == len(names) - 3 and "glove-50d/mean" not in new and "random-50d/abtt" in new
-    sentence = set(select_variants("study", installed_only=False)) | set(select_variants("population", installed_only=False))
-    assert not sentence & set(new) and "glove-50d/abtt" in sentence
+    # the first study's selection stays as it was; the population takes the word models' bags of words (issue 31)
+    assert not set(select_variants("study", installed_only=False)) & set(new)
+    population = set(select_variants("population", installed_only=False))
+    assert set(new) - {n for n in new if zoo.VARIANTS[n].base == "mpnet-base"} <= population
+    assert "glove-50d/abtt" in population
     # every set comes with ABTT, D = ceil(d / 100), fitted on its own vocabulary
     for b in word_zoo.catalogue()["bases"]:
         abtt = zoo.VARIANTS[f"{b['name']}/abtt"]
