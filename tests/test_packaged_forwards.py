@@ -324,7 +324,6 @@ def test_engine_pooled_bases_are_called_with_at_least_their_minimum_batch():
     per call, and the vectors do not depend on the batch (the engine pools each text alone)."""
     from mteb_evalrank.models import zoo
 
-    pf.register_zoo_entries()
     base = zoo.BASES["e5-small-4bit"]
 
     class Engine:
