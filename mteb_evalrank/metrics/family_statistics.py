@@ -230,16 +230,3 @@ def holm(p_values: Sequence[float], alpha: float = 0.05) -> np.ndarray:
     if ok.any():
         out[ok] = multipletests(p[ok], alpha=alpha, method="holm")[1]
     return out
-
-
-def cluster_bootstrap_mean(values, families: Sequence[object], *, n_resamples: int = 1000, seed: int = 0,
-                           confidence: float = 0.95) -> tuple[float, float, float]:  # fmt: skip
-    """Mean of ``values`` and its percentile interval resampling whole families (for Table 10's Δ)."""
-    v = np.asarray(values, dtype=np.float64)
-    if len(v) == 0:
-        return float("nan"), float("nan"), float("nan")
-    w = cluster_bootstrap_weights(families, n_resamples, seed).astype(np.float64)
-    means = (w @ v) / w.sum(axis=1)
-    alpha = (1 - confidence) / 2
-    low, high = np.quantile(means, [alpha, 1 - alpha])
-    return float(v.mean()), float(low), float(high)

@@ -3,8 +3,8 @@
 A *lineage* groups everything that shares weights or training: models fine-tuned, distilled, quantised,
 pruned or post-processed from another model or from a common pretrained checkpoint, and models trained
 by one method family on one corpus.  The study counts independence in lineages (``docs/statistics.md``).
-A family that no base of the catalogue names, or whose lineage has no reason in ``lineages.json``, is its
-own lineage.
+A family that no base of the catalogue names is its own lineage; a lineage without a reason in
+``lineages.json`` says so.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ UNLISTED_REASON = "no shared weights or training recorded in lineages.json: its 
 
 @lru_cache(maxsize=1)
 def lineage_table() -> dict[str, tuple[str, str]]:
-    """family → (lineage, reason), for the families of the catalogue whose lineage ``lineages.json`` gives a
-    reason for."""
+    """family → (lineage, reason) for every family of the catalogue (the reason from ``lineages.json``, else
+    :data:`UNLISTED_REASON`)."""
     from mteb_evalrank.models.catalogue import catalogue, lineage_reasons
 
     reasons = lineage_reasons()
@@ -26,8 +26,7 @@ def lineage_table() -> dict[str, tuple[str, str]]:
         family, lineage = entry["family"], entry["lineage"]
         if family in out and out[family][0] != lineage:
             raise ValueError(f"catalogue.json puts family {family!r} in two lineages ({out[family][0]}, {lineage}).")
-        if lineage in reasons:
-            out[family] = (lineage, reasons[lineage])
+        out[family] = (lineage, reasons.get(lineage, UNLISTED_REASON))
     return out
 
 

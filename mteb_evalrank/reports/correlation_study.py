@@ -68,16 +68,23 @@ CSV_COLUMNS = ["intrinsic", "downstream", "primary", "rho", "ci_low", "ci_high",
 
 
 # --- families ------------------------------------------------------------------------------------------
+def _zoo_base_name(model: str) -> str | None:
+    """The base of a zoo model name (``zoo/<base>__<variant>`` or ``zoo:<base>/<variant>``), else ``None``."""
+    text = str(model)
+    if not text.startswith(("zoo/", "zoo:")):
+        return None
+    body = text[4:]
+    return body.split("__", 1)[0] if "__" in body else body.split("/", 1)[0]
+
+
 def zoo_family(model: str) -> str | None:
     """The checkpoint family of a zoo model name (``zoo/<base>__<variant>``), else ``None``.
 
     A base's family is its ``family`` (bases sharing trained weights, e.g. an int8 copy) or its own name.
     """
-    text = str(model)
-    if not text.startswith(("zoo/", "zoo:")):
+    base = _zoo_base_name(model)
+    if base is None:
         return None
-    body = text[4:]
-    base = body.split("__", 1)[0] if "__" in body else body.split("/", 1)[0]
     from mteb_evalrank.models.zoo import BASES
 
     return BASES[base].family_name if base in BASES else base
@@ -135,17 +142,12 @@ def model_lineages(models: Sequence[str], families: Mapping[str, str], *,
         lineages[m] = g.get("lineage") or (lineage_of(zoo)[0] if zoo else families.get(m, str(m)))
         floor = g.get("floor")
         if floor is None and zoo is not None:
-            floor = _zoo_floor(m)
+            from mteb_evalrank.models.zoo import BASES
+
+            base = BASES.get(_zoo_base_name(m))
+            floor = bool(base is not None and base.floor)
         floors[m] = str(floor).strip().lower() in ("true", "1", "yes")
     return lineages, floors
-
-
-def _zoo_floor(model: str) -> bool:
-    from mteb_evalrank.models.zoo import BASES
-
-    body = str(model)[4:]
-    base = body.split("__", 1)[0] if "__" in body else body.split("/", 1)[0]
-    return bool(base in BASES and BASES[base].floor)
 
 
 def model_families(models: Sequence[str], *, families: Mapping[str, str] | str | Path | None = None,

@@ -284,6 +284,8 @@ def confirmatory_findings(sentence: Analysis | None, word: Analysis | None, alph
 
 def claim_sensitivity_lines(analyses: Sequence[Analysis | None]) -> list[str]:
     """Exploratory: the claims' tests rerun with the floors and by checkpoint family (never deciding)."""
+    from mteb_evalrank.reports.verdict import format_p as _p
+
     lines = []
     for a in analyses:
         if a is None:
@@ -297,12 +299,6 @@ def claim_sensitivity_lines(analyses: Sequence[Analysis | None]) -> list[str]:
                          f"intersection-union {_p(t.p_support)}, some baseline better {_p(t.p_refute)}; "
                          f"minimum detectable difference {_mdd(t.mdd)}")  # fmt: skip
     return lines
-
-
-def _p(p: float) -> str:
-    import math
-
-    return "p = –" if not math.isfinite(p) else "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 def _mdd(mdd: float) -> str:

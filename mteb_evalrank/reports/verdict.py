@@ -42,7 +42,7 @@ from mteb_evalrank.metrics.confirmatory import (
 )
 
 __all__ = ["SUPPORTED", "NOT_SUPPORTED", "INCONCLUSIVE", "Finding", "EQUIVALENCE_MARGIN", "better_than_all_finding",
-           "postprocessing_finding", "within_checkpoint_finding", "adjust_across_claims"]  # fmt: skip
+           "postprocessing_finding", "within_checkpoint_finding", "adjust_across_claims", "format_p"]  # fmt: skip
 
 #: the equivalence margin of "post-processing does not change downstream", in points (× 100), fixed in advance
 EQUIVALENCE_MARGIN = 1.0
@@ -67,7 +67,7 @@ class Finding:
         return f"- **{self.claim}: {self.verdict.upper()}.** {self.figures}{power} *Test (fixed in advance):* {self.rule}"
 
 
-def _p(p: float) -> str:
+def format_p(p: float) -> str:
     """``p = 0.123``, ``p < 0.001`` or ``p = –`` (not computed)."""
     if not np.isfinite(p):
         return "p = –"
@@ -90,7 +90,7 @@ def adjust_across_claims(findings: Sequence[Finding], alpha: float = 0.05) -> li
             out.append(f)
             continue
         verdict = decide(ps, pr, alpha, f.n_clusters, f.reason)
-        figures = f"{f.figures} Holm across the {k} claims: {_p(ps)} for, {_p(pr)} against."
+        figures = f"{f.figures} Holm across the {k} claims: {format_p(ps)} for, {format_p(pr)} against."
         out.append(Finding(f.claim, verdict, figures, f.rule, f.power, f.p_support, f.p_refute, f.n_clusters, f.reason))
     return out
 
@@ -124,11 +124,11 @@ def better_than_all_finding(claim: str, test: BetterThanAll | None, claim_score:
                        n_clusters=test.n_clusters)  # fmt: skip
     worst = min(test.contrasts, key=lambda c: c.difference)
     each = "; ".join(f"{c.baseline} {c.rho_baseline:.1f} ({_signed(c.difference)} [{_signed(c.ci_low)}, "
-                     f"{_signed(c.ci_high)}], {_p(c.p_better)})" for c in test.contrasts)  # fmt: skip
+                     f"{_signed(c.ci_high)}], {format_p(c.p_better)})" for c in test.contrasts)  # fmt: skip
     figures = (f"{population}{target}: ρ({claim_score}) = {test.rho_claim:.1f}; each baseline's ρ (difference "
                f"[{100 - 2 * 100 * alpha:g}% interval], one-sided p): {each}. Smallest advantage "
-               f"{_signed(worst.difference)} over {worst.baseline}; intersection-union {_p(test.p_support)}; "
-               f"some baseline better: {_p(test.p_refute)} (n = {test.n_models} models, "
+               f"{_signed(worst.difference)} over {worst.baseline}; intersection-union {format_p(test.p_support)}; "
+               f"some baseline better: {format_p(test.p_refute)} (n = {test.n_models} models, "
                f"{test.n_clusters} lineages).")  # fmt: skip
     verdict = decide(test.p_support, test.p_refute, alpha, test.n_clusters, test.reason)
     figures += _inconclusive_because(test.reason, test.n_clusters)
@@ -167,10 +167,10 @@ def postprocessing_finding(similarity: MeanTest | None, downstream: MeanTest | N
     label = similarity_label[:1].upper() + similarity_label[1:]
     figures = (f"{n_pairs} pairs in {L} lineages. {label} Δ {_signed(similarity.mean, 2)} "
                f"[{_signed(similarity.ci_low, 2)}, {_signed(similarity.ci_high, 2)}], Δ > 0: "
-               f"{_p(similarity.p_positive)}; downstream Δ {_signed(downstream.mean, 2)} [{_signed(downstream.ci_low, 2)}, "
-               f"{_signed(downstream.ci_high, 2)}], equivalence (±{margin:g}) {_p(downstream.p_equivalent)}, outside "
-               f"the margin {_p(downstream.p_outside)}. Intersection-union {_p(p_support)}; against: "
-               f"{_p(p_refute)}.")  # fmt: skip
+               f"{format_p(similarity.p_positive)}; downstream Δ {_signed(downstream.mean, 2)} [{_signed(downstream.ci_low, 2)}, "
+               f"{_signed(downstream.ci_high, 2)}], equivalence (±{margin:g}) {format_p(downstream.p_equivalent)}, outside "
+               f"the margin {format_p(downstream.p_outside)}. Intersection-union {format_p(p_support)}; against: "
+               f"{format_p(p_refute)}.")  # fmt: skip
     verdict = decide(p_support, p_refute, alpha, L, reason)
     figures += _inconclusive_because(reason, L)
     power = (f"Minimum detectable difference (80% power): a similarity gain of {similarity.mdd_positive:.2f} points; "
@@ -192,6 +192,6 @@ def within_checkpoint_finding(score: str, target: str, test: WithinPermutation |
         return Finding(claim, INCONCLUSIVE, f"Not decidable: {why}.", rule)
     verdict = SUPPORTED if test.p_value < alpha else NOT_SUPPORTED if test.p_reverse < alpha else INCONCLUSIVE
     figures = (f"partial ρ = {test.partial_rho:.1f} over {test.n_models} models in {test.n_strata} checkpoints with "
-               f"≥ 2 variants; {_p(test.p_value)} (ρ > 0), {_p(test.p_reverse)} (ρ < 0), {test.n_permutations} "
+               f"≥ 2 variants; {format_p(test.p_value)} (ρ > 0), {format_p(test.p_reverse)} (ρ < 0), {test.n_permutations} "
                "permutations.")  # fmt: skip
     return Finding(claim, verdict, figures, rule)
