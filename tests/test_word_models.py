@@ -308,7 +308,10 @@ def test_bad_input_is_one_line(monkeypatch, tmp_path, capsys):
 def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_keys_them():
     from mteb_evalrank.data.word_model_builds import hashed_rows, murmurhash64a
 
-    words = [f"w{i}" for i in range(1200)] + ["2015", "London", "1999"]
+    import itertools
+
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = ["".join(t) for t in itertools.islice(itertools.product(letters, repeat=3), 1200)] + ["2015", "London", "1999"]
     key2row = {murmurhash64a(w.encode()): i for i, w in enumerate(words[:1200])}
     key2row[murmurhash64a(b"0000")] = 7
     found, rows = hashed_rows(words, key2row, source="toy", digits_to_zero=True)
