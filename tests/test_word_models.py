@@ -321,3 +321,18 @@ def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_
     assert "2015" not in plain and len(plain) == 1200
     with pytest.raises(InputError, match="only 0 strings hash to vector keys"):
         hashed_rows(["a", "b"], {}, source="toy")
+
+
+def test_sif_weights_scale_each_word_row_by_a_over_a_plus_its_frequency():
+    wordfreq = pytest.importorskip("wordfreq")
+    from mteb_evalrank.models.engines.word_vectors import sif_weighted
+    from mteb_evalrank.models.static_vectors import WordVectors
+
+    words = ["the", "house", "zzqxv"]
+    vectors = WordVectors(matrix=np.ones((3, 4), np.float32), words=words)
+    out = sif_weighted(vectors, a=1e-3)
+    freqs = wordfreq.get_frequency_dict("en", wordlist="best")
+    expected = [1e-3 / (1e-3 + freqs.get(w, 0.0)) for w in words]
+    np.testing.assert_allclose(out.matrix[:, 0], expected, rtol=1e-6)
+    assert out.matrix[0, 0] < 0.1 < out.matrix[1, 0] < out.matrix[2, 0] == 1.0  # frequent words weigh least
+    assert out.words == words and np.all(out.matrix == out.matrix[:, :1])

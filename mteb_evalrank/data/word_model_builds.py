@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.data import doc_corpora
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models import word_zoo
 
@@ -240,6 +241,8 @@ def _read_part(part: dict[str, Any]) -> Iterator[str]:
             yield from _read_wordnet(Path(f))
     elif reader == "kjv":
         yield from _read_kjv(part["command"])
+    elif reader in doc_corpora.READERS:
+        yield from doc_corpora.read_sentences(part)
     else:
         raise InputError(f"unknown corpus reader {reader!r}")
 

@@ -145,7 +145,7 @@ def _variant_entries() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
 
 def word_level_names() -> list[str]:
     """Every word-level variant name (``base/variant``): the word study's selection (catalogue order)."""
-    return [name for name, b, v in _variant_entries() if v.get("word_level") or b["selection"] == "word"]
+    return [name for name, b, v in _variant_entries() if v.get("word_level") or v.get("selection", b["selection"]) == "word"]
 
 
 def is_new_word_variant(variant_name: str) -> bool:
@@ -627,13 +627,21 @@ def subword_encoder_class():
 
 
 def word_encoder(variant_name: str, *, name: str, revision: str) -> Any:
-    """The bag-of-words encoder of a word-zoo variant ``base/mean`` or ``base/abtt``."""
-    from mteb_evalrank.models.static_vectors import StaticWordVectorEncoder
+    """The bag-of-words encoder of a word-zoo variant ``base/mean``, ``base/abtt`` or ``base/sif`` (SIF weights
+    for a vocabulary with one row per word; the common component is fitted by the caller, as for GloVe's)."""
+    from mteb_evalrank.models.static_vectors import StaticWordVectorEncoder, WordVectors
 
     base, _, variant = variant_name.partition("/")
-    if variant not in ("mean", "abtt"):
-        raise InputError(f"word model {variant_name!r}: unknown variant {variant!r}; use mean or abtt.")
+    if variant not in ("mean", "abtt", "sif"):
+        raise InputError(f"word model {variant_name!r}: unknown variant {variant!r}; use mean, abtt or sif.")
     vectors = load_vectors(base, abtt=variant == "abtt")
+    if variant == "sif":
+        if type(vectors) is not WordVectors or getattr(vectors, "rows", None) is not None:
+            raise InputError(f"word model {variant_name!r}: SIF weights need one vector row per word "
+                             "(not a subword table or a pruned table whose words share rows).")  # fmt: skip
+        from mteb_evalrank.models.engines.word_vectors import sif_weighted
+
+        vectors = sif_weighted(vectors, name=variant_name)
     cls = subword_encoder_class() if isinstance(vectors, SubwordVectors) else StaticWordVectorEncoder
     return cls(vectors, name=name, revision=revision)
 
