@@ -301,8 +301,8 @@ def test_bad_input_is_one_line(monkeypatch, tmp_path, capsys):
     err = capsys.readouterr().err
     assert code != 0 and "unknown word model 'no-such-model'" in err and "Traceback" not in err
     assert len([line for line in err.strip().splitlines() if line.strip()]) == 1
-    with pytest.raises(InputError, match="variant 'sif'"):
-        word_zoo.word_encoder("glove-50d/sif", name="x/y", revision="r")
+    with pytest.raises(InputError, match="unknown variant 'median'; use mean, abtt or sif"):
+        word_zoo.word_encoder("w2v-sg-100d/median", name="x/y", revision="r")
 
 
 def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_keys_them():
@@ -325,7 +325,7 @@ def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_
 
 def test_sif_weights_scale_each_word_row_by_a_over_a_plus_its_frequency():
     wordfreq = pytest.importorskip("wordfreq")
-    from mteb_evalrank.models.engines.word_vectors import sif_weighted
+    from mteb_evalrank.models.word_zoo import sif_weighted
     from mteb_evalrank.models.static_vectors import WordVectors
 
     words = ["the", "house", "zzqxv"]

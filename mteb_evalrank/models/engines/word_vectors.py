@@ -40,25 +40,9 @@ def random_word_vectors(seed: int):
 
 def sif_word_vectors(a: float = 1e-3):
     """GloVe vectors scaled by SIF weights ``a / (a + p(w))`` with ``p`` from ``wordfreq`` (English)."""
+    from mteb_evalrank.models.word_zoo import sif_weighted
+
     return sif_weighted(glove_vectors(), a=a, name="zoo:glove-50d/sif")
-
-
-def sif_weighted(vectors: Any, *, a: float = 1e-3, name: str = "SIF"):
-    """Word vectors (one row per word) scaled by SIF weights ``a / (a + p(w))``, ``p`` the word's English
-    frequency from ``wordfreq`` (Arora, Liang & Ma 2017, *A Simple but Tough-to-Beat Baseline for Sentence
-    Embeddings*, Algorithm 1, first step; the common component is removed later, see the module docstring)."""
-    try:
-        import wordfreq
-    except ImportError:
-        raise InputError(f"{name}: not installed: pip install wordfreq") from None
-    from mteb_evalrank.models.postprocessing import sif_weights
-    from mteb_evalrank.models.static_vectors import WordVectors
-
-    freqs = wordfreq.get_frequency_dict("en", wordlist="best")
-    p = np.fromiter((freqs.get(w.lower(), 0.0) for w in vectors.words), dtype=np.float64, count=len(vectors.words))
-    weights = sif_weights(p, a=a).astype(np.float32)
-    matrix = np.asarray(vectors.matrix, dtype=np.float32) * weights[:, None]
-    return WordVectors(matrix=matrix, words=vectors.words, sources=(), lowercase=vectors.lowercase)
 
 
 def abtt_word_vectors(n_components: int):
