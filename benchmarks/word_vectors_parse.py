@@ -1,4 +1,4 @@
-"""Speed of the word-vector text reader (:func:`mteb_evalrank.models.static_vectors.read_text_vectors`).
+"""Speed of the word-vector text reader (:func:`mteb_evalrank.models.word_vector_files.read_text_vectors`).
 
 Prints ``name=value`` lines, all measured in this one run:
 
@@ -81,7 +81,7 @@ def main() -> None:
 
     import pandas as pd
 
-    from mteb_evalrank.models.static_vectors import read_text_vectors
+    from mteb_evalrank.models.word_vector_files import read_text_vectors
 
     args.workdir.mkdir(parents=True, exist_ok=True)
     words, matrix, source = glove_words_and_vectors(args.rows, args.dim)

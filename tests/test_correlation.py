@@ -23,9 +23,9 @@ from mteb_evalrank.reports.correlation_study import (
     correlate,
     correlate_report,
     correlation_table,
-    format_markdown,
     score_matrix,
 )
+from mteb_evalrank.reports.correlation_rendering import format_markdown
 
 N_MODELS = 30
 N_IMPORTED = 10  # the last models' downstream and STS-B scores come from SentEval via import-senteval
@@ -272,7 +272,7 @@ def test_rank_plot_stays_readable_for_many_models(tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
-    from mteb_evalrank.reports import correlation_study
+    from mteb_evalrank.reports import correlation_figures
 
     rng = np.random.default_rng(2)
     scores = pd.DataFrame(rng.normal(size=(150, 3)), columns=["d", "a", "b"], index=[f"m{i}" for i in range(150)])
@@ -286,7 +286,7 @@ def test_rank_plot_stays_readable_for_many_models(tmp_path):
 
     matplotlib.figure.Figure.savefig = spy
     try:
-        correlation_study.plot_ranks(scores, "d", ["a", "b"], tmp_path / "ranks.png")
+        correlation_figures.plot_ranks(scores, "d", ["a", "b"], tmp_path / "ranks.png")
     finally:
         matplotlib.figure.Figure.savefig = original
     assert 0 < len(seen["labels"]) <= 40 and seen["width"] <= 30

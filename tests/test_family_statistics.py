@@ -135,7 +135,8 @@ def test_sampling_error_formulas():
 
 
 def test_exploratory_rows_are_never_marked_and_come_after_the_primary_block():
-    from mteb_evalrank.reports.correlation_study import correlation_table, format_markdown
+    from mteb_evalrank.reports.correlation_rendering import format_markdown
+    from mteb_evalrank.reports.correlation_study import correlation_table
 
     rng = np.random.default_rng(0)
     q = np.arange(15, dtype=float)

@@ -386,6 +386,19 @@ def test_malformed_model_meta_json(tmp_path, capsys):
         assert _snapshot(folder) == before
 
 
+def test_a_folder_without_model_meta_is_named_by_the_results_reader(tmp_path):
+    """A model folder without ``model_meta.json`` gets the name MTEB filed it under, read by the one parser
+    of result folders (:func:`mteb_evalrank.data.result_files.model_name_from_folder`: the first ``__`` only)."""
+    from mteb_evalrank.data.result_files import model_name_from_folder
+    from mteb_evalrank.integration.leaderboard_models import folder_models
+
+    rev_dir = tmp_path / "results" / "org__model__v2" / "r1"
+    rev_dir.mkdir(parents=True)
+    (rev_dir / "SentEvalSTSB.json").write_text("{}")
+    (model,) = folder_models(tmp_path)
+    assert (model.name, model.revision) == ("org/model__v2", "r1") == (model_name_from_folder("org__model__v2"), "r1")
+
+
 def test_a_port_that_is_taken(tmp_path, capsys):
     from mteb_evalrank.cli import main
 

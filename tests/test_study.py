@@ -110,7 +110,8 @@ def test_study_report_opens_with_findings_then_reproduce(glove_study, tmp_path):
 
 def test_word_level_study_writes_table3_and_feeds_the_main_findings(glove_study, tmp_path):
     from mteb_evalrank.integration.study import run_study
-    from mteb_evalrank.reports.study import WORD_CLAIM, write_study_report
+    from mteb_evalrank.reports.study import write_study_report
+    from mteb_evalrank.reports.study_analysis import WORD_CLAIM
 
     variants = ["glove-50d/mean", "glove-50d/abtt", "random-50d/mean"]
     tasks = ["EvalRankWord", "SimLex-999", "WS-353-All", "MC-30", "SentEvalSICKE"]

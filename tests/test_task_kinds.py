@@ -37,12 +37,14 @@ def test_study_lists_are_derived_from_the_declarations():
 
 def test_word_input_tasks_are_evalrankword_and_the_word_similarity_sets():
     from mteb_evalrank.hub_datasets.word_similarity import TASK_NAMES
-    from mteb_evalrank.models.static_vectors import WORD_LEVEL_TASKS
+    from mteb_evalrank import models
+    from mteb_evalrank.models.static_vectors import task_input_level
 
     words = plugin_task_names(input_level="word")
     assert words == ("EvalRankWord", *TASK_NAMES)
-    # models/static_vectors.py still keeps its own set (to be switched to task_metadata.input_level)
-    assert set(words) == WORD_LEVEL_TASKS
+    # word-vector models decide word-level input by the same declaration, not a list of their own
+    assert not hasattr(models, "WORD_LEVEL_TASKS")
+    assert [c.metadata.name for c in plugin_tasks() if task_input_level(c.metadata) == "word"] == list(words)
     assert mteb.get_task("WS-353-All").metadata.input_level == "word"
     assert mteb.get_task("SentEvalSTSB").metadata.input_level == "sentence"
     assert set(plugin_task_names(downstream=True)).isdisjoint(words)

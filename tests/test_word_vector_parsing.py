@@ -2,7 +2,7 @@
 
 :func:`reference_parse` below is the definition of a valid file written as simply as possible: bytes split
 on ``\\n``, each line decoded on its own, stripped on the right, split on single spaces.  The reader
-(:func:`mteb_evalrank.models.static_vectors.read_text_vectors`) reads blocks with polars' CSV parser and
+(:func:`mteb_evalrank.models.word_vector_files.read_text_vectors`) reads blocks with polars' CSV parser and
 falls back to a line-by-line parser; both must give exactly the reference's words and float32 bits for
 every valid file, and refuse every file the reference refuses, naming the same line.
 """
@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from mteb_evalrank.errors import SourceFormatError
-from mteb_evalrank.models import static_vectors
-from mteb_evalrank.models.static_vectors import read_text_vectors
+from mteb_evalrank.models import word_vector_files
+from mteb_evalrank.models.word_vector_files import read_text_vectors
 
 NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 NON_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
@@ -87,13 +87,13 @@ def reference_parse(data: bytes) -> tuple[list[str], np.ndarray]:
 def read(tmp_path: Path, data: bytes, *, gz: bool = False, fast: bool = True, block: int | None = None):
     path = tmp_path / ("v.txt.gz" if gz else "v.txt")
     path.write_bytes(gzip.compress(data) if gz else data)
-    saved = static_vectors._BLOCK_BYTES
+    saved = word_vector_files._BLOCK_BYTES
     try:
         if block is not None:
-            static_vectors._BLOCK_BYTES = block
+            word_vector_files._BLOCK_BYTES = block
         return read_text_vectors(path, show_progress=False, fast=fast)
     finally:
-        static_vectors._BLOCK_BYTES = saved
+        word_vector_files._BLOCK_BYTES = saved
 
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
@@ -196,7 +196,7 @@ def test_the_fast_reader_reads_every_plain_file_itself_exactly_as_the_reference(
     """The speed comes from polars: a plain file never falls back to the line-by-line reader, and what the
     fast reader returns is the reference's result, bit for bit (float32 rounding of float64 midpoints too)."""
     rows, dim = rows_and_dim(data)
-    parsed = static_vectors._parse_block_fast(rows, dim)
+    parsed = word_vector_files._parse_block_fast(rows, dim)
     assert parsed is not None
     words_ref, matrix_ref = reference_parse(data)
     assert parsed[0] == words_ref
@@ -338,10 +338,10 @@ def test_a_large_valid_file_is_read_by_the_fast_reader_and_equals_the_careful_on
 def test_the_fast_reader_reads_plain_blocks_itself(tmp_path):
     """The speed comes from polars: a plain block must not fall back to the line-by-line reader."""
     data = ("\n".join(glove_like(1000, 8)) + "\n").encode("utf-8")
-    parsed = static_vectors._parse_block_fast(data, 8)
+    parsed = word_vector_files._parse_block_fast(data, 8)
     assert parsed is not None
     ref_words, ref_matrix = reference_parse(data)
     assert parsed[0] == ref_words and same_bits(parsed[1], ref_matrix)
     fasttext = ("1000 8\n" + " \n".join(glove_like(1000, 8)) + " \n").encode("utf-8")
     lines = fasttext.split(b"\n", 1)[1]
-    assert static_vectors._parse_block_fast(lines, 8) is not None
+    assert word_vector_files._parse_block_fast(lines, 8) is not None

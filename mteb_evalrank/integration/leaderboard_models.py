@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank.data.result_files import model_name_from_folder
 from mteb_evalrank.errors import InputError
 
 #: appended to the name of every model that is not in MTEB's model registry
@@ -107,7 +108,7 @@ def folder_models(folder: str | Path) -> list[FolderModel]:
             meta = read_model_meta(meta_path)
             name, revision = meta["name"], meta["revision"]
         else:  # MTEB names such a model after its folders
-            meta, name, revision = None, rev_dir.parent.name.replace("__", "/"), rev_dir.name
+            meta, name, revision = None, model_name_from_folder(rev_dir.parent.name), rev_dir.name
         found.setdefault((name, revision), (rev_dir, meta))
     registry = _registry()  # every zoo variant is in it (registered once, from the plugin's start-up hook)
     revisions: dict[str, int] = {}

@@ -25,6 +25,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+#: a score whose spread across models is below this many median standard errors (:func:`noise_ratio`) is
+#: "mostly noise": it cannot rank the models
+NOISE_RATIO_MIN = 2.0
+
 
 def binomial_se(p: float, n: int) -> float:
     """``sqrt(p (1 − p) / n)``."""

@@ -8,7 +8,10 @@ stays cheap):
 
 - :func:`load_model` / :func:`describe_model` — see :mod:`mteb_evalrank.models.resolve`
 - :class:`StaticWordVectorEncoder`, :func:`load_word_vectors`, :class:`WordVectors`,
-  :data:`WORD_LEVEL_TASKS`, :data:`STOP_WORD_PRESETS` — see :mod:`mteb_evalrank.models.static_vectors`
+  :func:`task_input_level` (a task's declared input level, which decides word-level encoding),
+  :data:`STOP_WORD_PRESETS` — see :mod:`mteb_evalrank.models.static_vectors`
+- :func:`read_text_vectors`, :func:`read_vocabulary` — the word-vector file readers, see
+  :mod:`mteb_evalrank.models.word_vector_files`
 - :data:`PACKAGED_MODELS`, :data:`PACKAGED_WORD_VECTORS`, :func:`install_packaged_loaders` — see
   :mod:`mteb_evalrank.models.packaged`
 """
@@ -29,9 +32,9 @@ _EXPORTS = {
     "StaticWordVectorEncoder": "static_vectors",
     "WordVectors": "static_vectors",
     "load_word_vectors": "static_vectors",
-    "read_text_vectors": "static_vectors",
-    "read_vocabulary": "static_vectors",
-    "WORD_LEVEL_TASKS": "static_vectors",
+    "read_text_vectors": "word_vector_files",
+    "read_vocabulary": "word_vector_files",
+    "task_input_level": "static_vectors",
     "STOP_WORD_PRESETS": "static_vectors",
     "PACKAGED_MODELS": "packaged",
     "PACKAGED_WORD_VECTORS": "packaged",
@@ -51,13 +54,12 @@ if TYPE_CHECKING:
     from mteb_evalrank.models.resolve import ACCEPTED_FORMS, describe_model, hub_offline, load_model
     from mteb_evalrank.models.static_vectors import (
         STOP_WORD_PRESETS,
-        WORD_LEVEL_TASKS,
         StaticWordVectorEncoder,
         WordVectors,
         load_word_vectors,
-        read_text_vectors,
-        read_vocabulary,
+        task_input_level,
     )
+    from mteb_evalrank.models.word_vector_files import read_text_vectors, read_vocabulary
 
 
 def __getattr__(name: str) -> Any:
@@ -84,7 +86,7 @@ def __dir__() -> list[str]:
 # (``tests/test_layers.py`` checks this in a fresh interpreter).
 _WITHOUT_MTEB = frozenset(
     {"catalogue", "lineage", "neutral_corpus", "onnx_forward", "pooling", "postprocessing", "rankencoder_loss",
-     "transformer_forward"}
+     "transformer_forward", "word_vector_files"}
 )
 
 

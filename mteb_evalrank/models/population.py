@@ -330,9 +330,10 @@ def apply_zoo_threads() -> int | None:
 
 # --- builds ------------------------------------------------------------------------------------------------
 def _write_manifest(folder: Path, build: str, extra: dict[str, Any]) -> None:
-    from mteb_evalrank.models.static_vectors import file_digest
+    from mteb_evalrank.hashing import file_sha256
 
-    files = {p.name: file_digest(p, length=64) for p in sorted(folder.iterdir()) if p.is_file() and p.name != _MANIFEST}
+    files = {p.name: file_sha256(p, length=64, cached=True)
+             for p in sorted(folder.iterdir()) if p.is_file() and p.name != _MANIFEST}
     manifest = {"build": build, "recipe": build_recipe(build), "recipe_digest": recipe_digest(build), "files": files,
                 "date": time.strftime("%Y-%m-%d"), **extra}  # fmt: skip
     (folder / _MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")

@@ -141,7 +141,7 @@ def _registry_name(spec: str) -> str | None:
 
 
 def _looks_like_path(spec: str) -> bool:
-    from mteb_evalrank.models.static_vectors import is_word_vector_path
+    from mteb_evalrank.models.word_vector_files import is_word_vector_path
 
     return (
         spec.startswith((".", "~", os.sep))
@@ -352,7 +352,7 @@ def load_model(
         )  # fmt: skip
 
     # local paths
-    from mteb_evalrank.models.static_vectors import split_matrix_spec
+    from mteb_evalrank.models.word_vector_files import split_matrix_spec
 
     path, vocab = split_matrix_spec(s)
     try:
@@ -418,11 +418,8 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
     s = os.fspath(spec).strip() if isinstance(spec, (str, os.PathLike)) else ""
     if not s:
         raise InputError(f"empty or invalid model spec {spec!r}\n{ACCEPTED_FORMS}")
-    from mteb_evalrank.models.static_vectors import (
-        default_model_name,
-        find_vocabulary_for,
-        split_matrix_spec,
-    )
+    from mteb_evalrank.models.static_vectors import default_model_name
+    from mteb_evalrank.models.word_vector_files import find_vocabulary_for, split_matrix_spec
 
     def vectors(path: Path, vocab: Path | None, name: str) -> tuple[str, str]:
         if path.suffix.lower() == ".npy":
@@ -483,7 +480,7 @@ def resolves_locally(spec: Any) -> bool:
         return False
     if s.lower() in WORD_VECTOR_ALIASES:
         return True
-    from mteb_evalrank.models.static_vectors import split_matrix_spec
+    from mteb_evalrank.models.word_vector_files import split_matrix_spec
 
     path, _ = split_matrix_spec(s)
     return path.exists()

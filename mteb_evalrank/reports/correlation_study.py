@@ -20,14 +20,15 @@ first of ``test``, ``validation``, ``dev``, ``train`` present.
 file is newest, with a warning listing the others), ``oldest``, ``error``, or ``separate`` (each
 revision is its own model, named ``name@revision``).
 
-**Outputs** (plain arguments, no MTEB): :func:`format_markdown` (rows intrinsic, columns downstream,
-best of each column **bold**, second <u>underlined</u>, n per cell), :func:`write_csv`,
-:func:`plot_heatmap` and :func:`plot_ranks` (the paper's Figure 4).
+**Outputs** (plain arguments, no MTEB): :func:`write_csv` here; the Markdown in
+:mod:`mteb_evalrank.reports.correlation_rendering` (``format_markdown``: rows intrinsic, columns downstream,
+best of each column **bold**, second <u>underlined</u>, n per cell; ``format_comparisons``, ``format_noise``);
+the figures in :mod:`mteb_evalrank.reports.correlation_figures` (``plot_heatmap``, ``plot_ranks``: the paper's
+Figure 4).
 """
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,8 +39,10 @@ import numpy as np
 import pandas as pd
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.reports.figures import save_figure
 from mteb_evalrank.metrics.rank_correlation import compare_predictors, spearman_with_ci
+from mteb_evalrank.metrics.sampling_error import NOISE_RATIO_MIN
+from mteb_evalrank.reports.correlation_figures import plot_heatmap, plot_ranks
+from mteb_evalrank.reports.correlation_rendering import format_comparisons, format_markdown, format_noise
 
 # Reading results folders and score tables (score names, revision policy, model names) is
 # reports/results_reader.py, the reader every report shares; re-exported here for existing callers.
@@ -53,6 +56,7 @@ from mteb_evalrank.reports.results_reader import (  # noqa: F401
     ScoreSource,
     ScoreTable,
     available_names,
+    is_primary,
     is_score_table,
     open_score_source,
     read_results_folder,
@@ -175,11 +179,6 @@ def model_families(models: Sequence[str], *, families: Mapping[str, str] | str |
             family = match.group(1) if match and match.group(1) else None
         out[m] = family or str(m)
     return out
-
-
-def is_primary(name: str) -> bool:
-    """A task's main score (``Task``) is primary; ``Task:metric`` and ``Task/subset`` are exploratory."""
-    return ":" not in str(name) and "/" not in str(name)
 
 
 # --- the correlation table ------------------------------------------------------------------------------
@@ -348,207 +347,12 @@ def fair_comparisons(scores: pd.DataFrame, evalrank: Sequence[str], baselines: S
     return comparisons(scores, pairs, downstream, families=families, n_resamples=n_resamples, seed=seed, alpha=alpha)
 
 
-# --- outputs --------------------------------------------------------------------------------------------
-def _fmt(value: float, digits: int) -> str:
-    """``value`` rounded for display, without a negative zero (−0.4 → ``0``, not ``-0``)."""
-    text = f"{value:.{digits}f}"
-    return text.lstrip("-") if float(text) == 0 else text
-
-
-def _uses_cluster_interval(table: pd.DataFrame) -> bool:
-    """The family interval is shown when some family has more than one model."""
-    if not len(table) or "n_families" not in table:
-        return False
-    return bool(((table["n_families"] < table["n_models"]) & (table["n_families"] >= 2)).any())
-
-
-def _cell_text(r: Any, cluster: bool) -> str:
-    low, high = (r.cluster_ci_low, r.cluster_ci_high) if cluster else (r.ci_low, r.ci_high)
-    interval = f"[{_fmt(low, 0)}, {_fmt(high, 0)}]" if np.isfinite(low) else "[–]"
-    n_fam = getattr(r, "n_families", r.n_models)
-    partial = getattr(r, "rho_partial_family", float("nan"))
-    if np.isfinite(partial):
-        extra = f"; partial {_fmt(partial, 1)}"
-    else:
-        extra = "; partial undefined" if cluster else ""
-    return f"{interval} (n={r.n_models}, f={n_fam}{extra})"
-
-
-def _block(table: pd.DataFrame, intrinsic: list[str], downstream: list[str], *, mark: bool, cluster: bool,
-           noise: Mapping[str, float] | None) -> list[str]:  # fmt: skip
-    cell = {(r.intrinsic, r.downstream): r for r in table.itertuples()}
-    rank: dict[tuple[str, str], int] = {}
-    if mark:
-        for d in downstream:
-            vals = sorted({round(cell[(i, d)].rho, 6) for i in intrinsic if cell[(i, d)].note == ""}, reverse=True)
-            for i in intrinsic:
-                r = cell[(i, d)]
-                if r.note == "" and vals:
-                    pos = vals.index(round(r.rho, 6))
-                    if pos < 2:
-                        rank[(i, d)] = pos
-    heads = [f"{d} ⚠" if noise and noise.get(d, float("inf")) < NOISE_RATIO_MIN else d for d in downstream]
-    lines = ["| intrinsic \\ downstream | " + " | ".join(heads) + " |", "|---|" + "---|" * len(downstream)]
-    for i in intrinsic:
-        cells = []
-        for d in downstream:
-            r = cell[(i, d)]
-            if r.note:
-                cells.append(f"{r.note} (n={r.n_models})")
-                continue
-            value = _fmt(r.rho, 1)
-            value = {0: f"**{value}**", 1: f"<u>{value}</u>"}.get(rank.get((i, d), -1), value)
-            cells.append(f"{value} {_cell_text(r, cluster)}")
-        lines.append(f"| {i} | " + " | ".join(cells) + " |")
-    return lines
-
-
-#: a downstream column whose spread across models is below this many median standard errors is "mostly noise"
-NOISE_RATIO_MIN = 2.0
-
-
-def format_markdown(table: pd.DataFrame, *, noise: Mapping[str, float] | None = None) -> str:
-    """EvalRank Tables 3/6 layout: rows intrinsic, columns downstream, ρ × 100 [95% interval] (n models,
-    f families; partial ρ for family).  Primary rows (each task's main score) come first and per column
-    the best primary ρ is **bold** and the second <u>underlined</u> (ties share the mark).  Exploratory rows
-    (``Task:metric``, ``Task/subset``) follow in a separate block and are never marked.  The interval is
-    the family bootstrap when some family has more than one model, else the model bootstrap.  ``noise``:
-    downstream column → spread / median standard error; columns below 2 are marked ⚠."""
-    intrinsic = list(dict.fromkeys(table["intrinsic"]))
-    downstream = list(dict.fromkeys(table["downstream"]))
-    primary_of = {r.intrinsic: bool(getattr(r, "primary", is_primary(r.intrinsic))) for r in table.itertuples()}
-    primary = [i for i in intrinsic if primary_of[i]]
-    exploratory = [i for i in intrinsic if not primary_of[i]]
-    cluster = _uses_cluster_interval(table)
-    lines: list[str] = []
-    if primary:
-        lines += _block(table, primary, downstream, mark=True, cluster=cluster, noise=noise)
-    if exploratory:
-        if lines:
-            lines += ["", "**Exploratory scores** (other metrics and subsets of the same tasks; not fixed in advance, "
-                      "so never marked best and never used by the comparisons):", ""]  # fmt: skip
-        lines += _block(table, exploratory, downstream, mark=False, cluster=cluster, noise=noise)
-    n = int(table["n_resamples"].iloc[0]) if "n_resamples" in table and len(table) else 0
-    kind = ("family bootstrap: whole families resampled" if cluster else "bootstrap over models")
-    legend = (f"Spearman's ρ × 100 across models; [95% percentile interval, {kind}, {n} resamples]; n = models with "
-              "both scores, f = families; partial = Spearman partial correlation controlling for family (ranks "
-              "minus the family's mean rank), shown when ≥ 2 families have ≥ 2 models. Best primary ρ per column "
-              "**bold**, second <u>underlined</u>.")  # fmt: skip
-    if noise and any(v < NOISE_RATIO_MIN for v in noise.values()):
-        legend += (f" ⚠ = mostly noise: the column's spread across models is below {NOISE_RATIO_MIN:g} median "
-                   "standard errors of a model's score.")  # fmt: skip
-    lines += ["", legend]
-    return "\n".join(lines)
-
-
 def write_csv(table: pd.DataFrame, path: str | Path) -> Path:
     """One row per cell (:data:`CSV_COLUMNS`): plain ρ with its model-level interval, the family-aware
     ``rho_partial_family`` and ``cluster_ci_low``/``cluster_ci_high``, ``n_models``, ``n_families``."""
     from mteb_evalrank.data.files import atomic_write_text
 
     return atomic_write_text(Path(path), table[CSV_COLUMNS].to_csv(index=False, float_format="%.4f"))
-
-
-def plot_heatmap(table: pd.DataFrame, path: str | Path, *, title: str | None = None) -> Path:
-    """ρ × 100 as a diverging heatmap (rows intrinsic, columns downstream), values printed in cells."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    grid = table.pivot(index="intrinsic", columns="downstream", values="rho")
-    grid = grid.loc[list(dict.fromkeys(table["intrinsic"])), list(dict.fromkeys(table["downstream"]))]
-    rows, cols = grid.shape
-    fig, ax = plt.subplots(figsize=(min(max(6, 1.0 * cols + 3), 40), min(max(3, 0.45 * rows + 2), 40)))
-    im = ax.imshow(grid.to_numpy(dtype=float), cmap="RdBu", vmin=-100, vmax=100, aspect="auto")
-    ax.set_xticks(range(cols), grid.columns, rotation=40, ha="right", fontsize=8 if cols > 20 else 10)
-    ax.set_yticks(range(rows), grid.index, fontsize=8 if rows > 20 else 10)
-    if rows * cols <= 400:
-        for (r, c), v in np.ndenumerate(grid.to_numpy(dtype=float)):
-            ax.text(c, r, "–" if np.isnan(v) else _fmt(v, 0), ha="center", va="center", fontsize=8,
-                    color="white" if not np.isnan(v) and abs(v) > 60 else "black")  # fmt: skip
-    n = int(table["n_models"].max()) if len(table) else 0
-    ax.set_title(title or f"Spearman ρ×100 across {n} models\n(rows: intrinsic scores; columns: downstream; – undefined)",
-                 fontsize=10)  # fmt: skip
-    fig.colorbar(im, ax=ax, label="ρ × 100")
-    return save_figure(fig, path)
-
-
-def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], path: str | Path) -> Path:
-    """EvalRank Figure 4: models ordered by ``downstream`` (x), each intrinsic score's rank of them (y).
-
-    A perfect predictor puts its dots on the diagonal.  At most about 40 model names label the x axis
-    (every k-th model beyond 40) and the figure widens up to a cap, so it stays readable for hundreds
-    of models.
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    cols = [c for c in intrinsic if c in scores.columns]
-    part = scores[[downstream, *cols]].dropna(subset=[downstream])
-    part = part.sort_values(downstream, ascending=False)
-    n = len(part)
-    if n == 0:
-        raise InputError(f"no model has the downstream score {downstream!r}.")
-    import textwrap
-
-    x = np.arange(1, n + 1)
-    width = min(max(7, 0.25 * n + 3), 30)
-    fig, ax = plt.subplots(figsize=(width, 6))
-    ax.plot(x, x, color="black", lw=1, label=f"{downstream} (reference)")
-    markers = "osD^v<>ph*"
-    # two scores that rank a model alike would hide each other's markers: each score's dots sit at its own
-    # fixed horizontal offset from the model's position (within ±0.3 of a model), so every series shows
-    step = min(0.25, 0.6 / max(len(cols) - 1, 1))
-    for k, c in enumerate(cols):
-        valid = part[c].notna().to_numpy()
-        ranks = part[c].rank(ascending=False, method="average").to_numpy()
-        dodge = (k - (len(cols) - 1) / 2) * step
-        ax.scatter(x[valid] + dodge, ranks[valid], s=max(8, 40 - n // 5), marker=markers[k % len(markers)],
-                   alpha=0.75, label=c)  # fmt: skip
-    ax.set_xlabel(f"models ranked by {downstream} (1 = best)")
-    ax.set_ylabel("rank of the model under the intrinsic score")
-    ax.invert_yaxis()
-    step = max(1, math.ceil(n / 40))  # at most ~40 model names on the axis, whatever the number of models
-    shown = x[::step]
-    ax.set_xticks(shown, [str(m).removeprefix("zoo/") for m in part.index[::step]], rotation=70, ha="right",
-                  fontsize=7)  # fmt: skip
-    if step > 1:
-        ax.set_xlabel(f"models ranked by {downstream} (1 = best; every {step}th model named)")
-    question, hint = f"Do intrinsic scores rank {n} models as {downstream} does?", "(dots on the line = yes)"
-    # wrapped to the axes' width (the legend takes the right of the figure): a one-line title of a narrow
-    # figure ran past its left edge and was clipped
-    chars = max(28, int((width - 2.5) * 12))
-    title = f"{question} {hint}"
-    ax.set_title(title if len(title) <= chars else "\n".join([*textwrap.wrap(question, chars), hint]), fontsize=11)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return save_figure(fig, path)
-
-
-def format_comparisons(comp: pd.DataFrame) -> str:
-    """Markdown table of exploratory paired comparisons: ρ(A) − ρ(B) × 100 [95% interval], unadjusted p,
-    Benjamini-Hochberg q, n models and clusters.  No row is a verdict."""
-    lines = ["| A | B | downstream | ρ(A) − ρ(B) | 95% interval | p | q (BH) | n, clusters |",
-             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    for r in comp.itertuples():
-        if r.note:
-            lines.append(f"| {r.a} | {r.b} | {r.downstream} | – | – | – | – | {r.n_models} ({r.note}) |")
-            continue
-        lines.append(f"| {r.a} | {r.b} | {r.downstream} | {r.difference:+.1f} | [{r.ci_low:+.1f}, {r.ci_high:+.1f}] "
-                     f"| {_p(r.p_value)} | {_p(r.q_bh)} | {r.n_models}, {r.n_families} |")  # fmt: skip
-    n = comp.attrs.get("n_comparisons", len(comp))
-    lines += ["", f"Exploratory. p: two-sided, normal approximation with the bootstrap standard error of the difference; "
-              f"q: Benjamini-Hochberg over the {n} comparisons of this table. These rows never decide a claim: the "
-              "confirmatory tests are in the Findings (`--claim`)."]  # fmt: skip
-    return "\n".join(lines)
-
-
-def _p(p: float) -> str:
-    if not np.isfinite(p):
-        return "–"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def noise_table(scores: pd.DataFrame, errors: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
@@ -565,21 +369,6 @@ def noise_table(scores: pd.DataFrame, errors: pd.DataFrame, columns: Sequence[st
                      "median_se": float(se.median() * 100) if len(se) else float("nan"), "ratio": ratio,
                      "mostly_noise": bool(np.isfinite(ratio) and ratio < NOISE_RATIO_MIN)})  # fmt: skip
     return pd.DataFrame(rows, columns=["score", "n_models", "spread", "median_se", "ratio", "mostly_noise"])
-
-
-def format_noise(noise: pd.DataFrame) -> str:
-    """Markdown of :func:`noise_table`."""
-    lines = ["| score | models | spread across models (std, points) | median standard error (points) | ratio | |",
-             "|---|---|---|---|---|---|"]  # fmt: skip
-    for r in noise.itertuples():
-        flag = "⚠ mostly noise" if r.mostly_noise else ("no standard error stored" if not np.isfinite(r.ratio) else "")
-        lines.append(f"| {r.score} | {r.n_models} | {r.spread:.2f} | {r.median_se:.2f} | "
-                     f"{'–' if not np.isfinite(r.ratio) else f'{r.ratio:.1f}'} | {flag} |")  # fmt: skip
-    lines += ["", "Standard errors: accuracy binomial over the test items; STS Spearman by Fieller's approximation "
-              "(1 − ρ²)·√(1.06 / (n − 3)); EvalRank MRR bounded by √(m(1 − m) / (pairs / 2)); a mean of sub-scores "
-              "√(Σ se²) / k. A column whose spread is below "
-              f"{NOISE_RATIO_MIN:g} median standard errors cannot rank models and is marked ⚠."]  # fmt: skip
-    return "\n".join(lines)
 
 
 @dataclass

