@@ -93,9 +93,9 @@ def tokenizer_file() -> Path | None:
 
 
 def _file_digest(path: Path) -> str:
-    from mteb_evalrank.models.static_vectors import file_digest
+    from mteb_evalrank.hashing import file_sha256
 
-    return file_digest(path, length=64)
+    return file_sha256(path, length=64, cached=True)
 
 
 # --- ONNX bases ------------------------------------------------------------------------------------

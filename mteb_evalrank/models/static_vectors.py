@@ -51,7 +51,7 @@ from mteb.models.abs_encoder import AbsEncoder
 from mteb.models.model_meta import ModelMeta, ScoringFunction
 
 from mteb_evalrank.errors import EvalRankWarning, InputError
-from mteb_evalrank.hashing import file_sha256, files_sha256
+from mteb_evalrank.hashing import files_sha256
 from mteb_evalrank.models.word_vector_files import TEXT_SUFFIXES, read_npy_vectors, read_text_vectors, split_matrix_spec
 
 if TYPE_CHECKING:
@@ -125,12 +125,6 @@ def resolve_stop_words(stop_words: str | Iterable[str] | None) -> tuple[frozense
 
 
 # --- hashing -----------------------------------------------------------------------------------
-def file_digest(path: str | os.PathLike, *, length: int = 12) -> str:
-    """:func:`mteb_evalrank.hashing.file_sha256`, cached (kept only for ``models/packaged_forwards.py``, which
-    still imports it from here; new code calls :mod:`mteb_evalrank.hashing` directly)."""
-    return file_sha256(path, length=length, cached=True)
-
-
 # --- loading -----------------------------------------------------------------------------------
 @dataclass
 class WordVectors:
