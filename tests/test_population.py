@@ -259,6 +259,9 @@ def test_population_selection_takes_the_word_models_bags_of_words():
     assert "glove-50d/mean" in pop and "w2v-sg-100d/mean" in pop and "spacy-md-300d/abtt" in pop
     assert any(word_zoo.is_new_word_variant(v) for v in pop)
     assert not any(VARIANTS[v].base in SLOW_BASES for v in pop) and "e5-small-4bit/engine" in pop
+    reported = select_variants("population", installed_only=False, with_slow=True)  # what a report takes
+    assert set(reported) - set(pop) == {v for v in VARIANTS if VARIANTS[v].base in SLOW_BASES} and "mpnet-base/mean" in reported
+    assert "use-m3/engine" in pop and "potion-base-8m/mean" in pop and "w2v-sg-100d/sif" in pop
 
 
 def test_onnx_position_ids_follow_the_model_family():

@@ -201,12 +201,13 @@ def _slow_bases() -> frozenset[str]:
 SLOW_BASES = _slow_bases()
 
 
-def select_variants(spec: str | Sequence[str], *, installed_only: bool = True) -> list[str]:
+def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, with_slow: bool = False) -> list[str]:
     """``"study"`` (the sentence study's variants: every installed variant except :data:`SLOW_BASES` and the
     population's and word level's additions), ``"population"`` (every installed sentence-level variant of all
     families but :data:`SLOW_BASES`), ``"word"`` (every installed word model), ``"all"`` (every installed
     variant), or names/prefixes (``minilm-l6``, ``zoo:glove-50d/sif``).  ``installed_only=False`` keeps the
-    variants whose base is not installed here (a report from committed results)."""
+    variants whose base is not installed here (a report from committed results); ``with_slow=True`` keeps the
+    :data:`SLOW_BASES` in ``population`` (a report takes their committed results: slow is about running)."""
     from mteb_evalrank.integration.zoo import resolve_zoo_spec, variant_status
     from mteb_evalrank.models.zoo import BASES, VARIANTS
 
@@ -233,7 +234,7 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True) -
             elif part == "population":  # every installed sentence-level variant of all families but SLOW_BASES
                 from mteb_evalrank.integration.population import population_variants
 
-                chosen += population_variants(exclude_bases=SLOW_BASES, installed_only=installed_only)
+                chosen += population_variants(exclude_bases=() if with_slow else SLOW_BASES, installed_only=installed_only)
             elif part.removeprefix("zoo:") in BASES:
                 chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == part.removeprefix("zoo:")]
             else:

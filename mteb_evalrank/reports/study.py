@@ -151,7 +151,7 @@ def _sentence_variants(out: Path) -> list[str]:
     from mteb_evalrank.integration.study import select_variants
 
     try:
-        return [v for v in select_variants(["population"], installed_only=False) if _has_result(out, v, "EvalRankSent")]
+        return [v for v in select_variants(["population"], installed_only=False, with_slow=True) if _has_result(out, v, "EvalRankSent")]
     except InputError:
         return []
 
