@@ -528,10 +528,10 @@ _F64_U = 2.0**-53
 _R_SCALE = 2.0**53  # the centring residuals (|r| <= 2^-53 |c| < 2^-52) times this fit float32 unscathed
 
 
-def _grid_spans(xt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _grid_spans(xt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per row of ``xt`` (float64 holding the rescaled input): whether it is on the float32 grid, the
     bit spans ``(L2, L1, Linf) - e`` of its 2-, 1- and inf-norm over its smallest bit ``2^e`` (10,000 when
-    off the grid), and its float64 squared norm."""
+    off the grid), its float64 squared norm, and ``e`` itself (10,000 for a zero row)."""
     d = xt.shape[1]
     f32 = (xt.astype(np.float32) == xt).all(axis=1)
     frac, ex = np.frexp(xt)
@@ -546,7 +546,7 @@ def _grid_spans(xt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     spans = np.empty((xt.shape[0], 3), dtype=np.int64)
     for k, bound in enumerate((up2, up1, upi)):  # each norm < 2^L; all values are multiples of 2^e_min
         spans[:, k] = np.where(ok, np.frexp(bound)[1] - e_min, 10_000)
-    return ok, spans, nsq
+    return ok, spans, nsq, e_min
 
 
 def _pair_spans(sq: np.ndarray, sp: np.ndarray) -> np.ndarray:
@@ -560,7 +560,7 @@ def _on_grid_share(prep: _Prepared, sample: np.ndarray) -> float:
     spans = np.empty((prep.u.shape[0], 3), dtype=np.int64)
     for s in range(0, ok.size, _CENTER_ROWS):
         xt = prep.x[prep.src[s : s + _CENTER_ROWS]].astype(np.float64) * prep.scale
-        ok[s : s + xt.shape[0]], spans[s : s + xt.shape[0]], _ = _grid_spans(xt)
+        ok[s : s + xt.shape[0]], spans[s : s + xt.shape[0]], _, _ = _grid_spans(xt)
     good = (_pair_spans(spans[sample][:, None, :], spans[None, :, :]) <= 53) & ok[None, :] & ok[sample][:, None]
     return float(good.mean())
 
@@ -639,11 +639,14 @@ class _TiePath:
         n, d = prep.u.shape
         self.engine, self.n, self.d = engine, n, d
         self.x64 = np.empty((n, d), dtype=np.float64)
-        self.x32 = np.empty((n, d), dtype=np.float32)
-        self.r32 = np.empty((n, d), dtype=np.float32) if prep.mean is not None else None
+        # x~ and 2^53 r side by side: a row's H entries are one dot product of length 2d (:class:`_LazyH`)
+        self.w32 = np.empty((n, 2 * d if prep.mean is not None else d), dtype=np.float32)
+        self.x32 = self.w32[:, :d]
+        self.r32 = self.w32[:, d:] if prep.mean is not None else None
         cert = np.empty(n, dtype=bool)
         nsqx = np.empty(n, dtype=np.float64)
         spans = np.empty((n, 3), dtype=np.int64)  # (2-norm, 1-norm, inf-norm) over the smallest bit
+        e_low = np.empty(n, dtype=np.int64)  # exponent of the smallest bit
         normr = np.zeros(n, dtype=np.float64)
         rho = np.zeros(n, dtype=np.float64)
         rho_abs = np.zeros(n, dtype=np.float64)
@@ -658,7 +661,7 @@ class _TiePath:
             blk = slice(s, s + rows.size)
             self.x64[blk] = xt
             self.x32[blk] = xt
-            cert[blk], spans[blk], nsqx[blk] = _grid_spans(xt)
+            cert[blk], spans[blk], nsqx[blk], e_low[blk] = _grid_spans(xt)
             if prep.mean is not None:
                 neg = -prep.mean
                 c, err = _two_sum(xt, neg)  # c == fl(x~ - m), the prepared vector
@@ -678,20 +681,21 @@ class _TiePath:
         self.cert = cert
         self.spans = spans
         # sparse input (e.g. TF-IDF and its sparse random projections): sparse products, same values
+        self.any_r = any_r
+        if not any_r:
+            self.r32 = None
         self.sparse = None
         if np.count_nonzero(self.x64) < _TIE_SPARSE_SHARE * self.x64.size:
             import scipy.sparse
 
             s32 = scipy.sparse.csr_matrix(self.x32)
             r32t = None if self.r32 is None else np.ascontiguousarray(self.r32.T)
-            self.sparse = (scipy.sparse.csr_matrix(self.x64.T), s32, r32t)
+            s64t = scipy.sparse.csr_matrix(self.x64.T)
+            self.sparse = (scipy.sparse.csr_matrix(self.x64), s64t, s32, r32t)
             self.dense_rows = np.diff(s32.indptr) > max(1, d // 8)  # queried through BLAS
         with np.errstate(divide="ignore"):
             self.inv_acc = np.where(nsq_acc > 0.0, 1.0 / np.sqrt(nsq_acc), 0.0)
         self.c_rel = 1.02 * 4.0 * _F64_U  # relative error of fl(nu * inv_acc) against nu / ||c_j||
-        self.any_r = any_r
-        if not any_r:
-            self.r32 = None
         g64 = xs.gamma(d + 2, np.float64)
         self.nh = nsqx / 2.0
         self.nh_lo = np.zeros(n, dtype=np.float64)
@@ -736,6 +740,15 @@ class _TiePath:
         spans[tiny] = 10_000
         self.row_ok = cert & ~tiny
         self.force = np.flatnonzero(~self.row_ok)
+        # spans of the widest certified rows: every certified product is exact if theirs is
+        s_max = spans[self.row_ok].max(axis=0) if self.row_ok.any() else np.zeros(3, dtype=np.int64)
+        widest = int(_pair_spans(s_max, s_max))
+        #: no column is ever forced to per-item refinement (all rows certified, all products exact)
+        self.all_exact = self.force.size == 0 and widest <= 53
+        #: dense products of certified rows are exact in float32 too: at most 24 bits between the largest
+        #: partial sum and the smallest bit, which is a normal float32 number (2^-126 or above)
+        e_min = int(e_low[self.row_ok].min()) if self.row_ok.any() else 0
+        self.g32 = self.sparse is None and widest <= 24 and 2 * e_min >= -126
         self._triples, self._triple_of = np.unique(spans, axis=0, return_inverse=True)
         self._triple_of = self._triple_of.reshape(-1)
         self._off_grid: dict[int, np.ndarray] = {}
@@ -758,9 +771,23 @@ class _TiePath:
         return self.row_ok[q] & self.row_ok[p] & (_pair_spans(self.spans[q], self.spans[p]) <= 53)
 
     def products(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """``G = x~_Q . x~^T`` (float64, exact for certified rows) and ``2^53 H`` (float32)."""
+        """``G = x~_Q . x~^T`` (exact for certified rows; float32 when :attr:`g32`, else float64) and,
+        for sparse input, ``2^53 H`` (float32; dense input: ``None``, see :meth:`h_of`).  A query row
+        that occurs several times in ``cq`` (e.g. every out-of-vocabulary word) is multiplied once."""
+        rows, inv = np.unique(cq, return_inverse=True)
+        if rows.size == cq.size:
+            return self._products(cq)
+        g, h = self._products(rows)
+        inv = inv.reshape(-1)
+        return g[inv], (None if h is None else h[inv])
+
+    def h_of(self, cq: np.ndarray) -> _LazyH | None:
+        """``2^53 H`` of the query rows ``cq`` against every column, computed per entry when indexed."""
+        return None if self.r32 is None else _LazyH(self.w32, cq)
+
+    def _products(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         if self.sparse is not None:  # same exact values: every product and partial sum is exact
-            s64t, s32, r32t = self.sparse
+            s64, s64t, s32, r32t = self.sparse
             dense = self.dense_rows[cq]
             g = np.empty((cq.size, self.n), dtype=np.float64)
             h = None if r32t is None else np.empty((cq.size, self.n), dtype=np.float32)
@@ -769,7 +796,7 @@ class _TiePath:
                     continue
                 qq = cq[rows]
                 if sparse_rows:
-                    g[rows] = self.x64[qq] @ s64t
+                    g[rows] = (s64[qq] @ s64t).toarray()
                     if h is not None:
                         h[rows] = s32[qq] @ r32t
                         h[rows] += (s32 @ self.r32[qq].T).T
@@ -779,12 +806,10 @@ class _TiePath:
                         h[rows] = self.x32[qq] @ self.r32.T
                         h[rows] += self.r32[qq] @ self.x32.T
             return g, h
-        g = self.x64[cq] @ self.x64.T
-        if self.r32 is None:
-            return g, None
-        h = self.x32[cq] @ self.r32.T
-        h += self.r32[cq] @ self.x32.T
-        return g, h
+        # dense input: H is only needed for the few entries near the positive (:meth:`h_of`)
+        if self.g32:
+            return self.x32[cq] @ self.x32.T, None
+        return self.x64[cq] @ self.x64.T, None
 
     def _h_bounds(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per query row: ``max_j |H_qj|`` (true) and ``max_j`` of the error of the computed ``H_qj``."""
@@ -816,7 +841,12 @@ class _TiePath:
             kp = key[rows, cp]
             delta = delta + 1.02 * u * np.abs(kp)
         else:
-            key = g + h.astype(np.float64) / _R_SCALE if h is not None else g.copy()
+            if isinstance(h, np.ndarray):
+                key = g + h.astype(np.float64) / _R_SCALE
+                h_unc = h_err  # the error of the computed H
+            else:  # H left out of the key (not computed, or computed per entry): at most its bound
+                key = g.copy()
+                h_unc = h_true
             kappa = np.zeros(bsz)
             e_kappa = np.zeros(bsz)
             if self.mm or self.mu.any():
@@ -826,7 +856,7 @@ class _TiePath:
                 key += kappa[:, None]
             key *= e.inv64
             h_max = h_true + h_err
-            e_nu = 1.01 * (h_err + self.e_mu_max + e_kappa + rr_max
+            e_nu = 1.01 * (h_unc + self.e_mu_max + e_kappa + rr_max
                            + 3.0 * u * (g_max + h_max + self.mu_max + np.abs(kappa)))  # fmt: skip
             delta = 2.0 * 1.01 * (e_nu * e.w_max + e.c2_cos * e.norm_up[cq] + e.eta2 * e.w_max)
             kp = key[rows, cp]
@@ -835,22 +865,27 @@ class _TiePath:
         gt = key > hi[:, None]
         band = key >= lo[:, None]
         band &= ~gt
-        forced = np.zeros(gt.shape, dtype=bool)
-        for r in range(bsz):
-            forced[r, self.off_grid(int(cq[r]))] = True
-        gt &= ~forced
-        band |= forced
+        forced = None
+        if not self.all_exact:
+            forced = np.zeros(gt.shape, dtype=bool)
+            for r in range(bsz):
+                forced[r, self.off_grid(int(cq[r]))] = True
+            gt &= ~forced
+            band |= forced
         band[rows, cp] = False
-        c = np.count_nonzero(gt, axis=1).astype(np.int64)
+        c = np.fromiter((np.count_nonzero(row) for row in gt), dtype=np.int64, count=bsz)
         if e.n_dup:
             c += gt[:, : e.n_dup].astype(np.int64) @ e.extra
         qcount = gt[rows, cq]
-        rr_idx, jj = np.nonzero(band)
+        rr_idx, jj = np.divmod(np.flatnonzero(band), band.shape[1])  # row-major, like np.nonzero
         if rr_idx.size:
-            dec = np.full(rr_idx.size, 2, dtype=np.int8)
-            sel = np.flatnonzero(~forced[rr_idx, jj])
-            if sel.size:
-                dec[sel] = self._exact_decisions(g, h, rr_idx[sel], jj[sel], cq, cp, metric)
+            if forced is None:
+                dec = self._exact_decisions(g, h, rr_idx, jj, cq, cp, metric)
+            else:
+                dec = np.full(rr_idx.size, 2, dtype=np.int8)
+                sel = np.flatnonzero(~forced[rr_idx, jj])
+                if sel.size:
+                    dec[sel] = self._exact_decisions(g, h, rr_idx[sel], jj[sel], cq, cp, metric)
             self.stats["tie_decided"] += int(np.count_nonzero(dec != 2))
             rest = np.flatnonzero(dec == 2)
             if rest.size:
@@ -874,7 +909,7 @@ class _TiePath:
         differ by more than those bounds (ties and closer near-ties are refined per item)."""
         q = cq[r]
         tj, ej = _cos_entry_keys(self, g, h, r, j, q)
-        tp, ep = _cos_entry_keys(self, g, h, r, cp[r], q)
+        tp, ep = _cos_entry_keys(self, g, h, r, cp[r], q, positive=cp)
         diff = tj - tp
         bound = 1.02 * (ej + ep) + 2.0 * _F64_U * np.abs(diff)
         dec = np.full(r.size, 2, dtype=np.int8)
@@ -899,8 +934,7 @@ class _TiePath:
             if h is None:
                 return _sign_of_sum(terms, 0.0)
             q = cq[r]
-            hj = h[r, j].astype(np.float64) / _R_SCALE
-            hp = h[r, p].astype(np.float64) / _R_SCALE
+            hj, hp = _h_entries(h, r, j, cp)
             s = (hj - hp) - (self.rho[j] - self.rho[p])
             nx, nr = self.normx[q], self.normr[q]
             e_h = lambda col: (self.c_h * ((nx * self.normr[col] + nr * self.normx[col]) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
@@ -943,6 +977,59 @@ class _TiePath:
         return dec
 
 
+class _LazyH:
+    """``2^53 H_qj = x~_q . (2^53 r_j) + (2^53 r_q) . x~_j`` for query rows ``cq`` (one per block row),
+    computed only for the entries asked for, as the full product computes them: two float32 dot
+    products of length ``d`` and their float32 sum (within the bound of :attr:`_TiePath.c_h` for any
+    summation order).  ``w32`` holds the rows ``[x~_j, 2^53 r_j]``; a row's entries are one gather of
+    those rows and one product with the two columns ``[0, x~_q]`` and ``[2^53 r_q, 0]`` (the zeros add
+    nothing, exactly)."""
+
+    def __init__(self, w32: np.ndarray, cq: np.ndarray) -> None:
+        self.w32, self.cq = w32, cq
+        d = w32.shape[1] // 2
+        wq = w32[cq]
+        self.v = np.zeros((cq.size, 2 * d, 2), dtype=np.float32)
+        self.v[:, d:, 0] = wq[:, :d]  # r_j . x~_q
+        self.v[:, :d, 1] = wq[:, d:]  # x~_j . 2^53 r_q
+        self._pos: tuple[np.ndarray, np.ndarray] | None = None
+
+    def rows(self, r: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Entries ``(r, j)`` with ``r`` non-decreasing (as :func:`numpy.nonzero` lists them): one
+        gather and one matrix-vector product per block row."""
+        vals = np.empty(r.size, dtype=np.float32)
+        if not r.size:
+            return vals
+        cut = np.flatnonzero(r[1:] != r[:-1]) + 1
+        for s, e in zip([0, *cut.tolist()], [*cut.tolist(), r.size]):
+            two = self.w32[j[s:e]] @ self.v[r[s]]
+            np.add(two[:, 0], two[:, 1], out=vals[s:e])
+        return vals
+
+    def at(self, cp: np.ndarray) -> np.ndarray:
+        """The entry ``(r, cp[r])`` of every block row (the positive's column; computed once)."""
+        if self._pos is None or self._pos[0] is not cp:
+            two = np.einsum("ij,ijk->ik", self.w32[cp], self.v)
+            self._pos = (cp, two[:, 0] + two[:, 1])
+        return self._pos[1]
+
+    def __getitem__(self, index: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        r, j = (np.asarray(v, dtype=np.int64).reshape(-1) for v in index)
+        if r.size > 1 and (r[1:] < r[:-1]).any():
+            order = np.argsort(r, kind="stable")
+            out = np.empty(r.size, dtype=np.float32)
+            out[order] = self.rows(r[order], j[order])
+            return out
+        return self.rows(r, j)
+
+
+def _h_entries(h: np.ndarray | _LazyH, r: np.ndarray, j: np.ndarray, cp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``H`` (float64, unscaled) of the entries ``(r, j)`` and of the positives' ``(r, cp[r])``."""
+    if isinstance(h, _LazyH):
+        return h[r, j].astype(np.float64) / _R_SCALE, h.at(cp)[r].astype(np.float64) / _R_SCALE
+    return h[r, j].astype(np.float64) / _R_SCALE, h[r, cp[r]].astype(np.float64) / _R_SCALE
+
+
 def _accurate_sqnorms(c: np.ndarray) -> np.ndarray:
     """Squared norms of the rows of ``c`` within ``u |N| (1 + 1e-9)``: TwoProduct squares summed with
     Ogita-Rump-Oishi's compensated Sum2 (error ``u |N| + gamma(2d)^2 sum |terms|``)."""
@@ -969,11 +1056,17 @@ def _exact_half_sqnorm(row: np.ndarray) -> tuple[float, float] | None:
     return hi, lo
 
 
-def _cos_entry_keys(tie, g, h, r, col, q):
-    """Cosine keys ``nu / ||c_col||`` of entries (row ``r``, column ``col``) and their error bounds."""
+def _cos_entry_keys(tie, g, h, r, col, q, positive=None):
+    """Cosine keys ``nu / ||c_col||`` of entries (row ``r``, column ``col``) and their error bounds
+    (``positive``: the block's positive columns, when ``col`` is ``positive[r]``)."""
     u = _F64_U
     gv = g[r, col]
-    hv = h[r, col].astype(np.float64) / _R_SCALE if h is not None else np.zeros(r.size)
+    if h is None:
+        hv = np.zeros(r.size)
+    elif isinstance(h, _LazyH) and positive is not None:
+        hv = h.at(positive)[r].astype(np.float64) / _R_SCALE
+    else:
+        hv = h[r, col].astype(np.float64) / _R_SCALE
     kappa = -(tie.mu[q] + tie.mm)
     nu = ((gv + hv) - tie.mu[col]) + kappa
     nx, nr = tie.normx[q], tie.normr[q]
@@ -1157,8 +1250,9 @@ def evalrank_ranks(
             g64, h32 = tie.products(uq[sel])
             for b in range(0, sel.size, t_block):
                 part = sel[b : b + t_block]
-                gb = g64[b : b + t_block]
-                hb = None if h32 is None else h32[b : b + t_block]
+                gb = g64[b : b + t_block].astype(np.float64, copy=False)  # exact either way
+                hb = tie.h_of(uq[part]) if h32 is None and tie.sparse is None else (
+                    None if h32 is None else h32[b : b + t_block])
                 other = q_idx[part] != p_idx[part]
                 rank_cos[part] = tie.ranks(gb, hb, uq[part], up[part], other, "cos", pessimistic)
                 rank_l2[part] = tie.ranks(gb, hb, uq[part], up[part], other, "l2", pessimistic)
