@@ -382,6 +382,7 @@ class _RankEngine:
         self.exact = xs.ExactRows(prep.rows64)
         self.refined = {"stage2": 0, "stage3": 0}
         self._block_rows = 0
+        self.grid: tuple | None = None  # :func:`_all_grid_spans`, once the tie path's probe computed it
 
     def _buffers(self, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if rows > self._block_rows:
@@ -523,6 +524,9 @@ _TIE_PROBE_ITEMS = 512  # undecided comparisons of the sample re-scored in float
 _TIE_EXACT_SHARE = 5e-4  # share of comparisons left to exact integers above which the tie path is used
 _TIE_MAX_UNCERTIFIED = 0.01  # at most this share of distinct rows may fall outside the exact grid
 _TIE_MIN_EXPONENT = -150  # smallest bit of a certified row (keeps every product and its error normal)
+#: Score bytes per chunk of the tie path: below glibc's largest mmap threshold (32 MiB), so that the
+#: products' arrays reuse freed memory instead of mapping (and page-faulting) fresh pages every chunk.
+_TIE_CHUNK_BYTES = 16 * 2**20
 _TIE_SPARSE_SHARE = 0.05  # inputs with fewer non-zeros than this share are multiplied as sparse matrices
 _F64_U = 2.0**-53
 _R_SCALE = 2.0**53  # the centring residuals (|r| <= 2^-53 |c| < 2^-52) times this fit float32 unscathed
@@ -554,13 +558,22 @@ def _pair_spans(sq: np.ndarray, sp: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(sq[..., 0] + sp[..., 0], sq[..., 2] + sp[..., 1]), sq[..., 1] + sp[..., 2])
 
 
-def _on_grid_share(prep: _Prepared, sample: np.ndarray) -> float:
-    """Share of (sampled query, distinct row) products that the tie path can take exactly."""
-    ok = np.empty(prep.u.shape[0], dtype=bool)
-    spans = np.empty((prep.u.shape[0], 3), dtype=np.int64)
-    for s in range(0, ok.size, _CENTER_ROWS):
-        xt = prep.x[prep.src[s : s + _CENTER_ROWS]].astype(np.float64) * prep.scale
-        ok[s : s + xt.shape[0]], spans[s : s + xt.shape[0]], _, _ = _grid_spans(xt)
+def _all_grid_spans(prep: _Prepared) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_grid_spans` of every distinct row (row blocks bound the float64 temporaries)."""
+    n = prep.u.shape[0]
+    out = (np.empty(n, dtype=bool), np.empty((n, 3), dtype=np.int64), np.empty(n), np.empty(n, dtype=np.int64))
+    for s in range(0, n, _CENTER_ROWS):
+        xt = prep.x[prep.src[s : s + _CENTER_ROWS]].astype(np.float64)
+        xt *= prep.scale
+        for arr, part in zip(out, _grid_spans(xt)):
+            arr[s : s + xt.shape[0]] = part
+    return out
+
+
+def _on_grid_share(prep: _Prepared, sample: np.ndarray, grid: tuple | None = None) -> float:
+    """Share of (sampled query, distinct row) products that the tie path can take exactly
+    (``grid``: :func:`_all_grid_spans`, if already computed)."""
+    ok, spans, _, _ = _all_grid_spans(prep) if grid is None else grid
     good = (_pair_spans(spans[sample][:, None, :], spans[None, :, :]) <= 53) & ok[None, :] & ok[sample][:, None]
     return float(good.mean())
 
@@ -652,7 +665,7 @@ class _TiePath:
         rho_abs = np.zeros(n, dtype=np.float64)
         mu = np.zeros(n, dtype=np.float64)
         mu_abs = np.zeros(n, dtype=np.float64)
-        nsq_acc = np.empty(n, dtype=np.float64)  # ||c_j||^2 to within about one rounding
+        grid = engine.grid if engine.grid is not None else _all_grid_spans(prep)
         any_r = False
         for s in range(0, n, _CENTER_ROWS):
             rows = prep.src[s : s + _CENTER_ROWS]
@@ -661,7 +674,7 @@ class _TiePath:
             blk = slice(s, s + rows.size)
             self.x64[blk] = xt
             self.x32[blk] = xt
-            cert[blk], spans[blk], nsqx[blk], e_low[blk] = _grid_spans(xt)
+            cert[blk], spans[blk], nsqx[blk], e_low[blk] = (a[blk] for a in grid)
             if prep.mean is not None:
                 neg = -prep.mean
                 c, err = _two_sum(xt, neg)  # c == fl(x~ - m), the prepared vector
@@ -675,9 +688,6 @@ class _TiePath:
                 c += 0.0
                 mu[blk] = c @ prep.mean
                 mu_abs[blk] = np.abs(c) @ np.abs(prep.mean)
-            else:
-                c = xt + 0.0
-            nsq_acc[blk] = _accurate_sqnorms(c)
         self.cert = cert
         self.spans = spans
         # sparse input (e.g. TF-IDF and its sparse random projections): sparse products, same values
@@ -693,8 +703,7 @@ class _TiePath:
             s64t = scipy.sparse.csr_matrix(self.x64.T)
             self.sparse = (scipy.sparse.csr_matrix(self.x64), s64t, s32, r32t)
             self.dense_rows = np.diff(s32.indptr) > max(1, d // 8)  # queried through BLAS
-        with np.errstate(divide="ignore"):
-            self.inv_acc = np.where(nsq_acc > 0.0, 1.0 / np.sqrt(nsq_acc), 0.0)
+        self._inv_acc = np.full(n, np.nan)  # 1 / ||c_j|| to within about one rounding, as needed
         self.c_rel = 1.02 * 4.0 * _F64_U  # relative error of fl(nu * inv_acc) against nu / ||c_j||
         g64 = xs.gamma(d + 2, np.float64)
         self.nh = nsqx / 2.0
@@ -729,11 +738,14 @@ class _TiePath:
         self.normr_max = float(normr[ok].max()) if ok.any() else 0.0
         self.nh_max = float(self.nh[ok].max()) if ok.any() else 0.0
         self.nh_lo_max = float(np.abs(self.nh_lo).max())
+        self.e_rho_max = float(self.e_rho[ok].max()) if ok.any() else 0.0
+        self.rho_max = float(np.abs(rho[ok]).max()) if ok.any() else 0.0
         self.rho_abs_max = float((rho_abs * (1.0 + g64) + self.e_rho)[ok].max()) if ok.any() else 0.0
         self.mu_max = float((np.abs(mu) + e_mu)[ok].max()) if ok.any() else 0.0
         self.e_mu_max = float(e_mu[ok].max()) if ok.any() else 0.0
         # float32 products of H (x~ exact in float32, r * 2^53 rounded): relative and underflow errors
         self.c_h = 1.01 * xs._product_error(d + 1, np.float32, rounded_inputs=True)
+        self.c_h64 = 1.01 * xs.gamma(d + 1, np.float64)  # the same sum in float64 (:meth:`h64`)
         self.eta_h = xs.underflow_slack(2 * d, np.float32) + 2 * d * 2.0**-150
         # rows that cannot be decided here: not certified, or a norm too small for float64 keys
         tiny = (engine.nsq64 < 2.0**-600) & (engine.nsq64 > 0)
@@ -755,6 +767,33 @@ class _TiePath:
         self.stats = {"tie_rows": 0, "tie_decided": 0}
 
     # ---------------------------------------------------------------------------------------------
+    def inv_acc(self, cols: np.ndarray) -> np.ndarray:
+        """``1 / ||c_j||`` of columns ``cols`` from accurate squared norms (:func:`_accurate_sqnorms`;
+        0 for a zero vector), computed the first time a column is asked for."""
+        got = self._inv_acc[cols]
+        miss = np.isnan(got)
+        if miss.any():
+            need = np.unique(cols[miss])
+            for s in range(0, need.size, _REFINE_BATCH):
+                part = need[s : s + _REFINE_BATCH]
+                nsq = _accurate_sqnorms(self.engine.prep.rows64(part))
+                with np.errstate(divide="ignore"):
+                    self._inv_acc[part] = np.where(nsq > 0.0, 1.0 / np.sqrt(nsq), 0.0)
+            got = self._inv_acc[cols]
+        return got
+
+    def h64(self, q: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """``H_qj = x~_q . r_j + r_q . x~_j`` of entries ``(q, cols)`` in float64 from the exact residuals
+        ``r`` (recomputed: TwoSum of ``x~`` and ``-m``); error at most :attr:`c_h64` ``(||x~_q|| ||r_j|| +
+        ||r_q|| ||x~_j||)`` plus ``2 eta`` (underflow), for any summation order."""
+        out = np.empty(q.size, dtype=np.float64)
+        neg = -self.engine.prep.mean
+        for s in range(0, q.size, _REFINE_BATCH):
+            xq, xj = self.x64[q[s : s + _REFINE_BATCH]], self.x64[cols[s : s + _REFINE_BATCH]]
+            rq, rj = -_two_sum(xq, neg)[1], -_two_sum(xj, neg)[1]
+            out[s : s + _REFINE_BATCH] = np.einsum("ij,ij->i", xq, rj) + np.einsum("ij,ij->i", rq, xj)
+        return out
+
     def off_grid(self, q: int) -> np.ndarray:
         """Columns ``j`` whose product with row ``q`` is not certified exact (cached per span triple)."""
         t = int(self._triple_of[q])
@@ -770,46 +809,50 @@ class _TiePath:
         """Whether each pair ``(q, p)`` of distinct rows is certified (both rows on the grid, product exact)."""
         return self.row_ok[q] & self.row_ok[p] & (_pair_spans(self.spans[q], self.spans[p]) <= 53)
 
-    def products(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """``G = x~_Q . x~^T`` (exact for certified rows; float32 when :attr:`g32`, else float64) and,
-        for sparse input, ``2^53 H`` (float32; dense input: ``None``, see :meth:`h_of`).  A query row
-        that occurs several times in ``cq`` (e.g. every out-of-vocabulary word) is multiplied once."""
+    def products(self, cq: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None, np.ndarray]:
+        """Products of the distinct query rows among ``cq`` (a query row that occurs several times, e.g.
+        every out-of-vocabulary word, is multiplied once): ``(G, H, inv)`` with ``G[inv[i]]`` the row of
+        ``cq[i]``.  ``G = x~_Q . x~^T`` is exact for certified rows (float32 when :attr:`g32`, else
+        float64).  ``H`` is ``None`` for dense input (computed per entry, :class:`_LazyH`) and for sparse
+        input the two float32 halves of ``2^53 H``: ``x~_Q . (2^53 r)^T`` (rows as ``G``) and
+        ``x~ . (2^53 r_Q)^T`` (one column per distinct query row), added per entry (:class:`_SplitH`)."""
         rows, inv = np.unique(cq, return_inverse=True)
-        if rows.size == cq.size:
-            return self._products(cq)
-        g, h = self._products(rows)
         inv = inv.reshape(-1)
-        return g[inv], (None if h is None else h[inv])
+        if self.sparse is None:  # dense input: H is only needed for the few entries near the positive
+            if self.g32:
+                return self.x32[rows] @ self.x32.T, None, inv
+            return self.x64[rows] @ self.x64.T, None, inv
+        # sparse input: same exact values (every product and partial sum is exact)
+        s64, s64t, s32, r32t = self.sparse
+        dense = self.dense_rows[rows]
+        g = np.empty((rows.size, self.n), dtype=np.float64)
+        h1 = h2t = None
+        if r32t is not None:
+            h1 = np.empty((rows.size, self.n), dtype=np.float32)
+            h2t = np.empty((self.n, rows.size), dtype=np.float32)
+        for at, sparse_rows in ((np.flatnonzero(~dense), True), (np.flatnonzero(dense), False)):
+            if not at.size:
+                continue
+            qq = rows[at]
+            if sparse_rows:
+                g[at] = (s64[qq] @ s64t).toarray()
+                if h1 is not None:
+                    h1[at] = s32[qq] @ r32t
+                    h2t[:, at] = s32 @ self.r32[qq].T
+            else:
+                g[at] = self.x64[qq] @ self.x64.T
+                if h1 is not None:
+                    h1[at] = self.x32[qq] @ self.r32.T
+                    h2t[:, at] = self.x32 @ self.r32[qq].T
+        return g, (None if h1 is None else (h1, h2t)), inv
 
-    def h_of(self, cq: np.ndarray) -> _LazyH | None:
-        """``2^53 H`` of the query rows ``cq`` against every column, computed per entry when indexed."""
-        return None if self.r32 is None else _LazyH(self.w32, cq)
-
-    def _products(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        if self.sparse is not None:  # same exact values: every product and partial sum is exact
-            s64, s64t, s32, r32t = self.sparse
-            dense = self.dense_rows[cq]
-            g = np.empty((cq.size, self.n), dtype=np.float64)
-            h = None if r32t is None else np.empty((cq.size, self.n), dtype=np.float32)
-            for rows, sparse_rows in ((np.flatnonzero(~dense), True), (np.flatnonzero(dense), False)):
-                if not rows.size:
-                    continue
-                qq = cq[rows]
-                if sparse_rows:
-                    g[rows] = (s64[qq] @ s64t).toarray()
-                    if h is not None:
-                        h[rows] = s32[qq] @ r32t
-                        h[rows] += (s32 @ self.r32[qq].T).T
-                else:
-                    g[rows] = self.x64[qq] @ self.x64.T
-                    if h is not None:
-                        h[rows] = self.x32[qq] @ self.r32.T
-                        h[rows] += self.r32[qq] @ self.x32.T
-            return g, h
-        # dense input: H is only needed for the few entries near the positive (:meth:`h_of`)
-        if self.g32:
-            return self.x32[cq] @ self.x32.T, None
-        return self.x64[cq] @ self.x64.T, None
+    def block_h(self, h: tuple[np.ndarray, np.ndarray] | None, at: np.ndarray, cq: np.ndarray) -> _LazyH | _SplitH | None:
+        """``2^53 H`` of a block of query rows ``cq`` (rows ``at`` of :meth:`products`), per entry."""
+        if self.r32 is None:
+            return None
+        if h is None:
+            return _LazyH(self.w32, cq)
+        return _SplitH(h[0][at], h[1], at)
 
     def _h_bounds(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per query row: ``max_j |H_qj|`` (true) and ``max_j`` of the error of the computed ``H_qj``."""
@@ -819,7 +862,7 @@ class _TiePath:
         return h_true * 1.01, h_err
 
     def ranks(
-        self, g: np.ndarray, h: np.ndarray | None, cq: np.ndarray, cp: np.ndarray, other: np.ndarray,
+        self, g: np.ndarray, h: _LazyH | _SplitH | None, cq: np.ndarray, cp: np.ndarray, other: np.ndarray,
         metric: str, pessimistic: bool,
     ) -> np.ndarray:
         e = self.engine
@@ -841,12 +884,8 @@ class _TiePath:
             kp = key[rows, cp]
             delta = delta + 1.02 * u * np.abs(kp)
         else:
-            if isinstance(h, np.ndarray):
-                key = g + h.astype(np.float64) / _R_SCALE
-                h_unc = h_err  # the error of the computed H
-            else:  # H left out of the key (not computed, or computed per entry): at most its bound
-                key = g.copy()
-                h_unc = h_true
+            key = g.copy()  # H (tiny; computed per entry where needed) is left out: at most its bound
+            h_unc = h_true
             kappa = np.zeros(bsz)
             e_kappa = np.zeros(bsz)
             if self.mm or self.mu.any():
@@ -903,7 +942,7 @@ class _TiePath:
         return 1 + c
 
     def _centred_cos_decisions(
-        self, g: np.ndarray, h: np.ndarray | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray
+        self, g: np.ndarray, h: _LazyH | _SplitH | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray
     ) -> np.ndarray:
         """Centred cosines: decided where the keys, re-evaluated with per-item bounds and accurate norms,
         differ by more than those bounds (ties and closer near-ties are refined per item)."""
@@ -922,34 +961,89 @@ class _TiePath:
         self.stats["cos_dd"] = self.stats.get("cos_dd", 0) + int(np.count_nonzero(dec[rest] != 2))
         return dec
 
+    def _l2_decisions(
+        self, g: np.ndarray, h: _LazyH | _SplitH | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`_exact_decisions` for l2 keys.  Most entries tie exactly in ``x~`` (equal products and
+        norms): their sign is that of the small terms ``s``, decided where ``|s|`` exceeds a bound that
+        takes the largest column norms (one bound per row, the same for all its entries); the others
+        get bounds of their own and, if need be, the exact sum of all terms."""
+        u = _F64_U
+        rows = np.arange(cp.size)
+        p = cp[r]
+        gj, gp = g[r, j], g[rows, cp][r]
+        flat = (gj == gp) & (self.nh[j] == self.nh[cp][r])
+        if self.nh_lo_max:
+            flat &= self.nh_lo[j] == self.nh_lo[cp][r]
+
+        def terms(at: np.ndarray) -> list[np.ndarray]:
+            jj, pp = j[at], p[at]
+            return [gj[at], -gp[at], -self.nh[jj], self.nh[pp], -self.nh_lo[jj], self.nh_lo[pp]]
+
+        if h is None:
+            return _sign_of_sum(terms(np.arange(r.size)), 0.0)
+        hj = h[r, j].astype(np.float64) / _R_SCALE
+        hp_row = h.at(cp).astype(np.float64) / _R_SCALE
+        rho_p = self.rho[cp]
+        s = (hj - hp_row[r]) - (self.rho[j] - rho_p[r])
+        nx, nr = self.normx[cq], self.normr[cq]
+
+        def e_h(normr: np.ndarray | float, normx: np.ndarray | float) -> np.ndarray:
+            return (self.c_h * ((nx * normr + nr * normx) * _R_SCALE) + self.eta_h) / _R_SCALE
+
+        # per row: the bound of the entry-wise one below with every column quantity at its maximum
+        row_err = 1.02 * (e_h(self.normr_max, self.normx_max) + e_h(self.normr[cp], self.normx[cp])
+                          + self.e_rho_max + self.e_rho[cp] + nr * (self.normr_max + self.normr[cp])
+                          + 3.0 * u * (np.abs(hp_row) + self.rho_max + np.abs(rho_p)))  # fmt: skip
+        err = (row_err[r] + 1.02 * 3.0 * u * np.abs(hj)) * (1.0 + 16.0 * u)
+        dec = np.full(r.size, 2, dtype=np.int8)
+        sure = flat & (np.abs(s) > err * (1.0 + 4.0 * u))
+        dec[sure] = np.sign(s[sure]).astype(np.int8)
+        rest = np.flatnonzero(~sure)
+        if rest.size:
+            jj, pp, rr = j[rest], p[rest], r[rest]
+            hjr, hpr = hj[rest], hp_row[rr]
+            nxr, nrr = nx[rr], nr[rr]
+            e_hr = lambda col: (self.c_h * ((nxr * self.normr[col] + nrr * self.normx[col]) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
+            err_r = (e_hr(jj) + e_hr(pp) + self.e_rho[jj] + self.e_rho[pp] + nrr * (self.normr[jj] + self.normr[pp])
+                     + 3.0 * u * (np.abs(hjr) + np.abs(hpr) + np.abs(self.rho[jj]) + np.abs(self.rho[pp])))  # fmt: skip
+            err_r = 1.02 * err_r
+            s_r = s[rest]
+            sure_r = flat[rest] & (np.abs(s_r) > err_r * (1.0 + 4.0 * u))
+            part = np.full(rest.size, 2, dtype=np.int8)
+            part[sure_r] = np.sign(s_r[sure_r]).astype(np.int8)
+            left = np.flatnonzero(~sure_r)
+            if left.size:
+                part[left] = _sign_of_sum(terms(rest[left]) + [s_r[left]], err_r[left])
+                left = left[part[left] == 2]
+            if left.size:  # H in float64 (exact residuals): a bound 2^-29 times smaller
+                at = rest[left]
+                jl, pl, ql = j[at], p[at], cq[r[at]]
+                nxl, nrl = self.normx[ql], self.normr[ql]
+                hj64, hp64 = self.h64(ql, jl), self.h64(ql, pl)
+                s64 = (hj64 - hp64) - (self.rho[jl] - self.rho[pl])
+                e_h64 = lambda col: self.c_h64 * (nxl * self.normr[col] + nrl * self.normx[col]) + 2.0 * self.engine.eta2  # noqa: E731
+                err64 = 1.02 * (e_h64(jl) + e_h64(pl) + self.e_rho[jl] + self.e_rho[pl] + nrl * (self.normr[jl] + self.normr[pl])
+                                + 3.0 * u * (np.abs(hj64) + np.abs(hp64) + np.abs(self.rho[jl]) + np.abs(self.rho[pl])))  # fmt: skip
+                sure64 = flat[at] & (np.abs(s64) > err64 * (1.0 + 4.0 * u))
+                sub = np.full(at.size, 2, dtype=np.int8)
+                sub[sure64] = np.sign(s64[sure64]).astype(np.int8)
+                still = np.flatnonzero(~sure64)
+                if still.size:
+                    sub[still] = _sign_of_sum(terms(at[still]) + [s64[still]], err64[still])
+                part[left] = sub
+            dec[rest] = part
+        return dec
+
     def _exact_decisions(
-        self, g: np.ndarray, h: np.ndarray | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray,
+        self, g: np.ndarray, h: _LazyH | _SplitH | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray,
         metric: str,
     ) -> np.ndarray:
         """Sign of ``key_j - key_p`` for band entries (row ``r``, column ``j``): 1, -1, 0 or 2 (undecided)."""
         p = cp[r]
-        gj, gp = g[r, j], g[r, p]
         if metric == "l2":
-            terms = [gj, -gp, -self.nh[j], self.nh[p], -self.nh_lo[j], self.nh_lo[p]]
-            if h is None:
-                return _sign_of_sum(terms, 0.0)
-            q = cq[r]
-            hj, hp = _h_entries(h, r, j, cp)
-            s = (hj - hp) - (self.rho[j] - self.rho[p])
-            nx, nr = self.normx[q], self.normr[q]
-            e_h = lambda col: (self.c_h * ((nx * self.normr[col] + nr * self.normx[col]) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
-            err = (e_h(j) + e_h(p) + self.e_rho[j] + self.e_rho[p] + nr * (self.normr[j] + self.normr[p])
-                   + 3.0 * _F64_U * (np.abs(hj) + np.abs(hp) + np.abs(self.rho[j]) + np.abs(self.rho[p])))  # fmt: skip
-            err = 1.02 * err
-            dec = np.full(r.size, 2, dtype=np.int8)
-            # most entries tie exactly in x~ (equal products and norms): the sign is that of the small terms
-            flat = (gj == gp) & (self.nh[j] == self.nh[p]) & (self.nh_lo[j] == self.nh_lo[p])
-            sure = flat & (np.abs(s) > err * (1.0 + 4.0 * _F64_U))
-            dec[sure] = np.sign(s[sure]).astype(np.int8)
-            rest = np.flatnonzero(~sure)
-            if rest.size:
-                dec[rest] = _sign_of_sum([t[rest] for t in terms] + [s[rest]], err[rest])
-            return dec
+            return self._l2_decisions(g, h, r, j, cq, cp)
+        gj, gp = g[r, j], g[r, p]
         if h is not None or self.mm or self.mu.any():
             return self._centred_cos_decisions(g, h, r, j, cq, cp)
         # uncentred cosine: sign(a_j) a_j^2 / n_j against the positive's, all exact (TwoProduct)
@@ -1023,11 +1117,21 @@ class _LazyH:
         return self.rows(r, j)
 
 
-def _h_entries(h: np.ndarray | _LazyH, r: np.ndarray, j: np.ndarray, cp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``H`` (float64, unscaled) of the entries ``(r, j)`` and of the positives' ``(r, cp[r])``."""
-    if isinstance(h, _LazyH):
-        return h[r, j].astype(np.float64) / _R_SCALE, h.at(cp)[r].astype(np.float64) / _R_SCALE
-    return h[r, j].astype(np.float64) / _R_SCALE, h[r, cp[r]].astype(np.float64) / _R_SCALE
+class _SplitH:
+    """``2^53 H`` of a block of sparse query rows from its two float32 halves (:meth:`_TiePath.products`):
+    ``h1[r, j] + h2t[j, at[r]]``, the float32 sum the full product would hold."""
+
+    def __init__(self, h1: np.ndarray, h2t: np.ndarray, at: np.ndarray) -> None:
+        self.h1, self.h2t, self.at_col = h1, h2t, at
+
+    def __getitem__(self, index: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        r, j = index
+        return self.h1[r, j] + self.h2t[j, self.at_col[r]]
+
+    def at(self, cp: np.ndarray) -> np.ndarray:
+        """The entry ``(r, cp[r])`` of every block row."""
+        r = np.arange(cp.size)
+        return self[r, cp]
 
 
 def _accurate_sqnorms(c: np.ndarray) -> np.ndarray:
@@ -1063,7 +1167,7 @@ def _cos_entry_keys(tie, g, h, r, col, q, positive=None):
     gv = g[r, col]
     if h is None:
         hv = np.zeros(r.size)
-    elif isinstance(h, _LazyH) and positive is not None:
+    elif positive is not None:
         hv = h.at(positive)[r].astype(np.float64) / _R_SCALE
     else:
         hv = h[r, col].astype(np.float64) / _R_SCALE
@@ -1079,7 +1183,7 @@ def _cos_entry_keys(tie, g, h, r, col, q, positive=None):
     e_kappa = tie.e_mu[q] + tie.e_mm + u * np.abs(kappa)
     e_nu = 1.02 * (e_h + tie.e_mu[col] + e_kappa + nr * tie.normr[col]
                    + 3.0 * u * (np.abs(gv) + np.abs(hv) + np.abs(tie.mu[col]) + np.abs(kappa)))  # fmt: skip
-    inv = tie.inv_acc[col]
+    inv = tie.inv_acc(col)
     t = nu * inv
     return t, e_nu * inv * (1.0 + 4.0 * u) + tie.c_rel * np.abs(t) + tie.engine.eta2 * inv
 
@@ -1172,7 +1276,8 @@ def _use_tie_path(prep: _Prepared, engine: _RankEngine, uq: np.ndarray, up: np.n
         exact_items += rr.size * float(np.mean(dec == 2))  # items the float64 stage leaves to integers
     if exact_items <= _TIE_EXACT_SHARE * pick.size * n:
         return False
-    return _on_grid_share(prep, np.unique(uq[pick])) >= 1.0 - _TIE_MAX_UNCERTIFIED
+    engine.grid = _all_grid_spans(prep)  # kept for the tie path's set-up
+    return _on_grid_share(prep, np.unique(uq[pick]), engine.grid) >= 1.0 - _TIE_MAX_UNCERTIFIED
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1242,21 +1347,22 @@ def evalrank_ranks(
         fits = tie.pair_ok(uq, up)
         todo = np.flatnonzero(~fits)  # these pairs take the float32 path
         on_tie = np.flatnonzero(fits)
-        t_chunk = max(1, min(_DEFAULT_CHUNK_BYTES // (12 * n_distinct) if chunk_size is None else int(chunk_size),
+        t_chunk = max(1, min(_TIE_CHUNK_BYTES // (12 * n_distinct) if chunk_size is None else int(chunk_size),
                              on_tie.size or 1))  # fmt: skip
         t_block = max(1, min(t_chunk, 4 * _BLOCK_BYTES // (8 * n_distinct)))
+        on_tie = on_tie[np.argsort(uq[on_tie], kind="stable")]  # pairs of one query row together
         for start in range(0, on_tie.size, t_chunk):
             sel = on_tie[start : start + t_chunk]
-            g64, h32 = tie.products(uq[sel])
+            g64, h32, inv = tie.products(uq[sel])
             for b in range(0, sel.size, t_block):
                 part = sel[b : b + t_block]
-                gb = g64[b : b + t_block].astype(np.float64, copy=False)  # exact either way
-                hb = tie.h_of(uq[part]) if h32 is None and tie.sparse is None else (
-                    None if h32 is None else h32[b : b + t_block])
+                at = inv[b : b + t_block]
+                gb = g64[at].astype(np.float64, copy=False)  # exact either way
+                hb = tie.block_h(h32, at, uq[part])
                 other = q_idx[part] != p_idx[part]
                 rank_cos[part] = tie.ranks(gb, hb, uq[part], up[part], other, "cos", pessimistic)
                 rank_l2[part] = tie.ranks(gb, hb, uq[part], up[part], other, "l2", pessimistic)
-            del g64, h32
+            del g64, h32, inv
         engine.refined["tie_decided"] = tie.stats["tie_decided"]
     else:
         todo = np.arange(m)
