@@ -681,8 +681,8 @@ class _TiePath:
                 r = -err  # c = x~ - m + r exactly
                 any_r = any_r or bool(r.any())
                 self.r32[blk] = r * _R_SCALE  # |r| * 2^53 < 2: exact but for float32 rounding
-                normr[blk] = np.sqrt(np.einsum("ij,ij->i", r, r)) * (1.0 + 4.0 * _F64_U) * (1.0 + 2.0 * xs.gamma(d, np.float64))
                 rr = np.einsum("ij,ij->i", r, r)
+                normr[blk] = np.sqrt(rr) * (1.0 + 4.0 * _F64_U) * (1.0 + 2.0 * xs.gamma(d, np.float64))
                 rho[blk] = np.einsum("ij,ij->i", xt, r) + rr / 2.0
                 rho_abs[blk] = np.einsum("ij,ij->i", np.abs(xt), np.abs(r)) + rr / 2.0
                 c += 0.0
@@ -1347,7 +1347,8 @@ def evalrank_ranks(
         fits = tie.pair_ok(uq, up)
         todo = np.flatnonzero(~fits)  # these pairs take the float32 path
         on_tie = np.flatnonzero(fits)
-        t_chunk = max(1, min(_TIE_CHUNK_BYTES // (12 * n_distinct) if chunk_size is None else int(chunk_size),
+        per_item = 12 if tie.sparse is not None else (4 if tie.g32 else 8)  # bytes of G (and H) per score
+        t_chunk = max(1, min(_TIE_CHUNK_BYTES // (per_item * n_distinct) if chunk_size is None else int(chunk_size),
                              on_tie.size or 1))  # fmt: skip
         t_block = max(1, min(t_chunk, 4 * _BLOCK_BYTES // (8 * n_distinct)))
         on_tie = on_tie[np.argsort(uq[on_tie], kind="stable")]  # pairs of one query row together
