@@ -48,9 +48,12 @@ Conventions of this implementation
 * **Vectors with many exact ties** (sparse TF-IDF and its sparse random projections, quantised
   vectors) leave thousands of items per query within the float32 filter's bound: after centring, l2
   scores of such vectors tie exactly up to the centring's rounding.  When a sample of queries shows
-  this, the call takes the *tie path* (:class:`_TiePath`): exact float64 products on the input's own
-  grid plus rigorously bounded small terms decide ties and near-ties by exact float64 sums, without
-  refining each one; the decisions, hence the ranks, are the same.
+  this, the call takes the *tie path* (:class:`_TiePath`): exact products on the input's own grid
+  (float32 where every product fits 24 bits, e.g. quantised vectors; else float64; sparse products for
+  sparse input) plus rigorously bounded small terms, computed only for the entries near the positive,
+  decide ties and near-ties by exact float64 sums, without refining each one; the decisions, hence the
+  ranks, are the same.  It costs at most about twice the float32 path on dense vectors of the same
+  shape (``benchmarks/ties_speed.py``).
 * **One matrix product for both metrics.**  With ``G = Q . U^T`` over prepared vectors, the cosine
   ordering in a query row is that of ``G[:, j] / ||u_j||`` and the l2 ordering (smaller distance =
   larger score) is that of ``G[:, j] - ||u_j||^2 / 2`` (because ``||q - u||^2 = ||q||^2 - 2 q.u + ||u||^2``
@@ -76,8 +79,9 @@ The engine is numpy: on the 2-core CPU this was developed on, OpenBLAS's SGEMM w
 for this shape; ``benchmarks/ranking_speed.py`` measures 6,989 queries × 24,957 background rows × 384
 dimensions (both metrics) and prints how many comparisons were refined.  The tie path holds, besides,
 the input rows in float64 and float32 and the centring's residuals in float32 (about four float32
-copies of the background) and works in float64 score chunks; ``benchmarks/ties_speed.py`` compares it
-with dense vectors of the same shape.
+copies of the background) and works in 16 MiB score chunks (float32 or float64, plus float32 halves
+of ``H`` for sparse input); ``benchmarks/ties_speed.py`` compares it with dense vectors of the same
+shape.
 """
 
 from __future__ import annotations
@@ -644,8 +648,22 @@ class _TiePath:
     ``x~`` broken only by the centring's rounding — are then decided by the sign of an exact sum of
     float64 numbers (:func:`_sign_of_sum`); anything still undecided goes through
     :meth:`_RankEngine._refine`, as on the float32 path.  The decisions are the exact ones, so the
-    ranks are those of the float32 path, bit for bit.  Cost: a float64 product and (with centring)
-    two float32 products of the same shape, instead of per-candidate refinement.
+    ranks are those of the float32 path, bit for bit.
+
+    Cost (issue 31: at most twice the float32 path on dense vectors of the same shape):
+
+    * ``G``: one product per *distinct* query row (pairs sorted by query row; a row asked many times,
+      e.g. every out-of-vocabulary word, is multiplied once).  In float32 when every certified product
+      fits 24 bits above a normal smallest bit (:attr:`g32`: quantised vectors; as exact as float64,
+      at the float32 path's own cost), else in float64; sparse input as sparse x sparse products.
+    * ``H`` is left out of the keys (its bound widens the band by ~2^-52) and computed only for the
+      band's entries: per entry for dense input (:class:`_LazyH`, one gather and one small product per
+      query row), from two sparse products for sparse input (:class:`_SplitH`).  Where its float32
+      bound leaves an l2 decision open, ``H`` is recomputed in float64 from the exact residuals
+      (:meth:`h64`, a bound ~2^-29 times smaller), so almost only exact ties of the prepared vectors
+      reach the exact integers.
+    * l2 ties of ``x~`` (most of the band) are decided against one bound per query row; cosine norms
+      for the near-ties are computed accurately only for the columns that need them.
     """
 
     def __init__(self, prep: _Prepared, engine: _RankEngine) -> None:
@@ -846,7 +864,9 @@ class _TiePath:
                     h2t[:, at] = self.x32 @ self.r32[qq].T
         return g, (None if h1 is None else (h1, h2t)), inv
 
-    def block_h(self, h: tuple[np.ndarray, np.ndarray] | None, at: np.ndarray, cq: np.ndarray) -> _LazyH | _SplitH | None:
+    def block_h(
+        self, h: tuple[np.ndarray, np.ndarray] | None, at: np.ndarray, cq: np.ndarray
+    ) -> _LazyH | _SplitH | None:
         """``2^53 H`` of a block of query rows ``cq`` (rows ``at`` of :meth:`products`), per entry."""
         if self.r32 is None:
             return None
@@ -965,9 +985,10 @@ class _TiePath:
         self, g: np.ndarray, h: _LazyH | _SplitH | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray
     ) -> np.ndarray:
         """:meth:`_exact_decisions` for l2 keys.  Most entries tie exactly in ``x~`` (equal products and
-        norms): their sign is that of the small terms ``s``, decided where ``|s|`` exceeds a bound that
-        takes the largest column norms (one bound per row, the same for all its entries); the others
-        get bounds of their own and, if need be, the exact sum of all terms."""
+        norms): their sign is that of the small terms ``s = (H_qj - H_qp) - (rho_j - rho_p)``, decided
+        where ``|s|`` exceeds a bound that takes the largest column norms (one bound per row, the same
+        for all its entries).  The others get bounds of their own and, if need be, the exact sum of all
+        terms; what the float32 ``H`` still leaves open, the same again with ``H`` in float64."""
         u = _F64_U
         rows = np.arange(cp.size)
         p = cp[r]
@@ -986,12 +1007,9 @@ class _TiePath:
         hp_row = h.at(cp).astype(np.float64) / _R_SCALE
         rho_p = self.rho[cp]
         s = (hj - hp_row[r]) - (self.rho[j] - rho_p[r])
+        # per row: the entry-wise bound (:meth:`_l2_small_bound`) with every column quantity at its maximum
         nx, nr = self.normx[cq], self.normr[cq]
-
-        def e_h(normr: np.ndarray | float, normx: np.ndarray | float) -> np.ndarray:
-            return (self.c_h * ((nx * normr + nr * normx) * _R_SCALE) + self.eta_h) / _R_SCALE
-
-        # per row: the bound of the entry-wise one below with every column quantity at its maximum
+        e_h = lambda normr, normx: (self.c_h * ((nx * normr + nr * normx) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
         row_err = 1.02 * (e_h(self.normr_max, self.normx_max) + e_h(self.normr[cp], self.normx[cp])
                           + self.e_rho_max + self.e_rho[cp] + nr * (self.normr_max + self.normr[cp])
                           + 3.0 * u * (np.abs(hp_row) + self.rho_max + np.abs(rho_p)))  # fmt: skip
@@ -999,41 +1017,43 @@ class _TiePath:
         dec = np.full(r.size, 2, dtype=np.int8)
         sure = flat & (np.abs(s) > err * (1.0 + 4.0 * u))
         dec[sure] = np.sign(s[sure]).astype(np.int8)
-        rest = np.flatnonzero(~sure)
-        if rest.size:
-            jj, pp, rr = j[rest], p[rest], r[rest]
-            hjr, hpr = hj[rest], hp_row[rr]
-            nxr, nrr = nx[rr], nr[rr]
-            e_hr = lambda col: (self.c_h * ((nxr * self.normr[col] + nrr * self.normx[col]) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
-            err_r = (e_hr(jj) + e_hr(pp) + self.e_rho[jj] + self.e_rho[pp] + nrr * (self.normr[jj] + self.normr[pp])
-                     + 3.0 * u * (np.abs(hjr) + np.abs(hpr) + np.abs(self.rho[jj]) + np.abs(self.rho[pp])))  # fmt: skip
-            err_r = 1.02 * err_r
-            s_r = s[rest]
-            sure_r = flat[rest] & (np.abs(s_r) > err_r * (1.0 + 4.0 * u))
-            part = np.full(rest.size, 2, dtype=np.int8)
-            part[sure_r] = np.sign(s_r[sure_r]).astype(np.int8)
-            left = np.flatnonzero(~sure_r)
-            if left.size:
-                part[left] = _sign_of_sum(terms(rest[left]) + [s_r[left]], err_r[left])
-                left = left[part[left] == 2]
-            if left.size:  # H in float64 (exact residuals): a bound 2^-29 times smaller
-                at = rest[left]
-                jl, pl, ql = j[at], p[at], cq[r[at]]
-                nxl, nrl = self.normx[ql], self.normr[ql]
-                hj64, hp64 = self.h64(ql, jl), self.h64(ql, pl)
-                s64 = (hj64 - hp64) - (self.rho[jl] - self.rho[pl])
-                e_h64 = lambda col: self.c_h64 * (nxl * self.normr[col] + nrl * self.normx[col]) + 2.0 * self.engine.eta2  # noqa: E731
-                err64 = 1.02 * (e_h64(jl) + e_h64(pl) + self.e_rho[jl] + self.e_rho[pl] + nrl * (self.normr[jl] + self.normr[pl])
-                                + 3.0 * u * (np.abs(hj64) + np.abs(hp64) + np.abs(self.rho[jl]) + np.abs(self.rho[pl])))  # fmt: skip
-                sure64 = flat[at] & (np.abs(s64) > err64 * (1.0 + 4.0 * u))
-                sub = np.full(at.size, 2, dtype=np.int8)
-                sub[sure64] = np.sign(s64[sure64]).astype(np.int8)
-                still = np.flatnonzero(~sure64)
-                if still.size:
-                    sub[still] = _sign_of_sum(terms(at[still]) + [s64[still]], err64[still])
-                part[left] = sub
-            dec[rest] = part
+        at = np.flatnonzero(~sure)
+        for in_float64 in (False, True):
+            if not at.size:
+                break
+            jj, pp, qq = j[at], p[at], cq[r[at]]
+            if in_float64:  # H from the exact residuals: a bound 2^-29 times smaller
+                hj_at, hp_at = self.h64(qq, jj), self.h64(qq, pp)
+                s_at = (hj_at - hp_at) - (self.rho[jj] - self.rho[pp])
+            else:
+                hj_at, hp_at, s_at = hj[at], hp_row[r[at]], s[at]
+            err_at = self._l2_small_bound(qq, jj, pp, hj_at, hp_at, in_float64)
+            part = np.full(at.size, 2, dtype=np.int8)
+            sure = flat[at] & (np.abs(s_at) > err_at * (1.0 + 4.0 * u))
+            part[sure] = np.sign(s_at[sure]).astype(np.int8)
+            rest = np.flatnonzero(~sure)
+            if rest.size:
+                part[rest] = _sign_of_sum(terms(at[rest]) + [s_at[rest]], err_at[rest])
+            dec[at] = part
+            at = at[part == 2]
         return dec
+
+    def _l2_small_bound(
+        self, q: np.ndarray, jc: np.ndarray, pc: np.ndarray, hj: np.ndarray, hp: np.ndarray, in_float64: bool
+    ) -> np.ndarray:
+        """Bound on the error of the computed ``s = (H_qj - H_qp) - (rho_j - rho_p)`` against the small
+        terms of the exact l2 key difference: ``H`` as computed in float32 (:attr:`c_h`) or float64
+        (:attr:`c_h64`), ``rho`` (:attr:`e_rho`), the omitted ``r_q . (r_j - r_p)`` and three roundings."""
+        nx, nr = self.normx[q], self.normr[q]
+
+        def e_h(col: np.ndarray) -> np.ndarray:
+            if in_float64:
+                return self.c_h64 * (nx * self.normr[col] + nr * self.normx[col]) + 2.0 * self.engine.eta2
+            return (self.c_h * ((nx * self.normr[col] + nr * self.normx[col]) * _R_SCALE) + self.eta_h) / _R_SCALE
+
+        return 1.02 * (e_h(jc) + e_h(pc) + self.e_rho[jc] + self.e_rho[pc]
+                       + nr * (self.normr[jc] + self.normr[pc])
+                       + 3.0 * _F64_U * (np.abs(hj) + np.abs(hp) + np.abs(self.rho[jc]) + np.abs(self.rho[pc])))  # fmt: skip
 
     def _exact_decisions(
         self, g: np.ndarray, h: _LazyH | _SplitH | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray,
