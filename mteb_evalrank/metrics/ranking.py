@@ -904,15 +904,16 @@ class _TiePath:
             kp = key[rows, cp]
             delta = delta + 1.02 * u * np.abs(kp)
         else:
-            key = g.copy()  # H (tiny; computed per entry where needed) is left out: at most its bound
-            h_unc = h_true
+            h_unc = h_true  # H (tiny; computed per entry where needed) is left out: at most its bound
             kappa = np.zeros(bsz)
             e_kappa = np.zeros(bsz)
             if self.mm or self.mu.any():
-                key -= self.mu
+                key = g - self.mu
                 kappa = -(self.mu[cq] + self.mm)
                 e_kappa = self.e_mu[cq] + self.e_mm + u * np.abs(kappa)
                 key += kappa[:, None]
+            else:
+                key = g.copy()
             key *= e.inv64
             h_max = h_true + h_err
             e_nu = 1.01 * (h_unc + self.e_mu_max + e_kappa + rr_max
@@ -923,7 +924,7 @@ class _TiePath:
         lo = np.nextafter(kp - delta, -np.inf)
         gt = key > hi[:, None]
         band = key >= lo[:, None]
-        band &= ~gt
+        np.logical_xor(band, gt, out=band)  # lo <= key <= hi (gt implies key >= lo)
         forced = None
         if not self.all_exact:
             forced = np.zeros(gt.shape, dtype=bool)
