@@ -226,3 +226,152 @@ def test_inputs_off_the_exact_grid_stay_on_the_float32_path(monkeypatch):
     forced(monkeypatch, True)
     tied = evalrank_ranks(emb, q, p)
     assert np.array_equal(tied.cos, res.cos) and np.array_equal(tied.l2, res.l2)
+
+
+# --------------------------------------------------------------------------------------------------
+# the fast routes of the tie path (issue 31 item 5): each against exact rational arithmetic
+# --------------------------------------------------------------------------------------------------
+def sparse_layout(monkeypatch):
+    """Multiply every input as a sparse matrix (the TF-IDF route), whatever its density."""
+    monkeypatch.setattr(ranking, "_TIE_SPARSE_SHARE", 1.1)
+
+
+def tie_path_of(emb, center=True):
+    prep = ranking._prepare(np.asarray(emb), center, np.dtype(np.float32))
+    return ranking._TiePath(prep, ranking._RankEngine(prep))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_sparse_products_equal_exact_rational_arithmetic(monkeypatch, seed, kind):
+    """Sparse x sparse products, the two halves of H added per entry, repeated query rows (an
+    out-of-vocabulary word asked many times) multiplied once."""
+    rng = np.random.default_rng(200 + seed)
+    n, d = int(rng.integers(20, 40)), int(rng.integers(3, 9))
+    emb = KINDS[kind](rng, n, d)
+    q, p = pairs(rng, n, 40)
+    q[-12:] = q[-1]  # one query row, many pairs
+    center = seed % 3 != 0
+    ties = ("pessimistic", "optimistic")[seed % 2]
+    sparse_layout(monkeypatch)
+    assert tie_path_of(emb, center).sparse is not None
+    forced(monkeypatch, True)
+    res = evalrank_ranks(emb, q, p, center=center, ties=ties, chunk_size=int(rng.integers(1, 50)))
+    ref = exact_reference(prepared_rows(emb, center), q, p, ties)
+    assert res.cos.tolist() == ref["cos"]
+    assert res.l2.tolist() == ref["l2"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sparse_words_at_medium_size_equal_the_float32_path(monkeypatch, seed):
+    """Sparse random-projection words as ``zoo:tfidf-wordnet/rp`` gives them (a tenth of the queries
+    out of vocabulary, all one vector): the sparse route by itself, the same ranks as the float32 path."""
+    rng = np.random.default_rng(300 + seed)
+    n, d = 900, 160
+    emb = rp_words(rng, n, d, nonzeros=2.0, oov=0.02)
+    emb[:3] = np.float32(1e-9)  # out-of-vocabulary rows (the zoo's padding), one distinct vector
+    q, p = pairs(rng, n, 150)
+    q[::10] = rng.integers(0, 3, q[::10].size)
+    ties = ("pessimistic", "optimistic")[seed % 2]
+    assert tie_path_of(emb).sparse is not None
+    forced(monkeypatch, False)
+    old = evalrank_ranks(emb, q, p, ties=ties)
+    forced(monkeypatch, True)
+    new = evalrank_ranks(emb, q, p, ties=ties, chunk_size=int(rng.integers(1, 160)))
+    assert np.array_equal(new.cos, old.cos) and np.array_equal(new.l2, old.l2)
+    assert new.refined["tie_decided"] > 0
+
+
+def test_float32_products_only_where_exact():
+    """Quantised vectors are multiplied in float32 (every product and partial sum fits 24 bits);
+    24-bit values, or a smallest bit below 2^-63, keep the float64 product."""
+    rng = np.random.default_rng(6)
+    emb = quantised(rng, 200, 16)
+    assert tie_path_of(emb).g32
+    assert not tie_path_of(rp_words(rng, 200, 16, nonzeros=4)).g32  # 0.4228: 24-bit significands
+    tiny = emb.copy()
+    tiny[7, 3] = np.float32(2.0**-70)  # on the grid, but its products with itself underflow float32
+    tie = tie_path_of(tiny)
+    assert tie.row_ok[tie.engine.prep.inverse[7]] and not tie.g32
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("kind", ["quantised", "rp", "mixed"])
+def test_float64_h_decides_what_float32_h_leaves_open(monkeypatch, seed, kind):
+    """With the float32 H's bound made useless, every exact tie of ``x~`` goes to the float64 H (exact
+    residuals); the ranks stay those of exact rational arithmetic."""
+    original = ranking._TiePath.__init__
+    calls = []
+
+    def loose(self, *args):
+        original(self, *args)
+        self.c_h *= 2.0**20
+        h64 = self.h64
+
+        def spy(q, cols):
+            calls.append(q.size)
+            return h64(q, cols)
+
+        self.h64 = spy
+
+    monkeypatch.setattr(ranking._TiePath, "__init__", loose)
+    rng = np.random.default_rng(400 + seed)
+    n, d = int(rng.integers(25, 45)), int(rng.integers(3, 9))
+    emb = KINDS[kind](rng, n, d)
+    q, p = pairs(rng, n, 40)
+    ties = ("pessimistic", "optimistic")[seed % 2]
+    if seed % 2:
+        sparse_layout(monkeypatch)
+    forced(monkeypatch, True)
+    res = evalrank_ranks(emb, q, p, ties=ties)
+    ref = exact_reference(prepared_rows(emb, True), q, p, ties)
+    assert res.cos.tolist() == ref["cos"]
+    assert res.l2.tolist() == ref["l2"]
+    assert sum(calls) > 0
+
+
+def _exact_h(tie, q, j):
+    """``x~_q . r_j + r_q . x~_j`` in rational arithmetic, ``r = c - (x~ - m)`` the centring's residual."""
+    prep = tie.engine.prep
+    m = [Fraction(float(v)) for v in prep.mean]
+
+    def parts(row):
+        x = [Fraction(float(v)) for v in tie.x64[row]]
+        c = [Fraction(float(v)) for v in prep.rows64(np.array([row]))[0]]
+        return x, [ci - (xi - mi) for ci, xi, mi in zip(c, x, m)]
+
+    xq, rq = parts(q)
+    xj, rj = parts(j)
+    return sum(a * b for a, b in zip(xq, rj)) + sum(a * b for a, b in zip(rq, xj))
+
+
+@pytest.mark.parametrize("kind", ["quantised", "rp", "dense"])
+def test_per_entry_h_is_within_its_bounds(kind):
+    """H computed per entry — float32 (:class:`_LazyH`, as the bounds of the full product assume) and
+    float64 (:meth:`_TiePath.h64`) — against exact rational arithmetic."""
+    rng = np.random.default_rng(11)
+    n, d = 60, 12
+    emb = rng.standard_normal((n, d)).astype(np.float32) if kind == "dense" else KINDS[kind](rng, n, d)
+    tie = tie_path_of(emb)
+    assert tie.r32 is not None
+    cq = rng.integers(0, tie.n, 5)
+    r = np.repeat(np.arange(5), 8)
+    j = rng.integers(0, tie.n, r.size)
+    lazy = ranking._LazyH(tie.w32, cq)
+    h32 = lazy[r, j].astype(np.float64) / ranking._R_SCALE
+    shuffled = rng.permutation(r.size)  # entries in any order
+    assert np.array_equal(lazy[r[shuffled], j[shuffled]], lazy[r, j][shuffled])
+    h64 = tie.h64(cq[r], j)
+    pos = lazy.at(j[:5]).astype(np.float64) / ranking._R_SCALE
+    for i in range(r.size):
+        q, col = int(cq[r[i]]), int(j[i])
+        exact = _exact_h(tie, q, col)
+        scale = tie.normx[q] * tie.normr[col] + tie.normr[q] * tie.normx[col]
+        bound32 = (tie.c_h * scale * ranking._R_SCALE + tie.eta_h) / ranking._R_SCALE
+        bound64 = tie.c_h64 * scale + 2 * tie.engine.eta2
+        assert abs(Fraction(float(h32[i])) - exact) <= Fraction(bound32)
+        assert abs(Fraction(float(h64[i])) - exact) <= Fraction(bound64)
+        if i < 5:
+            assert abs(Fraction(float(pos[i])) - _exact_h(tie, int(cq[i]), int(j[i]))) <= Fraction(
+                (tie.c_h * (tie.normx[cq[i]] * tie.normr[j[i]] + tie.normr[cq[i]] * tie.normx[j[i]])
+                 * ranking._R_SCALE + tie.eta_h) / ranking._R_SCALE)  # fmt: skip

@@ -48,9 +48,12 @@ Conventions of this implementation
 * **Vectors with many exact ties** (sparse TF-IDF and its sparse random projections, quantised
   vectors) leave thousands of items per query within the float32 filter's bound: after centring, l2
   scores of such vectors tie exactly up to the centring's rounding.  When a sample of queries shows
-  this, the call takes the *tie path* (:class:`_TiePath`): exact float64 products on the input's own
-  grid plus rigorously bounded small terms decide ties and near-ties by exact float64 sums, without
-  refining each one; the decisions, hence the ranks, are the same.
+  this, the call takes the *tie path* (:class:`_TiePath`): exact products on the input's own grid
+  (float32 where every product fits 24 bits, e.g. quantised vectors; else float64; sparse products for
+  sparse input) plus rigorously bounded small terms, computed only for the entries near the positive,
+  decide ties and near-ties by exact float64 sums, without refining each one; the decisions, hence the
+  ranks, are the same.  It costs at most about twice the float32 path on dense vectors of the same
+  shape (``benchmarks/ties_speed.py``).
 * **One matrix product for both metrics.**  With ``G = Q . U^T`` over prepared vectors, the cosine
   ordering in a query row is that of ``G[:, j] / ||u_j||`` and the l2 ordering (smaller distance =
   larger score) is that of ``G[:, j] - ||u_j||^2 / 2`` (because ``||q - u||^2 = ||q||^2 - 2 q.u + ||u||^2``
@@ -76,8 +79,9 @@ The engine is numpy: on the 2-core CPU this was developed on, OpenBLAS's SGEMM w
 for this shape; ``benchmarks/ranking_speed.py`` measures 6,989 queries × 24,957 background rows × 384
 dimensions (both metrics) and prints how many comparisons were refined.  The tie path holds, besides,
 the input rows in float64 and float32 and the centring's residuals in float32 (about four float32
-copies of the background) and works in float64 score chunks; ``benchmarks/ties_speed.py`` compares it
-with dense vectors of the same shape.
+copies of the background) and works in 16 MiB score chunks (float32 or float64, plus float32 halves
+of ``H`` for sparse input); ``benchmarks/ties_speed.py`` compares it with dense vectors of the same
+shape.
 """
 
 from __future__ import annotations
@@ -382,6 +386,7 @@ class _RankEngine:
         self.exact = xs.ExactRows(prep.rows64)
         self.refined = {"stage2": 0, "stage3": 0}
         self._block_rows = 0
+        self.grid: tuple | None = None  # :func:`_all_grid_spans`, once the tie path's probe computed it
 
     def _buffers(self, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if rows > self._block_rows:
@@ -523,15 +528,18 @@ _TIE_PROBE_ITEMS = 512  # undecided comparisons of the sample re-scored in float
 _TIE_EXACT_SHARE = 5e-4  # share of comparisons left to exact integers above which the tie path is used
 _TIE_MAX_UNCERTIFIED = 0.01  # at most this share of distinct rows may fall outside the exact grid
 _TIE_MIN_EXPONENT = -150  # smallest bit of a certified row (keeps every product and its error normal)
+#: Score bytes per chunk of the tie path: below glibc's largest mmap threshold (32 MiB), so that the
+#: products' arrays reuse freed memory instead of mapping (and page-faulting) fresh pages every chunk.
+_TIE_CHUNK_BYTES = 16 * 2**20
 _TIE_SPARSE_SHARE = 0.05  # inputs with fewer non-zeros than this share are multiplied as sparse matrices
 _F64_U = 2.0**-53
 _R_SCALE = 2.0**53  # the centring residuals (|r| <= 2^-53 |c| < 2^-52) times this fit float32 unscathed
 
 
-def _grid_spans(xt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _grid_spans(xt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per row of ``xt`` (float64 holding the rescaled input): whether it is on the float32 grid, the
     bit spans ``(L2, L1, Linf) - e`` of its 2-, 1- and inf-norm over its smallest bit ``2^e`` (10,000 when
-    off the grid), and its float64 squared norm."""
+    off the grid), its float64 squared norm, and ``e`` itself (10,000 for a zero row)."""
     d = xt.shape[1]
     f32 = (xt.astype(np.float32) == xt).all(axis=1)
     frac, ex = np.frexp(xt)
@@ -546,7 +554,7 @@ def _grid_spans(xt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     spans = np.empty((xt.shape[0], 3), dtype=np.int64)
     for k, bound in enumerate((up2, up1, upi)):  # each norm < 2^L; all values are multiples of 2^e_min
         spans[:, k] = np.where(ok, np.frexp(bound)[1] - e_min, 10_000)
-    return ok, spans, nsq
+    return ok, spans, nsq, e_min
 
 
 def _pair_spans(sq: np.ndarray, sp: np.ndarray) -> np.ndarray:
@@ -554,13 +562,22 @@ def _pair_spans(sq: np.ndarray, sp: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(sq[..., 0] + sp[..., 0], sq[..., 2] + sp[..., 1]), sq[..., 1] + sp[..., 2])
 
 
-def _on_grid_share(prep: _Prepared, sample: np.ndarray) -> float:
-    """Share of (sampled query, distinct row) products that the tie path can take exactly."""
-    ok = np.empty(prep.u.shape[0], dtype=bool)
-    spans = np.empty((prep.u.shape[0], 3), dtype=np.int64)
-    for s in range(0, ok.size, _CENTER_ROWS):
-        xt = prep.x[prep.src[s : s + _CENTER_ROWS]].astype(np.float64) * prep.scale
-        ok[s : s + xt.shape[0]], spans[s : s + xt.shape[0]], _ = _grid_spans(xt)
+def _all_grid_spans(prep: _Prepared) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_grid_spans` of every distinct row (row blocks bound the float64 temporaries)."""
+    n = prep.u.shape[0]
+    out = (np.empty(n, dtype=bool), np.empty((n, 3), dtype=np.int64), np.empty(n), np.empty(n, dtype=np.int64))
+    for s in range(0, n, _CENTER_ROWS):
+        xt = prep.x[prep.src[s : s + _CENTER_ROWS]].astype(np.float64)
+        xt *= prep.scale
+        for arr, part in zip(out, _grid_spans(xt)):
+            arr[s : s + xt.shape[0]] = part
+    return out
+
+
+def _on_grid_share(prep: _Prepared, sample: np.ndarray, grid: tuple | None = None) -> float:
+    """Share of (sampled query, distinct row) products that the tie path can take exactly
+    (``grid``: :func:`_all_grid_spans`, if already computed)."""
+    ok, spans, _, _ = _all_grid_spans(prep) if grid is None else grid
     good = (_pair_spans(spans[sample][:, None, :], spans[None, :, :]) <= 53) & ok[None, :] & ok[sample][:, None]
     return float(good.mean())
 
@@ -631,25 +648,42 @@ class _TiePath:
     ``x~`` broken only by the centring's rounding — are then decided by the sign of an exact sum of
     float64 numbers (:func:`_sign_of_sum`); anything still undecided goes through
     :meth:`_RankEngine._refine`, as on the float32 path.  The decisions are the exact ones, so the
-    ranks are those of the float32 path, bit for bit.  Cost: a float64 product and (with centring)
-    two float32 products of the same shape, instead of per-candidate refinement.
+    ranks are those of the float32 path, bit for bit.
+
+    Cost (issue 31: at most twice the float32 path on dense vectors of the same shape):
+
+    * ``G``: one product per *distinct* query row (pairs sorted by query row; a row asked many times,
+      e.g. every out-of-vocabulary word, is multiplied once).  In float32 when every certified product
+      fits 24 bits above a normal smallest bit (:attr:`g32`: quantised vectors; as exact as float64,
+      at the float32 path's own cost), else in float64; sparse input as sparse x sparse products.
+    * ``H`` is left out of the keys (its bound widens the band by ~2^-52) and computed only for the
+      band's entries: per entry for dense input (:class:`_LazyH`, one gather and one small product per
+      query row), from two sparse products for sparse input (:class:`_SplitH`).  Where its float32
+      bound leaves an l2 decision open, ``H`` is recomputed in float64 from the exact residuals
+      (:meth:`h64`, a bound ~2^-29 times smaller), so almost only exact ties of the prepared vectors
+      reach the exact integers.
+    * l2 ties of ``x~`` (most of the band) are decided against one bound per query row; cosine norms
+      for the near-ties are computed accurately only for the columns that need them.
     """
 
     def __init__(self, prep: _Prepared, engine: _RankEngine) -> None:
         n, d = prep.u.shape
         self.engine, self.n, self.d = engine, n, d
         self.x64 = np.empty((n, d), dtype=np.float64)
-        self.x32 = np.empty((n, d), dtype=np.float32)
-        self.r32 = np.empty((n, d), dtype=np.float32) if prep.mean is not None else None
+        # x~ and 2^53 r side by side: a row's H entries are one dot product of length 2d (:class:`_LazyH`)
+        self.w32 = np.empty((n, 2 * d if prep.mean is not None else d), dtype=np.float32)
+        self.x32 = self.w32[:, :d]
+        self.r32 = self.w32[:, d:] if prep.mean is not None else None
         cert = np.empty(n, dtype=bool)
         nsqx = np.empty(n, dtype=np.float64)
         spans = np.empty((n, 3), dtype=np.int64)  # (2-norm, 1-norm, inf-norm) over the smallest bit
+        e_low = np.empty(n, dtype=np.int64)  # exponent of the smallest bit
         normr = np.zeros(n, dtype=np.float64)
         rho = np.zeros(n, dtype=np.float64)
         rho_abs = np.zeros(n, dtype=np.float64)
         mu = np.zeros(n, dtype=np.float64)
         mu_abs = np.zeros(n, dtype=np.float64)
-        nsq_acc = np.empty(n, dtype=np.float64)  # ||c_j||^2 to within about one rounding
+        grid = engine.grid if engine.grid is not None else _all_grid_spans(prep)
         any_r = False
         for s in range(0, n, _CENTER_ROWS):
             rows = prep.src[s : s + _CENTER_ROWS]
@@ -658,40 +692,37 @@ class _TiePath:
             blk = slice(s, s + rows.size)
             self.x64[blk] = xt
             self.x32[blk] = xt
-            cert[blk], spans[blk], nsqx[blk] = _grid_spans(xt)
+            cert[blk], spans[blk], nsqx[blk], e_low[blk] = (a[blk] for a in grid)
             if prep.mean is not None:
                 neg = -prep.mean
                 c, err = _two_sum(xt, neg)  # c == fl(x~ - m), the prepared vector
                 r = -err  # c = x~ - m + r exactly
                 any_r = any_r or bool(r.any())
                 self.r32[blk] = r * _R_SCALE  # |r| * 2^53 < 2: exact but for float32 rounding
-                normr[blk] = np.sqrt(np.einsum("ij,ij->i", r, r)) * (1.0 + 4.0 * _F64_U) * (1.0 + 2.0 * xs.gamma(d, np.float64))
                 rr = np.einsum("ij,ij->i", r, r)
+                normr[blk] = np.sqrt(rr) * (1.0 + 4.0 * _F64_U) * (1.0 + 2.0 * xs.gamma(d, np.float64))
                 rho[blk] = np.einsum("ij,ij->i", xt, r) + rr / 2.0
                 rho_abs[blk] = np.einsum("ij,ij->i", np.abs(xt), np.abs(r)) + rr / 2.0
                 c += 0.0
                 mu[blk] = c @ prep.mean
                 mu_abs[blk] = np.abs(c) @ np.abs(prep.mean)
-            else:
-                c = xt + 0.0
-            nsq_acc[blk] = _accurate_sqnorms(c)
         self.cert = cert
         self.spans = spans
         # sparse input (e.g. TF-IDF and its sparse random projections): sparse products, same values
+        self.any_r = any_r
+        if not any_r:
+            self.r32 = None
         self.sparse = None
         if np.count_nonzero(self.x64) < _TIE_SPARSE_SHARE * self.x64.size:
             import scipy.sparse
 
             s32 = scipy.sparse.csr_matrix(self.x32)
             r32t = None if self.r32 is None else np.ascontiguousarray(self.r32.T)
-            self.sparse = (scipy.sparse.csr_matrix(self.x64.T), s32, r32t)
+            s64t = scipy.sparse.csr_matrix(self.x64.T)
+            self.sparse = (scipy.sparse.csr_matrix(self.x64), s64t, s32, r32t)
             self.dense_rows = np.diff(s32.indptr) > max(1, d // 8)  # queried through BLAS
-        with np.errstate(divide="ignore"):
-            self.inv_acc = np.where(nsq_acc > 0.0, 1.0 / np.sqrt(nsq_acc), 0.0)
+        self._inv_acc = np.full(n, np.nan)  # 1 / ||c_j|| to within about one rounding, as needed
         self.c_rel = 1.02 * 4.0 * _F64_U  # relative error of fl(nu * inv_acc) against nu / ||c_j||
-        self.any_r = any_r
-        if not any_r:
-            self.r32 = None
         g64 = xs.gamma(d + 2, np.float64)
         self.nh = nsqx / 2.0
         self.nh_lo = np.zeros(n, dtype=np.float64)
@@ -725,23 +756,62 @@ class _TiePath:
         self.normr_max = float(normr[ok].max()) if ok.any() else 0.0
         self.nh_max = float(self.nh[ok].max()) if ok.any() else 0.0
         self.nh_lo_max = float(np.abs(self.nh_lo).max())
+        self.e_rho_max = float(self.e_rho[ok].max()) if ok.any() else 0.0
+        self.rho_max = float(np.abs(rho[ok]).max()) if ok.any() else 0.0
         self.rho_abs_max = float((rho_abs * (1.0 + g64) + self.e_rho)[ok].max()) if ok.any() else 0.0
         self.mu_max = float((np.abs(mu) + e_mu)[ok].max()) if ok.any() else 0.0
         self.e_mu_max = float(e_mu[ok].max()) if ok.any() else 0.0
         # float32 products of H (x~ exact in float32, r * 2^53 rounded): relative and underflow errors
         self.c_h = 1.01 * xs._product_error(d + 1, np.float32, rounded_inputs=True)
+        self.c_h64 = 1.01 * xs.gamma(d + 1, np.float64)  # the same sum in float64 (:meth:`h64`)
         self.eta_h = xs.underflow_slack(2 * d, np.float32) + 2 * d * 2.0**-150
         # rows that cannot be decided here: not certified, or a norm too small for float64 keys
         tiny = (engine.nsq64 < 2.0**-600) & (engine.nsq64 > 0)
         spans[tiny] = 10_000
         self.row_ok = cert & ~tiny
         self.force = np.flatnonzero(~self.row_ok)
+        # spans of the widest certified rows: every certified product is exact if theirs is
+        s_max = spans[self.row_ok].max(axis=0) if self.row_ok.any() else np.zeros(3, dtype=np.int64)
+        widest = int(_pair_spans(s_max, s_max))
+        #: no column is ever forced to per-item refinement (all rows certified, all products exact)
+        self.all_exact = self.force.size == 0 and widest <= 53
+        #: dense products of certified rows are exact in float32 too: at most 24 bits between the largest
+        #: partial sum and the smallest bit, which is a normal float32 number (2^-126 or above)
+        e_min = int(e_low[self.row_ok].min()) if self.row_ok.any() else 0
+        self.g32 = self.sparse is None and widest <= 24 and 2 * e_min >= -126
         self._triples, self._triple_of = np.unique(spans, axis=0, return_inverse=True)
         self._triple_of = self._triple_of.reshape(-1)
         self._off_grid: dict[int, np.ndarray] = {}
         self.stats = {"tie_rows": 0, "tie_decided": 0}
 
     # ---------------------------------------------------------------------------------------------
+    def inv_acc(self, cols: np.ndarray) -> np.ndarray:
+        """``1 / ||c_j||`` of columns ``cols`` from accurate squared norms (:func:`_accurate_sqnorms`;
+        0 for a zero vector), computed the first time a column is asked for."""
+        got = self._inv_acc[cols]
+        miss = np.isnan(got)
+        if miss.any():
+            need = np.unique(cols[miss])
+            for s in range(0, need.size, _REFINE_BATCH):
+                part = need[s : s + _REFINE_BATCH]
+                nsq = _accurate_sqnorms(self.engine.prep.rows64(part))
+                with np.errstate(divide="ignore"):
+                    self._inv_acc[part] = np.where(nsq > 0.0, 1.0 / np.sqrt(nsq), 0.0)
+            got = self._inv_acc[cols]
+        return got
+
+    def h64(self, q: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """``H_qj = x~_q . r_j + r_q . x~_j`` of entries ``(q, cols)`` in float64 from the exact residuals
+        ``r`` (recomputed: TwoSum of ``x~`` and ``-m``); error at most :attr:`c_h64` ``(||x~_q|| ||r_j|| +
+        ||r_q|| ||x~_j||)`` plus ``2 eta`` (underflow), for any summation order."""
+        out = np.empty(q.size, dtype=np.float64)
+        neg = -self.engine.prep.mean
+        for s in range(0, q.size, _REFINE_BATCH):
+            xq, xj = self.x64[q[s : s + _REFINE_BATCH]], self.x64[cols[s : s + _REFINE_BATCH]]
+            rq, rj = -_two_sum(xq, neg)[1], -_two_sum(xj, neg)[1]
+            out[s : s + _REFINE_BATCH] = np.einsum("ij,ij->i", xq, rj) + np.einsum("ij,ij->i", rq, xj)
+        return out
+
     def off_grid(self, q: int) -> np.ndarray:
         """Columns ``j`` whose product with row ``q`` is not certified exact (cached per span triple)."""
         t = int(self._triple_of[q])
@@ -757,34 +827,52 @@ class _TiePath:
         """Whether each pair ``(q, p)`` of distinct rows is certified (both rows on the grid, product exact)."""
         return self.row_ok[q] & self.row_ok[p] & (_pair_spans(self.spans[q], self.spans[p]) <= 53)
 
-    def products(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """``G = x~_Q . x~^T`` (float64, exact for certified rows) and ``2^53 H`` (float32)."""
-        if self.sparse is not None:  # same exact values: every product and partial sum is exact
-            s64t, s32, r32t = self.sparse
-            dense = self.dense_rows[cq]
-            g = np.empty((cq.size, self.n), dtype=np.float64)
-            h = None if r32t is None else np.empty((cq.size, self.n), dtype=np.float32)
-            for rows, sparse_rows in ((np.flatnonzero(~dense), True), (np.flatnonzero(dense), False)):
-                if not rows.size:
-                    continue
-                qq = cq[rows]
-                if sparse_rows:
-                    g[rows] = self.x64[qq] @ s64t
-                    if h is not None:
-                        h[rows] = s32[qq] @ r32t
-                        h[rows] += (s32 @ self.r32[qq].T).T
-                else:
-                    g[rows] = self.x64[qq] @ self.x64.T
-                    if h is not None:
-                        h[rows] = self.x32[qq] @ self.r32.T
-                        h[rows] += self.r32[qq] @ self.x32.T
-            return g, h
-        g = self.x64[cq] @ self.x64.T
+    def products(self, cq: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None, np.ndarray]:
+        """Products of the distinct query rows among ``cq`` (a query row that occurs several times, e.g.
+        every out-of-vocabulary word, is multiplied once): ``(G, H, inv)`` with ``G[inv[i]]`` the row of
+        ``cq[i]``.  ``G = x~_Q . x~^T`` is exact for certified rows (float32 when :attr:`g32`, else
+        float64).  ``H`` is ``None`` for dense input (computed per entry, :class:`_LazyH`) and for sparse
+        input the two float32 halves of ``2^53 H``: ``x~_Q . (2^53 r)^T`` (rows as ``G``) and
+        ``x~ . (2^53 r_Q)^T`` (one column per distinct query row), added per entry (:class:`_SplitH`)."""
+        rows, inv = np.unique(cq, return_inverse=True)
+        inv = inv.reshape(-1)
+        if self.sparse is None:  # dense input: H is only needed for the few entries near the positive
+            if self.g32:
+                return self.x32[rows] @ self.x32.T, None, inv
+            return self.x64[rows] @ self.x64.T, None, inv
+        # sparse input: same exact values (every product and partial sum is exact)
+        s64, s64t, s32, r32t = self.sparse
+        dense = self.dense_rows[rows]
+        g = np.empty((rows.size, self.n), dtype=np.float64)
+        h1 = h2t = None
+        if r32t is not None:
+            h1 = np.empty((rows.size, self.n), dtype=np.float32)
+            h2t = np.empty((self.n, rows.size), dtype=np.float32)
+        for at, sparse_rows in ((np.flatnonzero(~dense), True), (np.flatnonzero(dense), False)):
+            if not at.size:
+                continue
+            qq = rows[at]
+            if sparse_rows:
+                g[at] = (s64[qq] @ s64t).toarray()
+                if h1 is not None:
+                    h1[at] = s32[qq] @ r32t
+                    h2t[:, at] = s32 @ self.r32[qq].T
+            else:
+                g[at] = self.x64[qq] @ self.x64.T
+                if h1 is not None:
+                    h1[at] = self.x32[qq] @ self.r32.T
+                    h2t[:, at] = self.x32 @ self.r32[qq].T
+        return g, (None if h1 is None else (h1, h2t)), inv
+
+    def block_h(
+        self, h: tuple[np.ndarray, np.ndarray] | None, at: np.ndarray, cq: np.ndarray
+    ) -> _LazyH | _SplitH | None:
+        """``2^53 H`` of a block of query rows ``cq`` (rows ``at`` of :meth:`products`), per entry."""
         if self.r32 is None:
-            return g, None
-        h = self.x32[cq] @ self.r32.T
-        h += self.r32[cq] @ self.x32.T
-        return g, h
+            return None
+        if h is None:
+            return _LazyH(self.w32, cq)
+        return _SplitH(h[0][at], h[1], at)
 
     def _h_bounds(self, cq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per query row: ``max_j |H_qj|`` (true) and ``max_j`` of the error of the computed ``H_qj``."""
@@ -794,7 +882,7 @@ class _TiePath:
         return h_true * 1.01, h_err
 
     def ranks(
-        self, g: np.ndarray, h: np.ndarray | None, cq: np.ndarray, cp: np.ndarray, other: np.ndarray,
+        self, g: np.ndarray, h: _LazyH | _SplitH | None, cq: np.ndarray, cp: np.ndarray, other: np.ndarray,
         metric: str, pessimistic: bool,
     ) -> np.ndarray:
         e = self.engine
@@ -816,17 +904,19 @@ class _TiePath:
             kp = key[rows, cp]
             delta = delta + 1.02 * u * np.abs(kp)
         else:
-            key = g + h.astype(np.float64) / _R_SCALE if h is not None else g.copy()
+            h_unc = h_true  # H (tiny; computed per entry where needed) is left out: at most its bound
             kappa = np.zeros(bsz)
             e_kappa = np.zeros(bsz)
             if self.mm or self.mu.any():
-                key -= self.mu
+                key = g - self.mu
                 kappa = -(self.mu[cq] + self.mm)
                 e_kappa = self.e_mu[cq] + self.e_mm + u * np.abs(kappa)
                 key += kappa[:, None]
+            else:
+                key = g.copy()
             key *= e.inv64
             h_max = h_true + h_err
-            e_nu = 1.01 * (h_err + self.e_mu_max + e_kappa + rr_max
+            e_nu = 1.01 * (h_unc + self.e_mu_max + e_kappa + rr_max
                            + 3.0 * u * (g_max + h_max + self.mu_max + np.abs(kappa)))  # fmt: skip
             delta = 2.0 * 1.01 * (e_nu * e.w_max + e.c2_cos * e.norm_up[cq] + e.eta2 * e.w_max)
             kp = key[rows, cp]
@@ -834,23 +924,28 @@ class _TiePath:
         lo = np.nextafter(kp - delta, -np.inf)
         gt = key > hi[:, None]
         band = key >= lo[:, None]
-        band &= ~gt
-        forced = np.zeros(gt.shape, dtype=bool)
-        for r in range(bsz):
-            forced[r, self.off_grid(int(cq[r]))] = True
-        gt &= ~forced
-        band |= forced
+        np.logical_xor(band, gt, out=band)  # lo <= key <= hi (gt implies key >= lo)
+        forced = None
+        if not self.all_exact:
+            forced = np.zeros(gt.shape, dtype=bool)
+            for r in range(bsz):
+                forced[r, self.off_grid(int(cq[r]))] = True
+            gt &= ~forced
+            band |= forced
         band[rows, cp] = False
-        c = np.count_nonzero(gt, axis=1).astype(np.int64)
+        c = np.fromiter((np.count_nonzero(row) for row in gt), dtype=np.int64, count=bsz)
         if e.n_dup:
             c += gt[:, : e.n_dup].astype(np.int64) @ e.extra
         qcount = gt[rows, cq]
-        rr_idx, jj = np.nonzero(band)
+        rr_idx, jj = np.divmod(np.flatnonzero(band), band.shape[1])  # row-major, like np.nonzero
         if rr_idx.size:
-            dec = np.full(rr_idx.size, 2, dtype=np.int8)
-            sel = np.flatnonzero(~forced[rr_idx, jj])
-            if sel.size:
-                dec[sel] = self._exact_decisions(g, h, rr_idx[sel], jj[sel], cq, cp, metric)
+            if forced is None:
+                dec = self._exact_decisions(g, h, rr_idx, jj, cq, cp, metric)
+            else:
+                dec = np.full(rr_idx.size, 2, dtype=np.int8)
+                sel = np.flatnonzero(~forced[rr_idx, jj])
+                if sel.size:
+                    dec[sel] = self._exact_decisions(g, h, rr_idx[sel], jj[sel], cq, cp, metric)
             self.stats["tie_decided"] += int(np.count_nonzero(dec != 2))
             rest = np.flatnonzero(dec == 2)
             if rest.size:
@@ -868,13 +963,13 @@ class _TiePath:
         return 1 + c
 
     def _centred_cos_decisions(
-        self, g: np.ndarray, h: np.ndarray | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray
+        self, g: np.ndarray, h: _LazyH | _SplitH | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray
     ) -> np.ndarray:
         """Centred cosines: decided where the keys, re-evaluated with per-item bounds and accurate norms,
         differ by more than those bounds (ties and closer near-ties are refined per item)."""
         q = cq[r]
         tj, ej = _cos_entry_keys(self, g, h, r, j, q)
-        tp, ep = _cos_entry_keys(self, g, h, r, cp[r], q)
+        tp, ep = _cos_entry_keys(self, g, h, r, cp[r], q, positive=cp)
         diff = tj - tp
         bound = 1.02 * (ej + ep) + 2.0 * _F64_U * np.abs(diff)
         dec = np.full(r.size, 2, dtype=np.int8)
@@ -887,35 +982,89 @@ class _TiePath:
         self.stats["cos_dd"] = self.stats.get("cos_dd", 0) + int(np.count_nonzero(dec[rest] != 2))
         return dec
 
+    def _l2_decisions(
+        self, g: np.ndarray, h: _LazyH | _SplitH | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`_exact_decisions` for l2 keys.  Most entries tie exactly in ``x~`` (equal products and
+        norms): their sign is that of the small terms ``s = (H_qj - H_qp) - (rho_j - rho_p)``, decided
+        where ``|s|`` exceeds a bound that takes the largest column norms (one bound per row, the same
+        for all its entries).  The others get bounds of their own and, if need be, the exact sum of all
+        terms; what the float32 ``H`` still leaves open, the same again with ``H`` in float64."""
+        u = _F64_U
+        rows = np.arange(cp.size)
+        p = cp[r]
+        gj, gp = g[r, j], g[rows, cp][r]
+        flat = (gj == gp) & (self.nh[j] == self.nh[cp][r])
+        if self.nh_lo_max:
+            flat &= self.nh_lo[j] == self.nh_lo[cp][r]
+
+        def terms(at: np.ndarray) -> list[np.ndarray]:
+            jj, pp = j[at], p[at]
+            return [gj[at], -gp[at], -self.nh[jj], self.nh[pp], -self.nh_lo[jj], self.nh_lo[pp]]
+
+        if h is None:
+            return _sign_of_sum(terms(np.arange(r.size)), 0.0)
+        hj = h[r, j].astype(np.float64) / _R_SCALE
+        hp_row = h.at(cp).astype(np.float64) / _R_SCALE
+        rho_p = self.rho[cp]
+        s = (hj - hp_row[r]) - (self.rho[j] - rho_p[r])
+        # per row: the entry-wise bound (:meth:`_l2_small_bound`) with every column quantity at its maximum
+        nx, nr = self.normx[cq], self.normr[cq]
+        e_h = lambda normr, normx: (self.c_h * ((nx * normr + nr * normx) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
+        row_err = 1.02 * (e_h(self.normr_max, self.normx_max) + e_h(self.normr[cp], self.normx[cp])
+                          + self.e_rho_max + self.e_rho[cp] + nr * (self.normr_max + self.normr[cp])
+                          + 3.0 * u * (np.abs(hp_row) + self.rho_max + np.abs(rho_p)))  # fmt: skip
+        err = (row_err[r] + 1.02 * 3.0 * u * np.abs(hj)) * (1.0 + 16.0 * u)
+        dec = np.full(r.size, 2, dtype=np.int8)
+        sure = flat & (np.abs(s) > err * (1.0 + 4.0 * u))
+        dec[sure] = np.sign(s[sure]).astype(np.int8)
+        at = np.flatnonzero(~sure)
+        for in_float64 in (False, True):
+            if not at.size:
+                break
+            jj, pp, qq = j[at], p[at], cq[r[at]]
+            if in_float64:  # H from the exact residuals: a bound 2^-29 times smaller
+                hj_at, hp_at = self.h64(qq, jj), self.h64(qq, pp)
+                s_at = (hj_at - hp_at) - (self.rho[jj] - self.rho[pp])
+            else:
+                hj_at, hp_at, s_at = hj[at], hp_row[r[at]], s[at]
+            err_at = self._l2_small_bound(qq, jj, pp, hj_at, hp_at, in_float64)
+            part = np.full(at.size, 2, dtype=np.int8)
+            sure = flat[at] & (np.abs(s_at) > err_at * (1.0 + 4.0 * u))
+            part[sure] = np.sign(s_at[sure]).astype(np.int8)
+            rest = np.flatnonzero(~sure)
+            if rest.size:
+                part[rest] = _sign_of_sum(terms(at[rest]) + [s_at[rest]], err_at[rest])
+            dec[at] = part
+            at = at[part == 2]
+        return dec
+
+    def _l2_small_bound(
+        self, q: np.ndarray, jc: np.ndarray, pc: np.ndarray, hj: np.ndarray, hp: np.ndarray, in_float64: bool
+    ) -> np.ndarray:
+        """Bound on the error of the computed ``s = (H_qj - H_qp) - (rho_j - rho_p)`` against the small
+        terms of the exact l2 key difference: ``H`` as computed in float32 (:attr:`c_h`) or float64
+        (:attr:`c_h64`), ``rho`` (:attr:`e_rho`), the omitted ``r_q . (r_j - r_p)`` and three roundings."""
+        nx, nr = self.normx[q], self.normr[q]
+
+        def e_h(col: np.ndarray) -> np.ndarray:
+            if in_float64:
+                return self.c_h64 * (nx * self.normr[col] + nr * self.normx[col]) + 2.0 * self.engine.eta2
+            return (self.c_h * ((nx * self.normr[col] + nr * self.normx[col]) * _R_SCALE) + self.eta_h) / _R_SCALE
+
+        return 1.02 * (e_h(jc) + e_h(pc) + self.e_rho[jc] + self.e_rho[pc]
+                       + nr * (self.normr[jc] + self.normr[pc])
+                       + 3.0 * _F64_U * (np.abs(hj) + np.abs(hp) + np.abs(self.rho[jc]) + np.abs(self.rho[pc])))  # fmt: skip
+
     def _exact_decisions(
-        self, g: np.ndarray, h: np.ndarray | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray,
+        self, g: np.ndarray, h: _LazyH | _SplitH | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray,
         metric: str,
     ) -> np.ndarray:
         """Sign of ``key_j - key_p`` for band entries (row ``r``, column ``j``): 1, -1, 0 or 2 (undecided)."""
         p = cp[r]
-        gj, gp = g[r, j], g[r, p]
         if metric == "l2":
-            terms = [gj, -gp, -self.nh[j], self.nh[p], -self.nh_lo[j], self.nh_lo[p]]
-            if h is None:
-                return _sign_of_sum(terms, 0.0)
-            q = cq[r]
-            hj = h[r, j].astype(np.float64) / _R_SCALE
-            hp = h[r, p].astype(np.float64) / _R_SCALE
-            s = (hj - hp) - (self.rho[j] - self.rho[p])
-            nx, nr = self.normx[q], self.normr[q]
-            e_h = lambda col: (self.c_h * ((nx * self.normr[col] + nr * self.normx[col]) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
-            err = (e_h(j) + e_h(p) + self.e_rho[j] + self.e_rho[p] + nr * (self.normr[j] + self.normr[p])
-                   + 3.0 * _F64_U * (np.abs(hj) + np.abs(hp) + np.abs(self.rho[j]) + np.abs(self.rho[p])))  # fmt: skip
-            err = 1.02 * err
-            dec = np.full(r.size, 2, dtype=np.int8)
-            # most entries tie exactly in x~ (equal products and norms): the sign is that of the small terms
-            flat = (gj == gp) & (self.nh[j] == self.nh[p]) & (self.nh_lo[j] == self.nh_lo[p])
-            sure = flat & (np.abs(s) > err * (1.0 + 4.0 * _F64_U))
-            dec[sure] = np.sign(s[sure]).astype(np.int8)
-            rest = np.flatnonzero(~sure)
-            if rest.size:
-                dec[rest] = _sign_of_sum([t[rest] for t in terms] + [s[rest]], err[rest])
-            return dec
+            return self._l2_decisions(g, h, r, j, cq, cp)
+        gj, gp = g[r, j], g[r, p]
         if h is not None or self.mm or self.mu.any():
             return self._centred_cos_decisions(g, h, r, j, cq, cp)
         # uncentred cosine: sign(a_j) a_j^2 / n_j against the positive's, all exact (TwoProduct)
@@ -943,17 +1092,91 @@ class _TiePath:
         return dec
 
 
+class _LazyH:
+    """``2^53 H_qj = x~_q . (2^53 r_j) + (2^53 r_q) . x~_j`` for query rows ``cq`` (one per block row),
+    computed only for the entries asked for, as the full product computes them: two float32 dot
+    products of length ``d`` and their float32 sum (within the bound of :attr:`_TiePath.c_h` for any
+    summation order).  ``w32`` holds the rows ``[x~_j, 2^53 r_j]``; a row's entries are one gather of
+    those rows and one product with the two columns ``[0, x~_q]`` and ``[2^53 r_q, 0]`` (the zeros add
+    nothing, exactly)."""
+
+    def __init__(self, w32: np.ndarray, cq: np.ndarray) -> None:
+        self.w32, self.cq = w32, cq
+        d = w32.shape[1] // 2
+        wq = w32[cq]
+        self.v = np.zeros((cq.size, 2 * d, 2), dtype=np.float32)
+        self.v[:, d:, 0] = wq[:, :d]  # r_j . x~_q
+        self.v[:, :d, 1] = wq[:, d:]  # x~_j . 2^53 r_q
+        self._pos: tuple[np.ndarray, np.ndarray] | None = None
+
+    def rows(self, r: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Entries ``(r, j)`` with ``r`` non-decreasing (as :func:`numpy.nonzero` lists them): one
+        gather and one matrix-vector product per block row."""
+        vals = np.empty(r.size, dtype=np.float32)
+        if not r.size:
+            return vals
+        cut = np.flatnonzero(r[1:] != r[:-1]) + 1
+        for s, e in zip([0, *cut.tolist()], [*cut.tolist(), r.size]):
+            two = self.w32[j[s:e]] @ self.v[r[s]]
+            np.add(two[:, 0], two[:, 1], out=vals[s:e])
+        return vals
+
+    def at(self, cp: np.ndarray) -> np.ndarray:
+        """The entry ``(r, cp[r])`` of every block row (the positive's column; computed once)."""
+        if self._pos is None or self._pos[0] is not cp:
+            two = np.einsum("ij,ijk->ik", self.w32[cp], self.v)
+            self._pos = (cp, two[:, 0] + two[:, 1])
+        return self._pos[1]
+
+    def __getitem__(self, index: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        r, j = (np.asarray(v, dtype=np.int64).reshape(-1) for v in index)
+        if r.size > 1 and (r[1:] < r[:-1]).any():
+            order = np.argsort(r, kind="stable")
+            out = np.empty(r.size, dtype=np.float32)
+            out[order] = self.rows(r[order], j[order])
+            return out
+        return self.rows(r, j)
+
+
+class _SplitH:
+    """``2^53 H`` of a block of sparse query rows from its two float32 halves (:meth:`_TiePath.products`):
+    ``h1[r, j] + h2t[j, at[r]]``, the float32 sum the full product would hold."""
+
+    def __init__(self, h1: np.ndarray, h2t: np.ndarray, at: np.ndarray) -> None:
+        self.h1, self.h2t, self.at_col = h1, h2t, at
+
+    def __getitem__(self, index: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        r, j = index
+        return self.h1[r, j] + self.h2t[j, self.at_col[r]]
+
+    def at(self, cp: np.ndarray) -> np.ndarray:
+        """The entry ``(r, cp[r])`` of every block row."""
+        r = np.arange(cp.size)
+        return self[r, cp]
+
+
 def _accurate_sqnorms(c: np.ndarray) -> np.ndarray:
-    """Squared norms of the rows of ``c`` within ``u |N| (1 + 1e-9)``: TwoProduct squares summed with
-    Ogita-Rump-Oishi's compensated Sum2 (error ``u |N| + gamma(2d)^2 sum |terms|``)."""
+    """Squared norms of the rows of ``c`` within ``u |N| (1 + 1e-9)``: TwoProduct squares summed
+    pairwise with TwoSum, every error term kept and their float64 sum added at the end (the error
+    terms add up to at most ``u (log2 d + 1) |N|``; their sum is off by ``gamma(K)`` times that, K
+    terms, below ``1e-9 u |N|`` up to 4,096 columns).  Wider rows: Ogita-Rump-Oishi's compensated
+    Sum2 column by column (error ``u |N| + gamma(2d)^2 sum |terms|``)."""
     p, e = _two_product(c, c)
-    s = p[:, 0].copy()
-    comp = e[:, 0].copy()
-    for i in range(1, c.shape[1]):
-        s, t = _two_sum(s, p[:, i])
-        comp += t
-        comp += e[:, i]
-    return s + comp
+    if c.shape[1] > 4096:
+        s = p[:, 0].copy()
+        comp = e[:, 0].copy()
+        for i in range(1, c.shape[1]):
+            s, t = _two_sum(s, p[:, i])
+            comp += t
+            comp += e[:, i]
+        return s + comp
+    lo = e.sum(axis=1)
+    while p.shape[1] > 1:
+        if p.shape[1] % 2:
+            p = np.concatenate([p, np.zeros((p.shape[0], 1))], axis=1)
+        p, t = _two_sum(p[:, 0::2], p[:, 1::2])
+        lo += t.sum(axis=1)
+    return p[:, 0] + lo
 
 
 def _exact_half_sqnorm(row: np.ndarray) -> tuple[float, float] | None:
@@ -969,11 +1192,17 @@ def _exact_half_sqnorm(row: np.ndarray) -> tuple[float, float] | None:
     return hi, lo
 
 
-def _cos_entry_keys(tie, g, h, r, col, q):
-    """Cosine keys ``nu / ||c_col||`` of entries (row ``r``, column ``col``) and their error bounds."""
+def _cos_entry_keys(tie, g, h, r, col, q, positive=None):
+    """Cosine keys ``nu / ||c_col||`` of entries (row ``r``, column ``col``) and their error bounds
+    (``positive``: the block's positive columns, when ``col`` is ``positive[r]``)."""
     u = _F64_U
     gv = g[r, col]
-    hv = h[r, col].astype(np.float64) / _R_SCALE if h is not None else np.zeros(r.size)
+    if h is None:
+        hv = np.zeros(r.size)
+    elif positive is not None:
+        hv = h.at(positive)[r].astype(np.float64) / _R_SCALE
+    else:
+        hv = h[r, col].astype(np.float64) / _R_SCALE
     kappa = -(tie.mu[q] + tie.mm)
     nu = ((gv + hv) - tie.mu[col]) + kappa
     nx, nr = tie.normx[q], tie.normr[q]
@@ -986,7 +1215,7 @@ def _cos_entry_keys(tie, g, h, r, col, q):
     e_kappa = tie.e_mu[q] + tie.e_mm + u * np.abs(kappa)
     e_nu = 1.02 * (e_h + tie.e_mu[col] + e_kappa + nr * tie.normr[col]
                    + 3.0 * u * (np.abs(gv) + np.abs(hv) + np.abs(tie.mu[col]) + np.abs(kappa)))  # fmt: skip
-    inv = tie.inv_acc[col]
+    inv = tie.inv_acc(col)
     t = nu * inv
     return t, e_nu * inv * (1.0 + 4.0 * u) + tie.c_rel * np.abs(t) + tie.engine.eta2 * inv
 
@@ -1079,7 +1308,8 @@ def _use_tie_path(prep: _Prepared, engine: _RankEngine, uq: np.ndarray, up: np.n
         exact_items += rr.size * float(np.mean(dec == 2))  # items the float64 stage leaves to integers
     if exact_items <= _TIE_EXACT_SHARE * pick.size * n:
         return False
-    return _on_grid_share(prep, np.unique(uq[pick])) >= 1.0 - _TIE_MAX_UNCERTIFIED
+    engine.grid = _all_grid_spans(prep)  # kept for the tie path's set-up
+    return _on_grid_share(prep, np.unique(uq[pick]), engine.grid) >= 1.0 - _TIE_MAX_UNCERTIFIED
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1149,20 +1379,23 @@ def evalrank_ranks(
         fits = tie.pair_ok(uq, up)
         todo = np.flatnonzero(~fits)  # these pairs take the float32 path
         on_tie = np.flatnonzero(fits)
-        t_chunk = max(1, min(_DEFAULT_CHUNK_BYTES // (12 * n_distinct) if chunk_size is None else int(chunk_size),
+        per_item = 12 if tie.sparse is not None else (4 if tie.g32 else 8)  # bytes of G (and H) per score
+        t_chunk = max(1, min(_TIE_CHUNK_BYTES // (per_item * n_distinct) if chunk_size is None else int(chunk_size),
                              on_tie.size or 1))  # fmt: skip
         t_block = max(1, min(t_chunk, 4 * _BLOCK_BYTES // (8 * n_distinct)))
+        on_tie = on_tie[np.argsort(uq[on_tie], kind="stable")]  # pairs of one query row together
         for start in range(0, on_tie.size, t_chunk):
             sel = on_tie[start : start + t_chunk]
-            g64, h32 = tie.products(uq[sel])
+            g64, h32, inv = tie.products(uq[sel])
             for b in range(0, sel.size, t_block):
                 part = sel[b : b + t_block]
-                gb = g64[b : b + t_block]
-                hb = None if h32 is None else h32[b : b + t_block]
+                at = inv[b : b + t_block]
+                gb = g64[at].astype(np.float64, copy=False)  # exact either way
+                hb = tie.block_h(h32, at, uq[part])
                 other = q_idx[part] != p_idx[part]
                 rank_cos[part] = tie.ranks(gb, hb, uq[part], up[part], other, "cos", pessimistic)
                 rank_l2[part] = tie.ranks(gb, hb, uq[part], up[part], other, "l2", pessimistic)
-            del g64, h32
+            del g64, h32, inv
         engine.refined["tie_decided"] = tie.stats["tie_decided"]
     else:
         todo = np.arange(m)
