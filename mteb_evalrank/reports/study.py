@@ -178,7 +178,8 @@ def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence
 
     ``level="sentence"`` (EvalRank Table 6): the zoo's ``population`` selection (every installed sentence-level
     variant of all families but the slow bases; it contains the first study's 27 ``study`` variants) on the
-    sentence study's tasks;
+    sentence study's tasks; a ``correlate_only`` report takes every population variant with results, the slow
+    bases' too;
     ``level="word"`` (Table 3): the word models on EvalRankWord, the 13 word-similarity tasks and the 10
     downstream tasks, reported in ``word_level.md``."""
     from mteb_evalrank.errors import InputError
@@ -192,9 +193,10 @@ def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence
                     else default_word_variants(installed_only=not correlate_only))  # fmt: skip
         tasks = list(tasks or WORD_STUDY_TASKS)
     else:
-        variants = select_variants(zoo or ["population"], installed_only=not correlate_only)
-        if correlate_only and not zoo:  # a report from committed results: the variants run at sentence level
-            variants = [v for v in variants if _has_result(out, v, "EvalRankSent")]
+        if correlate_only and not zoo:  # a report from committed results: the variants run at sentence level,
+            variants = _sentence_variants(out)  # the slow bases' included
+        else:
+            variants = select_variants(zoo or ["population"], installed_only=not correlate_only)
         tasks = list(tasks or STUDY_TASKS)
     if not variants:
         raise InputError(f"no installed zoo variant for the {level} level; see `mteb-evalrank models`.")
