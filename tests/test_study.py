@@ -167,3 +167,17 @@ def test_family_round_robin_covers_every_family_first():
     order = family_round_robin(variants, lambda v: family[v.split("/")[0]])
     assert order == ["a1/x", "b/x", "c/x", "a1/y", "b/y", "a2/x"]
     assert sorted(order) == sorted(variants)
+
+
+def test_the_committed_pages_print_the_same_findings():
+    """study.md and word_level.md open with the same three claims and second estimands, computed on the same
+    populations (a sentence-only variant run on word tasks, e.g. a SIF bag of words, is in neither word count)."""
+    from pathlib import Path
+
+    pages = [Path(__file__).resolve().parents[1] / "docs" / "study" / name for name in ("study.md", "word_level.md")]
+    findings = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        block = text.split("## Findings", 1)[1].split("### Sensitivity", 1)[0]
+        findings.append([line for line in block.splitlines() if line.startswith("- **")])
+    assert len(findings[0]) == 5 and findings[0] == findings[1]

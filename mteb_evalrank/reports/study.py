@@ -56,14 +56,17 @@ from mteb_evalrank.reports.study_rendering import render_study_page
 
 
 def word_level_variants(out: Path, *, folder: Any = None) -> list[str]:
-    """Zoo variants of ``out``'s results that have EvalRankWord and a word-similarity task (the word population)."""
+    """The word population in ``out``'s results: the zoo's word-level variants (the word page's selection) that
+    have EvalRankWord and a word-similarity task.  A sentence-only variant that was also run on word tasks
+    (a SIF bag of words) is not part of it, so both pages count the same word models."""
+    from mteb_evalrank.models.word_zoo import word_level_names
     from mteb_evalrank.models.zoo import VARIANTS
 
     folder = folder if folder is not None else read_results_folder(out)
     tasks_of: dict[str, set[str]] = {}
     for r in folder.records:
         tasks_of.setdefault(r["model"], set()).add(r["task"])
-    names = {v.mteb_name: k for k, v in VARIANTS.items()}
+    names = {VARIANTS[v].mteb_name: v for v in word_level_names() if v in VARIANTS}
     return sorted(names[m] for m, t in tasks_of.items()
                   if m in names and "EvalRankWord" in t and t & set(WORD_SIMILARITY_TASKS))  # fmt: skip
 
