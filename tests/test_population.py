@@ -248,6 +248,23 @@ def test_zoo_backend_switch_swaps_in_onnx_only_when_asked(tmp_path, monkeypatch)
     assert len(layers) == 2 and layers[0].shape[:2] == mask.shape
 
 
+def test_the_embedding_store_keeps_onnx_vectors_apart_from_torch_vectors(tmp_path, monkeypatch):
+    """ONNX Runtime's vectors equal torch's to 1e-5 cosine, not bit for bit, and scores can move (docs/zoo.md):
+    a store filled under MTEB_EVALRANK_ZOO_BACKEND=onnx must never serve a torch run, and back."""
+    from mteb_evalrank.integration.zoo import load_base
+    from mteb_evalrank.models import onnx_forward as ox
+
+    _need("minilm-l6")
+    monkeypatch.delenv(ox.BACKEND_ENV, raising=False)
+    torch_store = load_base(BASES["minilm-l6"], cache_folder=tmp_path).store
+    monkeypatch.setenv(ox.BACKEND_ENV, "onnx")
+    onnx_store = load_base(BASES["minilm-l6"], cache_folder=tmp_path).store
+    random_store = load_base(BASES["minilm-l6-random"], cache_folder=tmp_path).store  # random weights never swap
+    assert onnx_store.directory != torch_store.directory and onnx_store.identity["revision"].endswith("+onnx")
+    assert torch_store.identity["revision"] == onnx_store.identity["revision"].removesuffix("+onnx")
+    assert "+onnx" not in random_store.identity["revision"]
+
+
 def test_population_selection_takes_the_word_models_bags_of_words():
     """The sentence population holds the sentence encoders and the bag-of-words sentence models of the word
     models (issue 31), but not the bases left out as slow."""

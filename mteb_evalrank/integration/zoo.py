@@ -200,15 +200,17 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
 
     blocks = catalogue.base_blocks(base)
     revision = base_revision(base)
-    key = (base.name, revision, blocks)
+    tag = engine_of(base).store_tag(base)  # e.g. "onnx": ONNX Runtime's vectors are stored apart from torch's
+    store_revision = f"{revision}+{tag}" if tag else revision
+    key = (base.name, store_revision, blocks)
     if key in _LOADED and cache_folder is None:
         return _LOADED[key]
     if install_status(base) != "installed":
         raise InputError(f"zoo base {base.name}: {install_status(base)}")
     layout_digest = hashlib.sha256(",".join(blocks).encode()).hexdigest()[:8]
-    folder = base_store_folder(base.name, cache_folder) / revision / layout_digest
+    folder = base_store_folder(base.name, cache_folder) / store_revision / layout_digest
     dim = base.dim * len(blocks)
-    store = open_store(folder, model=f"zoo/{base.name}", revision=revision, layout=blocks, dim=dim)
+    store = open_store(folder, model=f"zoo/{base.name}", revision=store_revision, layout=blocks, dim=dim)
     forward = _LazyForward(base, device)
 
     def checkpoint(texts: list[str], vectors: np.ndarray) -> None:

@@ -170,6 +170,16 @@ _CHECK_TEXTS = (
 )  # fmt: skip
 
 
+def active_backend() -> str:
+    """``"onnx"`` when ``MTEB_EVALRANK_ZOO_BACKEND=onnx``, else ``"torch"``; anything else is an :class:`InputError`."""
+    backend = os.environ.get(BACKEND_ENV, "torch").strip().lower()
+    if backend in ("", "torch"):
+        return "torch"
+    if backend != "onnx":
+        raise InputError(f"{BACKEND_ENV}={backend!r}: use 'torch' (default) or 'onnx'.")
+    return "onnx"
+
+
 def swap_in(torch_forward, folder: str | os.PathLike, *, cache: str | os.PathLike | None = None):
     """``MTEB_EVALRANK_ZOO_THREADS=n`` sets torch's threads (and ONNX Runtime's intra-op threads).
     With ``MTEB_EVALRANK_ZOO_BACKEND=onnx``: the ONNX Runtime forward of ``folder`` if its block vectors
@@ -178,11 +188,8 @@ def swap_in(torch_forward, folder: str | os.PathLike, *, cache: str | os.PathLik
     from mteb_evalrank.models.population import apply_zoo_threads
 
     threads = apply_zoo_threads()  # MTEB_EVALRANK_ZOO_THREADS, process-wide
-    backend = os.environ.get(BACKEND_ENV, "torch").strip().lower()
-    if backend in ("", "torch"):
+    if active_backend() == "torch":
         return torch_forward
-    if backend != "onnx":
-        raise InputError(f"{BACKEND_ENV}={backend!r}: use 'torch' (default) or 'onnx'.")
     onnx_file = onnx_folder(cache) / f"{torch_forward.base}-{torch_forward.revision}.onnx"
     export_hidden_states(folder, onnx_file)
     onnx = OnnxAllLayers(onnx_file, folder, base=torch_forward.base, package=torch_forward.package,

@@ -50,6 +50,11 @@ class Engine:
     def listed_package(self, entry: dict[str, Any]) -> str:
         return str(entry.get("package", ""))
 
+    def store_tag(self, base: Any) -> str:
+        """What besides the revision decides the base's vectors in this process (``""``: nothing): the
+        embedding store keeps vectors of another tag apart (``onnx`` when ONNX Runtime replaces torch)."""
+        return ""
+
     def checked_load(self, base: Any, **kwargs: Any) -> Any:
         """:meth:`load` after :meth:`status`: an uninstalled base fails with its install message."""
         status = self.status(base)

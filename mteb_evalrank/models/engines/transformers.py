@@ -36,6 +36,9 @@ class WheelFolderEngine(Engine):
         # MTEB_EVALRANK_ZOO_BACKEND=onnx: ONNX Runtime, checked against torch to 1e-5 cosine (trained weights only)
         return forward if seed is not None else swap_in(forward, folder)
 
+    def store_tag(self, base: Any) -> str:
+        return _backend_tag() if base.weights.get("random_seed") is None else ""
+
 
 @register_engine
 class SplitWheelsEngine(Engine):
@@ -57,6 +60,18 @@ class SplitWheelsEngine(Engine):
 
         forward = MpnetForward(mpnet_folder(), layer_indices=layer_indices, device=device, base=base.name)
         return swap_in(forward, mpnet_folder())  # MTEB_EVALRANK_ZOO_BACKEND=onnx, as for st-wheel
+
+    def store_tag(self, base: Any) -> str:
+        return _backend_tag()
+
+
+def _backend_tag() -> str:
+    """``"onnx"`` under ``MTEB_EVALRANK_ZOO_BACKEND=onnx``: its vectors equal torch's to 1e-5 cosine, not bit for
+    bit, and scores can move (fully whitened MRPC by up to 0.043 for all-MiniLM-L6-v2; docs/zoo.md), so the
+    embedding store keeps them apart from torch's."""
+    from mteb_evalrank.models.onnx_forward import active_backend
+
+    return "onnx" if active_backend() == "onnx" else ""
 
 
 @register_engine
