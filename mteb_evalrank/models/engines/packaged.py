@@ -74,14 +74,14 @@ class StaticTokensEngine(Engine):
     name = "static-tokens"
 
     def status(self, base: Any) -> str:
-        from mteb_evalrank.models.packaged_forwards import static_model_dir
+        from mteb_evalrank.models.packaged_forwards import archive_hint, static_model_dir
 
         w = base.weights
-        tools = [m for m in ("tokenizers", "safetensors") if not has_module(m)]
-        if "archive" in w and static_model_dir(w) is None:
-            return f"not installed: mteb-evalrank fetch-weights {base.name} (pip-downloads {w['archive']['requirement']}, once)"
-        missing = [] if static_model_dir(w) is not None else [f"{w['distribution']}=={w['version']}"]
-        return missing_message(missing + tools)
+        found = static_model_dir(w) is not None
+        if "archive" in w and not found:
+            return archive_hint(base.name, w["archive"])
+        missing = [] if found else [f"{w['distribution']}=={w['version']}"]
+        return missing_message(missing + [m for m in ("tokenizers", "safetensors") if not has_module(m)])
 
     def load(self, base: Any, **_: Any) -> Any:
         from mteb_evalrank.models.packaged_forwards import StaticTokenForward, static_model_dir
