@@ -2,18 +2,23 @@
 
 Every function here takes plain arrays and a cluster label per model (its *lineage*: everything that shares
 weights or training, see ``docs/statistics.md``) and returns the test's figures; the reports turn them into
-Findings.  The resampling unit is the lineage: a resample draws as many lineages as there are, with
-replacement, and keeps each drawn lineage whole (:func:`~mteb_evalrank.metrics.family_statistics.
-cluster_bootstrap_weights`).
+Findings.
+
+**The estimand weighs lineages equally.**  ρ of a claim is the lineage-weighted Spearman correlation (every
+lineage one unit of weight, its models ``1 / n_L`` each; :mod:`mteb_evalrank.metrics.lineage_weighting`), so
+the answer does not depend on how many variants of a lineage were run; the per-model ρ is a sensitivity line
+(``weighting="model"``).  The resampling unit is the lineage: a resample draws as many lineages as there are,
+with replacement, coded in sorted order of their labels (the same seed draws the same lineages whatever the
+order or multiplicity of the rows).
 
 **Wald statistics with a bootstrap standard error and few clusters.**  Each test statistic is
-``t = (estimate − null value) / se*`` with ``se*`` the standard deviation of the estimate over the cluster
+``t = (estimate − null value) / se*`` with ``se*`` the standard deviation of the estimate over the lineage
 bootstrap, referred to Student's t with ``L − 1`` degrees of freedom (``L`` = number of lineages), not to
 the normal: with few clusters the normal reference over-rejects (Cameron, Gelbach & Miller 2008, §IV).
 Fewer than :data:`MIN_CLUSTERS` lineages never decide anything.
 
 **"A predicts the target better than every baseline"** (:func:`better_than_all`).  For each baseline
-``b`` named in advance, ``d_b = ρ(A, y) − ρ(b, y)`` (× 100) on the same models, with its bootstrap
+``b`` named in advance, ``d_b = ρ_w(A, y) − ρ_w(b, y)`` (× 100) on the same models, with its bootstrap
 ``se_b`` from the *same* resamples.  The claim is the intersection of ``K`` one-sided hypotheses
 ``d_b > 0``; the intersection-union test rejects the joint null at level α when every one-sided test
 rejects at α, so its p-value is ``max_b p_b`` and no correction over the baselines is needed (Berger
@@ -21,22 +26,37 @@ rejects at α, so its p-value is ``max_b p_b`` and no correction over the baseli
 fact.  The reverse reading ("some baseline predicts better") is a union of ``K`` one-sided tests in the
 other direction, so its p-value is Bonferroni-adjusted: ``min(1, K · min_b p'_b)``.
 
-**Minimum detectable difference** (``mdd``).  The smallest common advantage ``δ`` over every baseline
-that the test would declare with probability ``power`` (default 0.8) at level ``alpha``, computed from
-the bootstrap itself: the centred bootstrap differences ``c*_b = d*_b − mean(d*_b)`` stand for the
-sampling error, and ``power(δ) = mean_r[ ∀b: (δ + c*_rb) / se_b > t_{1−α, L−1} ]``; ``δ`` solves
-``power(δ) = 0.8`` by bisection.  ``lineages_needed(10)`` extrapolates how many lineages like these would
-bring the MDD down to 10 ρ points, with ``se ∝ 1/√L``: ``L · (mdd / 10)²``.
+**Minimum detectable difference, at the level the verdict uses** (``mdd``).  The smallest common advantage
+``δ`` over every baseline that the test would declare with probability ``power`` (default 0.8) at level
+``mdd_alpha`` — the level of the verdict after Holm across the claims (``α / m`` for ``m`` claims, Holm's
+first step, the level a claim must reach when no other claim is rejected).  It is computed from the bootstrap
+itself: the centred bootstrap differences ``c*_b = d*_b − mean(d*_b)`` stand for the sampling error, and
+``power(δ) = mean_r[ ∀b: (δ + c*_rb) / se_b > t_{1−α', L−1} ]``; ``δ`` solves ``power(δ) = 0.8`` by
+bisection.  An advantage cannot exceed ``room = 100 − max_b ρ_w(b, y)``: when ``mdd > room`` no attainable
+advantage had 80% power, and the report says so (with ``power_at_room``, the chance of SUPPORTED at the largest
+possible advantage, and the non-inferiority margin these data could show instead, which is the MDD itself: the
+power of "not worse than every baseline by more than ``m``" when the true difference is 0 equals
+``power(m)``).
 
-**Equivalence** (:func:`equivalence_mean`).  "X does not change Y" is supported only by two one-sided
-tests (TOST, Schuirmann 1987) that put the mean change inside ``±margin``, a margin fixed in advance:
-``p = max(p(Δ ≤ −m), p(Δ ≥ +m))``.  An interval that merely contains 0 is not evidence of no effect.
+**How many more lineages** (``more_lineages``).  Not an extrapolation with ``se ∝ 1/√L``: ``L'`` lineages are
+drawn with replacement from the observed ones (a population with the observed lineage structure), the
+statistics recomputed on each of ``n_resamples`` such populations, and the power at ``growth_target`` (10
+points, or the room when less is attainable) read off their spread at ``t_{1−α', L'−1}``; the smallest ``L'``
+with power ≥ 0.8 (doubling, then bisection) gives ``L' − L``.
+
+**The second estimand against its baselines** (:func:`better_within`).  Does a score pick the better of two
+variants of one checkpoint more often than every baseline does?  The statistic is the lineage-weighted
+within-checkpoint concordance κ over pairs of one contrast type (:func:`contrast_type`: pooling, layer,
+post-processing, dimension, quantisation, training), tested exactly like the first estimand.
+
+**Equivalence** (:func:`mean_tests`).  "X does not change Y" is supported only by two one-sided
+tests (TOST, Schuirmann 1987) that put the lineage-weighted mean change inside ``±margin``, a margin fixed in
+advance: ``p = max(p(Δ ≤ −m), p(Δ ≥ +m))``.  An interval that merely contains 0 is not evidence of no effect.
 The smallest margin the data could show at 80% power when the true change is 0 is
-``se · (t_{1−α} + t_{1−(1−power)/2})``.
+``se · (t_{1−α'} + t_{1−(1−power)/2})``.
 
-**Within a checkpoint** (:func:`within_cluster_permutation`).  The second estimand: does a score order
-the variants of one checkpoint (poolings, layers, post-processing) as the target does?  The statistic is
-the partial Spearman correlation for checkpoint (Pearson of the ranks minus their checkpoint's mean rank,
+**Within a checkpoint, per model** (:func:`within_cluster_permutation`, exploratory).  The partial Spearman
+correlation for checkpoint (Pearson of the ranks minus their checkpoint's mean rank,
 :func:`~mteb_evalrank.metrics.family_statistics.partial_spearman_family`); its null distribution permutes
 the target within each checkpoint (a stratified permutation test), one-sided.
 
@@ -53,7 +73,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.metrics.family_statistics import cluster_bootstrap_weights, family_codes, weighted_spearman
+from mteb_evalrank.metrics.lineage_weighting import (
+    expand_counts,
+    lineage_codes,
+    lineage_counts,
+    unit_weights,
+    weighted_ranks,
+)
 from mteb_evalrank.metrics.rank_correlation import paired_scores
 
 SUPPORTED, NOT_SUPPORTED, INCONCLUSIVE = "supported", "not supported", "inconclusive"
@@ -89,7 +115,7 @@ def _wald_p(estimate: float, null: float, se: float, n_clusters: int) -> float:
 
 @dataclass(frozen=True)
 class BaselineContrast:
-    """ρ(claim, y) − ρ(baseline, y) × 100 with its lineage-bootstrap SE, interval and one-sided p-values."""
+    """stat(claim) − stat(baseline) × 100 with its lineage-bootstrap SE, interval and one-sided p-values."""
 
     baseline: str
     rho_baseline: float
@@ -97,36 +123,52 @@ class BaselineContrast:
     se: float
     ci_low: float
     ci_high: float
-    p_better: float  # H1: the claim's ρ is higher
-    p_worse: float  # H1: the baseline's ρ is higher
+    p_better: float  # H1: the claim's statistic is higher
+    p_worse: float  # H1: the baseline's statistic is higher
 
 
 @dataclass(frozen=True)
 class BetterThanAll:
-    """The intersection-union test of "``claim`` predicts ``y`` better than every baseline"."""
+    """The intersection-union test of "``claim`` beats every baseline", with its power.
+
+    ``mdd`` is the common advantage detected with probability ``power`` at level ``mdd_alpha`` (the level the
+    verdict uses after Holm across the claims); ``room`` = 100 − the best baseline's statistic, the largest
+    advantage that can exist; ``more_lineages``: how many lineages beyond the ``n_clusters`` observed a
+    simulation under the observed lineage structure needs for 80% power at ``growth_target`` (``inf``: more
+    than ``growth_cap`` in all; NaN: not simulated)."""
 
     rho_claim: float
     contrasts: tuple[BaselineContrast, ...]
     p_support: float  # max_b p_better (Berger 1982)
     p_refute: float  # Bonferroni min_b p_worse
-    mdd: float  # common advantage (ρ points) detected with probability `power` at level `alpha`
+    mdd: float
     alpha: float
     power: float
     n_models: int
     n_clusters: int
     n_resamples: int
     reason: str | None = None
+    mdd_alpha: float = float("nan")
+    room: float = float("nan")
+    power_at_room: float = float("nan")  # probability of SUPPORTED if the claim's advantage were `room`
+    more_lineages: float = float("nan")
+    growth_target: float = float("nan")
+    growth_cap: int = 0
+    estimand: str = "lineage-weighted"
 
-    def lineages_needed(self, target: float = 10.0) -> float:
-        """Lineages like these needed for an MDD of ``target`` ρ points (``se ∝ 1/√L``)."""
-        if not np.isfinite(self.mdd) or self.mdd <= 0:
-            return float("nan")
-        return float(self.n_clusters * (self.mdd / target) ** 2)
+    @property
+    def attainable(self) -> bool:
+        """Whether the MDD is an advantage that can exist (≤ 100 − the best baseline's statistic)."""
+        return bool(np.isfinite(self.mdd) and np.isfinite(self.room) and self.mdd <= self.room)
 
 
 def _check_clusters(clusters: Sequence[object], n: int) -> tuple[np.ndarray, int]:
-    codes = family_codes(clusters, n)
-    return codes, int(codes.max()) + 1 if len(codes) else 0
+    """Sorted-label lineage codes (the same resamples whatever the row order or multiplicity) and their number."""
+    labels = list(clusters)
+    if len(labels) != n:
+        raise InputError(f"got {len(labels)} lineage labels for {n} models.")
+    codes, unique = lineage_codes(labels)
+    return codes, len(unique)
 
 
 def _bisect_power(power_at, target: float, high: float = 400.0) -> float:
@@ -145,22 +187,130 @@ def _bisect_power(power_at, target: float, high: float = 400.0) -> float:
     return float(high)
 
 
+def _iut_power(centred: np.ndarray, se: np.ndarray, crit: float):
+    """``δ ↦ P(every one-sided test rejects)`` when every difference is ``δ`` plus the centred bootstrap error."""
+    return lambda delta: float(np.mean(np.all((delta + centred) / se > crit, axis=1)))
+
+
+def _more_lineages(stat, n_clusters: int, target: float, alpha: float, power: float, n_resamples: int, seed: int,
+                   cap_factor: int = 64) -> tuple[float, int]:  # fmt: skip
+    """Extra lineages (beyond ``n_clusters``) a population with the observed lineage structure needs so that an
+    advantage of ``target`` over every baseline is SUPPORTED with probability ``power`` at level ``alpha``:
+    ``L'`` lineages are drawn with replacement from the observed ones, the statistics recomputed, and the power
+    read off their spread (as the MDD is).  Returns ``(extra, cap)``; ``extra`` is ``inf`` beyond ``cap``."""
+    cap = max(n_clusters * cap_factor, n_clusters + 1)
+
+    def power_at(total: int) -> float:
+        boot = stat(lineage_counts(n_clusters, n_resamples, seed + 7919, n_draw=total))
+        d = boot[:, :1] - boot[:, 1:]
+        se = np.std(d, axis=0, ddof=1)
+        if not np.all(se > 0):
+            return 0.0
+        return _iut_power(d - d.mean(axis=0), se, t_critical(alpha, total))(target)
+
+    if power_at(n_clusters) >= power:
+        return 0.0, cap
+    low, high = n_clusters, 2 * n_clusters
+    while power_at(high) < power:
+        low, high = high, 2 * high
+        if high > cap:
+            return float("inf"), cap
+    while high - low > 1:
+        mid = (low + high) // 2
+        if power_at(mid) >= power:
+            high = mid
+        else:
+            low = mid
+    return float(high - n_clusters), cap
+
+
+def _intersection_union(stat, names: Sequence[str], n_clusters: int, n_models: int, *, alpha: float,
+                        mdd_alpha: float | None, power: float, n_resamples: int, seed: int, growth_target: float,
+                        simulate_growth: bool, estimand: str) -> BetterThanAll:  # fmt: skip
+    """The shared core of the better-than-every-baseline tests.  ``stat(counts)`` maps lineage counts
+    ``(R, L)`` to the statistics × 100 ``(R, 1 + K)``, the claim's first, then each baseline's in ``names``."""
+    mdd_alpha = alpha if mdd_alpha is None else mdd_alpha
+    observed = stat(np.ones((1, n_clusters)))[0]
+    boot = stat(lineage_counts(n_clusters, n_resamples, seed))
+    draws = boot[:, :1] - boot[:, 1:]
+    contrasts = []
+    for k, name in enumerate(names):
+        d = draws[:, k]
+        diff = float(observed[0] - observed[1 + k])
+        se = float(np.std(d, ddof=1))
+        low, high = np.quantile(d, [alpha, 1 - alpha])  # the one-sided tests' 1 − 2α interval
+        contrasts.append(BaselineContrast(name, float(observed[1 + k]), diff, se, float(low), float(high),
+                                          _wald_p(diff, 0.0, se, n_clusters), _wald_p(-diff, 0.0, se, n_clusters)))  # fmt: skip
+    p_support = max(c.p_better for c in contrasts)
+    p_refute = min(1.0, len(contrasts) * min(c.p_worse for c in contrasts))
+    se = np.array([c.se for c in contrasts])
+    room = float(100.0 - max(c.rho_baseline for c in contrasts))
+    mdd = power_room = more = target = float("nan")
+    cap = 0
+    if np.all(se > 0):
+        power_at = _iut_power(draws - draws.mean(axis=0), se, t_critical(mdd_alpha, n_clusters))
+        mdd = _bisect_power(power_at, power)
+        power_room = power_at(max(room, 0.0))
+        target = float(min(growth_target, room))
+        if simulate_growth and target > 0 and not (np.isfinite(mdd) and mdd <= target):
+            more, cap = _more_lineages(stat, n_clusters, target, mdd_alpha, power, n_resamples, seed)
+    # else: a baseline identical in ranks to the claim: no advantage over it can ever be shown
+    reason = f"{n_clusters} lineages (fewer than {MIN_CLUSTERS} never decide)" if n_clusters < MIN_CLUSTERS else None
+    return BetterThanAll(float(observed[0]), tuple(contrasts), p_support, p_refute, mdd, alpha, power, n_models,
+                         n_clusters, n_resamples, reason, mdd_alpha, room, power_room, more, target, cap, estimand)  # fmt: skip
+
+
+def _not_decidable(reason: str, n_models: int, n_clusters: int, alpha: float, mdd_alpha: float | None, power: float,
+                   n_resamples: int, estimand: str) -> BetterThanAll:  # fmt: skip
+    nan = float("nan")
+    return BetterThanAll(nan, (), nan, nan, nan, alpha, power, n_models, n_clusters, n_resamples, reason,
+                         alpha if mdd_alpha is None else mdd_alpha, estimand=estimand)  # fmt: skip
+
+
+def _rank_correlations(scores: Sequence[np.ndarray], y: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """ρ_w(s, y) × 100 for every score and weight row: ``(R, len(scores))``."""
+    w = np.atleast_2d(weights)
+    ry = weighted_ranks(y, w)
+    total = w.sum(axis=1, keepdims=True)
+    dy = ry - (w * ry).sum(axis=1, keepdims=True) / total
+    syy = (w * dy * dy).sum(axis=1)
+    scale = total[:, 0] ** 3
+    out = np.empty((w.shape[0], len(scores)))
+    for k, s in enumerate(scores):
+        rx = weighted_ranks(s, w)
+        dx = rx - (w * rx).sum(axis=1, keepdims=True) / total
+        sxx = (w * dx * dx).sum(axis=1)
+        sxy = (w * dx * dy).sum(axis=1)
+        bad = (sxx <= 1e-12 * scale) | (syy <= 1e-12 * scale)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[:, k] = np.where(bad, 0.0, sxy / np.sqrt(np.where(bad, 1.0, sxx * syy)))
+    return out * 100
+
+
+ESTIMANDS = {"lineage": "lineage-weighted", "model": "per-model"}
+
+
 def better_than_all(claim, baselines: Mapping[str, object], y, clusters: Sequence[object], *, alpha: float = 0.05,
-                    power: float = POWER, n_resamples: int = 2000, seed: int = 0) -> BetterThanAll:  # fmt: skip
+                    mdd_alpha: float | None = None, power: float = POWER, n_resamples: int = 2000, seed: int = 0,
+                    weighting: str = "lineage", growth_target: float = 10.0,
+                    simulate_growth: bool = True) -> BetterThanAll:  # fmt: skip
     """Does ``claim`` rank the models like ``y`` better than *every* baseline?  See the module docstring.
 
     ``claim``, each baseline and ``y``: one finite score per model (the same models, in the same order);
-    ``clusters``: the lineage of each model.  ``alpha`` is the level each one-sided test is run at (the
-    caller adjusts it, or the p-values, across claims).
+    ``clusters``: the lineage of each model.  ``weighting="lineage"`` (the estimand fixed in advance): the
+    lineage-weighted Spearman ρ, every lineage one unit of weight
+    (:func:`~mteb_evalrank.metrics.lineage_weighting.lineage_spearman`); ``"model"``: the per-model ρ (a
+    sensitivity line).  Either way whole lineages are resampled.  ``alpha`` is the level of each one-sided
+    test (the caller adjusts the p-values across claims); ``mdd_alpha`` the level the MDD is computed at (the
+    level the verdict actually uses after Holm, e.g. α/3 for three claims; default ``alpha``).
     """
-    from scipy.stats import spearmanr
-
+    if weighting not in ESTIMANDS:
+        raise InputError(f"weighting must be one of {', '.join(ESTIMANDS)}, got {weighting!r}.")
     a, y = paired_scores(claim, y)
     bs = {name: paired_scores(v, y)[0] for name, v in baselines.items()}
     if not bs:
         raise InputError("the claim needs at least one baseline named in advance.")
     codes, n_clusters = _check_clusters(clusters, len(y))
-    nan = float("nan")
     degenerate = [n for n, v in (("the claim's score", a), ("the target", y), *bs.items()) if np.ptp(v) == 0]
     reason = None
     if len(y) < 3:
@@ -170,38 +320,107 @@ def better_than_all(claim, baselines: Mapping[str, object], y, clusters: Sequenc
     elif degenerate:
         reason = f"{degenerate[0]} is constant across the models"
     if reason is not None:
-        return BetterThanAll(nan, (), nan, nan, nan, alpha, power, len(y), n_clusters, n_resamples, reason)
-    w = cluster_bootstrap_weights(codes, n_resamples, seed)
-    rho_a = float(spearmanr(a, y).statistic) * 100
-    boot_a, _ = weighted_spearman(a, y, w)
-    draws, contrasts = [], []
-    for name, b in bs.items():
-        rho_b = float(spearmanr(b, y).statistic) * 100
-        boot_b, _ = weighted_spearman(b, y, w)
-        d = (boot_a - boot_b) * 100
-        diff = rho_a - rho_b
-        se = float(np.std(d, ddof=1))
-        low, high = np.quantile(d, [alpha, 1 - alpha])  # the one-sided tests' 1 − 2α interval
-        contrasts.append(BaselineContrast(name, rho_b, diff, se, float(low), float(high),
-                                          _wald_p(diff, 0.0, se, n_clusters), _wald_p(-diff, 0.0, se, n_clusters)))  # fmt: skip
-        draws.append(d - d.mean())
-    p_support = max(c.p_better for c in contrasts)
-    p_refute = min(1.0, len(contrasts) * min(c.p_worse for c in contrasts))
-    centred = np.stack(draws, axis=1)
-    se = np.array([c.se for c in contrasts])
-    crit = t_critical(alpha, n_clusters)
-    if np.all(se > 0):
-        mdd = _bisect_power(lambda delta: float(np.mean(np.all((delta + centred) / se > crit, axis=1))), power)
-    else:  # a baseline identical in ranks to the claim: no advantage over it can ever be shown
-        mdd = float("nan")
-    reason = f"{n_clusters} lineages (fewer than {MIN_CLUSTERS} never decide)" if n_clusters < MIN_CLUSTERS else None
-    return BetterThanAll(rho_a, tuple(contrasts), p_support, p_refute, mdd, alpha, power, len(y), n_clusters,
-                         n_resamples, reason)  # fmt: skip
+        return _not_decidable(reason, len(y), n_clusters, alpha, mdd_alpha, power, n_resamples, ESTIMANDS[weighting])
+    unit = unit_weights(codes) if weighting == "lineage" else np.ones(len(y))
+    scores = [a, *bs.values()]
+
+    def stat(counts: np.ndarray) -> np.ndarray:
+        return _rank_correlations(scores, y, expand_counts(counts, codes, unit))
+
+    return _intersection_union(stat, list(bs), n_clusters, len(y), alpha=alpha, mdd_alpha=mdd_alpha, power=power,
+                               n_resamples=n_resamples, seed=seed, growth_target=growth_target,
+                               simulate_growth=simulate_growth, estimand=ESTIMANDS[weighting])  # fmt: skip
+
+
+#: the contrast types of the second estimand: one factor differs between two variants of one checkpoint
+CONTRAST_TYPES = ("pooling", "layer", "post-processing", "dimension", "quantisation", "training")
+
+
+def contrast_type(a: Mapping[str, object], b: Mapping[str, object]) -> str:
+    """What distinguishes two variants of one checkpoint: the one factor of :data:`CONTRAST_TYPES` in which
+    their ``factors`` differ; ``"other"`` when only an undeclared difference (``recipe``: another way of making
+    the model from the checkpoint) does, ``"mixed"`` when several do, ``"none"`` when nothing does."""
+    keys = sorted(set(a) | set(b))
+    differ = [k for k in keys if a.get(k) != b.get(k)]
+    if not differ:
+        return "none"
+    if len(differ) > 1:
+        return "mixed"
+    return differ[0] if differ[0] in CONTRAST_TYPES else "other"
+
+
+def within_pairs(strata: Sequence[object], factors: Sequence[Mapping[str, object]] | None = None) -> list[tuple[int, int, str]]:
+    """Every pair ``(i, j, type)`` of models of one stratum (checkpoint), ``i < j``, typed by
+    :func:`contrast_type` (``"unspecified"`` when no factors are known)."""
+    strata = list(strata)
+    by: dict[object, list[int]] = {}
+    for i, s in enumerate(strata):
+        by.setdefault(s, []).append(i)
+    out = []
+    for members in by.values():
+        for x in range(len(members)):
+            for z in range(x + 1, len(members)):
+                i, j = members[x], members[z]
+                kind = "unspecified" if factors is None else contrast_type(factors[i], factors[j])
+                out.append((i, j, kind))
+    return out
+
+
+def better_within(claim, baselines: Mapping[str, object], y, strata: Sequence[object], clusters: Sequence[object],
+                  pairs: Sequence[tuple[int, int]], *, alpha: float = 0.05, mdd_alpha: float | None = None,
+                  power: float = POWER, n_resamples: int = 2000, seed: int = 0, growth_target: float = 10.0,
+                  simulate_growth: bool = True) -> BetterThanAll:  # fmt: skip
+    """The second estimand against its baselines: does ``claim`` pick the better of two variants of one
+    checkpoint more often than *every* baseline does, on the given within-checkpoint ``pairs``?
+
+    The statistic of a score ``s`` is the lineage-weighted within-checkpoint concordance ×
+    100 (a Kendall-type pairwise agreement, stratified by checkpoint)::
+
+        κ(s) = Σ_p w_p · sign(s_i − s_j) · sign(y_i − y_j) / Σ_p w_p
+
+    over the pairs ``p = (i, j)`` of one checkpoint with ``y_i ≠ y_j``, each lineage one unit of weight split
+    equally over its pairs (so neither the number of variants nor of pairs of a lineage changes κ; entering a
+    lineage's rows ``k`` times only repeats its pairs).  κ = 100: the score always picks the variant that is
+    better downstream; 0: a coin; a tie in ``s`` counts 0.  The test is :func:`better_than_all`'s: paired
+    differences κ(claim) − κ(b) over the same pairs, lineages (with pairs) resampled whole, one-sided Wald
+    tests with Student t on L − 1 df, intersection-union over the baselines.
+    """
+    a, y = paired_scores(claim, y)
+    bs = {name: paired_scores(v, y)[0] for name, v in baselines.items()}
+    if not bs:
+        raise InputError("the claim needs at least one baseline named in advance.")
+    if len(list(strata)) != len(y) or len(list(clusters)) != len(y):
+        raise InputError("strata and lineages need one label per model.")
+    clusters = list(clusters)
+    useful = [(i, j) for i, j in pairs if y[i] != y[j]]
+    lin = [clusters[i] for i, _ in useful]
+    codes, n_clusters = lineage_codes(lin)
+    n_clusters = len(n_clusters)
+    n_models = len({k for p in useful for k in p})
+    if not useful:
+        return _not_decidable("no within-checkpoint pair differs in the target", 0, 0, alpha, mdd_alpha, power,
+                              n_resamples, "lineage-weighted")  # fmt: skip
+    if n_clusters < 2:
+        return _not_decidable(f"{n_clusters} lineage with such pairs (a lineage bootstrap needs ≥ 2)", n_models,
+                              n_clusters, alpha, mdd_alpha, power, n_resamples, "lineage-weighted")  # fmt: skip
+    i_idx = np.array([i for i, _ in useful])
+    j_idx = np.array([j for _, j in useful])
+    sign_y = np.sign(y[i_idx] - y[j_idx])
+    agree = np.stack([np.sign(s[i_idx] - s[j_idx]) * sign_y for s in (a, *bs.values())], axis=1)  # (P, 1 + K)
+    unit = unit_weights(codes)
+
+    def stat(counts: np.ndarray) -> np.ndarray:
+        w = expand_counts(counts, codes, unit)
+        return (w @ agree) / w.sum(axis=1, keepdims=True) * 100
+
+    return _intersection_union(stat, list(bs), n_clusters, n_models, alpha=alpha, mdd_alpha=mdd_alpha, power=power,
+                               n_resamples=n_resamples, seed=seed, growth_target=growth_target,
+                               simulate_growth=simulate_growth, estimand="lineage-weighted")  # fmt: skip
 
 
 @dataclass(frozen=True)
 class MeanTest:
-    """A mean change with its lineage-bootstrap SE and one-sided / equivalence p-values (points)."""
+    """A lineage-weighted mean change with its lineage-bootstrap SE and one-sided / equivalence p-values."""
 
     mean: float
     se: float
@@ -212,19 +431,24 @@ class MeanTest:
     p_equivalent: float  # TOST: H1: −m < mean < m
     p_outside: float  # H1: mean > m or mean < −m (Bonferroni over the two sides)
     margin: float
-    mdd_positive: float  # smallest mean > 0 detected with probability `power`
-    min_margin: float  # smallest margin shown at `power` when the true change is 0
+    mdd_positive: float  # smallest mean > 0 detected with probability `power` at `mdd_alpha`
+    min_margin: float  # smallest margin shown at `power` when the true change is 0, at `mdd_alpha`
     n: int
     n_clusters: int
     reason: str | None = None
+    mdd_alpha: float = float("nan")
 
 
 def mean_tests(values, clusters: Sequence[object], *, margin: float = float("nan"), alpha: float = 0.05,
-               power: float = POWER, n_resamples: int = 2000, seed: int = 0) -> MeanTest:  # fmt: skip
-    """One-sided and equivalence (TOST, Schuirmann 1987) tests of the mean of ``values`` (one per model pair),
-    resampling whole lineages; ``margin``: the equivalence margin fixed in advance (same unit as ``values``)."""
+               mdd_alpha: float | None = None, power: float = POWER, n_resamples: int = 2000,
+               seed: int = 0) -> MeanTest:  # fmt: skip
+    """One-sided and equivalence (TOST, Schuirmann 1987) tests of the *lineage-weighted* mean of ``values``
+    (one per model pair; every lineage one unit of weight, :func:`~mteb_evalrank.metrics.lineage_weighting.
+    lineage_mean`), resampling whole lineages; ``margin``: the equivalence margin fixed in advance (same unit
+    as ``values``); ``mdd_alpha``: the level of the power figures (default ``alpha``)."""
     from scipy.stats import t as student
 
+    mdd_alpha = alpha if mdd_alpha is None else mdd_alpha
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 1 or not np.isfinite(v).all():
         raise InputError("mean_tests needs a 1-D array of finite values.")
@@ -232,10 +456,11 @@ def mean_tests(values, clusters: Sequence[object], *, margin: float = float("nan
     nan = float("nan")
     if len(v) < 2 or n_clusters < 2:
         return MeanTest(nan, nan, nan, nan, nan, nan, nan, nan, margin, nan, nan, len(v), n_clusters,
-                        f"{len(v)} values in {n_clusters} lineage(s) (needs ≥ 2 lineages)")  # fmt: skip
-    w = cluster_bootstrap_weights(codes, n_resamples, seed).astype(np.float64)
+                        f"{len(v)} values in {n_clusters} lineage(s) (needs ≥ 2 lineages)", mdd_alpha)  # fmt: skip
+    unit = unit_weights(codes)
+    w = expand_counts(lineage_counts(n_clusters, n_resamples, seed), codes, unit)
     means = (w @ v) / w.sum(axis=1)
-    mean = float(v.mean())
+    mean = float((unit @ v) / n_clusters)
     se = float(np.std(means, ddof=1))
     low, high = np.quantile(means, [alpha, 1 - alpha])
     p_pos = _wald_p(mean, 0.0, se, n_clusters)
@@ -246,12 +471,12 @@ def mean_tests(values, clusters: Sequence[object], *, margin: float = float("nan
     else:
         p_eq = p_out = nan
     df = _df(n_clusters)
-    crit = t_critical(alpha, n_clusters)
+    crit = t_critical(mdd_alpha, n_clusters)
     mdd = se * (crit + float(student.ppf(power, df)))
     min_margin = se * (crit + float(student.ppf(1 - (1 - power) / 2, df)))
     reason = f"{n_clusters} lineages (fewer than {MIN_CLUSTERS} never decide)" if n_clusters < MIN_CLUSTERS else None
     return MeanTest(mean, se, float(low), float(high), p_pos, p_neg, p_eq, p_out, margin, mdd, min_margin, len(v),
-                    n_clusters, reason)  # fmt: skip
+                    n_clusters, reason, mdd_alpha)  # fmt: skip
 
 
 @dataclass(frozen=True)

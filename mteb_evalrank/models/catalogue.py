@@ -27,7 +27,7 @@ SPEEDS_FILE = Path(__file__).with_name("speeds.json")
 BASE_KEYS = frozenset({
     "name", "engine", "kind", "family", "lineage", "selection", "description", "package", "weights", "reference",
     "dim", "n_layers", "exposed_layers", "engine_pooling", "prefix", "license", "n_parameters", "label", "framework",
-    "floor", "provenance", "word", "variants", "folder", "slow",
+    "floor", "provenance", "word", "variants", "folder", "slow", "model_kind", "contrast",
 })  # fmt: skip
 VARIANT_KEYS = frozenset({
     "variant", "expectation", "pooling", "whiten", "stop_words", "static_post", "fit_corpus", "reference", "requires",

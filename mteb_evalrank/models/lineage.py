@@ -30,6 +30,23 @@ def lineage_table() -> dict[str, tuple[str, str]]:
     return out
 
 
+@lru_cache(maxsize=1)
+def lineage_rule() -> dict[str, str]:
+    """The lineage rule, applied to every base (``lineages.json``'s ``rule``: numbered clauses)."""
+    from mteb_evalrank.models.catalogue import LINEAGES_FILE, _read
+
+    return dict(_read(LINEAGES_FILE).get("rule", {}))
+
+
+@lru_cache(maxsize=1)
+def left_out_lineages() -> frozenset[str]:
+    """Lineages the rule leaves out of the confirmatory tests (unknown provenance, no close model: rule 4)."""
+    from mteb_evalrank.models.catalogue import LINEAGES_FILE, _read
+
+    entries = _read(LINEAGES_FILE).get("lineages", {})
+    return frozenset(name for name, e in entries.items() if isinstance(e, dict) and e.get("left_out"))
+
+
 def lineage_of(family: str) -> tuple[str, str]:
     """(lineage, reason) of a checkpoint family; an unlisted family is its own lineage."""
     return lineage_table().get(str(family), (str(family), UNLISTED_REASON))

@@ -84,6 +84,12 @@ class ZooBase:
     #: the study selection that first took the base in: "study", "population" or "word"
     selection: str = "study"
     weights: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: what the model is: "bag-of-words" (a function of the multiset of its tokens) or "contextual";
+    #: default: bag-of-words for static bases, contextual otherwise
+    model_kind: str | None = None
+    #: how the base was made from its checkpoint apart from its dimension ("recipe", "quantisation",
+    #: "training"): the factors that type the study's within-checkpoint contrasts (docs/statistics.md)
+    contrast: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.engine is None and self.folder is not None:
@@ -92,6 +98,10 @@ class ZooBase:
     @property
     def family_name(self) -> str:
         return self.family or self.name
+
+    @property
+    def model_kind_name(self) -> str:
+        return self.model_kind or ("bag-of-words" if self.kind == "static" else "contextual")
 
     def can_pool(self, pooling: Pooling) -> bool:
         if self.engine_pooling:
@@ -448,6 +458,31 @@ class ZooEncoder(AbsEncoder):
 
     def __repr__(self) -> str:
         return f"ZooEncoder({self.variant.mteb_name!r})"
+
+
+def contrast_factors(variant: ZooVariant) -> dict[str, str]:
+    """The factors that tell two variants of one checkpoint apart (the study's second estimand,
+    :func:`mteb_evalrank.metrics.confirmatory.contrast_type`): ``dimension`` (the base's), the base's
+    ``contrast`` factors (``recipe``, ``quantisation``, ``training``; absent: the engine that runs it),
+    ``pooling`` (mean, cls, first-last-avg, engine), ``layer`` (``layer-k`` poolings; else the last) and
+    ``post-processing`` (whitening, ABTT, SIF, stop-word removal; else none)."""
+    base = BASES[variant.base]
+    pooling = variant.pooling or "mean"
+    layer = "last"
+    if pooling.startswith("layer-"):
+        pooling, layer = "mean", pooling.split("-", 1)[1]
+    post = []
+    if variant.whiten is not None:
+        post.append("whiten" if variant.whiten == 0 else f"whiten-{variant.whiten}")
+    if variant.static_post:
+        post.append(variant.static_post.split("-")[0])
+    if variant.stop_words:
+        post.append(f"stop-words-{variant.stop_words}")
+    factors = {"recipe": f"engine {base.engine}", "quantisation": "none", "training": "",
+               "dimension": str(base.dim), "pooling": pooling, "layer": layer,
+               "post-processing": "+".join(post) or "none"}  # fmt: skip
+    factors.update({k: str(v) for k, v in base.contrast.items()})
+    return factors
 
 
 def unprocessed_counterpart(variant: ZooVariant) -> ZooVariant | None:

@@ -99,7 +99,7 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     families = pop["family"].to_dict()
     pre = spec.prefix
     scores.to_csv(out / f"{pre}scores.csv", float_format="%.6f")
-    pop.to_csv(out / f"{pre}population.csv")  # model, family, floor, postprocessed, kind: usable as correlate --families
+    pop.to_csv(out / f"{pre}population.csv")  # model, family, floor, ..., lineage: usable as correlate --families
     a.errors.to_csv(out / f"{pre}standard_errors.csv", float_format="%.6f")  # sampling standard error of every score
     write_csv(table, out / f"{pre}correlation.csv")
     a.comp.to_csv(out / f"{pre}comparisons.csv", index=False, float_format="%.4f")
@@ -132,7 +132,7 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
         study_tasks=[t for t in tasks if t in STUDY_TASKS or t in WORD_STUDY_TASKS],
         absent=[v for v in variants if v in VARIANTS and VARIANTS[v].mteb_name not in scores.index],
         timing=timing, environment=run_environment(), findings=confirmatory_findings(sent, word),
-        second=[x.within_finding() for x in (sent, word) if x is not None], claim_analyses=[sent, word],
+        second=[f for x in (sent, word) if x is not None for f in x.within_findings()], claim_analyses=[sent, word],
         main_md=main_md, ratios=ratios, sensitivity=sensitivity, bow=bow, plots=plots, rank_cols=rank_cols,
         family_rows=family_rows, n_resamples=n_resamples, seed=seed,
     )  # fmt: skip

@@ -112,24 +112,44 @@ def _present_names(folder, names: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def population(models: Sequence[str]) -> pd.DataFrame:
-    """One row per model: ``family`` (zoo checkpoint family), ``floor`` (random weights or vectors),
-    ``postprocessed`` (whitening, ABTT, SIF), ``kind``, and its ``lineage`` with the reason
-    (:mod:`mteb_evalrank.models.lineage`), read from the zoo's definitions."""
-    from mteb_evalrank.models.lineage import lineage_of
-    from mteb_evalrank.models.zoo import BASES
+    """One row per model, read from the zoo's definitions: ``family`` (zoo checkpoint family), ``floor`` (random
+    weights or vectors), ``postprocessed`` (whitening, ABTT, SIF), ``kind`` (the model kind: ``bag-of-words`` or
+    ``contextual``), its ``lineage`` with the reason (:mod:`mteb_evalrank.models.lineage`), ``left_out`` (a
+    lineage the rule leaves out of the confirmatory tests), ``unprocessed`` (the model without its
+    post-processing, if it is in the zoo) and the within-checkpoint contrast factors
+    (:func:`~mteb_evalrank.models.zoo.contrast_factors`)."""
+    from mteb_evalrank.models.lineage import left_out_lineages, lineage_of
+    from mteb_evalrank.models.zoo import BASES, contrast_factors, unprocessed_counterpart
 
     rows = []
     for m in models:
         v = variant_of(m)
         base = BASES[v.base]
         lineage, why = lineage_of(base.family_name)
+        plain = unprocessed_counterpart(v)
         rows.append({"model": m, "family": base.family_name, "floor": bool(base.floor),
-                     "postprocessed": v.whiten is not None or v.static_post is not None, "kind": base.kind,
-                     "lineage": lineage, "lineage_reason": why})  # fmt: skip
+                     "postprocessed": v.whiten is not None or v.static_post is not None, "kind": base.model_kind_name,
+                     "lineage": lineage, "lineage_reason": why, "left_out": lineage in left_out_lineages(),
+                     "unprocessed": plain.mteb_name if plain is not None else "", **contrast_factors(v)})  # fmt: skip
     return pd.DataFrame(rows, columns=["model", *POPULATION_COLUMNS]).set_index("model")
 
 
-POPULATION_COLUMNS = ["family", "floor", "postprocessed", "kind", "lineage", "lineage_reason"]
+#: the within-checkpoint contrast factors of a population (the second estimand's pair types)
+FACTOR_COLUMNS = ["recipe", "quantisation", "training", "dimension", "pooling", "layer", "post-processing"]
+POPULATION_COLUMNS = ["family", "floor", "postprocessed", "kind", "lineage", "lineage_reason", "left_out",
+                      "unprocessed", *FACTOR_COLUMNS]  # fmt: skip
+
+
+def confirmatory_models(pop: pd.DataFrame) -> pd.Index:
+    """The models the confirmatory tests use: no random floor, no lineage the rule leaves out."""
+    keep = ~pop["floor"].astype(bool)
+    if "left_out" in pop:
+        keep &= ~pop["left_out"].astype(bool)
+    return pop.index[keep]
+
+
+#: the confirmatory claims of the study (Holm runs across them): sentence, word, post-processing
+N_CLAIMS = 3
 
 
 @dataclass
@@ -147,29 +167,47 @@ class Analysis:
     groups: dict[str, list[str]]
     primary: list[str]
     downstream: list[str]
-    claim: Any = None  # metrics.confirmatory.BetterThanAll on the primary population (no floors, by lineage)
-    claim_sensitivity: dict[str, Any] = field(default_factory=dict)  # the same test on other populations/clusters
-    within: Any = None  # metrics.confirmatory.WithinPermutation
+    claim: Any = None  # metrics.confirmatory.BetterThanAll: lineage-weighted, confirmatory population
+    claim_sensitivity: dict[str, Any] = field(default_factory=dict)  # the same test, other estimands/populations
+    within: Any = None  # metrics.confirmatory.WithinPermutation (exploratory: per-model partial ρ)
+    within_tests: dict[str, Any] = field(default_factory=dict)  # contrast type → BetterThanAll (second estimand)
+    within_table: pd.DataFrame = field(default_factory=pd.DataFrame)  # exploratory κ per score and contrast type
+    floor_beats: pd.DataFrame = field(default_factory=pd.DataFrame)  # how many real models each left-out model beats
     pp_similarity: Any = None  # metrics.confirmatory.MeanTest of the similarity change
     pp_downstream: Any = None
     n_pairs: int = 0
+    alpha: float = 0.05
 
-    def claim_finding(self, n_claims: int = 3, alpha: float = 0.05):
+    @property
+    def baselines(self) -> list[str]:
+        return [b for b in self.level.baselines if b in self.scores.columns]
+
+    def claim_finding(self, n_claims: int = N_CLAIMS, alpha: float = 0.05):
         from mteb_evalrank.reports.verdict import better_than_all_finding
 
-        primary = self.pop.index[~self.pop["floor"]]
-        lineages = self.pop.loc[primary, "lineage"].nunique()
-        where = (f"{len(primary)} {self.level.name}-level models in {lineages} lineages without the random floors "
-                 f"({int(self.pop['floor'].sum())} excluded). ")  # fmt: skip
-        baselines = [b for b in self.level.baselines if b in self.scores.columns]
-        return better_than_all_finding(self.level.claim, self.claim, self.level.claim_score, DOWNSTREAM_MEAN, baselines,
-                                       alpha=alpha, n_claims=n_claims, population=where)  # fmt: skip
+        confirm = confirmatory_models(self.pop)
+        lineages = self.pop.loc[confirm, "lineage"].nunique()
+        floors = int(self.pop["floor"].astype(bool).sum())
+        left = len(self.pop) - len(confirm) - floors
+        out = f"{floors} random floors" + (f" and {left} models of lineages of unknown provenance" if left else "")
+        where = f"{len(confirm)} {self.level.name}-level models in {lineages} lineages ({out} left out). "
+        return better_than_all_finding(self.level.claim, self.claim, self.level.claim_score, DOWNSTREAM_MEAN,
+                                       self.baselines, alpha=alpha, n_claims=n_claims, population=where)  # fmt: skip
 
-    def postprocessing_finding(self, n_claims: int = 3, alpha: float = 0.05):
+    def postprocessing_finding(self, n_claims: int = N_CLAIMS, alpha: float = 0.05):
         from mteb_evalrank.reports.verdict import postprocessing_finding
 
         return postprocessing_finding(self.pp_similarity, self.pp_downstream, n_pairs=self.n_pairs, alpha=alpha,
                                       n_claims=n_claims, similarity_label=self.level.similarity_label)  # fmt: skip
+
+    def within_findings(self, alpha: float = 0.05) -> list[Any]:
+        """The second estimand against its baselines, one Finding per contrast type, Holm across the types."""
+        from mteb_evalrank.reports.verdict import adjust_across_claims, within_contrast_finding
+
+        n = len(self.within_tests)
+        raw = [within_contrast_finding(self.level.claim_score, DOWNSTREAM_MEAN, kind, t, self.baselines, alpha=alpha,
+                                       n_types=n) for kind, t in self.within_tests.items()]  # fmt: skip
+        return adjust_across_claims(raw, alpha, what="contrast types", family_size=n)
 
     def within_finding(self, alpha: float = 0.05):
         from mteb_evalrank.reports.verdict import within_checkpoint_finding
@@ -178,7 +216,8 @@ class Analysis:
 
 
 def _claim_test(scores: pd.DataFrame, pop: pd.DataFrame, level: Level, models, clusters: str, *, n_resamples: int,
-                seed: int):  # fmt: skip
+                seed: int, weighting: str = "lineage", mdd_alpha: float | None = None,
+                simulate_growth: bool = False):  # fmt: skip
     """:func:`~mteb_evalrank.metrics.confirmatory.better_than_all` of the level's claim on ``models``."""
     from mteb_evalrank.metrics.confirmatory import better_than_all
 
@@ -188,64 +227,168 @@ def _claim_test(scores: pd.DataFrame, pop: pd.DataFrame, level: Level, models, c
     part = scores.loc[list(models), [level.claim_score, *baselines, DOWNSTREAM_MEAN]].dropna()
     return better_than_all(part[level.claim_score].to_numpy(), {b: part[b].to_numpy() for b in baselines},
                            part[DOWNSTREAM_MEAN].to_numpy(), pop.loc[part.index, clusters].tolist(),
-                           n_resamples=n_resamples, seed=seed)  # fmt: skip
+                           n_resamples=n_resamples, seed=seed, weighting=weighting, mdd_alpha=mdd_alpha,
+                           simulate_growth=simulate_growth)  # fmt: skip
+
+
+def _factors(pop: pd.DataFrame, models) -> list[dict[str, str]] | None:
+    cols = [c for c in FACTOR_COLUMNS if c in pop.columns]
+    if not cols:
+        return None
+    return [{c: str(pop.at[m, c]) for c in cols} for m in models]
+
+
+def within_tests(scores: pd.DataFrame, pop: pd.DataFrame, level: Level, models, *, n_resamples: int, seed: int,
+                 alpha: float = 0.05) -> dict[str, Any]:  # fmt: skip
+    """The second estimand, one test per contrast type with pairs: does the level's claim score pick the better
+    variant within a checkpoint more often than every baseline (:func:`~mteb_evalrank.metrics.confirmatory.
+    better_within`)?  The MDD is at Holm's first step across the contrast types tested."""
+    from mteb_evalrank.metrics.confirmatory import CONTRAST_TYPES, better_within, within_pairs
+
+    baselines = [b for b in level.baselines if b in scores.columns]
+    if level.claim_score not in scores.columns or DOWNSTREAM_MEAN not in scores.columns or not baselines:
+        return {}
+    part = scores.loc[list(models), [level.claim_score, *baselines, DOWNSTREAM_MEAN]].dropna()
+    pairs = within_pairs(pop.loc[part.index, "family"].tolist(), _factors(pop, part.index))
+    y = part[DOWNSTREAM_MEAN].to_numpy()
+    kinds = [k for k in CONTRAST_TYPES if any(t == k and y[i] != y[j] for i, j, t in pairs)]
+    out = {}
+    for kind in kinds:
+        chosen = [(i, j) for i, j, t in pairs if t == kind]
+        out[kind] = better_within(part[level.claim_score].to_numpy(), {b: part[b].to_numpy() for b in baselines}, y,
+                                  pop.loc[part.index, "family"].tolist(), pop.loc[part.index, "lineage"].tolist(),
+                                  chosen, alpha=alpha, mdd_alpha=alpha / max(len(kinds), 1), n_resamples=n_resamples,
+                                  seed=seed, simulate_growth=False)  # fmt: skip
+    return out
+
+
+def within_concordance_table(scores: pd.DataFrame, pop: pd.DataFrame, names: Sequence[str], models) -> pd.DataFrame:
+    """Exploratory: the lineage-weighted within-checkpoint concordance κ × 100 of every score in ``names`` (and of
+    the embedding dimension, which is not a score) with the downstream mean, per contrast type and over all
+    single-factor pairs; rows are scores, columns contrast types, with the pairs and lineages per column."""
+    import numpy as np
+
+    from mteb_evalrank.metrics.confirmatory import CONTRAST_TYPES, within_pairs
+    from mteb_evalrank.metrics.lineage_weighting import lineage_codes, unit_weights
+
+    if DOWNSTREAM_MEAN not in scores.columns:
+        return pd.DataFrame()
+    part = scores.loc[list(models)]
+    part = part[part[DOWNSTREAM_MEAN].notna()]
+    pairs = within_pairs(pop.loc[part.index, "family"].tolist(), _factors(pop, part.index))
+    y = part[DOWNSTREAM_MEAN].to_numpy()
+    lineage = pop.loc[part.index, "lineage"].tolist()
+    rows: dict[str, dict[str, float]] = {}
+    columns = [k for k in CONTRAST_TYPES if any(t == k for *_, t in pairs)]
+    dims = pd.to_numeric(pop.loc[part.index, "dimension"], errors="coerce") if "dimension" in pop else None
+    series = {n: part[n] for n in names if n in part.columns}
+    if dims is not None and dims.notna().any():
+        series["embedding dimension (not a score)"] = dims
+    counts: dict[str, str] = {}
+    for kind in [*columns, "all single-factor pairs"]:
+        chosen = [(i, j) for i, j, t in pairs if (t == kind or (kind.startswith("all") and t in CONTRAST_TYPES))
+                  and y[i] != y[j]]  # fmt: skip
+        if not chosen:
+            continue
+        for name, s in series.items():
+            v = s.to_numpy(dtype=float)
+            ok = [(i, j) for i, j in chosen if np.isfinite(v[i]) and np.isfinite(v[j])]
+            if not ok:
+                continue
+            codes, labels = lineage_codes([lineage[i] for i, _ in ok])
+            w = unit_weights(codes)
+            agree = np.array([np.sign(v[i] - v[j]) * np.sign(y[i] - y[j]) for i, j in ok])
+            rows.setdefault(name, {})[kind] = float(w @ agree / w.sum() * 100)
+            if name == next(iter(series)):
+                counts[kind] = f"{len(ok)} pairs, {len(labels)} lineages"
+    table = pd.DataFrame(rows).T
+    table.attrs["counts"] = counts
+    return table
+
+
+def floor_beats(scores: pd.DataFrame, pop: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
+    """For every model left out of the confirmatory tests (random floors, lineages of unknown provenance): on each
+    score of ``names``, how many of the confirmatory models it beats (scores strictly higher than), as "k of n"."""
+    confirm = confirmatory_models(pop)
+    out = {}
+    for m in pop.index.difference(confirm, sort=False):
+        row = {}
+        for n in names:
+            if n not in scores.columns or pd.isna(scores.at[m, n]):
+                continue
+            real = scores.loc[confirm, n].dropna()
+            row[n] = f"{int((real < scores.at[m, n]).sum())} of {len(real)}"
+        out[m] = row
+    return pd.DataFrame(out).T.reindex(columns=[n for n in names if n in scores.columns])
 
 
 def analyse(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Level, *, n_resamples: int = 1000,
-            seed: int = 0, folder: Any = None) -> Analysis | None:  # fmt: skip
-    """Correlations, exploratory comparisons, noise, Table 10 effects and the level's confirmatory tests
-    (``None``: no results).  The confirmatory tests run on the models that are not random floors and
-    resample whole lineages; the sensitivity lines rerun them with the floors and by checkpoint family."""
-    from mteb_evalrank.metrics.confirmatory import mean_tests, within_cluster_permutation
-    from mteb_evalrank.models.zoo import unprocessed_counterpart
-    from mteb_evalrank.reports.correlation_study import fair_comparisons, noise_table
-    from mteb_evalrank.reports.verdict import EQUIVALENCE_MARGIN
-
+            seed: int = 0, folder: Any = None, alpha: float = 0.05) -> Analysis | None:  # fmt: skip
+    """Correlations, exploratory comparisons, noise, Table 10 effects and the level's confirmatory tests of the
+    zoo variants' results in ``out`` (``None``: no results); see :func:`analyse_scores`."""
     scores, errors = study_scores(out, variants, tasks, level, folder=folder)
     if scores.empty:
         return None
-    pop = population(list(scores.index))
+    return analyse_scores(scores, errors, population(list(scores.index)), level, n_resamples=n_resamples, seed=seed,
+                          alpha=alpha)  # fmt: skip
+
+
+def analyse_scores(scores: pd.DataFrame, errors: pd.DataFrame, pop: pd.DataFrame, level: Level, *,
+                   n_resamples: int = 1000, seed: int = 0, alpha: float = 0.05) -> Analysis:  # fmt: skip
+    """Every number of one level from a models × scores matrix and its population (:func:`population`'s
+    columns).  The confirmatory tests use the models that are neither random floors nor left out by the lineage
+    rule, weigh every lineage equally and resample whole lineages; the sensitivity lines rerun them per model,
+    with everything, and by checkpoint family."""
+    from mteb_evalrank.metrics.confirmatory import mean_tests, within_cluster_permutation
+    from mteb_evalrank.reports.correlation_study import fair_comparisons, noise_table
+    from mteb_evalrank.reports.verdict import EQUIVALENCE_MARGIN
+
     families = pop["family"].to_dict()
     intrinsic = [c for c in [*level.intrinsic, *level.exploratory] if c in scores.columns]
     primary = [c for c in intrinsic if ":" not in c]
     downstream = [c for c in [*DOWNSTREAM_TASKS, DOWNSTREAM_MEAN] if c in scores.columns]
     table = correlation_table(scores, intrinsic, downstream, families=families, n_resamples=n_resamples, seed=seed)
-    real = pop.index[~pop["floor"]]
+    confirm = confirmatory_models(pop)
     lineage = pop["lineage"].to_dict()
-    comp = fair_comparisons(scores.loc[real], list(level.evalrank), list(level.baselines), downstream,
+    comp = fair_comparisons(scores.loc[confirm], list(level.evalrank), list(level.baselines), downstream,
                             families=lineage, n_resamples=n_resamples, seed=seed)  # fmt: skip
     noise = noise_table(scores, errors, downstream)
-    effect_pairs = []
-    for m in scores.index:
-        plain = unprocessed_counterpart(variant_of(m))
-        if plain is not None:
-            effect_pairs.append((m, plain.mteb_name))
+    plain = pop["unprocessed"] if "unprocessed" in pop else pd.Series("", index=pop.index)
+    effect_pairs = [(m, plain[m]) for m in scores.index if plain.get(m) and plain[m] in scores.index]
     groups = {
         level.similarity_label: [c for c in level.baselines if c in scores],
         "EvalRank": [c for c in level.evalrank if c in scores],
         "downstream (10 tasks)": [c for c in DOWNSTREAM_TASKS if c in scores],
     }
     effects = postprocessing_effects(scores, effect_pairs, groups)
-    a = Analysis(level, scores, errors, pop, table, comp, noise, effects, groups, primary, downstream)
+    a = Analysis(level, scores, errors, pop, table, comp, noise, effects, groups, primary, downstream, alpha=alpha)
     boot = {"n_resamples": max(n_resamples, 2000), "seed": seed}
-    a.claim = _claim_test(scores, pop, level, real, "lineage", **boot)
+    at = alpha / N_CLAIMS  # the level of the verdict at Holm's first step across the claims
+    a.claim = _claim_test(scores, pop, level, confirm, "lineage", mdd_alpha=at, simulate_growth=True, **boot)
     a.claim_sensitivity = {
-        "with the random floors, by lineage": _claim_test(scores, pop, level, pop.index, "lineage", **boot),
-        "without the floors, by checkpoint family": _claim_test(scores, pop, level, real, "family", **boot),
-    }
+        "per-model ρ (each model one unit of weight), lineages resampled whole":
+            _claim_test(scores, pop, level, confirm, "lineage", weighting="model", mdd_alpha=at, **boot),
+        "with the random floors and left-out lineages, lineage-weighted":
+            _claim_test(scores, pop, level, pop.index, "lineage", mdd_alpha=at, **boot),
+        "by checkpoint family (families weighted and resampled as units)":
+            _claim_test(scores, pop, level, confirm, "family", mdd_alpha=at, **boot),
+    }  # fmt: skip
+    a.within_tests = within_tests(scores, pop, level, confirm, alpha=alpha, **boot)
+    a.within_table = within_concordance_table(scores, pop, [level.claim_score, *a.baselines], confirm)
+    a.floor_beats = floor_beats(scores, pop, [level.claim_score, *a.baselines, DOWNSTREAM_MEAN])
     if level.claim_score in scores.columns and DOWNSTREAM_MEAN in scores.columns:
-        part = scores.loc[real, [level.claim_score, DOWNSTREAM_MEAN]].dropna()
+        part = scores.loc[confirm, [level.claim_score, DOWNSTREAM_MEAN]].dropna()
         a.within = within_cluster_permutation(part[level.claim_score].to_numpy(), part[DOWNSTREAM_MEAN].to_numpy(),
                                               pop.loc[part.index, "family"].tolist(), seed=seed)  # fmt: skip
     sim, down = level.similarity_label, "downstream (10 tasks)"
     if not effects.empty and sim in effects and down in effects:
-        ok = effects[~effects["processed"].map(pop["floor"]).astype(bool)]
+        ok = effects[effects["processed"].isin(confirm)]
         ok = ok[ok[[sim, down]].notna().all(axis=1)]
         clusters = ok["processed"].map(lineage).tolist()
         if len(ok):
             a.n_pairs = len(ok)
-            a.pp_similarity = mean_tests(ok[sim].to_numpy(), clusters, **boot)
-            a.pp_downstream = mean_tests(ok[down].to_numpy(), clusters, margin=EQUIVALENCE_MARGIN, **boot)
+            a.pp_similarity = mean_tests(ok[sim].to_numpy(), clusters, mdd_alpha=at, **boot)
+            a.pp_downstream = mean_tests(ok[down].to_numpy(), clusters, margin=EQUIVALENCE_MARGIN, mdd_alpha=at, **boot)
     return a
 
 
@@ -292,10 +435,10 @@ def sensitivity_tables(scores: pd.DataFrame, pop: pd.DataFrame, primary: list[st
 
 
 def bag_of_words_table(a: Analysis, *, n_resamples: int, seed: int) -> tuple[list[str], pd.DataFrame] | None:
-    """The sentence level's correlation table of the bag-of-words (``static``) variants only, with their names;
+    """The sentence level's correlation table of the bag-of-words variants only (model kind ``bag-of-words``), with their names;
     ``None`` at the word level or with fewer than 3 such variants."""
     scores, pop = a.scores, a.pop
-    bow = [m for m in scores.index if pop.loc[m, "kind"] == "static"]
+    bow = [m for m in scores.index if pop.loc[m, "kind"] == "bag-of-words"]
     if a.level is not SENTENCE or len(bow) < 3:
         return None
     bow_intrinsic = [c for c in ("EvalRankWord", "EvalRankSent", *SIMILARITY) if c in scores.columns]

@@ -17,7 +17,7 @@ import pandas as pd
 
 from mteb_evalrank.reports.correlation_rendering import format_comparisons, format_markdown, format_noise
 from mteb_evalrank.reports.postprocessing_effect import format_effects
-from mteb_evalrank.reports.study_analysis import SENTENCE, Analysis
+from mteb_evalrank.reports.study_analysis import SENTENCE, Analysis, confirmatory_models
 
 
 def render_study_page(a: Analysis, *, out: Path, variants: Sequence[str], tasks: Sequence[str], study_tasks: Sequence[str],
@@ -37,20 +37,31 @@ def render_study_page(a: Analysis, *, out: Path, variants: Sequence[str], tasks:
     families = pop["family"].to_dict()
     n_fam = pop["family"].nunique()
     title = "Correlation study" if spec is SENTENCE else "Word-level study (EvalRank Table 3)"
-    n_lin = pop.loc[~pop["floor"], "lineage"].nunique()
-    lines = [f"# {title}: {len(scores)} zoo variants in {n_fam} families, {n_lin} lineages without the random floors", ""]
+    confirm = confirmatory_models(pop)
+    n_lin = pop.loc[confirm, "lineage"].nunique()
+    lines = [f"# {title}: {len(scores)} zoo variants in {n_fam} families, {n_lin} lineages in the confirmatory tests", ""]
     lines += ["## Findings", "",
               "The three confirmatory claims. Each is decided by the one test printed with it, named with its "
               "competitors, target and margin before the results were read; Holm's correction runs across these "
-              "three claims only. Models are counted by lineage (shared weights or training) and random floors are "
-              "left out. Everything below the Findings is exploratory. The rule is in docs/statistics.md.", "",
+              "three claims only. The estimand weighs lineages equally (models that share weights or training share "
+              "one unit of weight), so it does not depend on how many variants of a lineage were run; random floors "
+              "and lineages of unknown provenance are left out. Everything below the Findings is exploratory. The "
+              "rule is in docs/statistics.md.", "",
               *[f.line() for f in findings], ""]  # fmt: skip
-    lines += ["### Second estimand: within a checkpoint", "",
-              "Does the score pick the better pooling, layer or post-processing of one checkpoint? A test of its own, "
-              "fixed in advance, not one of the three claims.", "", *[f.line() for f in second], ""]  # fmt: skip
+    lines += ["### Second estimand: within a checkpoint, against the baselines", "",
+              "Does the claim's score pick the better variant of one checkpoint more often than every baseline of its "
+              "level does? One test per contrast type (pairs of variants that differ only in their pooling, layer, "
+              "post-processing, table dimension, quantisation or training), fixed in advance, Holm across the contrast "
+              "types of a level; not one of the three claims.", "", *[f.line() for f in second], ""]  # fmt: skip
     sens = claim_sensitivity_lines(claim_analyses)
     if sens:
         lines += ["### Sensitivity of the claims (exploratory, never deciding)", "", *sens, ""]
+    within_md = within_blocks(claim_analyses)
+    if within_md:
+        lines += ["### Within a checkpoint, every score (exploratory, never deciding)", "", *within_md, ""]
+    floors_md = floor_blocks(claim_analyses)
+    if floors_md:
+        lines += ["### What the left-out models beat (exploratory)", "", *floors_md, ""]
     lines += reproduce_block(out, timing, variants, tasks, spec.name, environment)
     lines += gaps_block(scores, timing, tasks, study_tasks, absent)
     lines += ["## Population", "", population_markdown(pop), ""]
@@ -101,7 +112,7 @@ def plot_lines(plots: Sequence[str], rank_cols: Sequence[str]) -> list[str]:
 
 
 def claim_sensitivity_lines(analyses: Sequence[Analysis | None]) -> list[str]:
-    """Exploratory: the claims' tests rerun with the floors and by checkpoint family (never deciding)."""
+    """Exploratory: the claims' tests rerun per model, with everything and by checkpoint family (never deciding)."""
     from mteb_evalrank.reports.verdict import format_p as _p
 
     lines = []
@@ -113,9 +124,55 @@ def claim_sensitivity_lines(analyses: Sequence[Analysis | None]) -> list[str]:
                 continue
             worst = min(t.contrasts, key=lambda c: c.difference)
             lines.append(f"- {a.level.claim_score} vs every baseline, {label} ({t.n_models} models, {t.n_clusters} "
-                         f"clusters): smallest advantage {worst.difference:+.1f} over {worst.baseline}; "
-                         f"intersection-union {_p(t.p_support)}, some baseline better {_p(t.p_refute)}; "
-                         f"minimum detectable difference {_mdd(t.mdd)}")  # fmt: skip
+                         f"clusters): ρ({a.level.claim_score}) = {t.rho_claim:.1f}; smallest advantage "
+                         f"{worst.difference:+.1f} over {worst.baseline}; intersection-union {_p(t.p_support)}, some "
+                         f"baseline better {_p(t.p_refute)}; minimum detectable difference {_mdd(t.mdd)}")  # fmt: skip
+        if a.within is not None and a.within.reason is None:
+            w = a.within
+            lines.append(f"- {a.level.claim_score} within a checkpoint, per-model partial Spearman ρ for checkpoint "
+                         f"(every pair type, the claim's score alone, no baseline): {w.partial_rho:.1f} over "
+                         f"{w.n_models} models in {w.n_strata} checkpoints with ≥ 2 variants; stratified permutation "
+                         f"{_p(w.p_value)} (ρ > 0)")  # fmt: skip
+    return lines
+
+
+def within_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
+    """Exploratory: κ of every primary score of the level (and of the embedding dimension) per contrast type."""
+    lines: list[str] = []
+    for a in analyses:
+        t = a.within_table if a is not None else None
+        if t is None or t.empty:
+            continue
+        cols = list(t.columns)
+        counts = t.attrs.get("counts", {})
+        lines += [f"{a.level.name.capitalize()} level: lineage-weighted within-checkpoint concordance κ × 100 with the "
+                  "downstream mean (100: always picks the variant that is better downstream; 0: a coin), without "
+                  "floors and left-out lineages.", "",
+                  "| score | " + " | ".join(f"{c} ({counts.get(c, '')})" for c in cols) + " |",
+                  "|---|" + "---|" * len(cols)]  # fmt: skip
+        for name, row in t.iterrows():
+            lines.append(f"| {name} | " + " | ".join("" if pd.isna(row[c]) else f"{row[c]:.1f}" for c in cols) + " |")
+        lines.append("")
+    return lines
+
+
+def floor_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
+    """How many of the confirmatory models each left-out model (floor, unknown provenance) beats on each score of
+    the claim (the floors are not "beaten by every model")."""
+    lines: list[str] = []
+    for a in analyses:
+        t = a.floor_beats if a is not None else None
+        if t is None or t.empty:
+            continue
+        cols = list(t.columns)
+        lines += [f"{a.level.name.capitalize()} level: real models (of the confirmatory population) each left-out "
+                  "model scores strictly higher than, per score of the claim.", "",
+                  "| left-out model | why | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)]
+        for m, row in t.iterrows():
+            why = "random floor" if bool(a.pop.at[m, "floor"]) else "lineage of unknown provenance"
+            lines.append(f"| {str(m).removeprefix('zoo/')} | {why} | "
+                         + " | ".join("" if pd.isna(row[c]) else str(row[c]) for c in cols) + " |")  # fmt: skip
+        lines.append("")
     return lines
 
 
@@ -146,6 +203,8 @@ def reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], task
     lines.append(f"- results: `{(out / 'results').as_posix()}/` ({len(variants)} variants requested, {len(tasks)} tasks); "
                  f"total wall time of the runs {wall:.0f} s over {len(timing)} invocation(s)")  # fmt: skip
     for k, (t, env) in enumerate(zip(runs, envs), 1):
+        t = {**t, "note": public_text(t.get("note") or "")}
+        env = {**env, "command": public_text(str(env.get("command", "")))} if env else env
         stopped = (" (stopped before the end" + (f": {t['note']}" if t.get("note") else "") + ")" if t.get("finished") is False
                    else f" ({t['note']})" if t.get("note") else "")  # fmt: skip
         if env:
@@ -158,6 +217,20 @@ def reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], task
     lines.append("- this report: " + ", ".join(f"{key} {now[key]}" for key in ("commit", "python", "mteb", "torch",
                                                                             "sentence-transformers", "numpy", "cpu", "date")))  # fmt: skip
     return lines + [""]
+
+
+_LOCAL_PATH = None
+
+
+def public_text(text: str) -> str:
+    """``text`` without the machine's own folders: an absolute path outside the repository (a scratch results
+    folder, ``/tmp/...``, a home or work folder) becomes ``SCRATCH``; a reader needs the command and the commit."""
+    import re
+
+    global _LOCAL_PATH
+    if _LOCAL_PATH is None:
+        _LOCAL_PATH = re.compile(r"(?<![\w.])/(?:tmp|var|work|root|home|mnt|scratch|data|opt)(?:/[^\s,;:()'\"]*)?")
+    return _LOCAL_PATH.sub("SCRATCH", text)
 
 
 def gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str], study_tasks: Sequence[str],
@@ -189,17 +262,24 @@ def gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str], s
 
 
 def population_markdown(pop: pd.DataFrame) -> str:
-    lines = ["| lineage | family | models | random floor | post-processed | variants |", "|---|---|---|---|---|---|"]
+    """The population by lineage and family, then the lineage rule's reason for every lineage."""
+    left = pop["left_out"].astype(bool) if "left_out" in pop else pd.Series(False, index=pop.index)
+    lines = ["| lineage | family | models | random floor | left out (unknown provenance) | post-processed | kind | variants |",
+             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for (lin, fam), part in pop.groupby(["lineage", "family"], sort=True):
         names = ", ".join(str(m).removeprefix("zoo/").replace("__", "/", 1) for m in part.index)
-        lines.append(f"| {lin} | {fam} | {len(part)} | {int(part['floor'].sum())} | {int(part['postprocessed'].sum())} "
-                     f"| {names} |")  # fmt: skip
-    real = pop[~pop["floor"]]
+        kinds = ", ".join(sorted(set(part["kind"].astype(str))))
+        lines.append(f"| {lin} | {fam} | {len(part)} | {int(part['floor'].sum())} | {int(left[part.index].sum())} | "
+                     f"{int(part['postprocessed'].sum())} | {kinds} | {names} |")  # fmt: skip
+    confirm = confirmatory_models(pop)
+    real = pop.loc[confirm]
     lines += ["", f"{len(pop)} models in {pop['family'].nunique()} families and {pop['lineage'].nunique()} lineages; "
-              f"without the random floors {len(real)} models in {real['lineage'].nunique()} lineages, the units the "
-              "confirmatory tests resample. The family of a zoo variant is its base's checkpoint (a quantised copy of a "
-              "checkpoint is in the checkpoint's family); a lineage groups the families that share weights or training "
-              "(`mteb_evalrank/models/lineages.json`):", ""]  # fmt: skip
+              f"without the random floors and the lineages the rule leaves out, {len(real)} models in "
+              f"{real['lineage'].nunique()} lineages: the units the confirmatory tests weigh equally and resample. The "
+              "family of a zoo variant is its base's checkpoint (a quantised copy of a checkpoint is in the checkpoint's "
+              "family); a lineage groups the families that share weights or training by the rule of "
+              "`mteb_evalrank/models/lineages.json` (docs/statistics.md); `kind` is the model kind (bag-of-words: a "
+              "function of the multiset of its tokens; contextual: word order matters):", ""]  # fmt: skip
     for lin, part in pop.groupby("lineage", sort=True):
         lines.append(f"- `{lin}`: {part['lineage_reason'].iloc[0]}")
     return "\n".join(lines)
