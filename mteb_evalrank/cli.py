@@ -542,6 +542,37 @@ def add_study_parser(subparsers) -> None:
     p.set_defaults(func=_cmd_study)
 
 
+def _cmd_study_population(args: argparse.Namespace) -> int:
+    from mteb_evalrank.integration.model_list import (
+        GPU_HOURS_FORMULA,
+        read_rows,
+        registry_population,
+        write_population_csv,
+    )
+
+    rows = [*args.from_registry, *(read_rows(args.models) if args.models else [])]
+    if not rows:
+        from mteb_evalrank.errors import InputError
+
+        raise InputError("give registry model names (--from-registry NAME ...) or --models FILE.")
+    written = write_population_csv(registry_population(rows), args.out)
+    print(f"wrote {written} ({len(rows)} models; {GPU_HOURS_FORMULA})")
+    return 0
+
+
+def add_study_population_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "study-population",
+        help="a model list for study --models from MTEB's registry: lineage from ModelMeta.adapted_from chains, "
+             "parameter counts and estimated GPU-hours",
+    )  # fmt: skip
+    p.add_argument("--from-registry", nargs="*", default=[], metavar="NAME", help="MTEB registry model names")
+    p.add_argument("--models", type=Path, default=None, metavar="FILE",
+                   help="a CSV with a model column (registry names); empty lineage cells are filled from the registry")
+    p.add_argument("--out", required=True, type=output_file_arg, help="the model list to write (CSV)")
+    p.set_defaults(func=_cmd_study_population)
+
+
 # --- correlate ---------------------------------------------------------------------------------
 def _cmd_correlate(args: argparse.Namespace) -> int:
     from mteb_evalrank.data.files import check_outputs
@@ -737,6 +768,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_build_word_models_parser(sub)
     add_correlate_parser(sub)
     add_study_parser(sub)
+    add_study_population_parser(sub)
     add_sts_by_level_parser(sub)
     add_report_parser(sub)
     add_prepare_submission_parser(sub)

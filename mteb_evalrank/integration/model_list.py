@@ -315,3 +315,64 @@ def run_model_list(
         _record(out, run, start, before, finished=False)
     _record(out, run, start, before, finished=True)
     return run
+
+
+# --- study-population ---------------------------------------------------------------------------------------
+POPULATION_FILE_COLUMNS = ("model", "lineage", "lineage_reason", "floor", "family", "tier", "n_parameters",
+                           "gpu_hours_est")  # fmt: skip
+
+
+def registry_population(rows: Iterable[Mapping[str, str]] | Iterable[str], metas: Mapping[str, Any] | None = None
+                        ) -> list[dict[str, str]]:  # fmt: skip
+    """A model list of MTEB registry models: each row (a name, or a mapping with at least ``model``) gets its
+    lineage from :func:`registry_lineage` when it has none, and ``n_parameters`` and ``gpu_hours_est``
+    (:func:`gpu_hours`) from ``ModelMeta.n_parameters``; other columns are kept.  A name outside the registry
+    is an :class:`InputError`."""
+    metas = _registry_metas() if metas is None else metas
+    rows = [{"model": r} if isinstance(r, str) else dict(r) for r in rows]
+    for row in rows:
+        name = str(row.get("model", "")).strip()
+        if name not in metas:
+            raise InputError(f"{name!r} is not in MTEB's model registry (mteb.get_model_meta); a model list for "
+                             "study-population --from-registry takes registry names only.")  # fmt: skip
+    out = []
+    for row in fill_lineages_from_registry(rows, metas):
+        n = getattr(metas[row["model"]], "n_parameters", None)
+        hours = gpu_hours(n)
+        row["n_parameters"] = "" if n is None else str(int(n))
+        row["gpu_hours_est"] = "" if hours is None else f"{hours:.2f}"
+        out.append(row)
+    return out
+
+
+def write_population_csv(rows: Sequence[Mapping[str, str]], path: str | os.PathLike) -> Path:
+    """Write a model list: :data:`POPULATION_FILE_COLUMNS` first (those present), then any other columns."""
+    cols = [c for c in POPULATION_FILE_COLUMNS if any(c in r for r in rows)]
+    cols += [c for r in rows for c in r if c not in cols]
+    cols = list(dict.fromkeys(cols))
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
+    writer.writeheader()
+    for r in rows:
+        writer.writerow({c: r.get(c, "") for c in cols})
+    path = Path(path)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    return path
+
+
+def read_rows(path: str | os.PathLike) -> list[dict[str, str]]:
+    """A CSV with a ``model`` column as dicts (empty lines skipped); lineage columns may be empty."""
+    from mteb_evalrank.data.files import read_text
+
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such file (expected a CSV with a 'model' column).")
+    reader = csv.DictReader(io.StringIO(read_text(path, what="model list"), newline=""))
+    if "model" not in [str(c).strip().lower() for c in reader.fieldnames or []]:
+        raise InputError(f"{path}, line 1: no 'model' column.")
+    rows = []
+    for row in reader:
+        row = {str(k).strip().lower(): (v or "").strip() for k, v in row.items() if k is not None}
+        if any(row.values()):
+            rows.append(row)
+    return rows
