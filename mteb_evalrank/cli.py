@@ -526,8 +526,8 @@ def add_study_parser(subparsers) -> None:
                         "all families but the slow e5-small-4bit and mpnet-base), 'study' (the first study's 27 "
                         "variants, without the wider population's bases), 'word' (the word level's default), "
                         "'all', base names (minilm-l6) or variants (minilm-l6/cls)")  # fmt: skip
-    p.add_argument("--models", type=Path, default=None, metavar="FILE",
-                   help="a CSV of any models instead of the zoo: columns model (anything -m accepts), lineage, "
+    p.add_argument("--models", default=None, metavar="FILE",
+                   help="a CSV of any models instead of the zoo ('hub' and 'table9': the shipped lists): columns model (anything -m accepts), lineage, "
                         "lineage_reason, optional floor (true/false) and family; writes population.csv and the page "
                         "from them (docs/running-the-study.md)")  # fmt: skip
     p.add_argument("--device", type=device_arg, default=None,

@@ -60,6 +60,27 @@ class ModelRow:
     line: int = 0  # line of the file (1 = header), for messages
 
 
+#: the model lists shipped with the package (``mteb_evalrank/data/study_populations/<name>_population.csv``):
+#: ``--models hub`` (MTEB registry models a user with GPUs and the Hub can run) and ``--models table9``
+#: (the EvalRank paper's Table 9 transformers, Hub ids outside MTEB's registry)
+SHIPPED = ("hub", "table9")
+
+
+def shipped_population(name: str) -> Path:
+    """The path of a shipped model list (:data:`SHIPPED`)."""
+    if name not in SHIPPED:
+        raise InputError(f"no shipped model list {name!r}; shipped: {', '.join(SHIPPED)}.")
+    return Path(__file__).resolve().parents[1] / "data" / "study_populations" / f"{name}_population.csv"
+
+
+def model_list_path(text: str | os.PathLike) -> Path:
+    """``text`` as a path, or a shipped list's path when ``text`` is one of :data:`SHIPPED` and no such file exists."""
+    path = Path(text)
+    if not path.exists() and str(text) in SHIPPED:
+        return shipped_population(str(text))
+    return path
+
+
 def read_model_list(path: str | os.PathLike) -> list[ModelRow]:
     """The rows of a model-list CSV, checked strictly: a header with ``model``, ``lineage`` and
     ``lineage_reason`` (optional ``floor``, ``family``; other columns ignored), no empty model, lineage or
@@ -67,7 +88,7 @@ def read_model_list(path: str | os.PathLike) -> list[ModelRow]:
     :class:`InputError` of one line naming the file and the line."""
     from mteb_evalrank.data.files import read_text
 
-    path = Path(path)
+    path = model_list_path(path)
     if not path.is_file():
         raise InputError(f"--models {path}: no such file (expected a CSV with the header model,lineage,lineage_reason).")
     rows = list(csv.reader(io.StringIO(read_text(path, what="--models file"), newline="")))
