@@ -191,7 +191,7 @@ def test_a_model_list_runs_resumes_and_writes_population_and_page(local_study, t
 def test_shards_of_a_model_list_cover_every_pair_once(local_study, tmp_path):
     from mteb_evalrank.integration.model_list import resolve_rows, run_model_list
 
-    models = resolve_rows(read_model_list(local_study))
+    models = [m for m in resolve_rows(read_model_list(local_study)) if "50d" in m.name]  # the static ones: fast
     out, tasks = tmp_path / "sharded", ["EvalRankWord", "SentEvalSICKE"]
     runs = [run_model_list(out, models, tasks, shard=f"{i}/2", progress=False, log=lambda s: None) for i in (1, 2)]
     assert all(not r.failures for r in runs)
