@@ -216,7 +216,7 @@ class ResolvedModel:
     group: str  # models that share one forward pass (a zoo base), else the spec itself
 
 
-def resolve_rows(rows: Sequence[ModelRow], *, source: str | os.PathLike = "--models") -> list[ResolvedModel]:
+def resolve_rows(rows: Sequence[ModelRow], *, source: str | os.PathLike = "FILE") -> list[ResolvedModel]:
     """Each row's MTEB name and revision (:func:`~mteb_evalrank.integration.model_specs.check_model_spec`), all
     checked before anything is loaded; two rows that file results under the same name are an error."""
     from mteb_evalrank.integration.model_specs import check_model_spec
