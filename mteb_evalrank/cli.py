@@ -543,21 +543,9 @@ def add_study_parser(subparsers) -> None:
 
 
 def _cmd_study_population(args: argparse.Namespace) -> int:
-    from mteb_evalrank.integration.model_list import (
-        GPU_HOURS_FORMULA,
-        read_rows,
-        registry_population,
-        write_population_csv,
-    )
+    from mteb_evalrank.reports.model_list_study import study_population_command
 
-    rows = [*args.from_registry, *(read_rows(args.models) if args.models else [])]
-    if not rows:
-        from mteb_evalrank.errors import InputError
-
-        raise InputError("give registry model names (--from-registry NAME ...) or --models FILE.")
-    written = write_population_csv(registry_population(rows), args.out)
-    print(f"wrote {written} ({len(rows)} models; {GPU_HOURS_FORMULA})")
-    return 0
+    return study_population_command(args.from_registry, args.models, args.out)
 
 
 def add_study_population_parser(subparsers) -> None:

@@ -219,3 +219,17 @@ def test_a_spec_that_cannot_load_names_its_line(tmp_path):
     path = _write(tmp_path, HEADER + "zoo:glove-50d/mean,g,r,,\n/no/such/folder,x,r,,\n")
     with pytest.raises(InputError, match=r"line 3: .*no such file or folder"):
         resolve_rows(read_model_list(path), source=path)
+
+
+def test_study_population_fills_only_empty_lineages_from_the_registry(tmp_path):
+    from mteb_evalrank.cli import main
+
+    src = _write(tmp_path, "model,lineage,lineage_reason\nintfloat/e5-small-v2,,\nBAAI/bge-small-en-v1.5,bge,BAAI's own\n")
+    out = tmp_path / "list.csv"
+    assert main(["study-population", "--models", str(src), "--out", str(out)]) == 0
+    rows = {r["model"]: r for r in _rows(out)}
+    assert rows["BAAI/bge-small-en-v1.5"]["lineage"] == "bge"
+    assert rows["intfloat/e5-small-v2"]["lineage"] == registry_lineage("intfloat/e5-small-v2")[0]
+    assert "adapted_from chain" in rows["intfloat/e5-small-v2"]["lineage_reason"]
+    assert len(read_model_list(out)) == 2  # the output is a valid --models file
+    assert main(["study-population", "--from-registry", "no/such-model", "--out", str(tmp_path / "x.csv")]) == 2

@@ -190,3 +190,22 @@ def model_list_command(out: str | Path, models_file: str | Path, *, tasks: Seque
     print(f"report: {out / LEVELS[level].page} ({LEVELS[level].prefix}population.csv, {LEVELS[level].prefix}scores.csv, "
           f"{LEVELS[level].prefix}correlation.csv, plots)")  # fmt: skip
     return 0
+
+
+def study_population_command(names: Sequence[str], models_file: str | Path | None, out: str | Path) -> int:
+    """The CLI's ``study-population``: a model list of registry models (``names`` and the rows of
+    ``models_file``) with lineages from ``adapted_from`` where none is given, parameter counts and
+    GPU-hours (:func:`~mteb_evalrank.integration.model_list.registry_population`), written to ``out``."""
+    from mteb_evalrank.integration.model_list import (
+        GPU_HOURS_FORMULA,
+        read_rows,
+        registry_population,
+        write_population_csv,
+    )
+
+    rows = [*names, *(read_rows(models_file) if models_file else [])]
+    if not rows:
+        raise InputError("give registry model names (--from-registry NAME ...) or --models FILE.")
+    written = write_population_csv(registry_population(rows), out)
+    print(f"wrote {written} ({len(rows)} models; {GPU_HOURS_FORMULA})")
+    return 0
