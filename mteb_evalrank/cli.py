@@ -490,7 +490,21 @@ def add_sts_by_level_parser(subparsers) -> None:
 
 
 def _cmd_study(args: argparse.Namespace) -> int:
+    from mteb_evalrank.errors import InputError
     from mteb_evalrank.reports.study import study_command
+
+    if args.models is not None:
+        if args.zoo:
+            raise InputError("give --zoo or --models, not both.")
+        from mteb_evalrank.reports.model_list_study import model_list_command
+
+        return model_list_command(
+            args.out, args.models, tasks=args.tasks, shard=args.shard, device=args.device, batch_size=args.batch_size,
+            progress=not args.no_progress, correlate_only=args.correlate_only, n_resamples=args.n_resamples,
+            level=args.level,
+        )  # fmt: skip
+    if args.device is not None:
+        raise InputError("--device applies to --models (the zoo runs on the CPU).")
 
     return study_command(
         args.out, zoo=args.zoo, tasks=args.tasks, shard=args.shard, batch_size=args.batch_size,
@@ -512,6 +526,12 @@ def add_study_parser(subparsers) -> None:
                         "all families but the slow e5-small-4bit and mpnet-base), 'study' (the first study's 27 "
                         "variants, without the wider population's bases), 'word' (the word level's default), "
                         "'all', base names (minilm-l6) or variants (minilm-l6/cls)")  # fmt: skip
+    p.add_argument("--models", default=None, metavar="FILE",
+                   help="a CSV of any models instead of the zoo ('hub' and 'table9': the shipped lists): columns model (anything -m accepts), lineage, "
+                        "lineage_reason, optional floor (true/false) and family; writes population.csv and the page "
+                        "from them (docs/running-the-study.md)")  # fmt: skip
+    p.add_argument("--device", type=device_arg, default=None,
+                   help="with --models: torch device, e.g. cuda:0 (checked at once)")  # fmt: skip
     p.add_argument("--out", required=True, type=output_folder_arg, help="study folder (results/, report, timing.json)")
     p.add_argument("--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks")
     p.add_argument("--shard", default=None, metavar="i/n", help="run only shard i of n (1-based), e.g. a SLURM array job")
@@ -520,6 +540,25 @@ def add_study_parser(subparsers) -> None:
     p.add_argument("--correlate-only", action="store_true", help="skip running; only correlate the results present")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=_cmd_study)
+
+
+def _cmd_study_population(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.model_list_study import study_population_command
+
+    return study_population_command(args.from_registry, args.models, args.out)
+
+
+def add_study_population_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "study-population",
+        help="a model list for study --models from MTEB's registry: lineage from ModelMeta.adapted_from chains, "
+             "parameter counts and estimated GPU-hours",
+    )  # fmt: skip
+    p.add_argument("--from-registry", nargs="*", default=[], metavar="NAME", help="MTEB registry model names")
+    p.add_argument("--models", type=Path, default=None, metavar="FILE",
+                   help="a CSV with a model column (registry names); empty lineage cells are filled from the registry")
+    p.add_argument("--out", required=True, type=output_file_arg, help="the model list to write (CSV)")
+    p.set_defaults(func=_cmd_study_population)
 
 
 # --- correlate ---------------------------------------------------------------------------------
@@ -717,6 +756,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_build_word_models_parser(sub)
     add_correlate_parser(sub)
     add_study_parser(sub)
+    add_study_population_parser(sub)
     add_sts_by_level_parser(sub)
     add_report_parser(sub)
     add_prepare_submission_parser(sub)

@@ -1,0 +1,211 @@
+"""``mteb-evalrank study --models FILE``: run a user's list of models, then write its population and page.
+
+Writes into ``<out>`` (``word_`` prefix at the word level):
+
+- ``results/…`` — MTEB result files, one folder per model (:func:`~mteb_evalrank.integration.model_list.run_model_list`:
+  resumable, shardable);
+- ``timing.json`` — one entry per invocation, as the zoo study writes it;
+- ``population.csv`` — the zoo study's columns (``model, family, floor, postprocessed, kind, lineage,
+  lineage_reason``), with ``model`` the MTEB name results are filed under and lineage, reason, floor and
+  family from the model list (:func:`model_list_population`); it is a ``correlate --families`` file;
+- ``scores.csv`` — the models × scores table (the level's intrinsic scores, the downstream tasks and their
+  mean): a ``correlate TABLE.csv`` input, so anyone can redo the analysis without encoding;
+- ``study.md`` (``word_level.md``) — the page: the level's confirmatory Finding (the claim score against every
+  primary similarity baseline of the level, :func:`~mteb_evalrank.reports.correlation_study.decide_claim`,
+  lineages from the list), the population by lineage, then ``correlate``'s table with its exploratory
+  comparisons and noise (:func:`~mteb_evalrank.reports.correlation_study.correlate_report`), with
+  ``correlation.csv``, ``correlation.png`` and ``ranks.png`` next to it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from mteb_evalrank.errors import InputError
+from mteb_evalrank.integration.model_list import ResolvedModel
+
+
+def _kind(model: ResolvedModel) -> str:
+    """``static`` or ``transformer`` (the zoo study's ``kind``): a zoo variant's base kind; a word-vector file or
+    shortcut is static; any other model is a transformer (a registry model2vec table counts as one: MTEB loads
+    it through sentence-transformers)."""
+    from mteb_evalrank.integration.zoo import is_zoo_spec, resolve_zoo_spec
+    from mteb_evalrank.models.packaged import WORD_VECTOR_ALIASES
+    from mteb_evalrank.models.word_vector_files import split_matrix_spec
+    from mteb_evalrank.models.zoo import BASES
+
+    spec = model.row.model
+    if is_zoo_spec(spec):
+        return BASES[resolve_zoo_spec(spec).base].kind
+    if spec.lower() in WORD_VECTOR_ALIASES:
+        return "static"
+    path, _ = split_matrix_spec(spec)
+    if path.exists() and (path.is_file() or not any((path / m).is_file() for m in ("config.json", "modules.json"))):
+        return "static"
+    return "transformer"
+
+
+def model_list_population(models: Sequence[ResolvedModel]) -> pd.DataFrame:
+    """One row per model (index: the MTEB name its results are filed under) with the zoo study's population
+    columns: ``family`` (the list's, else a zoo variant's checkpoint family, else the model itself), ``floor``
+    (the list's), ``postprocessed`` (a zoo variant's whitening/ABTT/SIF; false otherwise), ``kind``
+    (:func:`_kind`), ``lineage`` and ``lineage_reason`` (the list's)."""
+    from mteb_evalrank.integration.zoo import is_zoo_spec, resolve_zoo_spec
+    from mteb_evalrank.reports.correlation_study import zoo_family
+    from mteb_evalrank.reports.study_analysis import POPULATION_COLUMNS
+
+    rows = []
+    for m in models:
+        post = False
+        if is_zoo_spec(m.row.model):
+            v = resolve_zoo_spec(m.row.model)
+            post = v.whiten is not None or v.static_post is not None
+        rows.append({"model": m.name, "family": m.row.family or zoo_family(m.name) or m.name, "floor": m.row.floor,
+                     "postprocessed": post, "kind": _kind(m), "lineage": m.row.lineage,
+                     "lineage_reason": m.row.lineage_reason})  # fmt: skip
+    return pd.DataFrame(rows, columns=["model", *POPULATION_COLUMNS]).set_index("model")
+
+
+def model_list_scores(out: Path, models: Sequence[ResolvedModel], tasks: Sequence[str], level) -> tuple[pd.DataFrame, list[str], list[str]]:
+    """The models × scores table of the listed models in ``out/results``: the level's primary intrinsic scores
+    and the downstream tasks among ``tasks`` that some model has, plus the downstream mean (models with every
+    downstream task).  Returns ``(scores, intrinsic, downstream)``."""
+    from mteb_evalrank.integration.study import DOWNSTREAM_TASKS
+    from mteb_evalrank.reports.results_reader import read_results_folder, score_matrix
+    from mteb_evalrank.reports.study_analysis import DOWNSTREAM_MEAN
+
+    folder = read_results_folder(out)
+    names = {m.name for m in models}
+    have = {r["task"] for r in folder.records if r["model"] in names}
+    intrinsic = [t for t in level.intrinsic if t in tasks and t in have]
+    down = [t for t in DOWNSTREAM_TASKS if t in tasks and t in have]
+    if not intrinsic or not down:
+        raise InputError(f"the listed models have no {'intrinsic' if not intrinsic else 'downstream'} results for the "
+                         f"{level.name} level in {out / 'results'}: the correlation needs at least one of each "
+                         "(run the study first, with --tasks naming both kinds).")  # fmt: skip
+    scores, _ = score_matrix(folder, [*intrinsic, *down])
+    scores = scores[scores.index.isin(names)].copy()
+    scores[DOWNSTREAM_MEAN] = scores[down].mean(axis=1, skipna=False)
+    return scores, intrinsic, [*down, DOWNSTREAM_MEAN]
+
+
+def _lineage_table(pop: pd.DataFrame, present: Sequence[str]) -> str:
+    rows = ["| lineage | models with results | floors | reason |", "|---|---:|---:|---|"]
+    part = pop.loc[[m for m in pop.index if m in set(present)]]
+    for lineage, g in sorted(part.groupby("lineage"), key=lambda kv: (-len(kv[1]), kv[0])):
+        reason = str(g["lineage_reason"].iloc[0]).replace("|", "/")
+        rows.append(f"| {lineage} | {len(g)} | {int(g['floor'].sum())} | {reason} |")
+    return "\n".join(rows)
+
+
+def write_model_list_report(out: str | Path, models: Sequence[ResolvedModel], tasks: Sequence[str], *,
+                            level: str = "sentence", source: str = "", n_resamples: int = 1000, seed: int = 0) -> str:  # fmt: skip
+    """Write the level's population, scores, correlation files and page into ``out``; return the page."""
+    from mteb_evalrank.integration.study import run_environment
+    from mteb_evalrank.reports.correlation_study import correlate_report, decide_claim
+    from mteb_evalrank.reports.study_analysis import LEVELS
+
+    out = Path(out)
+    spec = LEVELS[level]
+    pre = spec.prefix
+    pop = model_list_population(models)
+    scores, intrinsic, downstream = model_list_scores(out, models, tasks, spec)
+    pop.to_csv(out / f"{pre}population.csv")
+    scores.rename_axis("model").to_csv(out / f"{pre}scores.csv", float_format="%.6f")
+    report = correlate_report(out / f"{pre}scores.csv", intrinsic, downstream, families=out / f"{pre}population.csv",
+                              csv=out / f"{pre}correlation.csv", plot=out / f"{pre}correlation.png",
+                              rank_plot=out / f"{pre}ranks.png", compare_all=any(i.startswith("EvalRank") for i in intrinsic)
+                              and any(not i.startswith("EvalRank") for i in intrinsic),
+                              n_resamples=n_resamples, seed=seed)  # fmt: skip
+    attrs = report.table.attrs
+    baselines = [b for b in spec.baselines if b in intrinsic]
+    if spec.claim_score in intrinsic and baselines:
+        finding = decide_claim(attrs["scores"], spec.claim_score, baselines, downstream[:-1] if len(downstream) > 2
+                               else downstream[0], lineages=attrs["lineages"], floors=attrs["floors"], seed=seed,
+                               n_resamples=max(n_resamples, 2000)).line()  # fmt: skip
+    else:
+        finding = (f"- Not tested: the claim needs {spec.claim_score} and at least one of {', '.join(spec.baselines)} "
+                   "among the tasks run.")  # fmt: skip
+    env = run_environment()
+    missing = [m.name for m in models if m.name not in scores.index]
+    parts = [
+        f"# Study of a model list ({spec.name} level): {len(scores)} models in "
+        f"{pop.loc[scores.index, 'lineage'].nunique()} lineages",
+        "", "## Finding", "",
+        "One claim, one test fixed in advance (docs/statistics.md): the claim score against every primary "
+        f"{spec.similarity_label} score run, on the downstream mean; lineages from the model list. Everything "
+        "below it is exploratory.", "", finding, "",
+        "## Reproduce", "",
+        f"`mteb-evalrank study --models {Path(source).name if source else 'FILE'} --level {spec.name} --out OUT"
+        + (f" --tasks {' '.join(tasks)}" if tasks else "") + "` at commit "
+        f"`{env.get('commit', 'unknown')}` (mteb {env.get('mteb')}, torch {env.get('torch')}). "
+        f"The scores are in `{pre}scores.csv` and the lineages in `{pre}population.csv`: "
+        f"`mteb-evalrank correlate {pre}scores.csv --families {pre}population.csv --intrinsic … --downstream …` "
+        "redoes every table without encoding.", "",
+        "## Population", "", _lineage_table(pop, list(scores.index)), "",
+    ]  # fmt: skip
+    if missing:
+        parts += [f"Listed but without results here ({len(missing)}): " + ", ".join(missing), ""]
+    body = report.markdown.split("\n", 1)[1] if report.markdown.startswith("# ") else report.markdown
+    parts += ["## Correlations", "", body.strip(), ""]
+    page = "\n".join(parts)
+    (out / spec.page).write_text(page, encoding="utf-8")
+    return page
+
+
+def model_list_command(out: str | Path, models_file: str | Path, *, tasks: Sequence[str] | None, shard: str | None,
+                       device: str | None, batch_size: int, progress: bool, correlate_only: bool, n_resamples: int,
+                       level: str = "sentence") -> int:  # fmt: skip
+    """The CLI's ``study --models FILE``: check the list, run this shard, then (one shard, or
+    ``--correlate-only``) write the population and the page."""
+    from mteb_evalrank.integration.model_list import read_model_list, resolve_rows, run_model_list
+    from mteb_evalrank.integration.study import STUDY_TASKS, WORD_STUDY_TASKS, parse_shard
+    from mteb_evalrank.reports.study_analysis import LEVELS
+
+    if level not in LEVELS:
+        raise InputError(f"--level must be one of {', '.join(LEVELS)}, got {level!r}.")
+    out = Path(out)
+    models = resolve_rows(read_model_list(models_file), source=str(models_file))  # everything checked first
+    tasks = list(tasks or (WORD_STUDY_TASKS if level == "word" else STUDY_TASKS))
+    _, count = parse_shard(shard)
+    if not correlate_only:
+        start = time.perf_counter()
+        run = run_model_list(out, models, tasks, shard=shard, device=device, batch_size=batch_size, progress=progress)
+        print(f"\nstudy of {models_file} ({level} level): {len(models)} models × {len(run.tasks)} tasks, shard "
+              f"{run.shard}: {run.items_run} run, {run.items_skipped_done} already done, {len(run.failures)} failed, "
+              f"{time.perf_counter() - start:.0f} s")  # fmt: skip
+        for f in run.failures[:10]:
+            print(f"  failed: {f['variant']} on {f['task']}: {f['error'][:200]}", file=sys.stderr)
+        if count > 1:
+            print(f"shard {run.shard} done. When every shard has finished, write the report with:\n"
+                  f"  mteb-evalrank study --models {models_file} --level {level} --out {out} --correlate-only")  # fmt: skip
+            return 1 if run.failures else 0
+    page = write_model_list_report(out, models, tasks, level=level, source=str(models_file), n_resamples=n_resamples)
+    print(page)
+    print(f"report: {out / LEVELS[level].page} ({LEVELS[level].prefix}population.csv, {LEVELS[level].prefix}scores.csv, "
+          f"{LEVELS[level].prefix}correlation.csv, plots)")  # fmt: skip
+    return 0
+
+
+def study_population_command(names: Sequence[str], models_file: str | Path | None, out: str | Path) -> int:
+    """The CLI's ``study-population``: a model list of registry models (``names`` and the rows of
+    ``models_file``) with lineages from ``adapted_from`` where none is given, parameter counts and
+    GPU-hours (:func:`~mteb_evalrank.integration.model_list.registry_population`), written to ``out``."""
+    from mteb_evalrank.integration.model_list import (
+        GPU_HOURS_FORMULA,
+        read_rows,
+        registry_population,
+        write_population_csv,
+    )
+
+    rows = [*names, *(read_rows(models_file) if models_file else [])]
+    if not rows:
+        raise InputError("give registry model names (--from-registry NAME ...) or --models FILE.")
+    written = write_population_csv(registry_population(rows), out)
+    print(f"wrote {written} ({len(rows)} models; {GPU_HOURS_FORMULA})")
+    return 0
