@@ -232,3 +232,20 @@ def test_the_start_file_entry_point_alone_registers_the_tasks(call_entry_point):
     assert out.returncode == 0, out.stderr[-3000:]
     found = json.loads(out.stdout.strip().splitlines()[-1])
     assert found == ("EvalRankSent" if call_entry_point else "KeyError")
+
+
+def test_every_package_of_the_source_tree_is_in_the_wheel():
+    """pyproject.toml lists the packages one by one (tasks/ and hub_datasets/ are mapped into mteb_evalrank): a
+    package left out is missing from every regular (non-editable) install."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed = set(config["packages"])
+    on_disk = set()
+    for package, folder in config["package-dir"].items():
+        for init in (root / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(root / folder)
+            on_disk.add(".".join([package, *rel.parts]))
+    assert on_disk - listed == set()
