@@ -119,6 +119,15 @@ def patch_frames_module(frames_module) -> None:
     frames_module._load_per_benchmark_frames = _load_per_benchmark_frames
 
 
+def register_api_hook() -> None:
+    """Run :func:`patch_frames_module` right after MTEB executes ``mteb.api.frames`` (now, if it already has), through
+    the after-import finder of :mod:`~.leaderboard_app` (called when ``mteb`` is imported; idempotent)."""
+    from mteb_evalrank.integration import leaderboard_app
+
+    leaderboard_app._AFTER_IMPORT.setdefault(FRAMES_MODULE, patch_frames_module)
+    leaderboard_app.register_leaderboard_menu()
+
+
 def api_app(folder: str | Path):
     """MTEB's FastAPI app (``mteb.api.app.app``) on ``folder``'s own results, offline; returns ``(app, loaded)``.
 

@@ -140,15 +140,8 @@ _AFTER_IMPORT = {
     TABLE_MODULE: patch_table_module,
     APP_MODULE: lambda module: wrap_app_module(module),
     MTEB_CLI_MODULE: lambda module: wrap_mteb_cli(module),
-    # MTEB's FastAPI backend (mteb[api]): the folder's own results, offline (leaderboard_api.py)
-    "mteb.api.frames": lambda module: _leaderboard_api().patch_frames_module(module),
+    # + "mteb.api.frames" (MTEB's FastAPI backend), added by leaderboard_api.register_api_hook
 }
-
-
-def _leaderboard_api():
-    from mteb_evalrank.integration import leaderboard_api
-
-    return leaderboard_api
 
 
 class _AfterImportLoader(importlib.abc.Loader):
