@@ -88,8 +88,8 @@ PAPERS: dict[str, dict[str, str]] = {
 GROUPING_NAME = "Evaluation"
 
 #: label, tooltip and tasks of each group of :data:`GROUPING_NAME`, in column order.  A benchmark gets the groups
-#: whose tasks it has (a group's column is the mean of its tasks' scores; MTEB leaves it empty for a model that
-#: lacks one of them).  These replace MTEB's task-type means, which would average HEROS (typed STS) with the STS
+#: whose tasks it has (a group's column is the mean of the scores of its tasks that some model has; MTEB leaves it
+#: empty for a model that lacks one of those).  These replace MTEB's task-type means, which would average HEROS (typed STS) with the STS
 #: baselines and N2O (typed Retrieval) with EvalRank.
 GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("EvalRank word", "EvalRank word level: MRR of the partner word among the vocabulary", ("EvalRankWord",)),
