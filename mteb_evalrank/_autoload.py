@@ -6,7 +6,8 @@ installs a ``sys.meta_path`` finder that wraps the loader of the ``mteb`` packag
 ``__init__`` has finished executing, it imports ``mteb_evalrank.tasks``, whose ``__init__`` hands the task
 classes to :func:`mteb_evalrank.integration.registry.register` (tasks and offline model loaders).  If ``mteb`` is already imported, registration happens immediately.
 
-It is imported by ``mteb_evalrank.pth`` at interpreter start-up, so it must stay tiny: standard
+It is imported by ``mteb_evalrank.pth`` at interpreter start-up (and :func:`install` is the PEP 829 entry point of
+``mteb_evalrank.start``, for Pythons that read start files instead of ``.pth`` import lines), so it must stay tiny: standard
 library only, nothing imported until ``mteb`` is.  Set ``MTEB_EVALRANK_NO_AUTOLOAD=1`` to disable.
 """
 

@@ -681,6 +681,14 @@ def add_prepare_submission_parser(subparsers) -> None:
 def _cmd_leaderboard(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.leaderboard_app import launch, prepare_leaderboard_cache
 
+    if args.api:
+        from mteb_evalrank.errors import InputError
+        from mteb_evalrank.integration.leaderboard_api import serve_api
+
+        if args.prepare_only or args.benchmark:
+            raise InputError("--api serves every benchmark of MTEB's API backend: drop --prepare-only / --benchmark")
+        serve_api(args.results_dir, host=args.host, port=args.port or 8000, on_ready=lambda line: print(line, flush=True))
+        return 0
     if args.prepare_only:
         prepared = prepare_leaderboard_cache(args.results_dir)
         print(f"wrote {prepared.path}")
@@ -690,7 +698,7 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
             print(f"note: {note}")
         print(f"now: mteb leaderboard --cache-path {args.results_dir} --host 127.0.0.1")
         return 0
-    launch(args.results_dir, host=args.host, port=args.port, default_benchmark=args.benchmark,
+    launch(args.results_dir, host=args.host, port=args.port or 7860, default_benchmark=args.benchmark,
            on_ready=lambda line: print(line, flush=True))  # fmt: skip
     return 0
 
@@ -702,11 +710,14 @@ def add_leaderboard_parser(subparsers) -> None:
         description="Writes FOLDER/leaderboard/benchmark_results.parquet from FOLDER's results only, then serves "
         "MTEB's Gradio leaderboard on it without asking the Hub or GitHub, opening on the EvalRank benchmark "
         "(the plugin's benchmarks are in the menu). Models not in MTEB's registry (local folders, word-vector "
-        "files) are listed as '... (not in MTEB registry)'. See docs/leaderboards.md.",
+        "files) are listed as '... (not in MTEB registry)'. With --api: MTEB's FastAPI backend (mteb.api, the JSON "
+        "endpoints /v1/benchmarks, /v1/models, ...) on the folder instead. See docs/leaderboards.md.",
     )
     p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
-    p.add_argument("--port", type=positive_int, default=7860, help="port (default 7860)")
+    p.add_argument("--port", type=positive_int, default=None, help="port (default 7860; 8000 with --api)")
+    p.add_argument("--api", action="store_true",
+                   help="serve MTEB's API backend (uvicorn mteb.api.app:app, mteb[api]) instead of the Gradio app")  # fmt: skip
     p.add_argument("--benchmark", default=None,
                    help="benchmark shown first (default: EvalRank, or another one the folder has results for)")  # fmt: skip
     p.add_argument("--prepare-only", action="store_true",

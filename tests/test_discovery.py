@@ -161,3 +161,91 @@ def test_any_plugin_module_imported_first_registers_everything_without_a_warning
         env_extra={"PYTHONWARNINGS": "error::RuntimeWarning"},
     )
     assert json.loads(line) == ["zoo/glove-50d__abtt", "EvalRankSent", "EvalRank"]
+
+
+# --- PEP 829 start file -----------------------------------------------------------------------------
+def _installed(name: str):
+    """``name`` at the top of this environment's site-packages (where setup.py's build hook puts it)."""
+    import sysconfig
+    from pathlib import Path
+
+    return Path(sysconfig.get_paths()["purelib"]) / name
+
+
+def _start_entry_points() -> list[str]:
+    """The entry points of the installed ``mteb_evalrank.start`` (PEP 829: one ``pkg.mod:callable`` per line;
+    blank lines and ``#`` comments are skipped)."""
+    lines = _installed("mteb_evalrank.start").read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_start_file_beside_the_pth_names_a_zero_argument_callable():
+    import inspect
+    import pkgutil
+    import re
+
+    assert _installed("mteb_evalrank.pth").read_text(encoding="utf-8").strip() == "import mteb_evalrank._autoload"
+    (entry,) = _start_entry_points()
+    dotted = r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*"
+    assert re.fullmatch(f"{dotted}:{dotted}", entry), entry  # pkg.mod:callable, as PEP 829 (and pkgutil) read it
+    function = pkgutil.resolve_name(entry)
+    assert callable(function)
+    assert all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               for p in inspect.signature(function).parameters.values())  # callable with no argument  # fmt: skip
+    function()
+    function()  # idempotent: the .pth line and the start file may both run on some Python
+
+
+_WITHOUT_SITE = """
+import json, sys
+from pathlib import Path
+purelib = {purelib!r}
+assert "site" not in sys.modules and purelib not in sys.path  # python -S: no .pth file was read
+sys.path.append(purelib)
+# an editable install's own .pth line (setuptools' finder) makes the package importable; it registers nothing
+for finder in sorted(Path(purelib).glob("__editable___mteb_evalrank_*_finder.py")):
+    __import__(finder.stem).install()
+assert "mteb_evalrank._autoload" not in sys.modules
+if {call_entry_point!r}:
+    import pkgutil
+    for entry in {entry_points!r}:
+        pkgutil.resolve_name(entry)()  # what Python's site module does with a .start file (PEP 829)
+import mteb
+try:
+    found = mteb.get_task("EvalRankSent").metadata.name
+except Exception as exc:
+    found = type(exc).__name__
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.parametrize("call_entry_point", [True, False])
+def test_the_start_file_entry_point_alone_registers_the_tasks(call_entry_point):
+    """With ``.pth`` processing off (``python -S``, site-packages appended by hand), calling the start file's
+    entry point is enough for ``mteb.get_task("EvalRankSent")``; without it the task is unknown."""
+    import os
+
+    code = _WITHOUT_SITE.format(purelib=str(_installed("")).rstrip("/"), entry_points=_start_entry_points(),
+                                call_entry_point=call_entry_point)  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "MTEB_EVALRANK_NO_AUTOLOAD"}
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, timeout=180)
+    assert out.returncode == 0, out.stderr[-3000:]
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    assert found == ("EvalRankSent" if call_entry_point else "KeyError")
+
+
+def test_every_package_of_the_source_tree_is_in_the_wheel():
+    """pyproject.toml lists the packages one by one (tasks/ and hub_datasets/ are mapped into mteb_evalrank): a
+    package left out is missing from every regular (non-editable) install."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed = set(config["packages"])
+    on_disk = set()
+    for package, folder in config["package-dir"].items():
+        for init in (root / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(root / folder)
+            on_disk.add(".".join([package, *rel.parts]))
+    assert on_disk - listed == set()

@@ -18,6 +18,12 @@ Benchmarks:
   :data:`mteb_evalrank.integration.study.STUDY_TASKS` (no N2O: its score is not part of the study).
 - ``WordSim`` — the 13 word-similarity tasks (WS-353-All ... VERB-143), scored as the EvalRank toolkit
   scores word vectors (:mod:`mteb_evalrank.metrics.word_similarity`).
+
+Leaderboard columns.  ``EvalRank`` and ``EvalRank(study)`` mix task kinds that MTEB's task types do not
+separate (HEROS is typed STS, N2O Retrieval), so instead of MTEB's default task-type means their summary shows
+``Mean (Task)`` and one column per group of :data:`GROUPS` (MTEB's ``CustomGrouping`` ``Evaluation``: EvalRank
+word, EvalRank sentence, HEROS, N2O, the STS and word-similarity baselines, downstream).  ``WordSim`` (one task
+type) keeps MTEB's defaults.
 """
 
 from __future__ import annotations
@@ -77,6 +83,52 @@ PAPERS: dict[str, dict[str, str]] = {
 }
 
 
+#: the name of the plugin's leaderboard grouping (MTEB's ``CustomGrouping``): its summary columns are
+#: ``__cg__Evaluation::<label>`` in MTEB's tables, ``scoresByCustomGroup["Evaluation"]`` in MTEB's API
+GROUPING_NAME = "Evaluation"
+
+#: label, tooltip and tasks of each group of :data:`GROUPING_NAME`, in column order.  A benchmark gets the groups
+#: whose tasks it has (a group's column is the mean of the scores of its tasks that some model has; MTEB leaves it
+#: empty for a model that lacks one of those).  These replace MTEB's task-type means, which would average HEROS (typed STS) with the STS
+#: baselines and N2O (typed Retrieval) with EvalRank.
+GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("EvalRank word", "EvalRank word level: MRR of the partner word among the vocabulary", ("EvalRankWord",)),
+    ("EvalRank sentence", "EvalRank sentence level: MRR of the partner sentence among the pool", ("EvalRankSent",)),
+    ("HEROS", "HEROS minimal pairs: normalised cosine", ("HEROS",)),
+    ("N2O", "N2O needle test: MRR of the paraphrase among the corpus", ("N2O",)),
+    ("Baselines: STS", "Sentence-similarity baselines (Spearman): STS12-16, STS-B, SICK-R, STR",
+     tuple(t for t in INTRINSIC_TASKS if t not in ("EvalRankWord", "EvalRankSent", "HEROS", *WORDSIM_TASKS))),
+    ("Baselines: word similarity", "Word-similarity baselines (Spearman): the 13 sets of the EvalRank toolkit",
+     tuple(WORDSIM_TASKS)),
+    ("Downstream", "SentEval downstream transfer tasks and SciCite (accuracy)", tuple(DOWNSTREAM_TASKS)),
+)  # fmt: skip
+
+
+def evaluation_grouping(tasks: list[Any]):
+    """MTEB's :class:`~mteb.benchmarks.benchmark.CustomGrouping` :data:`GROUPING_NAME` over ``tasks`` (task
+    objects of one benchmark): one :class:`CustomGroup` per entry of :data:`GROUPS` whose tasks are all in
+    ``tasks``; every task of ``tasks`` must fall in one group."""
+    from mteb.benchmarks.benchmark import CustomGroup, CustomGrouping
+
+    by_name = {t.metadata.name: t for t in tasks}
+    groups = [
+        CustomGroup(label=label, description=description, tasks=[by_name[n] for n in names])
+        for label, description, names in GROUPS
+        if all(n in by_name for n in names)
+    ]
+    grouped = {t.metadata.name for g in groups for t in g.tasks}
+    if set(by_name) - grouped:  # pragma: no cover - a task added to a benchmark but not to GROUPS
+        raise ValueError(f"tasks in no leaderboard group: {sorted(set(by_name) - grouped)}")
+    return CustomGrouping(name=GROUPING_NAME, groups=tuple(groups))
+
+
+def _aggregations(tasks: list[Any]) -> tuple[Any, ...]:
+    """The summary columns of a benchmark of mixed task kinds: ``Mean (Task)`` (the rank) and the groups."""
+    from mteb.benchmarks.benchmark import BenchmarkAggregation
+
+    return (BenchmarkAggregation.MEAN_TASK, evaluation_grouping(tasks))
+
+
 def _n2o_citation(tasks: list[Any]) -> str | None:
     """N2O's BibTeX, as the N2O task declares it (this layer does not import the task modules)."""
     for task in tasks:
@@ -112,11 +164,14 @@ def build_benchmarks() -> list[Any]:
         reference=PAPERS["EvalRank"]["reference"],
         citation=_citation(EVALRANK_CITATION, HEROS_CITATION, n2o, SENTEVAL_CITATION),
         contacts=None,
+        aggregations=_aggregations(suite),
     )
+    study_tasks = [by_name[name] for name in STUDY_TASKS]
     study = mteb.Benchmark(
         name=STUDY_NAME,
         display_name="EvalRank correlation study",
-        tasks=[by_name[name] for name in STUDY_TASKS],
+        tasks=study_tasks,
+        aggregations=_aggregations(study_tasks),
         description="The task list of the EvalRank correlation study (Wang et al., 2022, §5-6, Tables 3, 6, 10): "
         "intrinsic scores (EvalRankWord, EvalRankSent, HEROS, STS12-16, STS-B, SICK-R, STR) and the downstream "
         "scores they should predict (MR, CR, SUBJ, MPQA, SST-2, SST-5, TREC, MRPC, SICK-E, SciCite). Run it for "

@@ -76,18 +76,26 @@ def _menu_benchmarks() -> list[Any]:
     return [mteb.get_benchmark(name) for name in (EVALRANK_NAME, STUDY_NAME, WORDSIM_NAME)]
 
 
+#: the menu lists of ``mteb.benchmarks._leaderboard_menu`` that get the plugin's entry: the Gradio app's sidebar
+#: (``GP_BENCHMARK_ENTRIES``) and the home menu of MTEB's API backend (``HOME_BENCHMARK_ENTRIES``: ``/v1/benchmarks/menu``,
+#: and ``Benchmark.display_on_leaderboard``, which decides what ``/v1/benchmarks`` lists)
+MENU_LISTS = ("GP_BENCHMARK_ENTRIES", "HOME_BENCHMARK_ENTRIES")
+
+
 def add_menu_entry(menu_module) -> None:
-    """Append the plugin's :class:`MenuEntry` to ``menu_module.GP_BENCHMARK_ENTRIES`` (in place, idempotent)."""
-    entries = getattr(menu_module, "GP_BENCHMARK_ENTRIES", None)
-    if entries is None:  # the module is still being executed; the finder adds the entry when it is done
+    """Append the plugin's :class:`MenuEntry` to each list of :data:`MENU_LISTS` (in place, idempotent)."""
+    lists = [getattr(menu_module, name, None) for name in MENU_LISTS]
+    if any(entries is None for entries in lists):  # still being executed; the finder adds the entry when it is done
         return
-    if any(getattr(e, "name", None) == MENU_ENTRY_NAME for e in entries):
-        return
-    entries.append(
-        menu_module.MenuEntry(
-            name=MENU_ENTRY_NAME, description=MENU_DESCRIPTION, open=True, benchmarks=_menu_benchmarks()
-        )
-    )
+    entry = None
+    for entries in lists:
+        if any(getattr(e, "name", None) == MENU_ENTRY_NAME for e in entries):
+            continue
+        if entry is None:
+            entry = menu_module.MenuEntry(
+                name=MENU_ENTRY_NAME, description=MENU_DESCRIPTION, open=True, benchmarks=_menu_benchmarks()
+            )
+        entries.append(entry)
 
 
 #: the text column MTEB 2.26.24's summary and per-task tables carry (``_create_table._EXPERIMENT_ID_COL``)
@@ -132,6 +140,7 @@ _AFTER_IMPORT = {
     TABLE_MODULE: patch_table_module,
     APP_MODULE: lambda module: wrap_app_module(module),
     MTEB_CLI_MODULE: lambda module: wrap_mteb_cli(module),
+    # + "mteb.api.frames" (MTEB's FastAPI backend), added by leaderboard_api.register_api_hook
 }
 
 
@@ -235,6 +244,47 @@ def _unreadable_file(files: list[Path], exc: Exception) -> str:
 
 
 @dataclass
+class FolderResults:
+    """A results folder as the leaderboards show it (:func:`load_folder_results`)."""
+
+    folder: Path
+    files: list[Path]  # its result files
+    models: list[FolderModel]
+    fields: list[dict[str, Any]]  # the metas of its unregistered models (:func:`~.leaderboard_models.meta_fields`)
+    results: Any  # mteb.results.BenchmarkResults, models under their leaderboard names
+    cache: Any  # mteb.ResultCache on the folder
+
+
+def load_folder_results(folder: str | Path) -> FolderResults:
+    """The folder's own results (never the remote repository), every model under the name the leaderboards
+    show (:mod:`~.leaderboard_models`), with the metas of the unregistered ones added to MTEB's model registry.
+
+    :class:`InputError` (one line) when the folder holds no result file, a malformed ``model_meta.json`` or a
+    result file MTEB cannot read.  Shared by the Gradio app's parquet and MTEB's API backend
+    (:mod:`mteb_evalrank.integration.leaderboard_api`).
+    """
+    import mteb
+    from mteb.results import BenchmarkResults
+
+    folder, files = _result_files(folder)
+    models = folder_models(folder)
+    fields = [meta_fields(m) for m in models if not m.registered]
+    register_metas(fields)
+    cache = mteb.ResultCache(folder)
+    try:
+        results = cache.load_results(only_main_score=True, require_model_meta=False, include_remote=False)
+    except Exception as exc:  # noqa: BLE001 - a file MTEB cannot read: name it
+        raise InputError(_unreadable_file(files, exc)) from None
+    display = {m.key: m.display for m in models}
+    renamed = [
+        mr.model_copy(update={"model_name": display.get((mr.model_name, mr.model_revision), mr.model_name)})
+        for mr in results.model_results
+    ]
+    results = BenchmarkResults.model_construct(model_results=renamed, benchmark=None)
+    return FolderResults(folder=folder, files=files, models=models, fields=fields, results=results, cache=cache)
+
+
+@dataclass
 class PreparedLeaderboard:
     """What :func:`prepare_leaderboard_cache` wrote."""
 
@@ -258,24 +308,11 @@ def prepare_leaderboard_cache(folder: str | Path) -> PreparedLeaderboard:
     Raises :class:`InputError` (one line; nothing written) when there is nothing to show: no result file, a
     malformed ``model_meta.json`` or result file, or no result for a task of any benchmark of the menu.
     """
-    import mteb
     from mteb.results import BenchmarkResults
 
-    folder, files = _result_files(folder)
-    models = folder_models(folder)
-    fields = [meta_fields(m) for m in models if not m.registered]
-    register_metas(fields)
-    cache = mteb.ResultCache(folder)
-    try:
-        results = cache.load_results(only_main_score=True, require_model_meta=False, include_remote=False)
-    except Exception as exc:  # noqa: BLE001 - a file MTEB cannot read: name it
-        raise InputError(_unreadable_file(files, exc)) from None
-    display = {m.key: m.display for m in models}
-    renamed = [
-        mr.model_copy(update={"model_name": display.get((mr.model_name, mr.model_revision), mr.model_name)})
-        for mr in results.model_results
-    ]
-    results = BenchmarkResults.model_construct(model_results=renamed, benchmark=None)
+    loaded = load_folder_results(folder)
+    folder, files, models, fields, results = loaded.folder, loaded.files, loaded.models, loaded.fields, loaded.results
+    cache = loaded.cache
     frames = {b.name: results._to_results_df(b.tasks) for b in menu_benchmarks()}
     rows = {name: frame.height for name, frame in frames.items() if frame.height}
 

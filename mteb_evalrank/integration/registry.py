@@ -64,6 +64,9 @@ def _register() -> None:
     from mteb_evalrank.integration.leaderboard_app import register_leaderboard_menu
 
     register_leaderboard_menu()  # the EvalRank benchmarks in `mteb leaderboard`'s menu
+    from mteb_evalrank.integration.leaderboard_api import register_api_hook
+
+    register_api_hook()  # MTEB's API backend (mteb.api) on a local folder, offline
     install_as_mteb_run()  # mteb.run, only when MTEB has no run of its own
     _wrap_get_model()  # first: local folders and word-vector files load even if the zoo cannot register
     try:

@@ -169,6 +169,11 @@ def run_environment() -> dict[str, str]:
             env[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             env[dist] = "not installed"
+    if env["mteb"] == "not installed":  # MTEB's minimal distribution of the same code (docs/leaderboards.md)
+        try:
+            env["mteb"] = f"{metadata.version('mteb-core')} (mteb-core)"
+        except metadata.PackageNotFoundError:
+            pass
     try:
         env["commit"] = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=Path(__file__).resolve().parent,
                                        capture_output=True, text=True, timeout=10, check=True).stdout.strip()  # fmt: skip

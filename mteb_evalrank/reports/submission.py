@@ -19,7 +19,14 @@ needs upstream (copied, flagged)
     - the model is not in MTEB's model registry (e.g. ``zoo/...`` or ``local/...`` models): reviewers ask
       for a reference implementation in ``mteb/models/model_implementations``.
 
-The check list is printed and written to ``<out>/SUBMISSION_CHECK.md``.
+refused (nothing copied, exit status 2)
+    - a result to copy whose ``run_settings.jsonl`` (beside it) is missing or does not cover every (task,
+      split, subset) it scores, or whose ``mteb_version`` is unusable or older than 2.0.0: the results
+      repository's CI (``tests/run_settings_check.py``) fails such a pull request.  The check is the CI's:
+      MTEB's own ``_expand_run_settings_entry`` reads each line, the file's (task, split, ``hf_subset``)
+      triples must all be among them.  :func:`run_settings_gaps`.
+
+The check list is printed and written to ``<out>/SUBMISSION_CHECK.md`` (when refused, only that file).
 """
 
 from __future__ import annotations
@@ -34,6 +41,10 @@ from mteb_evalrank.errors import InputError
 
 UNPINNED_REVISIONS = frozenset({"", "main", "master", "head", "latest", "none", "no_revision_available"})
 CHECK_FILE = "SUBMISSION_CHECK.md"
+#: the results repository's CI (``tests/run_settings_check.py``): the run settings MTEB writes beside each result
+RUN_SETTINGS = "run_settings.jsonl"
+#: ... and the oldest MTEB whose results it accepts (``MIN_MTEB_VERSION``)
+MIN_MTEB_VERSION = "2.0.0"
 REJECTED = "rejected"
 UPSTREAM = "needs upstream"
 
@@ -48,11 +59,20 @@ class Finding:
 
 
 @dataclass
+class RunSettingsGap:
+    """A result to copy that the results repository's CI would fail: what is wrong with its run settings."""
+
+    path: Path
+    problems: list[str]  # e.g. "no run_settings.jsonl", "test/all not in run_settings.jsonl"
+
+
+@dataclass
 class Submission:
     out: Path
     copied: list[Path] = field(default_factory=list)
     models: list[tuple[str, str]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    run_settings_gaps: list[RunSettingsGap] = field(default_factory=list)
 
     @property
     def rejected(self) -> list[Finding]:
@@ -138,6 +158,7 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
         raise InputError(f"no MTEB result files below {root} (expected results/<org>__<model>/<revision>/<Task>.json).")
     output_dir(out, what="submission folder")
     sub = Submission(out=out)
+    plan: list[tuple[Path, Path, list[Path], tuple[str, str]]] = []  # folder, target, results to copy, model
     own_tasks = _mteb_own_tasks()
     registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
     for folder in folders:
@@ -179,16 +200,91 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
                             "repository and leaderboard load results with plain mteb; the task must be added upstream first",
                             UPSTREAM)  # fmt: skip
                 )
-        if not accepted:
-            continue
+        if accepted:
+            plan.append((folder, target, accepted, (meta.name, revision)))
+    sub.run_settings_gaps = run_settings_gaps([p for _, _, accepted, _ in plan for p in accepted])
+    if sub.run_settings_gaps:  # the CI would fail the whole pull request: copy nothing
+        (out / CHECK_FILE).write_text(format_check(sub, root), encoding="utf-8")
+        raise InputError(refusal_line(sub))
+    for folder, target, accepted, model in plan:
         target.mkdir(parents=True, exist_ok=True)
-        for path in [*accepted, folder / "model_meta.json", folder / "run_settings.jsonl"]:
+        for path in [*accepted, folder / "model_meta.json", folder / RUN_SETTINGS]:
             if path.is_file():
                 shutil.copy2(path, target / path.name)
                 sub.copied.append(target / path.name)
-        sub.models.append((meta.name, revision))
+        sub.models.append(model)
     (out / CHECK_FILE).write_text(format_check(sub, root), encoding="utf-8")
     return sub
+
+
+def _covered(path: Path) -> set[tuple[str, str, str]]:
+    """The (task, split, subset) triples ``run_settings.jsonl`` covers, read as the results repository's CI reads
+    them (MTEB's ``_expand_run_settings_entry`` on each non-blank line); :class:`ValueError` on a line that is not
+    JSON."""
+    import json
+
+    from mteb.results.task_result import _expand_run_settings_entry
+
+    covered: set[tuple[str, str, str]] = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path.name} line {number} is not JSON ({exc.msg})") from None
+        if not isinstance(entry, dict):
+            raise ValueError(f"{path.name} line {number} is not a JSON object")
+        covered.update(key for key, _, _ in _expand_run_settings_entry(entry))
+    return covered
+
+
+def run_settings_gaps(paths: list[Path]) -> list[RunSettingsGap]:
+    """The results among ``paths`` that the results repository's CI (``tests/run_settings_check.py``) fails, with
+    why: a ``mteb_version`` that does not parse or is older than :data:`MIN_MTEB_VERSION` (the lower end of a
+    range counts), no :data:`RUN_SETTINGS` beside the file, a line of it that is not JSON, or a (task, split,
+    ``hf_subset``) the file scores that no line of it covers."""
+    import mteb
+    from packaging.version import Version
+
+    gaps = []
+    settings_cache: dict[Path, set[tuple[str, str, str]] | str] = {}
+    for path in paths:
+        problems: list[str] = []
+        tr = mteb.TaskResult.from_disk(path)
+        version = mteb.TaskResult._parse_mteb_version_min(tr.mteb_version) if tr.mteb_version else None
+        if version is None:
+            problems.append(f"no usable mteb_version (got {tr.mteb_version!r})")
+        elif version < Version(MIN_MTEB_VERSION):
+            problems.append(f"written by mteb {tr.mteb_version}, the results repository needs mteb >= {MIN_MTEB_VERSION}")
+        settings = path.parent / RUN_SETTINGS
+        if settings not in settings_cache:
+            try:
+                settings_cache[settings] = _covered(settings) if settings.is_file() else f"no {RUN_SETTINGS}"
+            except (OSError, ValueError) as exc:
+                settings_cache[settings] = str(exc)
+        covered = settings_cache[settings]
+        if isinstance(covered, str):
+            problems.append(covered)
+        else:
+            scored = {(tr.task_name, split, block["hf_subset"]) for split, blocks in tr.scores.items() for block in blocks}
+            missing = sorted(f"{split}/{subset}" for _, split, subset in scored - covered)
+            if missing:
+                problems.append(f"{', '.join(missing)} not in {RUN_SETTINGS}")
+        if problems:
+            gaps.append(RunSettingsGap(path, problems))
+    return gaps
+
+
+def refusal_line(sub: Submission) -> str:
+    """One line: which results' run settings the results repository's CI would fail, and what to do."""
+    gaps = sub.run_settings_gaps
+    shown = "; ".join(f"{g.path}: {', '.join(g.problems)}" for g in gaps[:3])
+    more = f"; and {len(gaps) - 3} more" if len(gaps) > 3 else ""
+    return (f"{len(gaps)} result file(s) lack the run settings the results repository's CI requires "
+            f"(tests/run_settings_check.py): {shown}{more}; nothing was copied (list: {sub.out / CHECK_FILE}). "
+            f"Run those tasks again with mteb >= {MIN_MTEB_VERSION}, e.g. `mteb-evalrank run -m MODEL -t TASK "
+            "--overwrite-strategy always --output-folder FOLDER`, which writes run_settings.jsonl")  # fmt: skip
 
 
 def _check_result(path: Path, registry: dict[str, Any]) -> str | None:
@@ -226,6 +322,12 @@ def format_check(sub: Submission, root: Path) -> str:
     ]
     for name, rev in sub.models:
         lines.append(f"- {name} @ {rev}")
+    if sub.run_settings_gaps:
+        lines += ["", f"## Refused: run settings ({len(sub.run_settings_gaps)}) — nothing was copied", "",
+                  f"The results repository's CI (`tests/run_settings_check.py`) fails a pull request with a result whose "
+                  f"`{RUN_SETTINGS}` does not cover each of its (task, split, subset), or written by mteb < "
+                  f"{MIN_MTEB_VERSION}. Run these tasks again with a current mteb, then prepare the submission again.", ""]
+        lines += [f"- `{g.path}`: {'; '.join(g.problems)}" for g in sub.run_settings_gaps]  # fmt: skip
     lines += ["", f"## Would be rejected ({len(sub.rejected)}) — not copied", ""]
     lines += [f"- `{f.path}`: {f.reason}" for f in sub.rejected] or ["- nothing"]
     lines += ["", f"## Needs work upstream ({len(sub.needs_upstream)}) — copied, but not shown on the public leaderboard yet", ""]
