@@ -177,7 +177,7 @@ def test_a_model_list_runs_resumes_and_writes_population_and_page(local_study, t
     assert set(by_name) == names
     assert by_name["zoo/random-50d__mean"]["floor"] == "True" and by_name["zoo/glove-50d__mean"]["floor"] == "False"
     assert by_name["sentence-transformers/all-MiniLM-L6-v2"]["lineage_reason"] == "the same checkpoint from a local folder"
-    assert by_name["zoo/glove-50d__mean"]["kind"] == "static" and by_name["zoo/minilm-l6__mean"]["family"] == "minilm-l6"
+    assert by_name["zoo/glove-50d__mean"]["kind"] == "bag-of-words" and by_name["zoo/minilm-l6__mean"]["family"] == "minilm-l6"
     page = (out / "study.md").read_text(encoding="utf-8")
     assert page.startswith("# Study of a model list (sentence level): 4 models in 3 lineages")
     assert "## Finding" in page and "| sbert-minilm | 2 | 0 |" in page and str(tmp_path) not in page

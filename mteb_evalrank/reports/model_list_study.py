@@ -31,9 +31,10 @@ from mteb_evalrank.integration.model_list import ResolvedModel
 
 
 def _kind(model: ResolvedModel) -> str:
-    """``static`` or ``transformer`` (the zoo study's ``kind``): a zoo variant's base kind; a word-vector file or
-    shortcut is static; any other model is a transformer (a registry model2vec table counts as one: MTEB loads
-    it through sentence-transformers)."""
+    """The model kind (the zoo study's ``kind``): ``bag-of-words`` or ``contextual``.  A zoo variant has its
+    base's; a word-vector file or shortcut is a bag of words; any other model counts as contextual (a registry
+    Model2Vec table is a bag of words too, but nothing in its MTEB name says so: give such models a ``family`` of
+    their own and read the kind off their card)."""
     from mteb_evalrank.integration.zoo import is_zoo_spec, resolve_zoo_spec
     from mteb_evalrank.models.packaged import WORD_VECTOR_ALIASES
     from mteb_evalrank.models.word_vector_files import split_matrix_spec
@@ -41,13 +42,13 @@ def _kind(model: ResolvedModel) -> str:
 
     spec = model.row.model
     if is_zoo_spec(spec):
-        return BASES[resolve_zoo_spec(spec).base].kind
+        return BASES[resolve_zoo_spec(spec).base].model_kind_name
     if spec.lower() in WORD_VECTOR_ALIASES:
-        return "static"
+        return "bag-of-words"
     path, _ = split_matrix_spec(spec)
     if path.exists() and (path.is_file() or not any((path / m).is_file() for m in ("config.json", "modules.json"))):
-        return "static"
-    return "transformer"
+        return "bag-of-words"
+    return "contextual"
 
 
 def model_list_population(models: Sequence[ResolvedModel]) -> pd.DataFrame:
@@ -59,15 +60,19 @@ def model_list_population(models: Sequence[ResolvedModel]) -> pd.DataFrame:
     from mteb_evalrank.reports.correlation_study import zoo_family
     from mteb_evalrank.reports.study_analysis import POPULATION_COLUMNS
 
+    from mteb_evalrank.models.zoo import contrast_factors, unprocessed_counterpart
+
     rows = []
     for m in models:
-        post = False
+        post, extra = False, {}
         if is_zoo_spec(m.row.model):
             v = resolve_zoo_spec(m.row.model)
             post = v.whiten is not None or v.static_post is not None
+            plain = unprocessed_counterpart(v)
+            extra = {"unprocessed": plain.mteb_name if plain is not None else "", **contrast_factors(v)}
         rows.append({"model": m.name, "family": m.row.family or zoo_family(m.name) or m.name, "floor": m.row.floor,
                      "postprocessed": post, "kind": _kind(m), "lineage": m.row.lineage,
-                     "lineage_reason": m.row.lineage_reason})  # fmt: skip
+                     "lineage_reason": m.row.lineage_reason, "left_out": False, **extra})  # fmt: skip
     return pd.DataFrame(rows, columns=["model", *POPULATION_COLUMNS]).set_index("model")
 
 
