@@ -188,3 +188,31 @@ def test_the_committed_pages_print_the_same_findings():
                       "- **EvalRank (word) predicts downstream better than word similarity",
                       "- **Post-processing helps similarity scores but not downstream (EvalRank Table 10)"]  # fmt: skip
     assert all("within a checkpoint more often than every baseline" in line for line in findings[0][3:])
+
+
+@pytest.mark.parametrize("lineage", ["spacy-sm", "sbert-minilm-mpnet"])
+def test_the_committed_findings_do_not_move_when_a_lineage_is_entered_twice(lineage):
+    """Issue 37: the study's printed Findings (the claim, the post-processing claim and the second estimand per
+    contrast type) are the same, but for their counts of models and pairs, when every row of a lineage of the
+    committed sentence population is entered twice (copies renamed, same seed)."""
+    import re
+    from pathlib import Path
+
+    import pandas as pd
+
+    from mteb_evalrank.reports.study_analysis import SENTENCE, analyse_scores, confirmatory_findings
+
+    docs = Path(__file__).resolve().parents[1] / "docs" / "study"
+    scores = pd.read_csv(docs / "scores.csv", index_col=0)
+    pop = pd.read_csv(docs / "population.csv", index_col=0).fillna("")
+    copy = pop[pop["lineage"] == lineage].copy()
+    copy.index = copy.index + "#2"
+    copy["unprocessed"] = [u + "#2" if u else "" for u in copy["unprocessed"]]
+    scores2 = pd.concat([scores, scores.loc[pop["lineage"] == lineage].set_axis(copy.index)])
+    lines = []
+    for s, p in ((scores, pop), (scores2, pd.concat([pop, copy]))):
+        errors = pd.DataFrame(index=s.index, columns=s.columns, dtype=float)
+        a = analyse_scores(s, errors, p, SENTENCE, n_resamples=100)
+        found = [f.line() for f in (*confirmatory_findings(a, None), *a.within_findings())]
+        lines.append([re.sub(r"\b\d+ (sentence-level models|models|pairs) in", r"N \1 in", x) for x in found])
+    assert len(lines[0]) > 3 and lines[0] == lines[1]
