@@ -242,6 +242,16 @@ def neighbor_sets_for_models(
     return out
 
 
+def check_explain_query(sets: Sequence[NeighborSet], query: int | None) -> None:
+    """``query`` (``--explain-query``) is a position in sample 0: ``0 ≤ query < queries per sample``; checked
+    before the report writes anything."""
+    if query is None:
+        return
+    n = sets[0].query_ids.shape[1]
+    if not 0 <= query < n:
+        raise InputError(f"--explain-query must be in [0, {n - 1}] (position of a query in sample 0), got {query}.")
+
+
 def explain_query(
     sets: Sequence[NeighborSet],
     query: int,
@@ -258,9 +268,7 @@ def explain_query(
     """
     from mteb_evalrank.metrics.neighbors import popular_and_outlier_neighbors
 
-    n = sets[0].query_ids.shape[1]
-    if not 0 <= query < n:
-        raise InputError(f"--explain-query must be in [0, {n - 1}] (position of a query in sample 0).")
+    check_explain_query(sets, query)
     k = k or min(s.k_max for s in sets)
     exclusive_k = min(50, min(s.k_max for s in sets))
     info = popular_and_outlier_neighbors(sets, sample=0, query=query, popular_k=min(5, k), k=k, exclusive_k=exclusive_k)

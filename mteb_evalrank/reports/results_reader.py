@@ -269,16 +269,25 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
     from mteb.cache import ResultCache
     from mteb.results import TaskResult
 
+    from mteb_evalrank.data.files import regular_files, special_file_kind
+
     folder = Path(folder)
-    if not folder.exists():
+    kind = special_file_kind(folder)
+    if kind == "does not exist":
         raise InputError(f"results folder {folder} does not exist.")
+    if kind != "a folder":
+        raise InputError(
+            f"results {folder} is {kind or 'a file'}, not a folder; give a results folder (holding "
+            f"results/<org>__<model>/<revision>/) or a score table ({', '.join(TABLE_SUFFIXES)})."
+        )
     root = folder.parent if folder.name == "results" and not (folder / "results").is_dir() else folder
     cache = ResultCache(root)
     paths = cache.get_cache_paths(require_model_meta=False, include_remote=False)
     out = ResultsFolder()
     from tqdm.auto import tqdm
 
-    for path in tqdm(sorted(paths), desc="reading results", unit="file", disable=not progress, leave=False):
+    paths = regular_files(sorted(Path(p) for p in paths), what="result file")  # a FIFO would block forever
+    for path in tqdm(paths, desc="reading results", unit="file", disable=not progress, leave=False):
         path = Path(path)
         if path.name == "model_meta.json":
             continue

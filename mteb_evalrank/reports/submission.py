@@ -65,8 +65,10 @@ class Submission:
 
 def _model_folders(root: Path) -> list[Path]:
     """Folders holding result files (``<model>/<revision>`` or ``.../experiments/<name>``)."""
-    folders = {p.parent for p in root.rglob("*.json") if p.name != "model_meta.json" and not p.name.startswith(".")}
-    return sorted(folders)
+    from mteb_evalrank.data.files import regular_files
+
+    paths = [p for p in sorted(root.rglob("*.json")) if p.name != "model_meta.json" and not p.name.startswith(".")]
+    return sorted({p.parent for p in regular_files(paths, what="result file")})
 
 
 def _mteb_own_tasks() -> set[str]:
@@ -122,7 +124,7 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
 
     import mteb
 
-    from mteb_evalrank.data.files import output_dir
+    from mteb_evalrank.data.files import atomic_target, atomic_write_text, output_dir, regular_files
 
     root = Path(results_dir)
     if not root.is_dir():
@@ -164,7 +166,7 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
         if folder.parent.name == "experiments":
             target = target / "experiments" / folder.name
         accepted = []
-        for path in sorted(folder.glob("*.json")):
+        for path in regular_files(sorted(folder.glob("*.json")), what="result file"):
             if path.name == "model_meta.json" or path.name.startswith("."):
                 continue
             problem = _check_result(path, registry)
@@ -183,11 +185,12 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
             continue
         target.mkdir(parents=True, exist_ok=True)
         for path in [*accepted, folder / "model_meta.json", folder / "run_settings.jsonl"]:
-            if path.is_file():
-                shutil.copy2(path, target / path.name)
+            if path.is_file():  # a regular file (a FIFO is not): copied whole, through a temporary file
+                with atomic_target(target / path.name) as tmp:
+                    shutil.copy2(path, tmp)
                 sub.copied.append(target / path.name)
         sub.models.append((meta.name, revision))
-    (out / CHECK_FILE).write_text(format_check(sub, root), encoding="utf-8")
+    atomic_write_text(out / CHECK_FILE, format_check(sub, root))
     return sub
 
 
