@@ -404,6 +404,8 @@ def check_inputs_are_not_outputs(
             if in_is_dir and _inside(real_out, real_in) and (
                 kind == "folder" or Path(real_out).suffix.lower() in _READ_BY_WALKS
             ):
+                if kind == "file":
+                    _check_not_protected(Path(out), f"{out_option} file")  # the more telling message first
                 raise InputError(
                     f"{out_option} {out} lies inside the input {in_option} {given}; write the output elsewhere."
                 )

@@ -419,42 +419,45 @@ def read_score_table(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     published per-model tables can be re-analysed."""
     import pandas as pd
 
+    from mteb_evalrank.data.tables import parse_bool_cell, read_strict_table
+
     path = Path(path)
     sep = "\t" if path.suffix.lower() == ".tsv" else ","
-    try:
-        raw = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"score table {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8.") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise InputError(f"score table {path} cannot be read as {'TSV' if sep != ',' else 'CSV'}: "
-                         f"{str(exc).splitlines()[0]}") from None  # fmt: skip
-    raw.columns = [str(c).strip() for c in raw.columns]
-    lower = {c.lower(): c for c in raw.columns}
-    if "model" not in lower:
-        raise InputError(f"score table {path} needs a 'model' column (found: {', '.join(raw.columns)}).")
-    raw = raw.rename(columns={lower[k]: k for k in ("model", *GROUP_COLUMNS) if k in lower})
-    raw["model"] = raw["model"].str.strip()
-    if (raw["model"] == "").any():
-        line = int((raw["model"] == "").to_numpy().argmax()) + 2
-        raise InputError(f"score table {path}, line {line}: empty model name.")
-    dup = raw["model"][raw["model"].duplicated()].tolist()
-    if dup:
-        raise InputError(f"score table {path}: model {dup[0]!r} appears twice (one row per model).")
-    groups = raw.set_index("model")[[c for c in GROUP_COLUMNS if c in raw.columns]].copy()
-    scores = {}
-    for col in [c for c in raw.columns if c not in ("model", *GROUP_COLUMNS)]:
-        text = raw[col].str.strip()
-        values = pd.to_numeric(text.where(text != ""), errors="coerce")
-        bad = text[(text != "") & values.isna() & ~text.str.lower().isin(("nan", "na"))]
-        if len(bad):
-            k = bad.index[0]
-            raise InputError(f"score table {path}, line {k + 2}, column {col!r}: {bad.iloc[0]!r} is not a number.")
-        scores[col] = values.to_numpy(dtype=float)
-    if not scores:
-        raise InputError(f"score table {path} has no score column besides {', '.join(groups.columns) or 'model'}.")
-    frame = pd.DataFrame(scores, index=raw["model"].to_numpy())
+    what = "score table"
+    # strict: repeated columns or models, short or long rows, no rows: errors with the line; the unnamed first
+    # column pandas writes (the study's scores.csv) is the model column
+    table = read_strict_table(path, what=what, sep=sep, key="model", index_name="model")
+    lower = [h.lower() for h in table.header]
+    header = [h.lower() if h.lower() in GROUP_COLUMNS else h for h in table.header]
+    models = table.column("model")
+    group_cols = [c for c in GROUP_COLUMNS if c in lower]
+    groups = pd.DataFrame({c: [cells[lower.index(c)] for _, cells in table.rows] for c in group_cols},
+                          index=pd.Index(models, name="model"), dtype=object)  # fmt: skip
     if "floor" in groups:
-        groups["floor"] = groups["floor"].str.strip().str.lower().isin(("true", "1", "yes"))
+        groups["floor"] = [bool(parse_bool_cell(cells[lower.index("floor")], path=path, what=what, line=line,
+                                                column="floor")) for line, cells in table.rows]  # fmt: skip
+    scores = {}
+    for i, col in enumerate(header):
+        if col == "model" or col in GROUP_COLUMNS:
+            continue
+        values = []
+        for line, cells in table.rows:
+            text = cells[i]
+            if text == "" or text.lower() in ("nan", "na"):
+                values.append(np.nan)
+                continue
+            try:
+                value = float(text)
+            except ValueError:
+                raise InputError(f"{what} {path}, line {line}, column {col!r}: {text!r} is not a number.") from None
+            if not np.isfinite(value):
+                raise InputError(f"{what} {path}, line {line}, column {col!r}: {text!r} is not a finite number "
+                                 "(leave the cell empty for a missing score).")  # fmt: skip
+            values.append(value)
+        scores[col] = np.asarray(values, dtype=float)
+    if not scores:
+        raise InputError(f"{what} {path} has no score column besides {', '.join(['model', *group_cols])}.")
+    frame = pd.DataFrame(scores, index=np.asarray(models, dtype=object))
     return frame, groups
 
 
