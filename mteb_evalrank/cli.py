@@ -819,6 +819,29 @@ def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
     return table.get(cmd, ([], []))
 
 
+#: Commands whose output files are all written, or none: a failure after the first file removes them all
+#: (commands that save results as they go, ``run``, ``study``, ``import-senteval``, keep what is finished).
+ALL_OR_NOTHING = frozenset({"correlate", "heros-report", "n2o", "n2o-compare", "sts-by-level", "report",
+                            "prepare-submission", "export-upstream"})  # fmt: skip
+
+
+def _missing_folders(outputs) -> list[Path]:
+    """The folders on the way to each output (a folder output included) that do not exist yet."""
+    missing: list[Path] = []
+    for _, path, kind in outputs:
+        if path is None or str(path) == "":
+            continue
+        path = Path(path).absolute()
+        folder = path if kind == "folder" else path.parent
+        missing += [p for p in (folder, *folder.parents) if not p.exists()]
+    return missing
+
+
+def _one_line(exc: BaseException) -> str:
+    """The message of ``exc`` on one line (line breaks become "; ")."""
+    return "; ".join(part.strip() for part in str(exc).splitlines() if part.strip())
+
+
 def _format_warning(message, category, filename, lineno, line=None, _default=warnings.formatwarning) -> str:
     """The plugin's own warnings as one line (``mteb-evalrank: warning: ...``); others as Python prints them."""
     if issubclass(category, EvalRankWarning):
@@ -831,13 +854,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     warnings.formatwarning = _format_warning
-    try:
-        from mteb_evalrank.data.files import check_inputs_are_not_outputs
+    import contextlib
 
-        check_inputs_are_not_outputs(*_inputs_and_outputs(args))  # before any work
-        return int(args.func(args) or 0)
+    from mteb_evalrank.data.files import all_or_nothing, check_inputs_are_not_outputs, remove_new_empty_folders
+
+    new_folders: list[Path] = []
+    try:
+        inputs, outputs = _inputs_and_outputs(args)
+        check_inputs_are_not_outputs(inputs, outputs)  # before any work
+        new_folders = _missing_folders(outputs)
+        staged = all_or_nothing() if args.command in ALL_OR_NOTHING else contextlib.nullcontext()
+        with staged:
+            code = int(args.func(args) or 0)
+        if code == 2:
+            remove_new_empty_folders(new_folders)
+        return code
     except EvalRankError as exc:  # user-facing errors: one clear line, no traceback
-        print(f"mteb-evalrank: error: {exc}", file=sys.stderr)
+        remove_new_empty_folders(new_folders)  # a failed command leaves no new, empty folder behind
+        print(f"mteb-evalrank: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
         import os

@@ -311,14 +311,10 @@ def output_file(path: Path, *, what: str = "output file", suffixes: Iterable[str
     if kind not in (None, "does not exist", "a broken symlink"):
         raise InputError(f"{what} {path} is {kind}; an output is written as a new regular file: give a file name.")
     _check_not_protected(path, what)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():  # an existing file is replaced in place: it must open for writing (nothing is written)
-            with open(path, "r+b"):
-                pass
-    except OSError as exc:
-        raise InputError(f"cannot write {what} {path}: {_reason(exc)}.") from exc
-    check_writable_folder(path.parent, what=what, path=path)
+    # nothing is created here: the folder is made when the file is written (atomic_target)
+    existing = next((p for p in (path.parent, *path.parents) if p.is_dir()), None)
+    if existing is not None:
+        check_writable_folder(existing, what=what, path=path)
     return path
 
 
@@ -411,12 +407,60 @@ def check_inputs_are_not_outputs(
                 )
 
 
+#: While :func:`all_or_nothing` runs: the ``(temporary, target)`` renames not done yet and the folders made.
+_STAGED: list[tuple[Path, Path]] | None = None
+_MADE_FOLDERS: list[Path] | None = None
+
+
+def _make_parents(folder: Path) -> None:
+    """``folder.mkdir(parents=True, exist_ok=True)``, remembering (inside :func:`all_or_nothing`) which
+    folders were new, so that they can be removed again when the command fails."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    folder.mkdir(parents=True, exist_ok=True)
+    if _MADE_FOLDERS is not None:
+        _MADE_FOLDERS.extend(missing)  # deepest first
+
+
+def remove_new_empty_folders(folders: Iterable[Path]) -> None:
+    """Remove each of ``folders`` (deepest first) that is empty; a folder holding anything is kept."""
+    for folder in sorted({Path(f) for f in folders}, key=lambda p: len(p.parts), reverse=True):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+@contextlib.contextmanager
+def all_or_nothing() -> Iterator[None]:
+    """Every file written through :func:`atomic_target` inside the block is renamed over its target only when
+    the block ends without an exception; otherwise every temporary file is removed, and so is every folder
+    created for them: a command that fails leaves nothing behind, not even the first of its outputs."""
+    global _STAGED, _MADE_FOLDERS
+    if _STAGED is not None:  # nested: the outer block decides
+        yield
+        return
+    _STAGED, _MADE_FOLDERS = [], []
+    staged, made = _STAGED, _MADE_FOLDERS
+    try:
+        yield
+    except BaseException:
+        for tmp, _ in staged:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+        remove_new_empty_folders(made)
+        raise
+    finally:
+        _STAGED = _MADE_FOLDERS = None
+    for tmp, target in staged:
+        os.replace(tmp, target)
+
+
 @contextlib.contextmanager
 def atomic_target(path: Path) -> Iterator[Path]:
     """A temporary path next to ``path`` (same suffix, so writers that go by it still work); when the block
-    ends without an exception it is renamed over ``path`` (``os.replace``), otherwise removed."""
+    ends without an exception it is renamed over ``path`` (``os.replace``: a symlink at ``path`` is replaced,
+    never written through), otherwise removed.  Inside :func:`all_or_nothing` the rename waits for the end
+    of that block."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _make_parents(path.parent)
     fd, name = tempfile.mkstemp(prefix=f".{path.stem[:100]}.", suffix=f".tmp{path.suffix[:20]}", dir=path.parent)
     os.close(fd)
     tmp = Path(name)
@@ -426,13 +470,19 @@ def atomic_target(path: Path) -> Iterator[Path]:
         umask = os.umask(0o022)
         os.umask(umask)
         mode = 0o666 & ~umask
+    staged = False
     try:
         os.chmod(tmp, mode)
         yield tmp
-        os.replace(tmp, path)
+        if _STAGED is not None:
+            _STAGED.append((tmp, path))
+            staged = True
+        else:
+            os.replace(tmp, path)
     finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+        if not staged:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> Path:

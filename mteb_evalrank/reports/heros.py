@@ -246,6 +246,9 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
     if long_chart:
         fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.05 / total), ncol=6,
                    fontsize=9, frameon=False)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
+    try:
+        with atomic_target(path) as tmp:  # whole or not at all; a symlink at PATH is replaced, not written through
+            fig.savefig(tmp, dpi=110, bbox_inches="tight", format=path.suffix[1:].lower())
+    finally:
+        plt.close(fig)
     return path

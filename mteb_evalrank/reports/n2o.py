@@ -131,8 +131,11 @@ def plot_heatmap(path: Path, result: N2OMatrix, *, title: str | None = None) -> 
     ax.set_title(title or f"N2O, k = {result.k}, mean over {samples} sample(s) (diagonal = 1)", fontsize=fontsize + 3)
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="N2O (off-diagonal scale)")
     fig.tight_layout()
-    fig.savefig(path, dpi=130, bbox_inches="tight")
-    plt.close(fig)
+    try:
+        with atomic_target(path) as tmp:  # whole or not at all; a symlink at PATH is replaced, not written through
+            fig.savefig(tmp, dpi=130, bbox_inches="tight", format=path.suffix[1:].lower())
+    finally:
+        plt.close(fig)
     return path
 
 
