@@ -58,15 +58,33 @@ def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
         entries = data["scores"][split]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{path}: not an N2O task result ({type(exc).__name__}: {exc}).") from exc
-    entry = next((e for e in entries if "neighbors" in e), None)
+    if not isinstance(entries, list):
+        raise InputError(f"{path}: key scores.{split} is not a list of score entries.")
+    entry = next((e for e in entries if isinstance(e, dict) and "neighbors" in e), None)
     if entry is None:
         raise InputError(f"{path}: no neighbour lists in split {split!r}.")
+    for key in ("neighbors", "query_ids", "corpus_fingerprint", "corpus_size"):
+        if key not in entry:
+            raise InputError(f"{path}: key scores.{split}[].{key} is missing.")
+    try:
+        ids = np.asarray(entry["neighbors"], dtype=np.int64)
+        query_ids = np.asarray(entry["query_ids"], dtype=np.int64)
+        size = int(entry["corpus_size"])
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise InputError(f"{path}: key scores.{split}[].neighbors/query_ids/corpus_size: not integers of the "
+                         f"expected shape ({type(exc).__name__}).") from None  # fmt: skip
+    # shapes: neighbours (samples, queries, k), query ids (samples, queries), every id a corpus position
+    if ids.ndim != 3 or query_ids.ndim != 2 or ids.shape[:2] != query_ids.shape or ids.shape[2] < 1:
+        raise InputError(f"{path}: key scores.{split}[].neighbors has shape {ids.shape} and query_ids "
+                         f"{query_ids.shape}; expected (samples, queries, k) and (samples, queries).")  # fmt: skip
+    if size < 1 or ids.min() < 0 or ids.max() >= size or query_ids.min() < 0 or query_ids.max() >= size:
+        raise InputError(f"{path}: key scores.{split}[].neighbors holds ids outside the corpus of {size} sentences.")
     return NeighborSet(
         name=name,
-        ids=np.asarray(entry["neighbors"], dtype=np.int64),
-        query_ids=np.asarray(entry["query_ids"], dtype=np.int64),
+        ids=ids,
+        query_ids=query_ids,
         corpus_fingerprint=str(entry["corpus_fingerprint"]),
-        corpus_size=int(entry["corpus_size"]),
+        corpus_size=size,
         seed=entry.get("seed"),
         meta={k: entry.get(k) for k in ("needle_mrr", "needle_top1", "needle_top5", "search", "corpus_origin")},
     )

@@ -157,6 +157,28 @@ def read_score(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> floa
     return values[0] if len(values) == 1 else float(np.mean(values))
 
 
+#: The range of a stored score, by key: fractions (accuracies, F1, MRR, hits) in [0, 1], correlations and
+#: cosines in [-1, 1].  A fraction outside its range is an error (no such score exists); a cosine or main
+#: score outside [-1, 1] is a warning (a normalised cosine can in principle fall below -1).
+_FRACTION_KEY = r"(acc|accuracy|devacc|f1.*|precision.*|recall.*|ap|map.*|mrr|.*_mrr|.*hits_at_\d+|ndcg.*)"
+_SIGNED_KEY = r"(main_score|.*spearman.*|.*pearson.*|cosine|normalized_cosine)"
+
+
+def check_score_range(path: str | Path, subset: str, key: str, value: float) -> None:
+    """A finite stored score against its range (see :data:`_FRACTION_KEY`): an accuracy of -5 raises
+    :class:`InputError` naming the file and the key; a normalised cosine of 5.0 warns."""
+    import re
+
+    from mteb_evalrank.errors import EvalRankWarning
+
+    if re.fullmatch(_FRACTION_KEY, key) and not 0.0 <= value <= 1.0:
+        raise InputError(f"{path}: score {subset}.{key} is {value!r}, outside [0, 1] (a fraction); repair or "
+                         "re-run this result.")  # fmt: skip
+    if re.fullmatch(_SIGNED_KEY, key) and not -1.0 <= value <= 1.0:
+        warnings.warn(EvalRankWarning(f"{path}: score {subset}.{key} is {value!r}, outside [-1, 1]; check this "
+                                      "result."), stacklevel=3)  # fmt: skip
+
+
 def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
     """The score ``name`` as stored in one result file: a value that is not a number is an error naming the
     file and the key; NaN or ``null`` is missing (the model is dropped from that cell), with a warning."""
@@ -171,6 +193,8 @@ def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
         if key in entry and (v is None or not math.isfinite(v)):
             warnings.warn(f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is {v!r}; "
                           f"counted as missing ({name} of {record['model']} is left out)", stacklevel=3)  # fmt: skip
+        elif v is not None:
+            check_score_range(record["path"], entry.get("hf_subset", "default"), key, float(v))
 
 
 def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[str]:
@@ -287,6 +311,7 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
     from tqdm.auto import tqdm
 
     paths = regular_files(sorted(Path(p) for p in paths), what="result file")  # a FIFO would block forever
+    owners: dict[tuple[str, str], Path] = {}
     for path in tqdm(paths, desc="reading results", unit="file", disable=not progress, leave=False):
         path = Path(path)
         if path.name == "model_meta.json":
@@ -298,7 +323,19 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
             out.skipped.append((str(path), reason))
             warnings.warn(f"skipped {path}: not a readable MTEB result ({reason})", stacklevel=2)
             continue
+        expected = path.stem
+        if result.task_name != expected:  # matched by its file name, never by what it says inside
+            reason = f"it holds a result of task {result.task_name}, not {expected}"
+            out.skipped.append((str(path), reason))
+            warnings.warn(f"skipped {path}: {reason} (rename or remove the file)", stacklevel=2)
+            continue
         who = result_identity(path)
+        owner = owners.setdefault((who.label, who.revision), path.parent)
+        if owner != path.parent:
+            raise InputError(
+                f"{owner} and {path.parent} both hold results of {who.label} revision {who.revision} (their "
+                "model_meta.json name the same model and revision); move or remove one of them."
+            )
         out.records.append({"model": who.label, "revision": who.revision, "task": result.task_name,
                             "scores": result.scores, "mtime": path.stat().st_mtime, "path": str(path)})  # fmt: skip
     if not out.records:
