@@ -300,6 +300,9 @@ def decide_claim(scores: pd.DataFrame, claim: str, baselines: Sequence[str], tar
     part = scores[[claim, *baselines, *targets]].dropna()
     kept = [m for m in part.index if not (floors or {}).get(m, False)]
     part = part.loc[kept]
+    if len(part) < 3:  # a rank correlation, let alone its bootstrap, needs models
+        raise InputError(f"--claim {claim}: {len(part)} model(s) have {claim}, every baseline and {label} "
+                         "(random floors left out); the test needs at least 3.")  # fmt: skip
     y = part[targets].mean(axis=1).to_numpy()
     test = better_than_all(part[claim].to_numpy(), {b: part[b].to_numpy() for b in baselines}, y,
                            [lineages.get(m, str(m)) for m in part.index], alpha=alpha, n_resamples=n_resamples,
