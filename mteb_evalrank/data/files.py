@@ -110,7 +110,7 @@ def read_bytes(path: Path, *, what: str = "file", limit: int | None = None) -> b
         size = path.stat().st_size
         if size > limit:
             raise InputError(f"{what} {path} has {size:,} bytes; the limit is {limit:,}.")
-        with open(path, "rb") as fh:
+        with path.open("rb") as fh:  # never more than the limit, also when the file grows meanwhile
             data = fh.read(limit + 1)
     except OSError as exc:  # unreadable file, or a folder on the way that cannot be entered
         raise InputError(f"cannot read {what} {path}: {_reason(exc)}.") from exc
