@@ -863,7 +863,7 @@ def main(argv: list[str] | None = None) -> int:
         inputs, outputs = _inputs_and_outputs(args)
         check_inputs_are_not_outputs(inputs, outputs)  # before any work
         new_folders = _missing_folders(outputs)
-        staged = all_or_nothing() if args.command in ALL_OR_NOTHING else contextlib.nullcontext()
+        staged = all_or_nothing(outputs) if args.command in ALL_OR_NOTHING else contextlib.nullcontext()
         with staged:
             code = int(args.func(args) or 0)
         if code == 2:

@@ -410,6 +410,14 @@ def check_inputs_are_not_outputs(
 #: While :func:`all_or_nothing` runs: the ``(temporary, target)`` renames not done yet and the folders made.
 _STAGED: list[tuple[Path, Path]] | None = None
 _MADE_FOLDERS: list[Path] | None = None
+#: The outputs the running command declared (real paths): only writes to them, or into them, are staged.
+_DECLARED: tuple[tuple[str, bool], ...] = ()
+
+
+def _declared(path: Path) -> bool:
+    real = os.path.realpath(path)
+    # (a figure named without a suffix is written as .png: figure_file)
+    return any(real in (out, out + ".png") or (is_folder and _inside(real, out)) for out, is_folder in _DECLARED)
 
 
 def _make_parents(folder: Path) -> None:
@@ -429,14 +437,17 @@ def remove_new_empty_folders(folders: Iterable[Path]) -> None:
 
 
 @contextlib.contextmanager
-def all_or_nothing() -> Iterator[None]:
-    """Every file written through :func:`atomic_target` inside the block is renamed over its target only when
-    the block ends without an exception; otherwise every temporary file is removed, and so is every folder
-    created for them: a command that fails leaves nothing behind, not even the first of its outputs."""
-    global _STAGED, _MADE_FOLDERS
+def all_or_nothing(outputs: Iterable[tuple[str, Path | str | None, str]] = ()) -> Iterator[None]:
+    """Every file of ``outputs`` (``(option, path, kind)`` as for :func:`check_inputs_are_not_outputs`; a
+    folder stands for every file in it) written through :func:`atomic_target` inside the block is renamed over
+    its target only when the block ends without an exception; otherwise every temporary file is removed, and
+    so is every folder created for them: a command that fails leaves nothing behind, not even the first of its
+    outputs.  Other files (scratch figures, caches) are written at once."""
+    global _STAGED, _MADE_FOLDERS, _DECLARED
     if _STAGED is not None:  # nested: the outer block decides
         yield
         return
+    _DECLARED = tuple((os.path.realpath(path), kind == "folder") for _, path, kind in outputs if path)
     _STAGED, _MADE_FOLDERS = [], []
     staged, made = _STAGED, _MADE_FOLDERS
     try:
@@ -449,6 +460,7 @@ def all_or_nothing() -> Iterator[None]:
         raise
     finally:
         _STAGED = _MADE_FOLDERS = None
+        _DECLARED = ()
     for tmp, target in staged:
         os.replace(tmp, target)
 
@@ -460,7 +472,11 @@ def atomic_target(path: Path) -> Iterator[Path]:
     never written through), otherwise removed.  Inside :func:`all_or_nothing` the rename waits for the end
     of that block."""
     path = Path(path)
-    _make_parents(path.parent)
+    deferred = _STAGED is not None and _declared(path)
+    if deferred:
+        _make_parents(path.parent)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.stem[:100]}.", suffix=f".tmp{path.suffix[:20]}", dir=path.parent)
     os.close(fd)
     tmp = Path(name)
@@ -474,7 +490,7 @@ def atomic_target(path: Path) -> Iterator[Path]:
     try:
         os.chmod(tmp, mode)
         yield tmp
-        if _STAGED is not None:
+        if deferred and _STAGED is not None:
             _STAGED.append((tmp, path))
             staged = True
         else:
