@@ -238,6 +238,7 @@ ROWS = [
     (["n2o", "a", "b", "--corpus", "good.txt", "--queries", "5", "--explain-query", "5", "--csv", "new.csv"], "--explain-query must be in [0, 4]"),
     (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "Nope", "--plot", "newdir/x.png", "--csv", "new.csv"], "has no column 'Nope'"),
     (["run", "-m", "nosuch-model", "-t", "WS-353-All", "-o", "newout"], "see docs/getting-started.md#model-specs"),
+    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", "newout", "--overwrite-strategy", "only-cache"], "--overwrite-strategy only-cache: no cached result of WS-353-All"),
     (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--claim", "EvalRankSent"], "needs at least one other primary intrinsic score"),
     # --- only regular files are read: FIFO, device, symlink loop, a file where a folder is wanted
     (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "fifo.txt"], "corpus file fifo.txt is a FIFO (named pipe), not a regular file"),
