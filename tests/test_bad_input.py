@@ -201,14 +201,14 @@ def test_unreadable_corpus_file(files, monkeypatch):
 
     path = files["good.txt"]
     if os.geteuid() == 0:  # root reads through chmod 000: simulate the permission error
-        real = Path.read_bytes
+        real = Path.open
 
-        def read_bytes(self):
+        def open_(self, *args, **kwargs):
             if self == path:
                 raise PermissionError(13, "Permission denied", str(self))
-            return real(self)
+            return real(self, *args, **kwargs)
 
-        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+        monkeypatch.setattr(Path, "open", open_)
     else:
         path.chmod(0)
     with pytest.raises(InputError, match=f"cannot read corpus file {path}: Permission denied"):

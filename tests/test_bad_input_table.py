@@ -42,6 +42,26 @@ def checksums(root: Path) -> dict[str, str]:
     }
 
 
+def snapshot(root: Path) -> dict[str, str]:
+    """Every entry below ``root`` (the plugin cache excepted): SHA-256 of a regular file, the kind of anything
+    else (a folder, a FIFO, a symlink); symlinks are not followed."""
+    import stat
+
+    out = {}
+    for p in sorted(root.rglob("*")):
+        rel = str(p.relative_to(root))
+        if rel == "cache" or rel.startswith("cache/"):
+            continue
+        mode = p.lstat().st_mode
+        if stat.S_ISLNK(mode):
+            out[rel] = "link:" + str(p.readlink())
+        elif stat.S_ISREG(mode):
+            out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+        else:
+            out[rel] = "dir" if stat.S_ISDIR(mode) else "special"
+    return out
+
+
 @pytest.fixture
 def workdir(tmp_path, monkeypatch, seeded) -> Path:
     monkeypatch.chdir(tmp_path)
@@ -63,6 +83,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     data = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
     data["scores"]["test"][0]["normalized_cosine"] = "abc"
     (heros / "HEROS.json").write_text(json.dumps(data))
+    _round_two_files(tmp_path, seeded)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -71,6 +92,68 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
             data["scores"]["test"][0]["main_score"] = "abc"
         (scores / f"{task}.json").write_text(json.dumps(data))
     return tmp_path
+
+
+TABLE = "model,EvalRankSent,SentEvalMR\n" + "".join(f"m{i},{i / 10},{(i * 7 % 10) / 10}\n" for i in range(8))
+
+
+def _round_two_files(tmp_path: Path, seeded: Path) -> None:
+    """The inputs of issue 38's rows: score tables and families files (valid and malformed), special files
+    (a FIFO, a symlink loop, a symlink onto a result file), SentEval JSON and word vectors of the new kinds."""
+    import os
+
+    files = {
+        "T.csv": TABLE,
+        "fam.csv": "model,family\n" + "".join(f"m{i},f{i // 2}\n" for i in range(8)),
+        "dup_header.csv": "model,EvalRankSent,EvalRankSent,SentEvalMR\nm1,1,2,3\nm2,2,3,4\n",
+        "short_row.csv": "model,EvalRankSent,SentEvalMR\nm1,0.1\nm2,0.2,0.3\n",
+        "long_row.csv": "model,EvalRankSent,SentEvalMR\nm1,0.1,0.2,0.3\n",
+        "no_rows.csv": "model,EvalRankSent,SentEvalMR\n",
+        "maybe_floor.csv": "model,EvalRankSent,SentEvalMR,floor\nm1,0.1,0.2,maybe\n",
+        "inf_cell.csv": "model,EvalRankSent,SentEvalMR\nm1,inf,0.2\n",
+        "dup_model.csv": TABLE + "m3,0.5,0.5\n",
+        "dup_fam.csv": "model,family\nm1,a\nm1,b\n",
+        "short_fam.csv": "model,family,floor\nm1,a\n",
+        "floor_fam.csv": "model,family,floor\nm1,a,perhaps\n",
+        "senteval_dup_keys.json": '{"MR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 10}, "MR": {}}',
+        "senteval_deep.json": '{"MR": ' + "[" * 50000 + "]" * 50000 + "}",
+        "senteval_fraction.json": '{"MR": {"devacc": 75.0, "acc": 0.5, "ndev": 10, "ntest": 10}}',
+        "senteval_mixed.json": '{"STR": {"pearson": 85.0, "spearman": 0.8, "nsamples": 10}}',
+        "two_spaces.txt": "cat 1 0 0\nmoney  1 2 3\n",
+        "nul_word.txt": "cat 1 0 0\nmo\x00ney 1 2 3\n",
+        "result.xlsx": "not a spreadsheet",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    os.mkfifo(tmp_path / "fifo.json")
+    os.mkfifo(tmp_path / "fifo.txt")
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    (tmp_path / "link.html").symlink_to(model_folder(seeded, *GLOVE) / "SentEvalMR.json")
+    (tmp_path / "Rlink").symlink_to(seeded)
+    (tmp_path / "srcdir").mkdir()
+    fifo_results = tmp_path / "fifo_results" / "results" / "o__m" / "r"
+    fifo_results.mkdir(parents=True)
+    os.mkfifo(fifo_results / "HEROS.json")
+    n2o = tmp_path / "n2o_results" / "results"
+    for i in range(2):
+        folder = n2o / f"o__m{i}" / "r"
+        folder.mkdir(parents=True)
+        entry = {"neighbors": [[[1, 2, 3], [0, 2, 3]]], "query_ids": [[0, 1]], "corpus_fingerprint": "f",
+                 "corpus_size": 10, "seed": 1}  # fmt: skip
+        (folder / "N2O.json").write_text(json.dumps({"scores": {"test": [entry]}}))
+    bad_shape = tmp_path / "n2o_shape" / "results" / "o__m" / "r"
+    bad_shape.mkdir(parents=True)
+    (bad_shape / "N2O.json").write_text(json.dumps({"scores": {"test": [{"neighbors": [1, 2], "query_ids": [0],
+                                        "corpus_fingerprint": "f", "corpus_size": 10}]}}))  # fmt: skip
+    # a results folder with an accuracy of -5, and one where two folders claim one model and revision
+    for name in ("minus_five", "two_claims"):
+        shutil.copytree(seeded, tmp_path / name)
+    path = model_folder(tmp_path / "minus_five", *GLOVE) / "SentEvalMR.json"
+    data = json.loads(path.read_text())
+    data["scores"]["test"][0]["accuracy"] = -5
+    path.write_text(json.dumps(data))
+    shutil.copytree(model_folder(tmp_path / "two_claims", *GLOVE).parent, tmp_path / "two_claims" / "results" / "copy__glove")
 
 
 def _cuda_available() -> bool:
@@ -129,6 +212,67 @@ ROWS = [
     (["run", "-m", "ragged.txt", "-t", "WS-353-All", "-o", "out"], "ragged.txt, line 2: the vector of 'b' has 1 value, expected 2"),
     (["n2o", "latin1_vectors.txt", "glove-6b-50d", "--corpus", "good.txt"], "latin1_vectors.txt, line 2: not UTF-8 text: byte 0xe9 at column 4"),
     (["run", "-m", "empty_vectors.txt", "-t", "WS-353-All", "-o", "out"], "empty file: no word vectors found"),
+    # --- issue 38: an output is never an input (real paths, symlinks, '..', folders that contain or lie inside)
+    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--csv", "T.csv"], "--csv T.csv is the input RESULTS T.csv"),
+    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--families", "fam.csv", "--out", "fam.csv"], "--out fam.csv is the input --families fam.csv"),
+    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--csv", "sub/../T.csv"], "is the input RESULTS T.csv"),
+    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--out", "./afile/../T.csv"], "is the input RESULTS T.csv"),
+    ([*CORRELATE, "--csv", f"{G}/run_settings.jsonl"], "is the run settings of an MTEB result folder"),
+    ([*CORRELATE, "--csv", "Rlink/results/local__glove.6B.50d/8def0747613c/new.json"], "lies inside the input RESULTS"),
+    (["n2o-compare", "n2o_results", "--corpus", "good.txt", "--csv", "good.txt"], "--csv good.txt is the input --corpus good.txt"),
+    (["report", "{R}", "--out", "link.html"], "link.html is an MTEB result file (task SentEvalMR)"),
+    (["report", "good.txt", "--out", "link.html"], "is an MTEB result file (task SentEvalMR)"),
+    (["prepare-submission", "{R}/results", "--out", "{R}", "--overwrite"], "contains the input RESULTS_DIR"),
+    (["prepare-submission", "{R}", "--out", "{R}/results/sub"], "lies inside the input RESULTS_DIR"),
+    (["build-data", "evalrank-word", "--sources", "srcdir", "--out", "srcdir"], "--out srcdir is the input --sources srcdir"),
+    (["export-upstream", "--mteb-source", "srcdir", "--out", "srcdir/patch"], "lies inside the input --mteb-source"),
+    # --- option ranges, checked by the parser; nothing written by a command that fails
+    (["leaderboard", "{R}", "--port", "70000"], "argument --port: must be ≤ 65,535, got 70,000"),
+    (["leaderboard", "{R}", "--port", "0"], "argument --port: must be ≥ 1, got 0"),
+    (["run", "-t", "EvalRankWord", "--batch-size", "99999999999"], "argument --batch-size: must be ≤ 1,048,576"),
+    ([*CORRELATE, "--n-resamples", "1000000000"], "argument --n-resamples: must be ≤ 10,000,000"),
+    ([*CORRELATE, "--seed", "99999999999"], "argument --seed: must be ≤ 4,294,967,295"),
+    (["study", "--out", "s", "--shard", "3/2"], "argument --shard: --shard 3/2: need 1 ≤ i ≤ n"),
+    (["study", "--out", "s", "--shard", "x"], "argument --shard: --shard must look like i/n"),
+    (["n2o-compare", "n2o_results", "--csv", "new.csv", "--out", "new.png", "--explain-query", "5"], "--explain-query must be in [0, 1]"),
+    (["n2o", "a", "b", "--corpus", "good.txt", "--queries", "5", "--explain-query", "5", "--csv", "new.csv"], "--explain-query must be in [0, 4]"),
+    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "Nope", "--plot", "newdir/x.png", "--csv", "new.csv"], "has no column 'Nope'"),
+    (["run", "-m", "nosuch-model", "-t", "WS-353-All", "-o", "newout"], "see docs/getting-started.md#model-specs"),
+    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", "newout", "--overwrite-strategy", "only-cache"], "--overwrite-strategy only-cache: no cached result of WS-353-All"),
+    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--claim", "EvalRankSent"], "needs at least one other primary intrinsic score"),
+    # --- only regular files are read: FIFO, device, symlink loop, a file where a folder is wanted
+    (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "fifo.txt"], "corpus file fifo.txt is a FIFO (named pipe), not a regular file"),
+    (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "/dev/zero"], "corpus file /dev/zero is a character device"),
+    (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "loop1"], "corpus file loop1 is a symlink loop"),
+    (["import-senteval", "fifo.json", "--model", "o/m", "--revision", "r", "-o", "out"], "fifo.json is a FIFO (named pipe)"),
+    (["heros-report", "fifo_results"], "no HEROS.json found below"),
+    (["correlate", "fifo.json", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "results fifo.json is a FIFO (named pipe), not a folder"),
+    (["correlate", f"{G}/SentEvalMR.json", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "is a file, not a folder; give a results folder"),
+    (["correlate", "result.xlsx", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "is a file, not a folder; give a results folder"),
+    (["report", "{R}", "--correlation", "fifo.txt", "--out", "new.html"], "correlation CSV fifo.txt is a FIFO"),
+    (["n2o", "a", "b", "--corpus", "good.txt", "--csv", "/dev/null"], "is a character device; an output is written as a new regular file"),
+    # --- shapes and ranges
+    (["correlate", "dup_header.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "line 1: the column 'EvalRankSent' appears twice"),
+    (["correlate", "short_row.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "line 2: 2 cell(s), the header has 3"),
+    (["correlate", "long_row.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "line 2: 4 cell(s), the header has 3"),
+    (["correlate", "no_rows.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "has a header but no rows"),
+    (["correlate", "maybe_floor.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "'maybe' is not true or false"),
+    (["correlate", "inf_cell.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "'inf' is not a finite number"),
+    (["correlate", "dup_model.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "line 10: model 'm3' appears again (first on line 5)"),
+    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--families", "dup_fam.csv"], "line 3: model 'm1' appears again"),
+    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--families", "short_fam.csv"], "line 2: 2 cell(s), the header has 3"),
+    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--families", "floor_fam.csv"], "'perhaps' is not true or false"),
+    (["correlate", "minus_five", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR:accuracy", "--no-progress"], "score default.accuracy is -5.0, outside [0, 1]"),
+    (["correlate", "two_claims", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"], "both hold results of local/glove.6B.50d revision 8def0747613c"),
+    (["n2o-compare", "n2o_shape"], "key scores.test[].neighbors has shape (2,)"),
+    (["import-senteval", "senteval_dup_keys.json", "--model", "o/m", "--revision", "r", "-o", "out"], "the key 'MR' appears twice in one object"),
+    (["import-senteval", "senteval_deep.json", "--model", "o/m", "--revision", "r", "-o", "out"], "JSON nested too deeply"),
+    (["import-senteval", "senteval_fraction.json", "--model", "o/m", "--revision", "r", "-o", "out"], "MR.acc is 0.5: a fraction"),
+    (["import-senteval", "senteval_mixed.json", "--model", "o/m", "--revision", "r", "-o", "out"], "correlations mix percent"),
+    (["import-senteval", "senteval_mr.json", "--model", "o/m\nx", "--revision", "r", "-o", "out"], "--model 'o/m\\nx' holds '\\n'"),
+    (["import-senteval", "senteval_mr.json", "--model", "o/m", "--revision", "r 1", "-o", "out"], "--revision 'r 1' holds ' '"),
+    (["run", "-m", "two_spaces.txt", "-t", "WS-353-All", "-o", "out"], "two_spaces.txt, line 2: the word 'money ' has a space or tab at its end"),
+    (["run", "-m", "nul_word.txt", "-t", "WS-353-All", "-o", "out"], "nul_word.txt, line 2: the word 'mo\\x00ney' holds a NUL byte"),
 ]  # fmt: skip
 
 
@@ -137,6 +281,7 @@ def test_bad_input_gets_one_line_exit_code_2_and_changes_nothing(argv, fragment,
     from mteb_evalrank.cli import main
 
     before = checksums(seeded)
+    work_before = snapshot(workdir)
     args = [a.replace("{R}", str(seeded)) for a in argv]
     try:
         code = main(args)
@@ -148,7 +293,9 @@ def test_bad_input_gets_one_line_exit_code_2_and_changes_nothing(argv, fragment,
     last = err.strip().splitlines()[-1]
     assert fragment.replace("{R}", str(seeded)) in last, last
     assert last.startswith(("mteb-evalrank: error: ", "mteb-evalrank ")), last
+    assert len([line for line in err.splitlines() if line.startswith("mteb-evalrank")]) == 1, err[-2000:]
     assert checksums(seeded) == before
+    assert snapshot(workdir) == work_before, "an input changed, or a file or folder was created"
     assert not [p for p in Path.cwd().rglob("*") if ".tmp" in p.name], "a temporary file was left behind"
 
 

@@ -69,6 +69,8 @@ def reference_parse(data: bytes) -> tuple[list[str], np.ndarray]:
         word, fields = " ".join(tokens[:-dim]), tokens[-dim:]
         if not word:
             raise RefError(lineno, "no word")
+        if "\x00" in word or word != word.strip():  # "money " (two spaces before the values), a NUL
+            raise RefError(lineno, "word")
         if not all(NUMBER.fullmatch(t) for t in fields):
             raise RefError(lineno, "value")
         with np.errstate(over="ignore"):

@@ -38,21 +38,102 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
-def read_text(path: Path, *, what: str = "file", encoding: str = "utf-8") -> str:
-    """The whole of ``path`` decoded with ``encoding`` (universal newlines are left to the caller)."""
+def read_text(path: Path, *, what: str = "file", encoding: str = "utf-8", limit: int | None = None) -> str:
+    """The whole of ``path`` decoded with ``encoding`` (universal newlines are left to the caller); only a
+    regular file of at most ``limit`` bytes (default :data:`MAX_TEXT_BYTES`) is read (:func:`read_bytes`)."""
     path = Path(path)
-    try:
-        if not path.exists():
-            raise InputError(f"{what} {path} does not exist.")
-        if path.is_dir():
-            raise InputError(f"{what} {path} is a folder, not a file.")
-        data = path.read_bytes()
-    except OSError as exc:  # unreadable file, or a folder on the way that cannot be entered
-        raise InputError(f"cannot read {what} {path}: {_reason(exc)}.") from exc
+    data = read_bytes(path, what=what, limit=limit)
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
         raise decoding_error(path, exc, what=what, encoding=encoding) from exc
+
+
+#: Largest text file read whole (corpora, SentEval JSON, score tables, families files): 2 GiB.
+MAX_TEXT_BYTES = 2 * 2**30
+
+
+def special_file_kind(path: Path) -> str | None:
+    """What ``path`` is when it is not a regular file (symlinks followed), or ``None`` for a regular file.
+
+    ``"does not exist"``, ``"a folder"``, ``"a FIFO (named pipe)"``, ``"a character device"``, ``"a block
+    device"``, ``"a socket"``, ``"a symlink loop"``, ``"a broken symlink"``: :func:`os.stat` answers without
+    opening the file, so a FIFO or a device is named, never read (reading a FIFO blocks forever).
+    """
+    import errno
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symlink loop"
+        if exc.errno == errno.ENOENT:
+            return "a broken symlink" if os.path.islink(path) else "does not exist"
+        if exc.errno == errno.ENAMETOOLONG:
+            return "a name longer than the file system allows"
+        return f"not readable ({_reason(exc)})"
+    mode = st.st_mode
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_regular_file(path: Path, *, what: str = "file") -> Path:
+    """``path`` if it is a regular file (symlinks followed); else :class:`InputError` naming what it is."""
+    kind = special_file_kind(Path(path))
+    if kind == "does not exist":
+        raise InputError(f"{what} {path} does not exist.")
+    if kind == "a folder":
+        raise InputError(f"{what} {path} is a folder, not a file.")
+    if kind is not None:
+        raise InputError(f"{what} {path} is {kind}, not a regular file; give a regular file.")
+    return Path(path)
+
+
+def read_bytes(path: Path, *, what: str = "file", limit: int | None = None) -> bytes:
+    """The bytes of the regular file ``path`` (:func:`check_regular_file`), at most ``limit`` bytes (default
+    :data:`MAX_TEXT_BYTES`): a larger file is refused before it is read."""
+    path = check_regular_file(Path(path), what=what)
+    limit = MAX_TEXT_BYTES if limit is None else limit
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            raise InputError(f"{what} {path} has {size:,} bytes; the limit is {limit:,}.")
+        with path.open("rb") as fh:  # never more than the limit, also when the file grows meanwhile
+            data = fh.read(limit + 1)
+    except OSError as exc:  # unreadable file, or a folder on the way that cannot be entered
+        raise InputError(f"cannot read {what} {path}: {_reason(exc)}.") from exc
+    if len(data) > limit:  # grew while read
+        raise InputError(f"{what} {path} has more than {limit:,} bytes; the limit is {limit:,}.")
+    return data
+
+
+def regular_files(paths: Iterable[Path], *, what: str = "file") -> list[Path]:
+    """The regular files among ``paths`` (symlinks followed); every other entry (FIFO, device, socket,
+    symlink loop, broken symlink, folder) is skipped with one warning naming it and what it is."""
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+
+    kept = []
+    for path in paths:
+        kind = special_file_kind(Path(path))
+        if kind is None:
+            kept.append(Path(path))
+        else:
+            warnings.warn(f"skipped {path}: {kind}, not a regular {what}.", EvalRankWarning, stacklevel=2)
+    return kept
 
 
 def read_lines(path: Path, *, what: str = "file", encoding: str = "utf-8") -> list[str]:
@@ -141,28 +222,44 @@ _PROTECT_PROBE_BYTES = 64 * 2**20
 
 
 def protected_file_reason(path: Path) -> str | None:
-    """Why ``path`` (an existing file) must not be replaced by an output option, or ``None``.
+    """Why ``path`` (an existing file; a symlink is judged by the file it points to) must not be replaced by
+    an output option, or ``None``.
 
     Protected: an MTEB result file (a JSON object with ``task_name`` and ``scores``, what ``TaskResult``
-    writes) and a ``model_meta.json`` (a JSON object with ``name``; MTEB writes one into every result
-    folder).  Only ``.json`` files are looked into.
+    writes, or MTEB 1.x's ``mteb_dataset_name``), a ``model_meta.json`` (a JSON object with ``name``; MTEB
+    writes one into every result folder), a ``run_settings.jsonl``, and any other ``.json``/``.jsonl`` file
+    of a folder that holds a ``model_meta.json`` or ``run_settings.jsonl`` (a result folder: its truncated or
+    foreign files too).
     """
     import json
 
-    path = Path(path)
+    path = Path(os.path.realpath(path))
     try:
-        if path.suffix.lower() != ".json" or not path.is_file() or path.stat().st_size > _PROTECT_PROBE_BYTES:
+        if not path.is_file() or path.suffix.lower() not in (".json", ".jsonl"):
             return None
+        if path.name == "run_settings.jsonl":
+            return "the run settings of an MTEB result folder"
+        in_result_folder = _in_result_folder(path)
+        if path.stat().st_size > _PROTECT_PROBE_BYTES:
+            return "a file of an MTEB result folder" if in_result_folder else None
         data = json.loads(path.read_bytes())
     except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    if "task_name" in data and "scores" in data:
-        return f"an MTEB result file (task {data.get('task_name')})"
-    if path.name == "model_meta.json" and "name" in data:
-        return "the model metadata of an MTEB result folder"
+        return "a file of an MTEB result folder" if _in_result_folder(path) else None
+    if isinstance(data, dict):
+        if ("task_name" in data and "scores" in data) or "mteb_dataset_name" in data:
+            return f"an MTEB result file (task {data.get('task_name', data.get('mteb_dataset_name'))})"
+        if path.name == "model_meta.json" and "name" in data:
+            return "the model metadata of an MTEB result folder"
+    if in_result_folder:
+        return "a file of an MTEB result folder"
     return None
+
+
+def _in_result_folder(path: Path) -> bool:
+    try:
+        return any((path.parent / name).is_file() for name in ("model_meta.json", "run_settings.jsonl"))
+    except OSError:
+        return False
 
 
 def _check_not_protected(path: Path, what: str) -> None:
@@ -210,15 +307,14 @@ def output_file(path: Path, *, what: str = "output file", suffixes: Iterable[str
     blocker = _blocking_file(path)
     if blocker is not None:
         raise InputError(f"cannot write {what} {path}: {blocker} is a file, not a folder.")
+    kind = special_file_kind(path)
+    if kind not in (None, "does not exist", "a broken symlink"):
+        raise InputError(f"{what} {path} is {kind}; an output is written as a new regular file: give a file name.")
     _check_not_protected(path, what)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():  # an existing file is replaced in place: it must open for writing (nothing is written)
-            with open(path, "r+b"):
-                pass
-    except OSError as exc:
-        raise InputError(f"cannot write {what} {path}: {_reason(exc)}.") from exc
-    check_writable_folder(path.parent, what=what, path=path)
+    # nothing is created here: the folder is made when the file is written (atomic_target)
+    existing = next((p for p in (path.parent, *path.parents) if p.is_dir()), None)
+    if existing is not None:
+        check_writable_folder(existing, what=what, path=path)
     return path
 
 
@@ -243,18 +339,144 @@ def check_outputs(outputs: Iterable[tuple[str, Path | str | None, str]]) -> None
             continue
         check = figure_file if kind == "figure" else output_file
         checked = check(Path(path), what=f"{option} file")
-        key = Path(os.path.abspath(checked))
+        key = Path(os.path.realpath(checked))
         if key in seen:
             raise InputError(f"{seen[key]} and {option} name the same file {checked}; give each its own file.")
         seen[key] = option
 
 
+#: Files a results-folder walk reads: an output file of such a name is never written inside an input folder.
+_READ_BY_WALKS = (".json", ".jsonl")
+
+
+def _inside(child: str, parent: str) -> bool:
+    return child != parent and child.startswith(parent.rstrip(os.sep) + os.sep)
+
+
+def _same(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    try:
+        return os.path.samefile(a, b)  # hard links, bind mounts
+    except OSError:
+        return False
+
+
+def check_inputs_are_not_outputs(
+    inputs: Iterable[tuple[str, Path | str | None]],
+    outputs: Iterable[tuple[str, Path | str | None, str]],
+) -> None:
+    """Refuse, before any work, an output that is, contains or lies inside an input.
+
+    ``inputs``: ``(option, path)``, files or folders the command reads (``None`` and missing paths skipped).
+    ``outputs``: ``(option, path, kind)`` with kind ``"file"`` or ``"folder"`` (for a folder, give the part
+    the command writes into, e.g. ``OUT/results``).  Paths are compared as real paths (symlinks and ``..``
+    resolved) and with :func:`os.path.samefile` (hard links).  The rule, for input ``I`` and output ``O``:
+
+    - ``O`` is ``I``: refused (the input would be replaced);
+    - ``O`` is a folder and ``I`` lies inside it: refused (the output folder contains the input);
+    - ``O`` lies inside the folder ``I``: refused for an output folder, and for an output file that a results
+      walk would read (``.json``/``.jsonl``); another file (``RESULTS/correlation.csv``) is allowed.
+    """
+    ins = []
+    for option, path in inputs:
+        if path is None or str(path) == "" or not os.path.lexists(path):
+            continue
+        ins.append((option, str(path), os.path.realpath(path), os.path.isdir(path)))
+    for out_option, out, kind in outputs:
+        if out is None or str(out) == "":
+            continue
+        real_out = os.path.realpath(out)
+        for in_option, given, real_in, in_is_dir in ins:
+            if _same(real_out, real_in):
+                raise InputError(
+                    f"{out_option} {out} is the input {in_option} {given}; an output never replaces an input. "
+                    "Give another name."
+                )
+            if kind == "folder" and _inside(real_in, real_out):
+                raise InputError(
+                    f"{out_option} {out} contains the input {in_option} {given}; write the output elsewhere."
+                )
+            if in_is_dir and _inside(real_out, real_in) and (
+                kind == "folder" or Path(real_out).suffix.lower() in _READ_BY_WALKS
+            ):
+                if kind == "file":
+                    _check_not_protected(Path(out), f"{out_option} file")  # the more telling message first
+                raise InputError(
+                    f"{out_option} {out} lies inside the input {in_option} {given}; write the output elsewhere."
+                )
+
+
+#: While :func:`all_or_nothing` runs: the ``(temporary, target)`` renames not done yet and the folders made.
+_STAGED: list[tuple[Path, Path]] | None = None
+_MADE_FOLDERS: list[Path] | None = None
+#: The outputs the running command declared (real paths): only writes to them, or into them, are staged.
+_DECLARED: tuple[tuple[str, bool], ...] = ()
+
+
+def _declared(path: Path) -> bool:
+    real = os.path.realpath(path)
+    # (a figure named without a suffix is written as .png: figure_file)
+    return any(real in (out, out + ".png") or (is_folder and _inside(real, out)) for out, is_folder in _DECLARED)
+
+
+def _make_parents(folder: Path) -> None:
+    """``folder.mkdir(parents=True, exist_ok=True)``, remembering (inside :func:`all_or_nothing`) which
+    folders were new, so that they can be removed again when the command fails."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    folder.mkdir(parents=True, exist_ok=True)
+    if _MADE_FOLDERS is not None:
+        _MADE_FOLDERS.extend(missing)  # deepest first
+
+
+def remove_new_empty_folders(folders: Iterable[Path]) -> None:
+    """Remove each of ``folders`` (deepest first) that is empty; a folder holding anything is kept."""
+    for folder in sorted({Path(f) for f in folders}, key=lambda p: len(p.parts), reverse=True):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+@contextlib.contextmanager
+def all_or_nothing(outputs: Iterable[tuple[str, Path | str | None, str]] = ()) -> Iterator[None]:
+    """Every file of ``outputs`` (``(option, path, kind)`` as for :func:`check_inputs_are_not_outputs`; a
+    folder stands for every file in it) written through :func:`atomic_target` inside the block is renamed over
+    its target only when the block ends without an exception; otherwise every temporary file is removed, and
+    so is every folder created for them: a command that fails leaves nothing behind, not even the first of its
+    outputs.  Other files (scratch figures, caches) are written at once."""
+    global _STAGED, _MADE_FOLDERS, _DECLARED
+    if _STAGED is not None:  # nested: the outer block decides
+        yield
+        return
+    _DECLARED = tuple((os.path.realpath(path), kind == "folder") for _, path, kind in outputs if path)
+    _STAGED, _MADE_FOLDERS = [], []
+    staged, made = _STAGED, _MADE_FOLDERS
+    try:
+        yield
+    except BaseException:
+        for tmp, _ in staged:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+        remove_new_empty_folders(made)
+        raise
+    finally:
+        _STAGED = _MADE_FOLDERS = None
+        _DECLARED = ()
+    for tmp, target in staged:
+        os.replace(tmp, target)
+
+
 @contextlib.contextmanager
 def atomic_target(path: Path) -> Iterator[Path]:
     """A temporary path next to ``path`` (same suffix, so writers that go by it still work); when the block
-    ends without an exception it is renamed over ``path`` (``os.replace``), otherwise removed."""
+    ends without an exception it is renamed over ``path`` (``os.replace``: a symlink at ``path`` is replaced,
+    never written through), otherwise removed.  Inside :func:`all_or_nothing` the rename waits for the end
+    of that block."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    deferred = _STAGED is not None and _declared(path)
+    if deferred:
+        _make_parents(path.parent)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.stem[:100]}.", suffix=f".tmp{path.suffix[:20]}", dir=path.parent)
     os.close(fd)
     tmp = Path(name)
@@ -264,13 +486,19 @@ def atomic_target(path: Path) -> Iterator[Path]:
         umask = os.umask(0o022)
         os.umask(umask)
         mode = 0o666 & ~umask
+    staged = False
     try:
         os.chmod(tmp, mode)
         yield tmp
-        os.replace(tmp, path)
+        if deferred and _STAGED is not None:
+            _STAGED.append((tmp, path))
+            staged = True
+        else:
+            os.replace(tmp, path)
     finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+        if not staged:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> Path:

@@ -63,7 +63,11 @@ def task_result_files(folder: str | Path, task: str) -> list[Path]:
     root = Path(folder)
     if not root.exists():
         raise InputError(f"{root} does not exist.")
-    return [root] if root.is_file() else sorted(root.rglob(f"{task}.json"))
+    from mteb_evalrank.data.files import check_regular_file, regular_files
+
+    if not root.is_dir():
+        return [check_regular_file(root, what="result file")]
+    return regular_files(sorted(root.rglob(f"{task}.json")), what="result file")
 
 
 __all__ = ["ResultIdentity", "model_name_from_folder", "result_identity", "task_result_files"]

@@ -179,9 +179,15 @@ def _count(value: Any, where: str) -> int:
 
 
 def _percent(value: Any, where: str) -> float:
+    """An accuracy or F1 in percent.  A value in [0, 1] is refused: no SentEval classifier scores 1 % or less
+    (chance is 50 % on the binary tasks, ≥ 16 % on the others), so it is a fraction, and dividing it by 100
+    again would file 0.5 as 0.005."""
     v = _number(value, where)
     if not 0.0 <= v <= 100.0:
         raise InputError(f"{where}: SentEval reports this in percent (0-100), got {value!r}.")
+    if v <= 1.0:
+        raise InputError(f"{where} is {value!r}: a fraction, but SentEval reports accuracies and F1 in percent "
+                         "(0-100); give every one in percent, as se.eval returns them.")  # fmt: skip
     return v
 
 
@@ -226,6 +232,10 @@ class _Correlations:
         if abs(worst[1]) > 100.0:
             raise InputError(f"{worst[0]}: a correlation must be in [-1, 1] (or [-100, 100] in percent), got {worst[1]}.")
         if abs(worst[1]) > 1.0:
+            mixed = next(((w, v) for w, v in self.values if 0.0 < abs(v) <= 1.0), None)
+            if mixed is not None:  # 85.2 and 0.81 in one task: percent and fractions mixed, no safe reading
+                raise InputError(f"{self.where}: correlations mix percent ({worst[0]} = {worst[1]}) and fractions "
+                                 f"({mixed[0]} = {mixed[1]}); give them all in one unit.")  # fmt: skip
             return [v / 100.0 for _, v in self.values], "percent"
         return [v for _, v in self.values], "fraction"
 
@@ -344,15 +354,38 @@ def _single(spec: SentEvalTask, d: Any, where: str) -> dict[str, dict[str, Any]]
 
 
 # --- the import -----------------------------------------------------------------------------------
+#: Largest SentEval results file read (with per-pair predictions, a few MB): 512 MiB.
+_MAX_SENTEVAL_BYTES = 512 * 2**20
+
+
+def _check_name(option: str, value: str) -> None:
+    """No whitespace or control character in a name that becomes a folder (``--model``, ``--revision``)."""
+    bad = next((c for c in value if c.isspace() or not c.isprintable()), None)
+    if bad is not None:
+        raise InputError(f"{option} {value!r} holds {bad!r} (whitespace or a control character); a folder name of "
+                         "results/<org>__<name>/<revision>/ cannot: give the exact name.")  # fmt: skip
+
+
 def read_senteval_json(path: Path) -> dict[str, Any]:
     """The JSON file of a SentEval run: an object with one entry per task name."""
     from mteb_evalrank.data.files import read_text
 
-    text = read_text(Path(path), what="SentEval results file")
+    text = read_text(Path(path), what="SentEval results file", limit=_MAX_SENTEVAL_BYTES)
+
+    def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:  # json.loads would keep the last silently
+                raise InputError(f"{path}: the key {key!r} appears twice in one object; keep one.")
+            out[key] = value
+        return out
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).") from None
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply; SentEval's results are a few levels deep.") from None
     if not isinstance(data, dict):
         raise InputError(f"{path}: expected a JSON object keyed by SentEval task name, got a {type(data).__name__}.")
     if not data:
@@ -366,6 +399,8 @@ def model_meta_for(model: str, revision: str):
     import mteb
     from mteb.models import ModelMeta
 
+    _check_name("--model", model or "")
+    _check_name("--revision", revision or "")
     name = (model or "").strip()
     if name.count("/") != 1 or not all(name.split("/")) or any(part in (".", "..") for part in name.split("/")):
         raise InputError(f"--model must be ORG/NAME (as on the Hugging Face Hub; no '.' or '..' parts), got {model!r}.")

@@ -9,11 +9,13 @@ from mteb_evalrank.errors import InputError
 
 
 def get_tasks_or_explain(names: Sequence[str]):
-    """``mteb.get_tasks(tasks=names)``, but unknown names raise :class:`InputError` with suggestions."""
+    """``mteb.get_tasks(tasks=names)``, but unknown names raise :class:`InputError` with suggestions; a name
+    given twice counts once (``-t A A`` runs A once)."""
     import importlib
 
     import mteb
 
+    names = list(dict.fromkeys(names))
     registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
     unknown = [n for n in names if n not in registry]
     if unknown:

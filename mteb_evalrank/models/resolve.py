@@ -56,18 +56,14 @@ HF_TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model
 _SKIP_IN_HASH = re.compile(r"^(README.*|\.git.*|.*\.lock|\.cache)$", re.IGNORECASE)
 _SNAPSHOT = re.compile(r"^models--(?P<org>[^/]+?)--(?P<name>.+)$")
 
+#: Appended to every model-spec error, on the same line: the accepted forms in short, the docs in full.
 ACCEPTED_FORMS = (
-    "accepted model specs:\n"
-    "  - an MTEB model name, e.g. sentence-transformers/all-MiniLM-L6-v2 (see mteb.get_model_metas())\n"
-    "  - a Hugging Face Hub model id org/name (needs network access)\n"
-    "  - a local SentenceTransformer folder (with modules.json or config_sentence_transformers.json)\n"
-    "  - a word-vector file: word2vec/GloVe text (.txt, .vec, optionally .gz), or matrix.npy with a\n"
-    "    vocabulary next to it (.txt one word per line, or .parquet), or 'matrix.npy:vocab.txt'\n"
-    f"  - a packaged word-vector shortcut: {', '.join(sorted(PACKAGED_WORD_VECTORS))}\n"
-    "  - a local Hugging Face transformers folder (config.json + weights; mean pooling)\n"
-    "  - a zoo variant, zoo:<base>/<variant> (list: mteb-evalrank models)\n"
-    "  - a RankEncoder around any of these: rankencoder:BASE?corpus=FILE&weight=0.1"
+    "accepted model specs: an MTEB model name or Hub id org/name, a SentenceTransformer or transformers folder, "
+    "a word-vector file (.txt/.vec[.gz], or .npy with a vocabulary), a packaged shortcut "
+    f"({', '.join(sorted(PACKAGED_WORD_VECTORS))}), zoo:<base>/<variant> (mteb-evalrank models), "
+    "rankencoder:BASE?corpus=FILE; see docs/getting-started.md#model-specs"
 )
+ACCEPTED_FORMS_SENTENCE = f"({ACCEPTED_FORMS}.)"
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -157,6 +153,9 @@ def _suggestions(spec: str) -> str:
     by_tail = [n for n in _registry() if n.split("/")[-1].lower() == spec.split("/")[-1].lower()]
     close = list(dict.fromkeys(by_tail + close))[:3]
     return f" Did you mean: {', '.join(close)}?" if close else ""
+
+
+
 
 
 def _check_no_vector_options(spec: str, stop_words: Any, strip_punctuation: bool) -> None:
@@ -287,7 +286,7 @@ def _load_from_hub(spec: str, *, device: str | None, revision: str | None):
         "Hugging Face Hub is unreachable"
     )
     if hub_offline():
-        raise InputError(f"{offline_msg} (HF_HUB_OFFLINE is set).{_suggestions(spec)}\n{ACCEPTED_FORMS}")
+        raise InputError(f"{offline_msg} (HF_HUB_OFFLINE is set).{_suggestions(spec)} {ACCEPTED_FORMS_SENTENCE}")
     try:
         return mteb.get_model(spec, revision, device=device)
     except Exception as exc:
@@ -301,14 +300,14 @@ def _load_from_hub(spec: str, *, device: str | None, revision: str | None):
         if isinstance(exc, (RepositoryNotFoundError, GatedRepoError)) and not isinstance(exc, RevisionNotFoundError):
             raise InputError(
                 f"{spec!r}: not found in MTEB's model registry nor on the Hugging Face Hub "
-                f"({type(exc).__name__}).{_suggestions(spec)}\n{ACCEPTED_FORMS}"
+                f"({type(exc).__name__}).{_suggestions(spec)} {ACCEPTED_FORMS_SENTENCE}"
             ) from None
         mod = type(exc).__module__ or ""
         network = isinstance(exc, (OfflineModeIsEnabled, ConnectionError, TimeoutError)) or mod.split(".")[
             0
         ].startswith(("httpx", "httpcore", "requests", "urllib3"))
         if network:
-            raise InputError(f"{offline_msg} ({type(exc).__name__}: {exc}).{_suggestions(spec)}\n{ACCEPTED_FORMS}") from None
+            raise InputError(f"{offline_msg} ({type(exc).__name__}: {exc}).{_suggestions(spec)} {ACCEPTED_FORMS_SENTENCE}") from None
         raise
 
 
@@ -340,7 +339,7 @@ def load_model(
         return spec
     s = os.fspath(spec).strip() if isinstance(spec, (str, os.PathLike)) else None
     if not s:
-        raise InputError(f"empty or invalid model spec {spec!r}\n{ACCEPTED_FORMS}")
+        raise InputError(f"empty or invalid model spec {spec!r} {ACCEPTED_FORMS_SENTENCE}")
 
     # word-vector shortcuts (also the installed files of a shortcut, given as a path)
     shortcut = s if s.lower() in WORD_VECTOR_ALIASES else _packaged_vectors_path(s)
@@ -374,7 +373,7 @@ def load_model(
             raise InputError(
                 f"{path}: a folder, but neither a SentenceTransformer model (no {' or '.join(ST_MARKERS)}), "
                 f"nor a Hugging Face transformers model (config.json and {' or '.join(HF_WEIGHT_FILES[:2])}), "
-                f"nor a folder with one .npy word-vector matrix\n{ACCEPTED_FORMS}"
+                f"nor a folder with one .npy word-vector matrix {ACCEPTED_FORMS_SENTENCE}"
             )
         return _load_vectors(
             path, vocab, name=None, revision=revision, stop_words=stop_words,
@@ -382,7 +381,7 @@ def load_model(
         )  # fmt: skip
     if vocab is not None or _looks_like_path(s):
         missing = path if not path.exists() else vocab
-        raise InputError(f"{missing}: no such file or folder\n{ACCEPTED_FORMS}")
+        raise InputError(f"{missing}: no such file or folder {ACCEPTED_FORMS_SENTENCE}")
 
     # MTEB registry
     name = _registry_name(s)
@@ -401,7 +400,7 @@ def load_model(
     if re.fullmatch(r"[\w.\-]+/[\w.\-]+", s):
         _check_no_vector_options(s, stop_words, strip_punctuation)
         return _load_from_hub(s, device=device, revision=revision)
-    raise InputError(f"unknown model {s!r}.{_suggestions(s)}\n{ACCEPTED_FORMS}")
+    raise InputError(f"unknown model {s!r}.{_suggestions(s)} {ACCEPTED_FORMS_SENTENCE}")
 
 
 def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str | None]:
@@ -417,7 +416,7 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
         return meta.name, meta.revision
     s = os.fspath(spec).strip() if isinstance(spec, (str, os.PathLike)) else ""
     if not s:
-        raise InputError(f"empty or invalid model spec {spec!r}\n{ACCEPTED_FORMS}")
+        raise InputError(f"empty or invalid model spec {spec!r} {ACCEPTED_FORMS_SENTENCE}")
     from mteb_evalrank.models.static_vectors import default_model_name
     from mteb_evalrank.models.word_vector_files import find_vocabulary_for, split_matrix_spec
 
@@ -448,10 +447,10 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
             npy = _vectors_in_folder(path)
             if npy is not None:
                 return vectors(npy, None, f"local/{path.name}")
-            raise InputError(f"{path}: not a model folder\n{ACCEPTED_FORMS}")
+            raise InputError(f"{path}: not a model folder {ACCEPTED_FORMS_SENTENCE}")
         return vectors(path, vocab, default_model_name(path))
     if vocab is not None or _looks_like_path(s):
-        raise InputError(f"{path}: no such file or folder\n{ACCEPTED_FORMS}")
+        raise InputError(f"{path}: no such file or folder {ACCEPTED_FORMS_SENTENCE}")
     name = _registry_name(s)
     if name is not None:
         meta = _registry()[name]
@@ -461,10 +460,10 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
         if hub_offline():
             raise InputError(
                 f"{s!r} is not an MTEB model name or a local path, and the Hugging Face Hub is "
-                f"unreachable (HF_HUB_OFFLINE is set).{_suggestions(s)}\n{ACCEPTED_FORMS}"
+                f"unreachable (HF_HUB_OFFLINE is set).{_suggestions(s)} {ACCEPTED_FORMS_SENTENCE}"
             )
         return s, revision
-    raise InputError(f"unknown model {s!r}.{_suggestions(s)}\n{ACCEPTED_FORMS}")
+    raise InputError(f"unknown model {s!r}.{_suggestions(s)} {ACCEPTED_FORMS_SENTENCE}")
 
 
 def resolves_locally(spec: Any) -> bool:

@@ -44,8 +44,9 @@ _PROGRESS_MIN_BYTES = 32 * 2**20
 # - the first non-blank line may be a word2vec header "N D" (two whole numbers); D, else the number of
 #   space-separated fields after the first one on the first row, is the dimension;
 # - every other non-blank line is "word v1 ... vD": the last D space-separated fields are the values and
-#   whatever comes before them is the word (GloVe 840B has words with spaces), which must not be empty; a
-#   value is a decimal number (``_NUMBER``), finite as a float32 (read as a float64, then rounded);
+#   whatever comes before them is the word (GloVe 840B has words with spaces), which must not be empty, hold
+#   a NUL or start or end with a space or tab (two spaces before the values are refused, not read as a word
+#   "money "); a value is a decimal number (``_NUMBER``), finite as a float32 (read as a float64, then rounded);
 # - a line with fewer than D values, or with more (the field before the last D is a number too), is an
 #   error naming the file, the line, the word and both counts; so is a non-numeric or non-finite value.
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -109,6 +110,7 @@ def _parse_line_strict(path: Path, line: str, lineno: int, dim: int, dim_source:
     word = " ".join(tokens[:-dim])
     if not word:
         raise SourceFormatError(path, "the line starts with a space: no word before the values", line=lineno)
+    _check_word(path, word, lineno)
     fields = tokens[-dim:]
     for token in fields:
         if _NON_FINITE.fullmatch(token):
@@ -123,6 +125,18 @@ def _parse_line_strict(path: Path, line: str, lineno: int, dim: int, dim_source:
             path, f"value {bad} in the vector of {word!r} is beyond the float32 range (non-finite)", line=lineno
         )
     return word, values
+
+
+def _check_word(path: Path, word: str, lineno: int) -> None:
+    """A word may hold inner spaces (GloVe 840B) but no NUL and no space or tab at either end: ``'money '`` is
+    what two spaces before the values make, and it would never match a token."""
+    if "\x00" in word:
+        raise SourceFormatError(path, f"the word {word!r} holds a NUL byte", line=lineno)
+    if word != word.strip():
+        raise SourceFormatError(
+            path, f"the word {word!r} has a space or tab at its end: separate the word and every value by one "
+            "space (two spaces before the values?)", line=lineno,
+        )  # fmt: skip
 
 
 def _fromstring_exact(text: str, count: int) -> np.ndarray | None:
@@ -149,7 +163,9 @@ def _parse_lines(
     parts = [lines[k].partition(" ") for k in simple]
     joined = " ".join(p[2] for p in parts)
     arr = None
-    if simple and "  " not in joined and not joined.startswith(" ") and not any(c in joined for c in "\t\n\v\f\r"):
+    odd_word = any("\x00" in p[0] or p[0] != p[0].strip() for p in parts)  # refused: line by line, in file order
+    if simple and not odd_word and "  " not in joined and not joined.startswith(" ") \
+            and not any(c in joined for c in "\t\n\v\f\r"):
         arr = _fromstring_exact(joined, len(simple) * dim)
     words: list[str] = [""] * len(lines)
     if arr is None:  # an error somewhere (or odd but valid lines): line by line, the first bad line in file order

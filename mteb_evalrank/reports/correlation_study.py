@@ -101,33 +101,35 @@ def read_families_csv(path: str | Path) -> dict[str, str]:
 
 def read_groups_csv(path: str | Path) -> dict[str, dict[str, str]]:
     """A ``--families`` file: header ``model,family`` then optionally ``lineage`` and ``floor`` columns (as
-    the study's ``population.csv`` has) → {model: {"family": …, "lineage": …, "floor": …}}."""
-    import csv
+    the study's ``population.csv`` has) → {model: {"family": …, "lineage": …, "floor": …}}.
+
+    Read strictly (:func:`mteb_evalrank.data.tables.read_strict_table`): a repeated model, a row with
+    too few or too many cells, a repeated column, an empty family or a ``floor`` that is not true/false is an
+    error naming the line."""
+    from mteb_evalrank.data.files import special_file_kind
+    from mteb_evalrank.data.tables import parse_bool_cell, read_strict_table
 
     path = Path(path)
-    if not path.is_file():
+    if special_file_kind(path) == "does not exist":
         raise InputError(f"--families {path}: no such file (expected a CSV with the header model,family).")
-    import io
-
-    from mteb_evalrank.data.files import read_text
-
-    text = read_text(path, what="--families file")  # not UTF-8: the error names the line
-    rows = list(csv.reader(io.StringIO(text, newline="")))
-    header = [c.strip().lower() for c in rows[0]] if rows else []
+    table = read_strict_table(path, what="--families file", key="model", index_name="model")
+    header = [h.lower() for h in table.header]
     if header[:2] != ["model", "family"]:
-        raise InputError(f"--families {path}: the first row must be the header 'model,family'.")
+        raise InputError(f"--families {path}: the first row must be the header 'model,family' "
+                         f"(found: {','.join(table.header)}).")  # fmt: skip
     extra = {name: header.index(name) for name in ("lineage", "floor") if name in header}
     out: dict[str, dict[str, str]] = {}
-    for k, row in enumerate(rows[1:], start=2):
-        if not row or not any(c.strip() for c in row):
-            continue
-        if len(row) < 2 or not row[0].strip() or not row[1].strip():
-            raise InputError(f"--families {path}, line {k}: expected 'model,family', got {','.join(row)!r}.")
-        entry = {"family": row[1].strip()}
+    for line, row in table.rows:
+        if not row[1]:
+            raise InputError(f"--families {path}, line {line}: empty family for model {row[0]!r}.")
+        entry = {"family": row[1]}
         for name, col in extra.items():
-            if col < len(row) and row[col].strip():
-                entry[name] = row[col].strip()
-        out[row[0].strip()] = entry
+            if row[col]:
+                entry[name] = row[col]
+        if "floor" in entry:
+            floor = parse_bool_cell(entry["floor"], path=path, what="--families file", line=line, column="floor")
+            entry["floor"] = str(floor).lower()
+        out[row[0]] = entry
     return out
 
 
@@ -298,6 +300,9 @@ def decide_claim(scores: pd.DataFrame, claim: str, baselines: Sequence[str], tar
     part = scores[[claim, *baselines, *targets]].dropna()
     kept = [m for m in part.index if not (floors or {}).get(m, False)]
     part = part.loc[kept]
+    if len(part) < 3:  # a rank correlation, let alone its bootstrap, needs models
+        raise InputError(f"--claim {claim}: {len(part)} model(s) have {claim}, every baseline and {label} "
+                         "(random floors left out); the test needs at least 3.")  # fmt: skip
     y = part[targets].mean(axis=1).to_numpy()
     test = better_than_all(part[claim].to_numpy(), {b: part[b].to_numpy() for b in baselines}, y,
                            [lineages.get(m, str(m)) for m in part.index], alpha=alpha, n_resamples=n_resamples,

@@ -67,6 +67,9 @@ def _score(path: Path, key: str, value: Any) -> float | None:
     if value is None or not math.isfinite(value):
         warnings.warn(EvalRankWarning(f"{path}: score {key} is {value!r}; shown as missing (-)."), stacklevel=3)
         return None
+    from mteb_evalrank.reports.results_reader import check_score_range
+
+    check_score_range(path, key.split(".")[0], key.split(".")[-1], float(value))
     return float(value)
 
 
@@ -77,9 +80,13 @@ def read_result(path: Path) -> HerosModelResult:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: not a readable MTEB result file ({exc}).") from exc
-    entries = (data.get("scores") or {}).get(SPLIT)
+    if not isinstance(data, dict) or not isinstance(data.get("scores"), dict):
+        raise InputError(f"{path}: key scores is missing or not an object; not an MTEB result file.")
+    entries = data["scores"].get(SPLIT)
     if not entries:
         raise InputError(f"{path}: no {SPLIT!r} scores in this result file.")
+    if not isinstance(entries, list):
+        raise InputError(f"{path}: key scores.{SPLIT} is not a list of score entries.")
     who = result_identity(path)  # model [experiment] and revision (model_meta.json, else the folder names)
     result = HerosModelResult(model=who.label, revision=who.revision, path=path)
     stored: dict[str, float] = {}
@@ -96,8 +103,9 @@ def read_result(path: Path) -> HerosModelResult:
             value = _score(path, f"{subset}.{name}", entry.get(name)) if name in entry else None
             if value is not None:
                 stored.setdefault(name, value)
-    if not result.normalized:
+    if not result.normalized and not any(isinstance(e, dict) and e.get("hf_subset") in SUBSETS for e in entries):
         raise InputError(f"{path}: no HEROS subset scores ({', '.join(SUBSETS)}).")
+    # every subset missing (NaN): the model stays in the table, its cells shown as missing (-)
     # readings stored by the task (computed from all six subsets) win; otherwise derive from what is here
     result.readings = {**summary_readings(result.normalized), **stored}
     return result
@@ -246,6 +254,9 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
     if long_chart:
         fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.05 / total), ncol=6,
                    fontsize=9, frameon=False)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
+    try:
+        with atomic_target(path) as tmp:  # whole or not at all; a symlink at PATH is replaced, not written through
+            fig.savefig(tmp, dpi=110, bbox_inches="tight", format=path.suffix[1:].lower())
+    finally:
+        plt.close(fig)
     return path

@@ -670,12 +670,13 @@ def write_report(
     """Read ``results_dir``, write the page to ``out``; return its path and the data shown."""
     from mteb_evalrank.data.files import output_file
 
+    from mteb_evalrank.data.files import atomic_write_text, check_regular_file
+
     out = output_file(Path(out), what="report file", suffixes=("html", "htm"))
-    if correlation_csv is not None and not Path(correlation_csv).is_file():
-        raise InputError(f"{correlation_csv}: no such correlation CSV.")
+    if correlation_csv is not None:
+        check_regular_file(Path(correlation_csv), what="correlation CSV")
     for fig in figures:
-        if not Path(fig).is_file():
-            raise InputError(f"{fig}: no such figure file.")
+        check_regular_file(Path(fig), what="figure file")
     data = collect(results_dir)
     context = build_context(
         data,
@@ -685,7 +686,7 @@ def write_report(
     )
     page = render(context)
     try:
-        out.write_text(page, encoding="utf-8")
+        atomic_write_text(out, page)  # a symlink at OUT is replaced, never written through
     except OSError as exc:  # writable when checked above; the disk filled up or the mount changed since
         raise InputError(
             f"cannot write report file {out}: {exc.strerror or type(exc).__name__}; nothing was lost (the page is "

@@ -58,15 +58,33 @@ def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
         entries = data["scores"][split]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{path}: not an N2O task result ({type(exc).__name__}: {exc}).") from exc
-    entry = next((e for e in entries if "neighbors" in e), None)
+    if not isinstance(entries, list):
+        raise InputError(f"{path}: key scores.{split} is not a list of score entries.")
+    entry = next((e for e in entries if isinstance(e, dict) and "neighbors" in e), None)
     if entry is None:
         raise InputError(f"{path}: no neighbour lists in split {split!r}.")
+    for key in ("neighbors", "query_ids", "corpus_fingerprint", "corpus_size"):
+        if key not in entry:
+            raise InputError(f"{path}: key scores.{split}[].{key} is missing.")
+    try:
+        ids = np.asarray(entry["neighbors"], dtype=np.int64)
+        query_ids = np.asarray(entry["query_ids"], dtype=np.int64)
+        size = int(entry["corpus_size"])
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise InputError(f"{path}: key scores.{split}[].neighbors/query_ids/corpus_size: not integers of the "
+                         f"expected shape ({type(exc).__name__}).") from None  # fmt: skip
+    # shapes: neighbours (samples, queries, k), query ids (samples, queries), every id a corpus position
+    if ids.ndim != 3 or query_ids.ndim != 2 or ids.shape[:2] != query_ids.shape or ids.shape[2] < 1:
+        raise InputError(f"{path}: key scores.{split}[].neighbors has shape {ids.shape} and query_ids "
+                         f"{query_ids.shape}; expected (samples, queries, k) and (samples, queries).")  # fmt: skip
+    if size < 1 or ids.min() < 0 or ids.max() >= size or query_ids.min() < 0 or query_ids.max() >= size:
+        raise InputError(f"{path}: key scores.{split}[].neighbors holds ids outside the corpus of {size} sentences.")
     return NeighborSet(
         name=name,
-        ids=np.asarray(entry["neighbors"], dtype=np.int64),
-        query_ids=np.asarray(entry["query_ids"], dtype=np.int64),
+        ids=ids,
+        query_ids=query_ids,
         corpus_fingerprint=str(entry["corpus_fingerprint"]),
-        corpus_size=int(entry["corpus_size"]),
+        corpus_size=size,
         seed=entry.get("seed"),
         meta={k: entry.get(k) for k in ("needle_mrr", "needle_top1", "needle_top5", "search", "corpus_origin")},
     )
@@ -131,8 +149,11 @@ def plot_heatmap(path: Path, result: N2OMatrix, *, title: str | None = None) -> 
     ax.set_title(title or f"N2O, k = {result.k}, mean over {samples} sample(s) (diagonal = 1)", fontsize=fontsize + 3)
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="N2O (off-diagonal scale)")
     fig.tight_layout()
-    fig.savefig(path, dpi=130, bbox_inches="tight")
-    plt.close(fig)
+    try:
+        with atomic_target(path) as tmp:  # whole or not at all; a symlink at PATH is replaced, not written through
+            fig.savefig(tmp, dpi=130, bbox_inches="tight", format=path.suffix[1:].lower())
+    finally:
+        plt.close(fig)
     return path
 
 
@@ -242,6 +263,16 @@ def neighbor_sets_for_models(
     return out
 
 
+def check_explain_query(sets: Sequence[NeighborSet], query: int | None) -> None:
+    """``query`` (``--explain-query``) is a position in sample 0: ``0 ≤ query < queries per sample``; checked
+    before the report writes anything."""
+    if query is None:
+        return
+    n = sets[0].query_ids.shape[1]
+    if not 0 <= query < n:
+        raise InputError(f"--explain-query must be in [0, {n - 1}] (position of a query in sample 0), got {query}.")
+
+
 def explain_query(
     sets: Sequence[NeighborSet],
     query: int,
@@ -258,9 +289,7 @@ def explain_query(
     """
     from mteb_evalrank.metrics.neighbors import popular_and_outlier_neighbors
 
-    n = sets[0].query_ids.shape[1]
-    if not 0 <= query < n:
-        raise InputError(f"--explain-query must be in [0, {n - 1}] (position of a query in sample 0).")
+    check_explain_query(sets, query)
     k = k or min(s.k_max for s in sets)
     exclusive_k = min(50, min(s.k_max for s in sets))
     info = popular_and_outlier_neighbors(sets, sample=0, query=query, popular_k=min(5, k), k=k, exclusive_k=exclusive_k)

@@ -157,6 +157,28 @@ def read_score(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> floa
     return values[0] if len(values) == 1 else float(np.mean(values))
 
 
+#: The range of a stored score, by key: fractions (accuracies, F1, MRR, hits) in [0, 1], correlations and
+#: cosines in [-1, 1].  A fraction outside its range is an error (no such score exists); a cosine or main
+#: score outside [-1, 1] is a warning (a normalised cosine can in principle fall below -1).
+_FRACTION_KEY = r"(acc|accuracy|devacc|f1.*|precision.*|recall.*|ap|map.*|mrr|.*_mrr|.*hits_at_\d+|ndcg.*)"
+_SIGNED_KEY = r"(main_score|.*spearman.*|.*pearson.*|cosine|normalized_cosine)"
+
+
+def check_score_range(path: str | Path, subset: str, key: str, value: float) -> None:
+    """A finite stored score against its range (see :data:`_FRACTION_KEY`): an accuracy of -5 raises
+    :class:`InputError` naming the file and the key; a normalised cosine of 5.0 warns."""
+    import re
+
+    from mteb_evalrank.errors import EvalRankWarning
+
+    if re.fullmatch(_FRACTION_KEY, key) and not 0.0 <= value <= 1.0:
+        raise InputError(f"{path}: score {subset}.{key} is {value!r}, outside [0, 1] (a fraction); repair or "
+                         "re-run this result.")  # fmt: skip
+    if re.fullmatch(_SIGNED_KEY, key) and not -1.0 <= value <= 1.0:
+        warnings.warn(EvalRankWarning(f"{path}: score {subset}.{key} is {value!r}, outside [-1, 1]; check this "
+                                      "result."), stacklevel=3)  # fmt: skip
+
+
 def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
     """The score ``name`` as stored in one result file: a value that is not a number is an error naming the
     file and the key; NaN or ``null`` is missing (the model is dropped from that cell), with a warning."""
@@ -171,6 +193,8 @@ def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
         if key in entry and (v is None or not math.isfinite(v)):
             warnings.warn(f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is {v!r}; "
                           f"counted as missing ({name} of {record['model']} is left out)", stacklevel=3)  # fmt: skip
+        elif v is not None:
+            check_score_range(record["path"], entry.get("hf_subset", "default"), key, float(v))
 
 
 def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[str]:
@@ -269,16 +293,26 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
     from mteb.cache import ResultCache
     from mteb.results import TaskResult
 
+    from mteb_evalrank.data.files import regular_files, special_file_kind
+
     folder = Path(folder)
-    if not folder.exists():
+    kind = special_file_kind(folder)
+    if kind == "does not exist":
         raise InputError(f"results folder {folder} does not exist.")
+    if kind != "a folder":
+        raise InputError(
+            f"results {folder} is {kind or 'a file'}, not a folder; give a results folder (holding "
+            f"results/<org>__<model>/<revision>/) or a score table ({', '.join(TABLE_SUFFIXES)})."
+        )
     root = folder.parent if folder.name == "results" and not (folder / "results").is_dir() else folder
     cache = ResultCache(root)
     paths = cache.get_cache_paths(require_model_meta=False, include_remote=False)
     out = ResultsFolder()
     from tqdm.auto import tqdm
 
-    for path in tqdm(sorted(paths), desc="reading results", unit="file", disable=not progress, leave=False):
+    paths = regular_files(sorted(Path(p) for p in paths), what="result file")  # a FIFO would block forever
+    owners: dict[tuple[str, str], Path] = {}
+    for path in tqdm(paths, desc="reading results", unit="file", disable=not progress, leave=False):
         path = Path(path)
         if path.name == "model_meta.json":
             continue
@@ -289,7 +323,19 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
             out.skipped.append((str(path), reason))
             warnings.warn(f"skipped {path}: not a readable MTEB result ({reason})", stacklevel=2)
             continue
+        expected = path.stem
+        if result.task_name != expected:  # matched by its file name, never by what it says inside
+            reason = f"it holds a result of task {result.task_name}, not {expected}"
+            out.skipped.append((str(path), reason))
+            warnings.warn(f"skipped {path}: {reason} (rename or remove the file)", stacklevel=2)
+            continue
         who = result_identity(path)
+        owner = owners.setdefault((who.label, who.revision), path.parent)
+        if owner != path.parent:
+            raise InputError(
+                f"{owner} and {path.parent} both hold results of {who.label} revision {who.revision} (their "
+                "model_meta.json name the same model and revision); move or remove one of them."
+            )
         out.records.append({"model": who.label, "revision": who.revision, "task": result.task_name,
                             "scores": result.scores, "mtime": path.stat().st_mtime, "path": str(path)})  # fmt: skip
     if not out.records:
@@ -410,42 +456,45 @@ def read_score_table(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     published per-model tables can be re-analysed."""
     import pandas as pd
 
+    from mteb_evalrank.data.tables import parse_bool_cell, read_strict_table
+
     path = Path(path)
     sep = "\t" if path.suffix.lower() == ".tsv" else ","
-    try:
-        raw = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"score table {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8.") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise InputError(f"score table {path} cannot be read as {'TSV' if sep != ',' else 'CSV'}: "
-                         f"{str(exc).splitlines()[0]}") from None  # fmt: skip
-    raw.columns = [str(c).strip() for c in raw.columns]
-    lower = {c.lower(): c for c in raw.columns}
-    if "model" not in lower:
-        raise InputError(f"score table {path} needs a 'model' column (found: {', '.join(raw.columns)}).")
-    raw = raw.rename(columns={lower[k]: k for k in ("model", *GROUP_COLUMNS) if k in lower})
-    raw["model"] = raw["model"].str.strip()
-    if (raw["model"] == "").any():
-        line = int((raw["model"] == "").to_numpy().argmax()) + 2
-        raise InputError(f"score table {path}, line {line}: empty model name.")
-    dup = raw["model"][raw["model"].duplicated()].tolist()
-    if dup:
-        raise InputError(f"score table {path}: model {dup[0]!r} appears twice (one row per model).")
-    groups = raw.set_index("model")[[c for c in GROUP_COLUMNS if c in raw.columns]].copy()
-    scores = {}
-    for col in [c for c in raw.columns if c not in ("model", *GROUP_COLUMNS)]:
-        text = raw[col].str.strip()
-        values = pd.to_numeric(text.where(text != ""), errors="coerce")
-        bad = text[(text != "") & values.isna() & ~text.str.lower().isin(("nan", "na"))]
-        if len(bad):
-            k = bad.index[0]
-            raise InputError(f"score table {path}, line {k + 2}, column {col!r}: {bad.iloc[0]!r} is not a number.")
-        scores[col] = values.to_numpy(dtype=float)
-    if not scores:
-        raise InputError(f"score table {path} has no score column besides {', '.join(groups.columns) or 'model'}.")
-    frame = pd.DataFrame(scores, index=raw["model"].to_numpy())
+    what = "score table"
+    # strict: repeated columns or models, short or long rows, no rows: errors with the line; the unnamed first
+    # column pandas writes (the study's scores.csv) is the model column
+    table = read_strict_table(path, what=what, sep=sep, key="model", index_name="model")
+    lower = [h.lower() for h in table.header]
+    header = [h.lower() if h.lower() in GROUP_COLUMNS else h for h in table.header]
+    models = table.column("model")
+    group_cols = [c for c in GROUP_COLUMNS if c in lower]
+    groups = pd.DataFrame({c: [cells[lower.index(c)] for _, cells in table.rows] for c in group_cols},
+                          index=pd.Index(models, name="model"), dtype=object)  # fmt: skip
     if "floor" in groups:
-        groups["floor"] = groups["floor"].str.strip().str.lower().isin(("true", "1", "yes"))
+        groups["floor"] = [bool(parse_bool_cell(cells[lower.index("floor")], path=path, what=what, line=line,
+                                                column="floor")) for line, cells in table.rows]  # fmt: skip
+    scores = {}
+    for i, col in enumerate(header):
+        if col == "model" or col in GROUP_COLUMNS:
+            continue
+        values = []
+        for line, cells in table.rows:
+            text = cells[i]
+            if text == "" or text.lower() in ("nan", "na"):
+                values.append(np.nan)
+                continue
+            try:
+                value = float(text)
+            except ValueError:
+                raise InputError(f"{what} {path}, line {line}, column {col!r}: {text!r} is not a number.") from None
+            if not np.isfinite(value):
+                raise InputError(f"{what} {path}, line {line}, column {col!r}: {text!r} is not a finite number "
+                                 "(leave the cell empty for a missing score).")  # fmt: skip
+            values.append(value)
+        scores[col] = np.asarray(values, dtype=float)
+    if not scores:
+        raise InputError(f"{what} {path} has no score column besides {', '.join(['model', *group_cols])}.")
+    frame = pd.DataFrame(scores, index=np.asarray(models, dtype=object))
     return frame, groups
 
 

@@ -98,7 +98,7 @@ def run_and_print(
 
     import mteb
 
-    from mteb_evalrank.errors import ResultsNotSavedError
+    from mteb_evalrank.errors import InputError, ResultsNotSavedError
     from mteb_evalrank.integration.model_specs import load_any_model
     from mteb_evalrank.integration.result_cache import check_model_meta, open_result_cache
     from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
@@ -116,6 +116,13 @@ def run_and_print(
     meta = getattr(model, "mteb_model_meta", None)
     if meta is not None:
         check_model_meta(cache.get_task_result_path(tasks[0].metadata.name, meta).parent, meta)
+    if overwrite_strategy == "only-cache" and meta is not None:  # MTEB raises a bare ValueError later
+        missing = [t.metadata.name for t in tasks if not cache.get_task_result_path(t.metadata.name, meta).is_file()]
+        if missing:
+            raise InputError(
+                f"--overwrite-strategy only-cache: no cached result of {', '.join(missing)} for {meta.name} "
+                f"revision {meta.revision} in {output_folder}; run without only-cache to compute it."
+            )
     encode_kwargs: dict[str, Any] = {"show_progress_bar": progress}
     if batch_size:
         encode_kwargs["batch_size"] = batch_size

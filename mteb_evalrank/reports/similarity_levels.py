@@ -26,7 +26,12 @@ def find_predictions(folders: Sequence[str | Path], task: str) -> list[tuple[str
         folder = Path(folder)
         if not folder.exists():
             raise InputError(f"prediction folder {folder} does not exist.")
-        paths = [folder] if folder.is_file() else sorted(folder.rglob(f"{task}_predictions.json"))
+        from mteb_evalrank.data.files import check_regular_file, regular_files
+
+        if folder.is_dir():
+            paths = regular_files(sorted(folder.rglob(f"{task}_predictions.json")), what="predictions file")
+        else:
+            paths = [check_regular_file(folder, what="predictions file")]
         for path in paths:
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))

@@ -85,8 +85,10 @@ class Submission:
 
 def _model_folders(root: Path) -> list[Path]:
     """Folders holding result files (``<model>/<revision>`` or ``.../experiments/<name>``)."""
-    folders = {p.parent for p in root.rglob("*.json") if p.name != "model_meta.json" and not p.name.startswith(".")}
-    return sorted(folders)
+    from mteb_evalrank.data.files import regular_files
+
+    paths = [p for p in sorted(root.rglob("*.json")) if p.name != "model_meta.json" and not p.name.startswith(".")]
+    return sorted({p.parent for p in regular_files(paths, what="result file")})
 
 
 def _mteb_own_tasks() -> set[str]:
@@ -142,7 +144,7 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
 
     import mteb
 
-    from mteb_evalrank.data.files import output_dir
+    from mteb_evalrank.data.files import atomic_target, atomic_write_text, output_dir, regular_files
 
     root = Path(results_dir)
     if not root.is_dir():
@@ -185,7 +187,7 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
         if folder.parent.name == "experiments":
             target = target / "experiments" / folder.name
         accepted = []
-        for path in sorted(folder.glob("*.json")):
+        for path in regular_files(sorted(folder.glob("*.json")), what="result file"):
             if path.name == "model_meta.json" or path.name.startswith("."):
                 continue
             problem = _check_result(path, registry)
@@ -203,17 +205,17 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
         if accepted:
             plan.append((folder, target, accepted, (meta.name, revision)))
     sub.run_settings_gaps = run_settings_gaps([p for _, _, accepted, _ in plan for p in accepted])
-    if sub.run_settings_gaps:  # the CI would fail the whole pull request: copy nothing
-        (out / CHECK_FILE).write_text(format_check(sub, root), encoding="utf-8")
+    if sub.run_settings_gaps:  # the CI would fail the whole pull request: write nothing (issue 38: no output on error)
         raise InputError(refusal_line(sub))
     for folder, target, accepted, model in plan:
         target.mkdir(parents=True, exist_ok=True)
         for path in [*accepted, folder / "model_meta.json", folder / RUN_SETTINGS]:
-            if path.is_file():
-                shutil.copy2(path, target / path.name)
+            if path.is_file():  # a regular file (a FIFO is not): copied whole, through a temporary file
+                with atomic_target(target / path.name) as tmp:
+                    shutil.copy2(path, tmp)
                 sub.copied.append(target / path.name)
         sub.models.append(model)
-    (out / CHECK_FILE).write_text(format_check(sub, root), encoding="utf-8")
+    atomic_write_text(out / CHECK_FILE, format_check(sub, root))
     return sub
 
 
@@ -282,7 +284,7 @@ def refusal_line(sub: Submission) -> str:
     shown = "; ".join(f"{g.path}: {', '.join(g.problems)}" for g in gaps[:3])
     more = f"; and {len(gaps) - 3} more" if len(gaps) > 3 else ""
     return (f"{len(gaps)} result file(s) lack the run settings the results repository's CI requires "
-            f"(tests/run_settings_check.py): {shown}{more}; nothing was copied (list: {sub.out / CHECK_FILE}). "
+            f"(tests/run_settings_check.py): {shown}{more}; nothing was written. "
             f"Run those tasks again with mteb >= {MIN_MTEB_VERSION}, e.g. `mteb-evalrank run -m MODEL -t TASK "
             "--overwrite-strategy always --output-folder FOLDER`, which writes run_settings.jsonl")  # fmt: skip
 
