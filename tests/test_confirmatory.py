@@ -333,6 +333,7 @@ def test_cli_claim_prints_its_finding_first(tmp_path, capsys):
     assert verdict_lines[0].startswith("- **A predicts down better than every other primary intrinsic score given: SUPPORTED.**")
     assert "14 lineages" in verdict_lines[0] and "1 random floors left out" in verdict_lines[0]
     assert "Minimum detectable difference" in verdict_lines[0]
+    assert "Sensitivity (exploratory, never deciding): the per-model ρ" in out  # printed apart, not bold
     for bad, message in ((["--claim", "nope"], "--claim 'nope' is not one of the intrinsic scores"),
                          (["--claim", "A", "--target", "x"], "--target 'x' is not one of the downstream scores")):  # fmt: skip
         code = main(["correlate", str(path), "--intrinsic", "A", "b0", "--downstream", "down", *bad, "--no-progress"])

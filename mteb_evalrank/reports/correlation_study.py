@@ -29,6 +29,8 @@ Figure 4).
 
 from __future__ import annotations
 
+import dataclasses
+
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -304,14 +306,23 @@ def decide_claim(scores: pd.DataFrame, claim: str, baselines: Sequence[str], tar
         raise InputError(f"--claim {claim}: {len(part)} model(s) have {claim}, every baseline and {label} "
                          "(random floors left out); the test needs at least 3.")  # fmt: skip
     y = part[targets].mean(axis=1).to_numpy()
-    test = better_than_all(part[claim].to_numpy(), {b: part[b].to_numpy() for b in baselines}, y,
-                           [lineages.get(m, str(m)) for m in part.index], alpha=alpha, n_resamples=n_resamples,
-                           seed=seed)  # fmt: skip
+    args = (part[claim].to_numpy(), {b: part[b].to_numpy() for b in baselines}, y,
+            [lineages.get(m, str(m)) for m in part.index])
+    test = better_than_all(*args, alpha=alpha, n_resamples=n_resamples, seed=seed)
     where = (f"{len(part)} models in {len(set(lineages.get(m, m) for m in part.index))} lineages"
              + (f" ({sum(bool(v) for v in (floors or {}).values())} random floors left out)" if floors and any(floors.values()) else "")
              + ". ")  # fmt: skip
-    return better_than_all_finding(f"{claim} predicts {label} better than every other primary intrinsic score given",
-                                   test, claim, label, baselines, alpha=alpha, n_claims=1, population=where)  # fmt: skip
+    finding = better_than_all_finding(f"{claim} predicts {label} better than every other primary intrinsic score given",
+                                      test, claim, label, baselines, alpha=alpha, n_claims=1, population=where)  # fmt: skip
+    per_model = better_than_all(*args, alpha=alpha, n_resamples=n_resamples, seed=seed, weighting="model",
+                                simulate_growth=False)  # fmt: skip
+    if per_model.contrasts:
+        worst = min(per_model.contrasts, key=lambda c: c.difference)
+        line = (f"Sensitivity (exploratory, never deciding): the per-model ρ (each model one unit of weight, lineages "
+                f"resampled whole): ρ({claim}) = {per_model.rho_claim:.1f}; smallest advantage {worst.difference:+.1f} "
+                f"over {worst.baseline}; intersection-union p = {per_model.p_support:.3f}.")  # fmt: skip
+        finding = dataclasses.replace(finding, sensitivity=line)
+    return finding
 
 
 def comparisons(scores: pd.DataFrame, pairs: Iterable[tuple[str, str]], downstream: Sequence[str], *,
@@ -451,6 +462,8 @@ def correlate_report(
                                n_resamples=max(n_resamples, 2000))  # fmt: skip
         parts += ["## Finding", "", "One claim, one test fixed in advance (docs/statistics.md); everything below is "
                   "exploratory.", "", finding.line(), ""]  # fmt: skip
+        if finding.sensitivity:
+            parts += [finding.sensitivity, ""]
     parts += [format_markdown(table, noise=ratios)]
     dropped = table[table["n_dropped"] > 0]
     if len(dropped):

@@ -25,7 +25,7 @@ could not have been detected.  Fewer than 5 lineages never decide (Cameron, Gelb
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -62,6 +62,7 @@ class Finding:
     p_refute: float = float("nan")
     n_clusters: int = 0
     reason: str | None = None
+    sensitivity: str = field(default="", compare=False)  # an exploratory line printed apart (e.g. the per-model ρ)
 
     def line(self) -> str:
         power = f" {self.power}" if self.power else ""
