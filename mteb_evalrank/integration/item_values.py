@@ -79,9 +79,14 @@ def _model_key(model: Any) -> tuple[str, str]:
 
 
 def record(task: str, model: Any, split: str, subset: str, items: SubsetItems) -> None:
-    """Keep ``items`` of a subset until the result cache saves the task's result (:func:`flush`)."""
+    """Keep ``items`` of a subset until the result cache saves the task's result (:func:`flush`).  Items of
+    the same task for another model are dropped (models are evaluated one after the other), so a long
+    study holds at most one model's values per task."""
     name, revision = _model_key(model)
-    _PENDING.setdefault((task, name, revision), {})[(split, subset)] = items
+    key = (task, name, revision)
+    for other in [k for k in _PENDING if k[0] == task and k != key]:  # another model's run of the task is over
+        del _PENDING[other]
+    _PENDING.setdefault(key, {})[(split, subset)] = items
 
 
 def flush(task: str, model_name: str, revision: str | None, result_path: Path) -> Path | None:
