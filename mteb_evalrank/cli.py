@@ -722,6 +722,31 @@ def add_prepare_submission_parser(subparsers) -> None:
     p.set_defaults(func=_cmd_prepare_submission)
 
 
+# --- compare -------------------------------------------------------------------------------------
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.compare import compare_models, format_lines
+
+    found = compare_models(args.results_dir, args.model_a, args.model_b, args.tasks, n_resamples=args.n_resamples, seed=args.seed)
+    print("\n".join(format_lines(found, args.model_a, args.model_b)))
+    return 0
+
+
+def add_compare_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare", help="do two models differ on the same items? paired bootstrap per task (EvalRank, HEROS, N2O)",
+        description="Reads FOLDER's <Task>.json and <Task>.items.npz (per-item values, written by mteb-evalrank run) "
+        "of both models; prints per task A − B, its 95%% interval, p and the smallest difference the test detects "
+        "(80%% power), plus a Holm-adjusted line for several tasks. See docs/reports.md.",
+    )  # fmt: skip
+    p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")
+    p.add_argument("model_a", help="model name as in its model_meta.json (NAME@REVISION to pick a revision)")
+    p.add_argument("model_b", help="the other model")
+    p.add_argument("-t", "--tasks", action="extend", nargs="+", required=True, help="task names, e.g. EvalRankSent HEROS")
+    p.add_argument("--n-resamples", type=_int_at_least(100), default=10_000, help="bootstrap resamples (default 10000)")
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help="bootstrap seed (default 0)")
+    p.set_defaults(func=_cmd_compare)
+
+
 # --- leaderboard ---------------------------------------------------------------------------------
 def _cmd_leaderboard(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.leaderboard_app import launch, prepare_leaderboard_cache
@@ -816,6 +841,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sts_by_level_parser(sub)
     add_report_parser(sub)
     add_prepare_submission_parser(sub)
+    add_compare_parser(sub)
     add_leaderboard_parser(sub)
     add_export_upstream_parser(sub)
     return parser

@@ -202,6 +202,14 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
         )
         with timer("Scoring", split=hf_split, subset=hf_subset):
             scores = self._score_subset(state, data_split, hf_subset)
+            items = self._item_values(state, data_split, hf_subset)
+        if items is not None:  # the batch size that produced the vectors, and the per-item values for `compare`
+            from mteb_evalrank.integration import item_values
+
+            batch_size = (encode_kwargs or {}).get("batch_size")
+            scores["encode_batch_size"] = int(batch_size) if batch_size is not None else None
+            items.scores = item_values.scores_of(scores, items.scores or scores)
+            item_values.record(self.metadata.name, model, hf_split, hf_subset, items)
         if prediction_folder is not None:
             self._save_task_predictions(
                 self._predictions(state, data_split, hf_subset), model, prediction_folder, hf_split, hf_subset
@@ -217,6 +225,12 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
     def _predictions(self, state: Any, data_split: Any, hf_subset: str) -> Any:
         """What ``--prediction-folder`` stores for a subset (JSON-serialisable)."""
         return {}
+
+    def _item_values(self, state: Any, data_split: Any, hf_subset: str) -> Any:
+        """The subset's per-item values (:class:`~mteb_evalrank.integration.item_values.SubsetItems`, written
+        beside the result as ``<Task>.items.npz`` for ``mteb-evalrank compare``), or ``None``.  Its ``scores``
+        name the score keys the items reproduce (checked by ``compare``)."""
+        return None
 
 def _weakrefable(obj: Any) -> bool:
     try:

@@ -165,21 +165,44 @@ class _EvalRankTask(EncodeOnceTask):
 
     def _score_subset(self, state, data_split, hf_subset: str) -> dict[str, Any]:
         from mteb_evalrank.metrics.ranking import summarize_ranks
+        from mteb_evalrank.metrics.score_uncertainty import rank_uncertainty
 
         rows = np.asarray(data_split)
         if len(rows) == 0:
             from mteb_evalrank.errors import InputError
 
             raise InputError(f"{self.metadata.name}: subset {hf_subset!r} has no pairs in this dataset.")
+        groups = self._pair_groups(rows)
         return {
             **summarize_ranks(state.cos[rows]),
             **summarize_ranks(state.l2[rows], prefix="l2_"),
+            **rank_uncertainty(state.cos[rows], groups),
+            **rank_uncertainty(state.l2[rows], groups, prefix="l2_"),
             "num_pairs": int(len(rows)),
             "num_background": int(len(self.data.texts)),
             "centered": self.center,
             "ties": self.ties,
             "dataset_fingerprint": self.data_fingerprint,
         }
+
+    def _pair_groups(self, rows: np.ndarray) -> np.ndarray:
+        """Cluster of each directed pair: its unordered pair (both directions of a pair are one cluster)."""
+        from mteb_evalrank.metrics.score_uncertainty import pair_groups
+
+        return pair_groups(self.data.query_idx[rows], self.data.positive_idx[rows])
+
+    def _item_values(self, state, data_split, hf_subset: str):
+        from mteb_evalrank.integration.item_values import SubsetItems, items_digest
+
+        rows = np.asarray(data_split)
+        texts = self.data.texts
+        pairs = ((texts[q], texts[p]) for q, p in zip(self.data.query_idx[rows], self.data.positive_idx[rows]))
+        return SubsetItems(
+            values={"cos_rank": state.cos[rows].astype(np.int64), "l2_rank": state.l2[rows].astype(np.int64)},
+            digest=items_digest(pairs),
+            groups=self._pair_groups(rows),
+            scores=dict.fromkeys(("mrr", "l2_mrr", "hits_at_1", "hits_at_10", "l2_hits_at_1", "l2_hits_at_10")),
+        )
 
     def _predictions(self, state, data_split, hf_subset: str) -> dict[str, Any]:
         rows = np.asarray(data_split)

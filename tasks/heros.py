@@ -87,6 +87,7 @@ class HEROS(EncodeOnceTask):
     def _compute_state(self, model, *, hf_split, encode_kwargs, num_proc, timer):
         from mteb_evalrank.integration.encoding import encode_texts
         from mteb_evalrank.metrics.heros import heros_pairs, scores_from_pairs
+        from mteb_evalrank.metrics.score_uncertainty import heros_bootstrap
 
         columns = self.data.columns
         texts = list(dict.fromkeys(t for c in ("original", *HEROS_SUBSETS) for t in columns[c]))
@@ -110,14 +111,31 @@ class HEROS(EncodeOnceTask):
         edited = {s: rows(s) for s in HEROS_SUBSETS}
         baseline, per_pair = heros_pairs(originals, edited, original_labels=self.data.originals)
         scores = scores_from_pairs(baseline, per_pair)
-        return {"scores": scores, "per_pair": per_pair, "num_unique_texts": len(texts)}
+        units = originals / np.linalg.norm(originals, axis=1, keepdims=True)  # non-zero: heros_pairs checked
+        uncertainty = heros_bootstrap(units, {s: cos for s, (cos, _) in per_pair.items()})
+        return {"scores": scores, "per_pair": per_pair, "num_unique_texts": len(texts), "uncertainty": uncertainty}
 
     def _score_subset(self, state, data_split, hf_subset: str) -> dict[str, Any]:
+        u, mean = state["uncertainty"][hf_subset], state["uncertainty"]["mean"]
         return {
             **state["scores"][hf_subset],
+            "normalized_cosine_se": u["se"],
+            "normalized_cosine_ci_low": u["ci_low"],
+            "normalized_cosine_ci_high": u["ci_high"],
+            "subset_mean_se": mean["se"],  # se of the mean over the subsets run (the task's MTEB score), joint
             "num_unique_texts": state["num_unique_texts"],
             "dataset_fingerprint": self.data_fingerprint,
         }
+
+    def _item_values(self, state, data_split, hf_subset: str):
+        from mteb_evalrank.integration.item_values import SubsetItems, items_digest
+
+        cos, norm = state["per_pair"][hf_subset]
+        return SubsetItems(
+            values={"cosine": cos, "normalized_cosine": norm},
+            digest=items_digest(zip(self.data.originals, self.data.columns[hf_subset])),
+            scores=dict.fromkeys(("cosine", "normalized_cosine")),
+        )
 
     def _predictions(self, state, data_split, hf_subset: str) -> dict[str, Any]:
         cos, norm = state["per_pair"][hf_subset]

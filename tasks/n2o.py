@@ -198,13 +198,33 @@ class N2O(EncodeOnceTask):
             state["needles"] = {**needle_scores(ranks), "ranks": ranks}
         return state
 
+    def _needle_groups(self) -> np.ndarray:
+        """Cluster of each needle: its unordered pair of texts (a pair given in both directions is one cluster)."""
+        ids: dict[tuple[str, ...], int] = {}
+        return np.array([ids.setdefault(tuple(sorted(pair)), len(ids)) for pair in self.needles], dtype=np.int64)
+
+    def _item_values(self, state, data_split, hf_subset: str):
+        from mteb_evalrank.integration.item_values import SubsetItems, items_digest
+
+        if state["needles"] is None:
+            return None
+        return SubsetItems(
+            values={"needle_rank": np.asarray(state["needles"]["ranks"], dtype=np.int64)},
+            digest=items_digest([self.corpus_fp, *self.needles]),
+            groups=self._needle_groups(),
+            scores=dict.fromkeys(("needle_mrr",)),
+        )
+
     def _score_subset(self, state, data_split, hf_subset: str) -> dict[str, Any]:
+        from mteb_evalrank.metrics.score_uncertainty import rank_uncertainty
+
         scores: dict[str, Any] = {}
         if state["needles"] is not None:
             needle = dict(state["needles"])
             ranks = needle.pop("ranks")
             scores.update(needle)
             scores["needle_ranks"] = ranks.tolist()
+            scores.update(rank_uncertainty(np.asarray(ranks, dtype=np.int64), self._needle_groups(), ks=(), prefix="needle_"))
         else:
             scores.update({"needle_mrr": None, "needle_top1": None, "needle_top5": None, "needle_count": 0})
         scores.update(

@@ -44,6 +44,7 @@ from mteb.models import ModelMeta
 
 from mteb_evalrank.data.files import atomic_write_text, file_lock, output_dir
 from mteb_evalrank.errors import InputError, ResultsNotSavedError
+from mteb_evalrank.integration import item_values
 
 LOCK_FILE = ".mteb-evalrank.lock"
 META_FILE = "model_meta.json"
@@ -139,6 +140,7 @@ class SafeResultCache(ResultCache):
                     revision = (meta.revision or "no_revision_available") if meta is not None else model_revision
                     super().save_to_cache(task_result, name, revision, encode_kwargs=encode_kwargs)
                     os.replace(tmp, target)
+                    item_values.flush(task_result.task_name, name, revision, target)  # <Task>.items.npz beside it
                     if merged is not None:
                         atomic_write_text(target.parent / META_FILE, json.dumps(merged, default=str, indent=4))
                 finally:

@@ -142,6 +142,19 @@ def _score(task_result: Any) -> float | None:
     return None if math.isnan(value) else value
 
 
+def _score_se(task_result: Any) -> float | None:
+    """The standard error the result file stores for :func:`_score`'s figure (``None`` when it has none): the
+    ``all`` subset's, a single subset's, or ``subset_mean_se`` (HEROS: the mean over its subsets)."""
+    from mteb_evalrank.reports.results_table import standard_error
+
+    entries = [e for entries in (getattr(task_result, "scores", None) or {}).values() for e in entries][:50]
+    entry = next((e for e in entries if e.get("hf_subset") == "all"), entries[0] if len(entries) == 1 else None)
+    if entry is not None:
+        return standard_error(entry, "main_score")
+    se = entries[0].get("subset_mean_se") if entries else None
+    return float(se) if isinstance(se, (int, float)) else None
+
+
 def _order_tasks(names: set[str]) -> list[str]:
     from mteb_evalrank.integration.benchmarks import EVALRANK_TASKS
 
@@ -602,6 +615,7 @@ def build_context(
                 "mean": means[id(m)],
                 "done": sum(1 for t in data.tasks if m.scores.get(t) is not None),
                 "scores": [m.scores.get(t) for t in data.tasks],
+                "ses": [_score_se(m.results.get(t)) if m.scores.get(t) is not None else None for t in data.tasks],
             }
         )
     evalrank = [_evalrank_block(data, t) for t in data.tasks if t in EVALRANK_RANK_TASKS]

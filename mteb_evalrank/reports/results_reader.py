@@ -210,12 +210,18 @@ def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[s
 
 
 def _entry_standard_error(entry: dict[str, Any], key: str) -> float | None:
-    """The sampling standard error of one stored score (:mod:`mteb_evalrank.metrics.sampling_error`)."""
+    """The sampling standard error of one stored score: the ``<key>_se`` the result file holds (EvalRank, HEROS,
+    N2O: :mod:`mteb_evalrank.metrics.score_uncertainty`), else :mod:`mteb_evalrank.metrics.sampling_error`."""
     from mteb_evalrank.metrics.sampling_error import binomial_se, bounded_mean_se, spearman_se
 
     value = entry.get(key)
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
         return None
+    from mteb_evalrank.reports.results_table import standard_error
+
+    stored = standard_error(entry, key)  # computed from the per-item values when the task ran
+    if stored is not None and math.isfinite(stored):
+        return stored
     main = entry.get("main_score")
     if "ntest" in entry and key in ("main_score", "accuracy", "acc") and 0 <= value <= 1:
         return binomial_se(float(value), int(entry["ntest"]))

@@ -50,21 +50,39 @@ def task_scores_rows(task_results: Iterable[Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def format_scores_table(rows: list[dict[str, Any]], columns: Iterable[str] = HEADLINE) -> str:
-    """Fixed-width text table; fractions with 4 decimals, mean ranks with 1."""
+def standard_error(scores: dict[str, Any], key: str) -> float | None:
+    """The standard error the result stores for ``key`` (``<key>_se``; for ``main_score``, that of the metric
+    it equals), or ``None``."""
+    se = scores.get(f"{key}_se")
+    if se is None and key == "main_score":
+        main = scores.get("main_score")
+        se = next((scores[f"{k}_se"] for k, v in scores.items() if f"{k}_se" in scores and v == main and k != key), None)
+    return float(se) if isinstance(se, (int, float)) and not isinstance(se, bool) else None
+
+
+def format_scores_table(
+    rows: list[dict[str, Any]], columns: Iterable[str] = HEADLINE, with_se: Iterable[str] = ("main_score",)
+) -> str:
+    """Fixed-width text table; fractions with 4 decimals, mean ranks with 1; a score with a stored standard
+    error as ``0.8295 ± 0.0041`` (:func:`standard_error`) in the columns ``with_se`` (default: the main score)."""
     if not rows:
         return "(no scores)"
     cols = [c for c in columns if any(c in r for r in rows)]
     header = ["task", "subset", *cols]
 
-    def fmt(col: str, value: Any) -> str:
+    def fmt(col: str, value: Any, se: Any = None) -> str:
         if value is None:
             return "-"
         if isinstance(value, float):
-            return f"{value:.1f}" if "rank" in col else f"{value:.4f}"
+            text = f"{value:.1f}" if "rank" in col else f"{value:.4f}"
+            return text + (f" ± {se:.4f}" if isinstance(se, float) and se == se else "")
         return str(value)
 
-    table = [header] + [[str(r["task"]), str(r["subset"])] + [fmt(c, r.get(c)) for c in cols] for r in rows]
+    table = [header] + [
+        [str(r["task"]), str(r["subset"])]
+        + [fmt(c, r.get(c), standard_error(r, c) if c in with_se else None) for c in cols]
+        for r in rows
+    ]
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths))) for line in table]
     lines.insert(1, "  ".join("-" * w for w in widths))

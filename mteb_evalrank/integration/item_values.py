@@ -1,0 +1,157 @@
+"""Per-item values of a task run, kept beside the result file as ``<Task>.items.npz``.
+
+``mteb-evalrank compare`` tests two models on the *same items*, so it needs each model's value per item
+(EvalRank: the cos and l2 rank of every directed pair; HEROS: the raw and normalised cosine of every
+sentence pair; N2O: the rank of every needle), which an MTEB score dict does not hold.
+
+How they reach the disk: MTEB does not tell a task where its result is written.  The tasks
+(:class:`~mteb_evalrank.tasks._base.EncodeOnceTask`) therefore :func:`record` their per-item values in this
+process, keyed by task, model name and revision, split and subset; the plugin's result cache
+(:class:`~mteb_evalrank.integration.result_cache.SafeResultCache`, used by ``mteb-evalrank run``,
+``mteb_evalrank.run`` / ``mteb.run`` and the study) writes them with every save of ``<Task>.json`` to
+``<Task>.items.npz`` in the same folder (:func:`flush`).  A run through MTEB's own cache (``mteb run``)
+writes no items file; ``compare`` then says to re-run the task with ``mteb-evalrank run``.  The file is
+not a JSON file, so MTEB's ``ResultCache`` and the results repository never try to read it as a result.
+
+File layout (``numpy.savez_compressed``, no pickles): one array per ``<split>/<subset>/<name>`` (``name`` a
+value such as ``cos_rank``; ``__groups__``: the cluster of each item, e.g. the unordered pair of EvalRank's
+two directions) and ``__meta__``, a JSON string: ``{"format": 1, "task": ..., "entries": {"<split>/<subset>":
+{"digest": <sha256 of the item identities in order>, "scores": {<score key>: <value the result file
+holds>}}}}``.  The digest tells whether two models saw the same items; the scores tell whether the items
+file still belongs to the ``<Task>.json`` beside it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mteb_evalrank.errors import InputError
+
+SUFFIX = ".items.npz"
+FORMAT = 1
+_META = "__meta__"
+GROUPS = "__groups__"
+
+
+@dataclass
+class SubsetItems:
+    """Per-item values of one (split, subset): ``values`` name -> array, ``groups`` (or ``None``), the
+    item-set ``digest`` and the ``scores`` of the result file they belong to."""
+
+    values: dict[str, np.ndarray]
+    digest: str
+    groups: np.ndarray | None = None
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+#: (task, model name, revision) -> {(split, subset): SubsetItems}
+_PENDING: dict[tuple[str, str, str], dict[tuple[str, str], SubsetItems]] = {}
+
+
+def items_digest(identities: Iterable[Any]) -> str:
+    """sha256 over the items' identities (e.g. ``(query, positive)`` texts), in order."""
+    h = hashlib.sha256()
+    for item in identities:
+        h.update(json.dumps(item, ensure_ascii=False).encode("utf-8"))
+        h.update(b"\x1e")
+    return h.hexdigest()
+
+
+def items_path(result_path: Path | str) -> Path:
+    """``<Task>.items.npz`` beside ``<Task>.json``."""
+    p = Path(result_path)
+    return p.with_name(p.name.removesuffix(".json") + SUFFIX)
+
+
+def _model_key(model: Any) -> tuple[str, str]:
+    meta = getattr(model, "mteb_model_meta", None)
+    name = getattr(meta, "name", None) or type(model).__name__
+    return str(name), str(getattr(meta, "revision", None) or "no_revision_available")
+
+
+def record(task: str, model: Any, split: str, subset: str, items: SubsetItems) -> None:
+    """Keep ``items`` of a subset until the result cache saves the task's result (:func:`flush`).  Items of
+    the same task for another model are dropped (models are evaluated one after the other), so a long
+    study holds at most one model's values per task."""
+    name, revision = _model_key(model)
+    key = (task, name, revision)
+    for other in [k for k in _PENDING if k[0] == task and k != key]:  # another model's run of the task is over
+        del _PENDING[other]
+    _PENDING.setdefault(key, {})[(split, subset)] = items
+
+
+def flush(task: str, model_name: str, revision: str | None, result_path: Path) -> Path | None:
+    """Write what was recorded for ``task`` and this model into ``<Task>.items.npz`` beside ``result_path``
+    (merged with the subsets the file already holds), atomically; ``None`` when nothing was recorded."""
+    pending = _PENDING.get((task, str(model_name), str(revision or "no_revision_available")))
+    if not pending:
+        return None
+    path = items_path(result_path)
+    entries = {}
+    if path.is_file():
+        try:
+            entries = read_items(path)
+        except InputError:
+            entries = {}
+    entries.update(pending)
+    arrays: dict[str, np.ndarray] = {}
+    meta: dict[str, Any] = {"format": FORMAT, "task": task, "entries": {}}
+    for (split, subset), item in entries.items():
+        key = f"{split}/{subset}"
+        for name, arr in item.values.items():
+            arrays[f"{key}/{name}"] = np.asarray(arr)
+        if item.groups is not None:
+            arrays[f"{key}/{GROUPS}"] = np.asarray(item.groups, dtype=np.int64)
+        meta["entries"][key] = {"digest": item.digest, "scores": item.scores}
+    arrays[_META] = np.array(json.dumps(meta))
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(buffer.getvalue())
+    os.replace(tmp, path)
+    return path
+
+
+def forget(task: str | None = None) -> None:
+    """Drop recorded items (all, or one task's)."""
+    for key in [k for k in _PENDING if task is None or k[0] == task]:
+        del _PENDING[key]
+
+
+def read_items(path: Path | str) -> dict[tuple[str, str], SubsetItems]:
+    """(split, subset) -> :class:`SubsetItems` of an items file; a damaged file raises ``InputError``."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data[_META]))
+            arrays = {k: data[k] for k in data.files if k != _META}
+    except (OSError, ValueError, KeyError) as exc:
+        raise InputError(f"{path}: not a readable items file ({type(exc).__name__}); re-run the task.") from None
+    if meta.get("format") != FORMAT:
+        raise InputError(f"{path}: items file format {meta.get('format')!r}, expected {FORMAT}; re-run the task.")
+    out: dict[tuple[str, str], SubsetItems] = {}
+    for key, entry in meta.get("entries", {}).items():
+        split, subset = key.split("/", 1)
+        prefix = f"{key}/"
+        values = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix) and k[len(prefix) :] != GROUPS}
+        out[(split, subset)] = SubsetItems(
+            values=values, digest=str(entry["digest"]), groups=arrays.get(f"{key}/{GROUPS}"), scores=dict(entry.get("scores", {}))
+        )
+    return out
+
+
+def scores_of(scores: Mapping[str, Any], keys: Iterable[str]) -> dict[str, float]:
+    """The plain float scores among ``keys`` (what :attr:`SubsetItems.scores` keeps)."""
+    return {k: float(scores[k]) for k in keys if isinstance(scores.get(k), (int, float)) and not isinstance(scores.get(k), bool)}
+
+
+__all__ = ["GROUPS", "SUFFIX", "SubsetItems", "flush", "forget", "items_digest", "items_path", "read_items", "record", "scores_of"]
