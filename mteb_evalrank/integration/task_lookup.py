@@ -8,6 +8,22 @@ from collections.abc import Sequence
 from mteb_evalrank.errors import InputError
 
 
+def is_plugin_task(task: object) -> bool:
+    """Whether ``task`` (a task name, class or instance) is one of the plugin's: a class defined in the plugin's
+    package.  The one place this is decided (a name is looked up in MTEB's task registry; an unknown name is not
+    the plugin's)."""
+    import importlib
+
+    if isinstance(task, str):
+        import mteb  # noqa: F401  (the start-up hook registers the plugin's tasks)
+
+        task = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY.get(task)
+        if task is None:
+            return False
+    cls = task if isinstance(task, type) else type(task)
+    return cls.__module__.startswith("mteb_evalrank.")
+
+
 def get_tasks_or_explain(names: Sequence[str]):
     """``mteb.get_tasks(tasks=names)``, but unknown names raise :class:`InputError` with suggestions; a name
     given twice counts once (``-t A A`` runs A once)."""
@@ -25,7 +41,7 @@ def get_tasks_or_explain(names: Sequence[str]):
             hints.append(f"{n!r}" + (f" (did you mean {', '.join(close)}?)" if close else ""))
         # the plugin's classes are the registry entries defined in its package (reading them here, not
         # from integration.registry, keeps registry -> benchmarks -> task_lookup free of a cycle)
-        ours = ", ".join(name for name, cls in registry.items() if cls.__module__.startswith("mteb_evalrank."))
+        ours = ", ".join(name for name, cls in registry.items() if is_plugin_task(cls))
         raise InputError(f"unknown task {'; '.join(hints)}. Plugin tasks: {ours}.")
     return mteb.get_tasks(tasks=list(names))
 
@@ -45,7 +61,7 @@ def plugin_task_names(*, input_level: str | None = None, downstream: bool | None
     import mteb  # noqa: F401  (the start-up hook registers the plugin's tasks)
 
     registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
-    ours = [cls for cls in registry.values() if cls.__module__.startswith("mteb_evalrank.")]
+    ours = [cls for cls in registry.values() if is_plugin_task(cls)]
     if not ours:
         raise RuntimeError("no mteb-evalrank task is registered with MTEB (is MTEB_EVALRANK_NO_AUTOLOAD set?); "
                            "import mteb_evalrank.tasks first")  # fmt: skip

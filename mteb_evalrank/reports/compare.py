@@ -59,9 +59,9 @@ def _label_matches(identity: Any, wanted: str) -> bool:
 def _model_files(folder: Path) -> dict[str, list[tuple[Any, Path]]]:
     """task -> [(identity, path)] of every result file below ``folder``."""
     out: dict[str, list[tuple[Any, Path]]] = {}
-    for path in sorted(folder.rglob("*.json")):
-        if path.name == "model_meta.json" or path.name.startswith("."):
-            continue
+    from mteb_evalrank.data.result_files import walk_result_files
+
+    for path in walk_result_files(folder):
         out.setdefault(path.stem, []).append((result_identity(path), path))
     return out
 

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank.data.result_files import MODEL_META, RUN_SETTINGS, read_model_meta, walk_result_files
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.reports.results_reader import result_identity
 
@@ -172,12 +173,8 @@ def collect(results_dir: Path | str) -> ReportData:
         raise InputError(f"{root} does not exist (give the --output-folder of mteb run / mteb-evalrank run).")
     if not root.is_dir():
         raise InputError(f"{root} is not a folder (give the --output-folder of mteb run / mteb-evalrank run).")
-    files = sorted(
-        p for p in root.rglob("*.json")
-        # <model>/<revision>/<Task>.json: files nearer the root (a study's timing.json, ...) are not results
-        if len(p.relative_to(root).parts) >= 3 and p.name != "model_meta.json" and not p.name.startswith(".")
-        and p.is_file()
-    )  # fmt: skip
+    # <model>/<revision>/<Task>.json: files nearer the root (a study's timing.json, ...) are not results
+    files = walk_result_files(root, exact_root=True)
     if not files:
         raise InputError(
             f"no MTEB result files below {root}: expected results/<org>__<model>/<revision>/<Task>.json "
@@ -228,18 +225,14 @@ def collect(results_dir: Path | str) -> ReportData:
 
 
 def _read_model_files(run: ModelRun, skipped: list[Skipped]) -> None:
-    meta_path = run.folder / "model_meta.json"
-    if meta_path.is_file():
-        try:
-            meta = _read_json(meta_path)
-            if not isinstance(meta, dict):
-                raise ValueError("not a JSON object")
-            run.meta = meta
-            run.name = str(meta.get("name") or run.name)
-            run.revision = str(meta.get("revision") or run.revision)
-        except (OSError, ValueError) as exc:
-            skipped.append(Skipped(meta_path, f"model meta not used: {_short_error(exc)}"))
-    settings = run.folder / "run_settings.jsonl"
+    meta = read_model_meta(run.folder, strict=False)
+    if meta is None and (run.folder / MODEL_META).exists():
+        skipped.append(Skipped(run.folder / MODEL_META, "model meta not used: not a readable JSON object"))
+    if meta is not None:
+        run.meta = meta
+        run.name = str(meta.get("name") or run.name)
+        run.revision = str(meta.get("revision") or run.revision)
+    settings = run.folder / RUN_SETTINGS
     if settings.is_file():
         try:
             for line in settings.read_text(encoding="utf-8").splitlines():

@@ -291,15 +291,17 @@ class ResultsFolder(ScoreSource):
 
 
 def read_results_folder(folder: str | Path, *, progress: bool = False) -> ResultsFolder:
-    """Every task result under ``folder`` through MTEB's ``ResultCache`` path discovery and ``TaskResult``.
+    """Every task result under ``folder``: the one results-folder walk
+    (:func:`~mteb_evalrank.data.result_files.walk_result_files`, both of MTEB's layouts; a run with model
+    options is its own model, ``name [experiment]``) read by MTEB's ``TaskResult``.
 
     ``folder`` is a ResultCache folder (holding ``results/``) or the ``results/`` folder itself.  A file
     that is not a valid TaskResult is skipped, named in ``skipped`` and warned about.
     """
-    from mteb.cache import ResultCache
     from mteb.results import TaskResult
 
-    from mteb_evalrank.data.files import regular_files, special_file_kind
+    from mteb_evalrank.data.files import special_file_kind
+    from mteb_evalrank.data.result_files import walk_result_files
 
     folder = Path(folder)
     kind = special_file_kind(folder)
@@ -310,18 +312,12 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
             f"results {folder} is {kind or 'a file'}, not a folder; give a results folder (holding "
             f"results/<org>__<model>/<revision>/) or a score table ({', '.join(TABLE_SUFFIXES)})."
         )
-    root = folder.parent if folder.name == "results" and not (folder / "results").is_dir() else folder
-    cache = ResultCache(root)
-    paths = cache.get_cache_paths(require_model_meta=False, include_remote=False)
     out = ResultsFolder()
     from tqdm.auto import tqdm
 
-    paths = regular_files(sorted(Path(p) for p in paths), what="result file")  # a FIFO would block forever
+    paths = walk_result_files(folder)  # regular files only: a FIFO would block forever
     owners: dict[tuple[str, str], Path] = {}
     for path in tqdm(paths, desc="reading results", unit="file", disable=not progress, leave=False):
-        path = Path(path)
-        if path.name == "model_meta.json":
-            continue
         try:
             result = TaskResult.from_disk(path)
         except Exception as exc:  # noqa: BLE001 - any unreadable file is named and skipped

@@ -142,10 +142,10 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
 
 def _has_result(out: Path, variant: str, task: str) -> bool:
     """Whether ``out/results`` holds a ``task`` result of the zoo ``variant`` (any revision)."""
+    from mteb_evalrank.data.result_files import has_result
     from mteb_evalrank.models.zoo import VARIANTS
 
-    folder = out / "results" / VARIANTS[variant].mteb_name.replace("/", "__")
-    return any(folder.glob(f"*/{task}.json"))
+    return has_result(out / "results" / VARIANTS[variant].mteb_name.replace("/", "__"), task)
 
 
 def _sentence_variants(out: Path) -> list[str]:

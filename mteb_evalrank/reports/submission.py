@@ -37,13 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank.data.result_files import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError
 
 UNPINNED_REVISIONS = frozenset({"", "main", "master", "head", "latest", "none", "no_revision_available"})
 CHECK_FILE = "SUBMISSION_CHECK.md"
-#: the results repository's CI (``tests/run_settings_check.py``): the run settings MTEB writes beside each result
-RUN_SETTINGS = "run_settings.jsonl"
-#: ... and the oldest MTEB whose results it accepts (``MIN_MTEB_VERSION``)
+#: the oldest MTEB whose results the results repository's CI (``tests/run_settings_check.py``) accepts
 MIN_MTEB_VERSION = "2.0.0"
 REJECTED = "rejected"
 UPSTREAM = "needs upstream"
@@ -83,23 +82,25 @@ class Submission:
         return [f for f in self.findings if f.severity == UPSTREAM]
 
 
-def _model_folders(root: Path) -> list[Path]:
-    """Folders holding result files (``<model>/<revision>`` or ``.../experiments/<name>``)."""
-    from mteb_evalrank.data.files import regular_files
+def _model_folders(root: Path) -> dict[Path, list[Path]]:
+    """Folders holding result files (``<model>/<revision>`` or ``.../experiments/<name>``), each with its result
+    files (the results reader's walk, :func:`~mteb_evalrank.data.result_files.walk_result_files`)."""
+    from mteb_evalrank.data.result_files import walk_result_files
 
-    paths = [p for p in sorted(root.rglob("*.json")) if p.name != "model_meta.json" and not p.name.startswith(".")]
-    return sorted({p.parent for p in regular_files(paths, what="result file")})
+    out: dict[Path, list[Path]] = {}
+    for path in walk_result_files(root):
+        out.setdefault(path.parent, []).append(path)
+    return dict(sorted(out.items()))
 
 
 def _mteb_own_tasks() -> set[str]:
     """Names of tasks MTEB defines itself (registered by ``mteb``, not by this plugin)."""
     import importlib
 
-    from mteb_evalrank.integration.registry import plugin_tasks
+    from mteb_evalrank.integration.task_lookup import is_plugin_task
 
     registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
-    ours = {cls.metadata.name for cls in plugin_tasks()}
-    return {name for name, cls in registry.items() if name not in ours and not cls.__module__.startswith("mteb_evalrank")}
+    return {name for name, cls in registry.items() if not is_plugin_task(cls)}
 
 
 def _in_mteb_model_registry(name: str) -> bool:
@@ -116,9 +117,9 @@ def _in_mteb_model_registry(name: str) -> bool:
 def _check_meta(folder: Path, findings: list[Finding]) -> Any | None:
     from mteb.models import ModelMeta
 
-    meta_path = folder / "model_meta.json"
+    meta_path = folder / MODEL_META
     if not meta_path.is_file():
-        findings.append(Finding(folder, "no model_meta.json: the results repository needs the model meta", REJECTED))
+        findings.append(Finding(folder, f"no {MODEL_META}: the results repository needs the model meta", REJECTED))
         return None
     try:
         meta = ModelMeta.model_validate_json_resolved(meta_path.read_text(encoding="utf-8"))
@@ -144,7 +145,7 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
 
     import mteb
 
-    from mteb_evalrank.data.files import atomic_target, atomic_write_text, output_dir, regular_files
+    from mteb_evalrank.data.files import atomic_target, atomic_write_text, output_dir
 
     root = Path(results_dir)
     if not root.is_dir():
@@ -163,7 +164,7 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
     plan: list[tuple[Path, Path, list[Path], tuple[str, str]]] = []  # folder, target, results to copy, model
     own_tasks = _mteb_own_tasks()
     registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
-    for folder in folders:
+    for folder, files in folders.items():
         meta = _check_meta(folder, sub.findings)
         if meta is None:
             continue
@@ -187,9 +188,7 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
         if folder.parent.name == "experiments":
             target = target / "experiments" / folder.name
         accepted = []
-        for path in regular_files(sorted(folder.glob("*.json")), what="result file"):
-            if path.name == "model_meta.json" or path.name.startswith("."):
-                continue
+        for path in files:
             problem = _check_result(path, registry)
             if problem is not None:
                 sub.findings.append(Finding(path, problem, REJECTED))
@@ -209,7 +208,7 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
         raise InputError(refusal_line(sub))
     for folder, target, accepted, model in plan:
         target.mkdir(parents=True, exist_ok=True)
-        for path in [*accepted, folder / "model_meta.json", folder / RUN_SETTINGS]:
+        for path in [*accepted, folder / MODEL_META, folder / RUN_SETTINGS]:
             if path.is_file():  # a regular file (a FIFO is not): copied whole, through a temporary file
                 with atomic_target(target / path.name) as tmp:
                     shutil.copy2(path, tmp)
@@ -320,7 +319,7 @@ def format_check(sub: Submission, root: Path) -> str:
         "",
         f"Source: `{root}` → `{sub.out / 'results'}` (layout of github.com/embeddings-benchmark/results).",
         "",
-        f"Copied: {len(sub.models)} model revision(s), {sum(1 for p in sub.copied if p.name not in ('model_meta.json', 'run_settings.jsonl'))} result file(s).",
+        f"Copied: {len(sub.models)} model revision(s), {sum(1 for p in sub.copied if p.name not in (MODEL_META, RUN_SETTINGS))} result file(s).",
     ]
     for name, rev in sub.models:
         lines.append(f"- {name} @ {rev}")
