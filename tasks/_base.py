@@ -26,6 +26,7 @@ from mteb_evalrank.integration.descriptive_stats import (
     stats_written_to,
     user_stats_dir,
 )
+from mteb_evalrank.integration.task_lookup import ROLES  # the values of EncodeOnceTask.role
 
 logger = logging.getLogger(__name__)
 
@@ -131,17 +132,26 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
     - :attr:`input_level` — ``"word"`` when each input text is a single word (EvalRankWord, the
       word-similarity sets: word-vector models look each input up as one word), else ``"sentence"``;
       also readable as ``task.metadata.input_level`` (what an encoder is given);
-    - :attr:`downstream` — ``True`` for a task that trains a classifier on the embeddings (the SentEval
-      downstream tasks and SciCite: what the correlation study's intrinsic scores should predict).
+    - :attr:`role` — what the task is for (:data:`ROLES`): ``intrinsic`` (EvalRank: the scores the study
+      puts to the test), ``baseline`` (the similarity scores EvalRank is compared with, named in advance:
+      STS12-16, STS-B, SICK-R, STR and the 9 word-similarity sets of EvalRank Table 3), ``similarity`` (other
+      similarity sets, shown but never compared), ``diagnostic`` (HEROS: a per-model reading the study shows),
+      ``comparison`` (N2O: a comparison of embedders, not a per-model score the study correlates) or
+      ``downstream`` (a classifier trained on the embeddings: what the intrinsic scores should predict).  The
+      study's task lists, the benchmarks' order and groups and the reports' sections derive from it;
+    - :attr:`downstream` — ``role == "downstream"`` (kept for callers that ask this one question).
     """
 
     input_level: ClassVar[str] = "sentence"
-    downstream: ClassVar[bool] = False
+    role: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.input_level not in INPUT_LEVELS:
             raise TypeError(f"{cls.__name__}.input_level must be one of {INPUT_LEVELS}, got {cls.input_level!r}")
+        if cls.role and cls.role not in ROLES:
+            raise TypeError(f"{cls.__name__}.role must be one of {', '.join(ROLES)}, got {cls.role!r}")
+        cls.downstream = cls.role == "downstream"
         metadata = cls.__dict__.get("metadata")
         if isinstance(metadata, PluginTaskMetadata):
             metadata._input_level = cls.input_level

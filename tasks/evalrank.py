@@ -75,6 +75,8 @@ class _EvalRankTask(EncodeOnceTask):
         chunk_size: queries per score block (memory bound); ``None`` picks a default.
     """
 
+    role = "intrinsic"
+
     dataset_name: str
 
     def __init__(

@@ -39,6 +39,7 @@ HEROS_SUBSETS = ("synonym", "antonym", "negation_main", "negation_antonym", "ran
 
 
 class HEROS(EncodeOnceTask):
+    role = "diagnostic"
     metadata = PluginTaskMetadata(
         name="HEROS",
         description=(

@@ -75,6 +75,8 @@ class N2O(EncodeOnceTask):
         use_cache: keep corpus embeddings in the on-disk cache (:mod:`mteb_evalrank.data.embedding_cache`).
     """
 
+    role = "comparison"
+
     metadata = PluginTaskMetadata(
         name="N2O",
         description=(

@@ -162,7 +162,7 @@ class _SentEvalDownstreamTask(EncodeOnceTask):
     and ``pairs``.  ``protocol`` (an instance attribute) selects the classifier protocol.
     """
 
-    downstream = True
+    role = "downstream"
     config: str
     scheme: str
     pairs: bool = False

@@ -212,6 +212,8 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
     sub-dataset plus ``all``; the others have the single subset ``default``.
     """
 
+    role = "baseline"
+
     config: str
     aggregate: bool = False
 

@@ -340,3 +340,28 @@ def test_the_reader_guard_sees_a_glob_and_a_literal(tmp_path):
                    'def f(root):\n    return [p for p in root.glob("*/*/*.json") if p.name != "model_meta.json"]\n')
     found = reader_violations(bad, "bad.py")
     assert len(found) == 2 and "glob" in found[1] + found[0] and "literal" in found[0] + found[1]
+
+
+def test_task_lists_derive_from_declared_roles():
+    """Issue 40: every plugin task declares its role; the study's lists, the suite's order and the leaderboard
+    groups are derived from the roles (a new task with a role joins them without editing a list)."""
+    import mteb  # noqa: F401
+
+    from mteb_evalrank.integration import study
+    from mteb_evalrank.integration.benchmarks import EVALRANK_TASKS, GROUPS
+    from mteb_evalrank.integration.registry import plugin_tasks
+    from mteb_evalrank.integration.task_lookup import ROLES, plugin_task_names
+    from mteb_evalrank.reports.leaderboard import EVALRANK_RANK_TASKS
+
+    classes = plugin_tasks()
+    assert all(getattr(c, "role", "") in ROLES for c in classes), [c.__name__ for c in classes if c.role not in ROLES]
+    by_role = {r: plugin_task_names(role=r) for r in ROLES}
+    assert EVALRANK_TASKS == tuple(t for r in ROLES for t in by_role[r])
+    assert set(EVALRANK_RANK_TASKS) == set(by_role["intrinsic"])
+    assert study.DOWNSTREAM_TASKS == by_role["downstream"]
+    assert set(study.WORD_SIMILARITY_TASKS) | set(study.SIMILARITY_BASELINES) == set(by_role["baseline"])
+    assert set(study.OTHER_WORD_SIMILARITY_TASKS) == set(by_role["similarity"])
+    grouped = {t for _, _, names in GROUPS for t in names}
+    assert grouped == set(EVALRANK_TASKS)
+    source = (ROOT / "mteb_evalrank" / "integration" / "study.py").read_text(encoding="utf-8")
+    assert '"SentEvalSTS12"' not in source and '"WS-353-All"' not in source  # no list kept by hand

@@ -38,16 +38,25 @@ from mteb_evalrank.hub_datasets.senteval_downstream.build import SENTEVAL_CITATI
 from mteb_evalrank.hub_datasets.word_similarity import SETS as WORDSIM_SETS
 from mteb_evalrank.hub_datasets.word_similarity import TASK_NAMES as WORDSIM_TASKS
 from mteb_evalrank.hub_datasets.word_similarity.build import FARUQUI_CITATION
-from mteb_evalrank.integration.study import DOWNSTREAM_TASKS, INTRINSIC_TASKS, STUDY_TASKS
+from mteb_evalrank.integration.study import (
+    DOWNSTREAM_TASKS,
+    OTHER_WORD_SIMILARITY_TASKS,
+    SIMILARITY_BASELINES,
+    STUDY_TASKS,
+    WORD_SIMILARITY_TASKS,
+)
+from mteb_evalrank.integration.task_lookup import ROLES, plugin_task_names
 
-#: every task of the plugin, in the order of the suite: intrinsic, N2O, similarity baselines, word similarity,
-#: downstream
-EVALRANK_TASKS: tuple[str, ...] = (
-    "EvalRankWord", "EvalRankSent", "HEROS", "N2O",
-    *(t for t in INTRINSIC_TASKS if t not in ("EvalRankWord", "EvalRankSent", "HEROS", *WORDSIM_TASKS)),
-    *WORDSIM_TASKS,
-    *DOWNSTREAM_TASKS,
-)  # fmt: skip
+
+def _suite_order() -> tuple[str, ...]:
+    """Every task of the plugin, by role (the order of ``tasks._base.ROLES``: intrinsic, diagnostic, comparison,
+    baselines, other similarity, downstream), each role in registration order."""
+    return tuple(t for role in ROLES for t in plugin_task_names(role=role))
+
+
+#: every task of the plugin, in the order of the suite: EvalRank, HEROS, N2O, similarity baselines, word
+#: similarity, downstream (derived from each task's declared role)
+EVALRANK_TASKS: tuple[str, ...] = _suite_order()
 
 EVALRANK_NAME = "EvalRank"
 STUDY_NAME = "EvalRank(study)"
@@ -97,9 +106,9 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("HEROS", "HEROS minimal pairs: normalised cosine", ("HEROS",)),
     ("N2O", "N2O needle test: MRR of the paraphrase among the corpus", ("N2O",)),
     ("Baselines: STS", "Sentence-similarity baselines (Spearman): STS12-16, STS-B, SICK-R, STR",
-     tuple(t for t in INTRINSIC_TASKS if t not in ("EvalRankWord", "EvalRankSent", "HEROS", *WORDSIM_TASKS))),
+     tuple(SIMILARITY_BASELINES)),
     ("Baselines: word similarity", "Word-similarity baselines (Spearman): the 13 sets of the EvalRank toolkit",
-     tuple(WORDSIM_TASKS)),
+     (*WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS)),
     ("Downstream", "SentEval downstream transfer tasks and SciCite (accuracy)", tuple(DOWNSTREAM_TASKS)),
 )  # fmt: skip
 

@@ -22,32 +22,26 @@ from typing import Any
 
 from mteb_evalrank.errors import InputError
 
-#: intrinsic scores of the study (EvalRank Tables 3/6 rows): EvalRank, HEROS and similarity baselines
-INTRINSIC_TASKS = (
-    "EvalRankWord", "EvalRankSent", "HEROS",
-    "SentEvalSTS12", "SentEvalSTS13", "SentEvalSTS14", "SentEvalSTS15", "SentEvalSTS16",
-    "SentEvalSTSB", "SentEvalSICKR", "STR",
-)  # fmt: skip
-#: word-level baselines of EvalRankWord: the 9 word-similarity sets of EvalRank Table 3 (fixed in advance)
-WORD_SIMILARITY_TASKS = (
-    "WS-353-All", "WS-353-Rel", "WS-353-Sim", "RW-STANFORD", "MEN-TR-3K", "MTurk-287", "MTurk-771",
-    "SimLex-999", "SimVerb-3500",
-)  # fmt: skip
-#: the 4 small word-similarity sets the toolkit also ships (not in Table 3): run and shown, not compared
-OTHER_WORD_SIMILARITY_TASKS = ("MC-30", "RG-65", "YP-130", "VERB-143")
 LEVELS = ("sentence", "word")
 
-#: Task lists derived from what each task declares (``downstream = True`` on the task class; see
-#: :func:`mteb_evalrank.integration.task_lookup.plugin_task_names`), computed on first use:
+#: Task lists derived from what each task declares (its ``role`` and ``input_level``, class attributes of the
+#: task classes; see :func:`mteb_evalrank.integration.task_lookup.plugin_task_names`), computed on first use —
+#: no list of task names is kept by hand, so a new task joins the study by declaring its role:
 #:
+#: - ``INTRINSIC_TASKS`` — the sentence study's intrinsic rows (EvalRank Table 6): the ``intrinsic`` and
+#:   ``diagnostic`` tasks and the sentence-level ``baseline`` tasks;
+#: - ``SIMILARITY_BASELINES`` — the sentence-level baselines named in advance (STS12-16, STS-B, SICK-R, STR);
+#: - ``WORD_SIMILARITY_TASKS`` — the word-level baselines named in advance (the 9 sets of EvalRank Table 3);
+#: - ``OTHER_WORD_SIMILARITY_TASKS`` — word-level ``similarity`` tasks: run and shown, never compared;
 #: - ``DOWNSTREAM_TASKS`` — the downstream tasks (EvalRank Table 6 columns, plus MRPC and SICK-E of
 #:   Table 3, and SciCite), in the task package's order;
 #: - ``STUDY_TASKS`` — the sentence-level study: ``INTRINSIC_TASKS + DOWNSTREAM_TASKS``;
-#: - ``WORD_STUDY_TASKS`` — the word-level study (EvalRank Table 3): word models on EvalRankWord, the 13
-#:   word-similarity tasks and the downstream tasks (word models enter those as bag-of-words encoders, as
-#:   in the paper).  Not to be confused with the tasks whose *inputs* are single words
-#:   (``plugin_task_names(input_level="word")``).
-_DERIVED = ("DOWNSTREAM_TASKS", "STUDY_TASKS", "WORD_STUDY_TASKS")
+#: - ``WORD_STUDY_TASKS`` — the word-level study (EvalRank Table 3): word models on the word-level
+#:   ``intrinsic``, ``baseline`` and ``similarity`` tasks and the downstream tasks (word models enter those as
+#:   bag-of-words encoders, as in the paper).  Not to be confused with the tasks whose *inputs* are single
+#:   words (``plugin_task_names(input_level="word")``).
+_DERIVED = ("INTRINSIC_TASKS", "SIMILARITY_BASELINES", "WORD_SIMILARITY_TASKS", "OTHER_WORD_SIMILARITY_TASKS",
+            "DOWNSTREAM_TASKS", "STUDY_TASKS", "WORD_STUDY_TASKS")  # fmt: skip
 
 
 def __getattr__(name: str) -> Any:
@@ -59,12 +53,22 @@ def __getattr__(name: str) -> Any:
 def _task_list(name: str) -> tuple[str, ...]:
     from mteb_evalrank.integration.task_lookup import plugin_task_names
 
-    downstream = plugin_task_names(downstream=True)
+    downstream = plugin_task_names(role="downstream")
+    intrinsic = tuple(t for t in plugin_task_names(role=("intrinsic", "diagnostic", "baseline"))
+                      if t in plugin_task_names(role=("intrinsic", "diagnostic"))
+                      or t in plugin_task_names(role="baseline", input_level="sentence"))  # fmt: skip
+    word_baselines = plugin_task_names(role="baseline", input_level="word")
+    word_other = plugin_task_names(role="similarity", input_level="word")
     values = {
+        "INTRINSIC_TASKS": intrinsic,
+        "SIMILARITY_BASELINES": plugin_task_names(role="baseline", input_level="sentence"),
+        "WORD_SIMILARITY_TASKS": word_baselines,
+        "OTHER_WORD_SIMILARITY_TASKS": word_other,
         "DOWNSTREAM_TASKS": downstream,
-        "STUDY_TASKS": INTRINSIC_TASKS + downstream,
-        "WORD_STUDY_TASKS": ("EvalRankWord", *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS, *downstream),
-    }
+        "STUDY_TASKS": intrinsic + downstream,
+        "WORD_STUDY_TASKS": (*plugin_task_names(role="intrinsic", input_level="word"), *word_baselines, *word_other,
+                             *downstream),
+    }  # fmt: skip
     globals().update(values)
     return values[name]
 

@@ -7,6 +7,10 @@ from collections.abc import Sequence
 
 from mteb_evalrank.errors import InputError
 
+#: what a task is for (``role``, a class attribute of the plugin's task classes), in the order the suite lists
+#: them: EvalRank; HEROS; N2O; the similarity baselines named in advance; other similarity sets; downstream
+ROLES = ("intrinsic", "diagnostic", "comparison", "baseline", "similarity", "downstream")
+
 
 def is_plugin_task(task: object) -> bool:
     """Whether ``task`` (a task name, class or instance) is one of the plugin's: a class defined in the plugin's
@@ -46,11 +50,13 @@ def get_tasks_or_explain(names: Sequence[str]):
     return mteb.get_tasks(tasks=list(names))
 
 
-def plugin_task_names(*, input_level: str | None = None, downstream: bool | None = None) -> tuple[str, ...]:
+def plugin_task_names(*, input_level: str | None = None, downstream: bool | None = None,
+                      role: str | Sequence[str] | None = None) -> tuple[str, ...]:  # fmt: skip
     """Names of the plugin's registered tasks, in registration order, that declare ``input_level``
-    (``"word"``/``"sentence"``) and/or ``downstream`` — class attributes of each task class
-    (``mteb_evalrank.tasks._base.EncodeOnceTask``), the one source of the task lists derived from them
-    (``integration.study.DOWNSTREAM_TASKS`` ...).
+    (``"word"``/``"sentence"``), ``downstream`` and/or ``role`` (one role or several) — class attributes of
+    each task class (``mteb_evalrank.tasks._base.EncodeOnceTask``), the one source of the task lists derived
+    from them (``integration.study.INTRINSIC_TASKS``, ``DOWNSTREAM_TASKS`` ..., the benchmarks' order and
+    groups, the reports' sections).
 
     Read from MTEB's task registry (importing ``mteb`` registers the plugin; reading it here, not from
     ``integration.registry``, keeps ``registry -> benchmarks -> study`` free of a cycle).  Raises
@@ -65,9 +71,11 @@ def plugin_task_names(*, input_level: str | None = None, downstream: bool | None
     if not ours:
         raise RuntimeError("no mteb-evalrank task is registered with MTEB (is MTEB_EVALRANK_NO_AUTOLOAD set?); "
                            "import mteb_evalrank.tasks first")  # fmt: skip
+    roles = None if role is None else ({role} if isinstance(role, str) else set(role))
     return tuple(
         cls.metadata.name
         for cls in ours
         if (input_level is None or getattr(cls, "input_level", "sentence") == input_level)
         and (downstream is None or bool(getattr(cls, "downstream", False)) == downstream)
+        and (roles is None or getattr(cls, "role", "") in roles)
     )

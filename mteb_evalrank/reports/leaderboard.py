@@ -55,7 +55,7 @@ MAX_CHART_MODELS = 40
 MAX_HEATMAP_MODELS = 25
 CORRELATION_COLUMNS = ("intrinsic", "downstream", "rho", "ci_low", "ci_high", "kendall_tau", "n_models")
 FIGURE_SUFFIXES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
-EVALRANK_RANK_TASKS = ("EvalRankWord", "EvalRankSent")
+EVALRANK_RANK_TASKS = ("EvalRankWord", "EvalRankSent")  # the plugin's "intrinsic" tasks: tested in test_layers
 #: keys shown next to the main score in the generic per-task tables, when present
 EXTRA_KEYS = ("devacc", "f1", "cosine_pearson", "cosine_spearman_mean")
 META_FIELDS = (
@@ -540,8 +540,16 @@ def _main_score_name(task: str) -> str:
 
 
 def _task_kind(task: str) -> str:
+    """The report section of a task: a plugin task's declared role decides (``baseline`` and ``similarity`` →
+    similarity, ``downstream`` → downstream); another task (MTEB's own) goes by its MTEB type."""
     import mteb
 
+    from mteb_evalrank.integration.task_lookup import plugin_task_names
+
+    if task in plugin_task_names(role=("baseline", "similarity")):
+        return "similarity"
+    if task in plugin_task_names(role="downstream"):
+        return "downstream"
     try:
         kind = str(mteb.get_task(task).metadata.type)
     except (KeyError, ValueError):

@@ -28,6 +28,7 @@ from mteb_evalrank.integration.study import (
     DOWNSTREAM_TASKS,
     INTRINSIC_TASKS,
     OTHER_WORD_SIMILARITY_TASKS,
+    SIMILARITY_BASELINES,
     WORD_SIMILARITY_TASKS,
 )
 from mteb_evalrank.reports.correlation_study import correlation_table
@@ -37,8 +38,8 @@ from mteb_evalrank.reports.results_reader import read_results_folder, read_stand
 DOWNSTREAM_MEAN = "downstream mean"
 #: exploratory intrinsic metrics reported (apart, never marked) besides each task's primary (main) score
 EXTRA_INTRINSIC = ("EvalRankSent:hits_at_1", "EvalRankSent:l2_mrr", "EvalRankWord:hits_at_1")
-SIMILARITY = ("SentEvalSTS12", "SentEvalSTS13", "SentEvalSTS14", "SentEvalSTS15", "SentEvalSTS16",
-              "SentEvalSTSB", "SentEvalSICKR", "STR")  # fmt: skip
+#: the sentence level's similarity baselines named in advance (the tasks whose role is "baseline")
+SIMILARITY = SIMILARITY_BASELINES
 SENTENCE_CLAIM = "EvalRank (sentence) predicts downstream better than STS"
 WORD_CLAIM = "EvalRank (word) predicts downstream better than word similarity"
 MIN_FAMILY_FOR_WITHIN = 5
