@@ -162,14 +162,15 @@ def _add_resamples_arg(p) -> None:
 
 # --- run ---------------------------------------------------------------------------------------
 def _cmd_run(args: argparse.Namespace) -> int:
-    from mteb_evalrank.reports.results_table import run_and_print
+    from mteb_evalrank.integration.run import run
 
-    return run_and_print(
-        args.model, args.tasks, args.output_folder, model_revision=args.model_revision, device=args.device,
-        batch_size=args.batch_size, stop_words=args.stop_words, strip_punctuation=args.strip_punctuation,
-        center=not args.no_center, ties=args.ties, overwrite_strategy=args.overwrite_strategy,
-        progress=not args.no_progress,
+    result = run(
+        args.tasks, args.model, args.output_folder, model_revision=args.model_revision, device=args.device,
+        stop_words=args.stop_words, strip_punctuation=args.strip_punctuation, center=not args.no_center,
+        ties=args.ties, overwrite_strategy=args.overwrite_strategy, show_progress_bar=not args.no_progress,
+        encode_kwargs={"show_progress_bar": not args.no_progress, **({"batch_size": args.batch_size} if args.batch_size else {})},
     )  # fmt: skip
+    return 1 if result.exceptions else 0
 
 
 def add_run_parser(subparsers) -> None:
@@ -183,7 +184,8 @@ def add_run_parser(subparsers) -> None:
         p, "MTEB model name, SentenceTransformer folder, word-vector file (.txt/.vec, or .npy with a vocabulary), "
         "'glove-6b-50d', a zoo variant or a rankencoder: spec",
     )  # fmt: skip
-    p.add_argument("-t", "--tasks", nargs="+", required=True, help="task names, e.g. EvalRankWord EvalRankSent")
+    p.add_argument("-t", "--tasks", nargs="+", required=True,
+                   help="task or benchmark names, e.g. EvalRankWord EvalRankSent, or EvalRank")
     _add_output_folder_arg(p)
     _add_encoding_args(p)
     p.add_argument("--no-progress", action="store_true", help="hide the encoding progress bar")

