@@ -110,7 +110,8 @@ def test_export_writes_a_patch_in_mteb_layout_and_a_pr_description(patched):
 def test_bad_mteb_source_is_one_line(tmp_path, capsys):
     from mteb_evalrank.cli import main
 
-    assert main(["export-upstream", "--mteb-source", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
+    (tmp_path / "src").mkdir()
+    assert main(["export-upstream", "--mteb-source", str(tmp_path / "src"), "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("mteb-evalrank: error: --mteb-source") and "not an MTEB 2.x source tree" in err
     assert len(err.splitlines()) == 1
