@@ -28,7 +28,6 @@ Import cost: standard library and numpy; spaCy, scikit-learn and scipy load with
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import json
 import os
 import time
