@@ -128,8 +128,9 @@ def buildable() -> dict[str, str]:
     return {name: b["summary"] for name, b in catalogue()["builds"].items()}
 
 
-#: builder (a build's ``builder`` in the catalogue) → the function ``(build, cache) -> folder`` that runs it
-BUILDERS: dict[str, Callable[..., Path]] = {}
+#: builder (a build's ``builder`` in the catalogue) → the function ``(build, cache) -> folder`` that runs it, or
+#: ``"module:function"`` (imported when the build runs: the trainer's module imports this one)
+BUILDERS: dict[str, Callable[..., Path] | str] = {"simcse-spacy": "mteb_evalrank.models.simcse_spacy:train_simcse_spacy"}
 
 
 def register_builder(name: str) -> Callable[[Callable[..., Path]], Callable[..., Path]]:
@@ -150,7 +151,13 @@ def run_build(build: str, cache: str | os.PathLike | None = None) -> Path:
     builder = builds[build]["builder"]
     if builder not in BUILDERS:
         raise InputError(f"build {build}: unknown builder {builder!r}; known: {', '.join(sorted(BUILDERS))}.")
-    return BUILDERS[builder](build, cache)
+    fn = BUILDERS[builder]
+    if isinstance(fn, str):
+        import importlib
+
+        module, _, name = fn.partition(":")
+        fn = getattr(importlib.import_module(module), name)
+    return fn(build, cache)
 
 
 # --- revisions and provenance ------------------------------------------------------------------------------
@@ -410,13 +417,6 @@ def build_tfidf(build: str, cache: str | os.PathLike | None = None, *, log=print
     _replace_folder(tmp, folder)
     log(f"{build}: built in {seconds} s → {folder}")
     return folder
-
-
-@register_builder("simcse-spacy")
-def _simcse_spacy(build: str, cache: str | os.PathLike | None = None, **kwargs: Any) -> Path:
-    from mteb_evalrank.models.simcse_spacy import train_simcse_spacy
-
-    return train_simcse_spacy(build, cache, **kwargs)
 
 
 def _replace_folder(tmp: Path, folder: Path) -> None:

