@@ -65,11 +65,9 @@ def _weights(base: str) -> dict[str, Any]:
 # --- cache folders ---------------------------------------------------------------------------------
 def cache_root() -> Path:
     """``$MTEB_EVALRANK_CACHE`` or ``$XDG_CACHE_HOME/mteb_evalrank`` (the rule of data.paths.cache_dir)."""
-    env = os.environ.get("MTEB_EVALRANK_CACHE")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "mteb_evalrank"
+    from mteb_evalrank.models.packaged_forwards import _cache_root
+
+    return _cache_root()
 
 
 def build_folder(build: str, cache: str | os.PathLike | None = None) -> Path:
