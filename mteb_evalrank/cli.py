@@ -120,6 +120,21 @@ def device_arg(text: str) -> str:
 def _add_model_args(p, help: str) -> None:
     p.add_argument("-m", "--model", default=DEFAULT_MODEL, help=f"{help} (default: {DEFAULT_MODEL})")
     p.add_argument("--model-revision", default=None, help="model revision (MTEB/Hub models)")
+    _add_catalogue_arg(p)
+
+
+def _add_catalogue_arg(p) -> None:
+    p.add_argument("--catalogue", metavar="FILE", action="append", default=None,
+                   help="a user zoo catalogue (JSON, the shape of catalogue.json) laid over the packaged one; "
+                   "also MTEB_EVALRANK_CATALOGUE")  # fmt: skip
+
+
+def _use_catalogues(args: argparse.Namespace) -> None:
+    """``--catalogue FILE`` (repeatable): its bases join the zoo before the command resolves a model."""
+    from mteb_evalrank.integration.zoo import use_catalogue
+
+    for path in getattr(args, "catalogue", None) or []:
+        use_catalogue(path)
 
 
 def _add_output_folder_arg(p) -> None:
@@ -467,6 +482,7 @@ def add_models_parser(subparsers) -> None:
     p.add_argument("--details", action="store_true", help="also print revisions, fit corpora and what the literature expects")
     p.add_argument("--level", choices=["all", "sentence", "word"], default="all",
                    help="only the word-level models (word vectors, with ABTT) or only the sentence-level ones")
+    _add_catalogue_arg(p)
     p.set_defaults(func=_cmd_models)
 
 
@@ -947,6 +963,7 @@ def main(argv: list[str] | None = None) -> int:
         new_folders = _missing_folders(outputs)
         staged = all_or_nothing(outputs) if args.command in ALL_OR_NOTHING else contextlib.nullcontext()
         with staged:
+            _use_catalogues(args)
             code = int(args.func(args) or 0)
         if code == 2:
             remove_new_empty_folders(new_folders)

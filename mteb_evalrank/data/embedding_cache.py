@@ -28,19 +28,11 @@ import numpy as np
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.data.files import file_lock
 from mteb_evalrank.data.paths import cache_dir
+from mteb_evalrank.hashing import corpus_fingerprint
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_BLOCK = 8192
-
-
-def corpus_fingerprint(texts: Sequence[str]) -> str:
-    """sha256 (first 16 hex digits) of the texts in order (one per line, UTF-8)."""
-    h = hashlib.sha256()
-    for t in texts:
-        h.update(t.encode("utf-8"))
-        h.update(b"\n")
-    return h.hexdigest()[:16]
 
 
 def cache_key(model_name: str, revision: str | None, fingerprint: str) -> str:

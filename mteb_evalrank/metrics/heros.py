@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.metrics.unit_rows import unit_rows
 
 #: The six subsets, in the order of the paper's Figure 1 / results table.
 SUBSETS: tuple[str, ...] = ("synonym", "antonym", "negation_main", "negation_antonym", "random_mlm", "typo")
@@ -66,27 +67,13 @@ def _as_matrix(x: Any, what: str) -> np.ndarray:
     return arr
 
 
-def _unit_rows(x: np.ndarray, what: str, labels: Sequence[str] | None = None) -> np.ndarray:
-    norms = np.linalg.norm(x, axis=1)
-    zero = np.flatnonzero(norms == 0)
-    if len(zero):
-        shown = zero[:5].tolist()
-        names = f" ({', '.join(repr(str(labels[i])[:60]) for i in shown)})" if labels is not None else ""
-        raise InputError(
-            f"{what}: {len(zero)} all-zero embedding(s), cosine is undefined: rows {shown}{names}"
-            + (" ..." if len(zero) > 5 else "")
-            + "."
-        )
-    return x / norms[:, None]
-
-
 def pair_cosines(a: Any, b: Any, *, what: str = "pairs", labels: Sequence[str] | None = None) -> np.ndarray:
     """Row-wise cosine of two ``(n, d)`` matrices (float64); zero rows raise :class:`InputError`."""
     a, b = _as_matrix(a, f"{what} (left)"), _as_matrix(b, f"{what} (right)")
     if a.shape != b.shape:
         raise InputError(f"{what}: shapes differ ({a.shape} vs {b.shape}).")
-    ua = _unit_rows(a, f"{what} (left)", labels)
-    ub = _unit_rows(b, f"{what} (right; paired with the originals named)", labels)
+    ua = unit_rows(a, f"{what} (left)", labels=labels)
+    ub = unit_rows(b, f"{what} (right; paired with the originals named)", labels=labels)
     return np.clip(np.einsum("ij,ij->i", ua, ub), -1.0, 1.0)
 
 
@@ -103,7 +90,7 @@ def baseline_cosine(originals: Any, *, labels: Sequence[str] | None = None) -> f
             f"HEROS baseline needs at least two original sentences (first half vs second half), got {n}."
         )
     h = n // 2
-    units = _unit_rows(x, "original sentences", labels)
+    units = unit_rows(x, "original sentences", labels=labels)
     return float(np.clip(units[:h].mean(axis=0) @ units[n - h :].mean(axis=0), -1.0, 1.0))
 
 

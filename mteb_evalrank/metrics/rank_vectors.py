@@ -27,21 +27,10 @@ from __future__ import annotations
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.metrics.unit_rows import unit_rows
 
 #: Upper bound on rows × corpus size per chunk (2**21 cosines = 16 MiB per float64 temporary).
 MAX_CHUNK_ELEMENTS = 2**21
-
-
-def _unit_rows(x: np.ndarray, what: str) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float64)
-    if x.ndim != 2:
-        raise InputError(f"{what}: expected a 2-D embedding matrix, got shape {x.shape}.")
-    if not np.isfinite(x).all():
-        raise InputError(f"{what}: embeddings contain NaN or inf.")
-    norms = np.linalg.norm(x, axis=1, keepdims=True)
-    if (norms == 0).any():
-        raise InputError(f"{what}: {int((norms == 0).sum())} embeddings are all-zero (cosine undefined).")
-    return x / norms
 
 
 def _g(ranks: np.ndarray) -> np.ndarray:
@@ -64,10 +53,10 @@ def rank_vectors(queries: np.ndarray, corpus: np.ndarray, *, chunk_size: int = 1
     """
     from scipy.stats import rankdata
 
-    c = _unit_rows(corpus, "rank-vector corpus")
+    c = unit_rows(corpus, "rank-vector corpus")
     if c.shape[0] < 2:
         raise InputError(f"a rank-vector corpus needs at least 2 sentences, got {c.shape[0]}.")
-    q = _unit_rows(queries, "rank-vector inputs")
+    q = unit_rows(queries, "rank-vector inputs")
     if q.shape[1] != c.shape[1]:
         raise InputError(f"inputs have dimension {q.shape[1]}, the corpus {c.shape[1]}.")
     if out is None:
@@ -113,7 +102,7 @@ def combined_similarity(rank_sim: np.ndarray, cos_sim: np.ndarray, weight: float
 def rank_encoder_embeddings(embeddings: np.ndarray, corpus: np.ndarray, weight: float, *, chunk_size: int = 1024) -> np.ndarray:
     """``[√λ · u(x), √(1 − λ) · E(x)/‖E(x)‖]``: unit-norm rows whose dot products (= cosines) are Eq. 7."""
     w = check_weight(weight)
-    e = _unit_rows(embeddings, "RankEncoder base embeddings")
+    e = unit_rows(embeddings, "RankEncoder base embeddings")
     m = np.shape(corpus)[0]
     out = np.empty((e.shape[0], m + e.shape[1]), dtype=np.float32)
     rank_vectors(embeddings, corpus, chunk_size=chunk_size, out=out[:, :m])

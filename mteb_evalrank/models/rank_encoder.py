@@ -37,14 +37,8 @@ import numpy as np
 from mteb.models.abs_encoder import AbsEncoder
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.hashing import corpus_fingerprint
 from mteb_evalrank.metrics.rank_vectors import check_weight, rank_encoder_embeddings
-
-
-def corpus_fingerprint(texts: Sequence[str]) -> str:
-    digest = hashlib.sha256()
-    for t in texts:
-        digest.update(t.encode("utf-8") + b"\n")
-    return digest.hexdigest()[:12]
 
 
 def _texts_of(inputs: Any) -> list[str]:
@@ -94,7 +88,7 @@ class RankEncoder(AbsEncoder):
         self._corpus_encoder = corpus_encoder
         self._corpus_emb: np.ndarray | None = None
         self._corpus_set = set(texts)
-        self.fingerprint = corpus_fingerprint(texts)
+        self.fingerprint = corpus_fingerprint(texts, length=12)
         self.mteb_model_meta = self._meta()
 
     # -- metadata ------------------------------------------------------------------------------------

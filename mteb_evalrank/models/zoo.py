@@ -264,6 +264,16 @@ def _load_catalogue() -> None:
 _load_catalogue()
 
 
+def reload_catalogue() -> list[ZooBase]:
+    """Register the catalogue again, with the user catalogues now in force (after
+    :func:`mteb_evalrank.models.catalogue.use_catalogue`): their bases are added, or replace packaged ones."""
+    from mteb_evalrank.models import word_zoo
+    from mteb_evalrank.models.catalogue import catalogue
+
+    word_zoo.catalogue.cache_clear()
+    return load_catalogue(catalogue())
+
+
 def zoo_names() -> list[str]:
     return sorted(VARIANTS)
 

@@ -77,7 +77,7 @@ def build_word_models_and_print(
     """``mteb-evalrank build-word-models``: build the named word sets (default: every one not built yet)
     and print the outcome; with ``check_copies``, also (or, without names, only) print the copy check.
     Returns the exit code: 1 when a build failed."""
-    from mteb_evalrank.data import word_model_builds as builds
+    from mteb_evalrank.data import word_builds as builds, word_copies as copies
 
     failed = 0
     if not check_copies or names:
@@ -86,5 +86,5 @@ def build_word_models_and_print(
         print(builds.format_results(results))
         failed = sum(r.state == "failed" for r in results)
     if check_copies:
-        print(builds.format_copies(builds.check_copies(n_words=words)))
+        print(copies.format_copies(copies.check_copies(n_words=words)))
     return 1 if failed else 0

