@@ -1,10 +1,9 @@
 """STR (Abdalla et al., EACL 2023): where its csv is published, and the hash that checks restored text.
 
 Shared by the two datasets that hold STR rows (``evalrank-sent`` and ``sts-senteval``): their builders
-name the URL in the dataset cards, and their ``str_licence`` modules blank STR text for publication
-(hashing it with :func:`hashes_for_blanking`) and restore it at load time (:func:`verified_texts`).  The
-two modules differ only in where STR text sits in their configs; the hashing and the checks live here,
-once.  A leaf module, so that a builder and its licence module never import each other.
+name the URL in the dataset cards, and :mod:`.str_licence` blanks STR text for publication (hashing it
+with :func:`hashes_for_blanking`) and restores it at load time (:func:`verified_texts`).  A leaf module,
+so that a builder and the licence module never import each other.
 """
 
 from __future__ import annotations

@@ -413,7 +413,7 @@ class STR(_SentEvalSimilarityTask):
 
     def _restore_redacted(self, df):
         """The published copy blanks STR text (no redistribution); refill it from the authors' csv."""
-        from mteb_evalrank.hub_datasets.sts_senteval.str_licence import SHA1_COLUMNS
+        from mteb_evalrank.hub_datasets.sts_senteval import SHA1_COLUMNS
 
         if not any(c in df.columns for c in SHA1_COLUMNS.values()):
             return df

@@ -133,7 +133,7 @@ def leftovers(folder: Path) -> list[str]:
 def test_real_manifest_is_pinned_and_covers_every_file_the_builders_read():
     from importlib import import_module
 
-    from mteb_evalrank.hub_datasets.evalrank_sent.str_licence import STR_SOURCE_URL
+    from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL
     from mteb_evalrank.hub_datasets.heros.source import FILENAME as HEROS_FILE
 
     word, sent, n2o = (

@@ -12,7 +12,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from mteb_evalrank.metrics import ranking
+from mteb_evalrank.metrics.ranking import exact as rx
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.ranking import RankResult, evalrank_ranks, evalrank_scores, summarize_ranks
 
@@ -300,7 +300,7 @@ def test_identical_vectors_tie_even_if_blas_rounds_each_position_differently(mon
         out[...] = np.where((i + j) % 2 == 1, np.nextafter(exact, np.inf), exact)
 
     emb, q, p = planted_duplicates(seed=7)
-    monkeypatch.setattr(ranking, "_gemm", position_dependent_gemm)
+    monkeypatch.setattr(rx, "_gemm", position_dependent_gemm)
     for ties in ("pessimistic", "optimistic"):
         ref = reference_ranks(emb, q, p, center=True, ties=ties)
         res = evalrank_ranks(emb, q, p, ties=ties)
@@ -323,7 +323,7 @@ def test_hash_collisions_fall_back_to_exact_deduplication(monkeypatch):
     emb, q, p = planted_duplicates(seed=9)
     expected = evalrank_ranks(emb, q, p)
     # every row gets the same hash: the bytewise check must notice and fall back
-    monkeypatch.setattr(ranking, "_hash_multipliers", lambda width: np.zeros(width, dtype=np.uint64))
+    monkeypatch.setattr(rx, "_hash_multipliers", lambda width: np.zeros(width, dtype=np.uint64))
     res = evalrank_ranks(emb, q, p)
     assert np.array_equal(res.cos, expected.cos) and np.array_equal(res.l2, expected.l2)
     assert res.n_distinct == expected.n_distinct == len(np.unique(emb, axis=0))

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from mteb_evalrank.metrics import exact_scores as xs
-from mteb_evalrank.metrics import neighbors, ranking
+from mteb_evalrank.metrics import neighbors
+from mteb_evalrank.metrics.ranking import exact as rx
 from mteb_evalrank.metrics.ranking import evalrank_ranks
 
 
@@ -111,7 +112,7 @@ def test_ranks_equal_exact_rational_arithmetic_on_near_ties(monkeypatch, ties, h
     emb = near_tie_background()
     q, p = pairs_for(len(emb))
     if hostile:
-        monkeypatch.setattr(ranking, "_gemm", hostile_gemm)
+        monkeypatch.setattr(rx, "_gemm", hostile_gemm)
     res = evalrank_ranks(emb, q, p, center=False, ties=ties)
     ref = exact_reference(emb, q, p, ties)
     assert res.cos.tolist() == ref["cos"]
@@ -135,7 +136,7 @@ def test_hostile_blas_changes_nothing_with_centring_either(monkeypatch):
     emb = near_tie_background(seed=3)
     q, p = pairs_for(len(emb), seed=4)
     honest = evalrank_ranks(emb, q, p)
-    monkeypatch.setattr(ranking, "_gemm", hostile_gemm)
+    monkeypatch.setattr(rx, "_gemm", hostile_gemm)
     hostile = evalrank_ranks(emb, q, p)
     assert np.array_equal(honest.cos, hostile.cos) and np.array_equal(honest.l2, hostile.l2)
 
@@ -162,7 +163,7 @@ def test_permuting_rows_and_pairs_and_chunking_change_nothing(monkeypatch, cente
     where = np.empty_like(perm)
     where[perm] = np.arange(perm.size)
     order = rng.permutation(len(q))
-    monkeypatch.setattr(ranking, "_gemm", hostile_gemm)  # positions change with every permutation
+    monkeypatch.setattr(rx, "_gemm", hostile_gemm)  # positions change with every permutation
     for chunk_size in (None, 1, 3, 7, 80):
         res = evalrank_ranks(emb[perm], where[q][order], where[p][order], center=center, chunk_size=chunk_size)
         assert np.array_equal(res.cos, base.cos[order]), chunk_size
@@ -176,8 +177,8 @@ def test_centring_mean_does_not_depend_on_row_order():
     rng = np.random.default_rng(11)
     x = (rng.standard_normal((3000, 8)) * np.logspace(-6, 3, 3000)[:, None]).astype(np.float32)
     perm = rng.permutation(3000)
-    a = ranking._exact_column_means(x, 1.0)
-    b = ranking._exact_column_means(x[perm], 1.0)
+    a = rx._exact_column_means(x, 1.0)
+    b = rx._exact_column_means(x[perm], 1.0)
     assert np.array_equal(a, b)
     exact = [sum(Fraction(float(v)) for v in col) for col in x.T]
     assert all(float(e) == math.fsum(map(float, col)) for e, col in zip(exact, x.T))

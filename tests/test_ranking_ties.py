@@ -1,4 +1,4 @@
-"""The tie path of the exact EvalRank ranking (mteb_evalrank.metrics.ranking._TiePath).
+"""The tie path of the exact EvalRank ranking (mteb_evalrank.metrics.ranking.ties._TiePath).
 
 Vectors with many exact ties (sparse TF-IDF and its sparse random projections, quantised vectors)
 take a path that decides ties and near-ties by exact float64 sums instead of refining each one.  The
@@ -14,7 +14,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from mteb_evalrank.metrics import ranking
+from mteb_evalrank.metrics.ranking import exact as rx
+from mteb_evalrank.metrics.ranking import tie_arithmetic as ta
+from mteb_evalrank.metrics.ranking import ties as rt
 from mteb_evalrank.metrics.ranking import evalrank_ranks
 
 from test_ranking_exact import exact_reference
@@ -65,12 +67,12 @@ def pairs(rng, n, m):
 
 
 def forced(monkeypatch, mode):
-    monkeypatch.setattr(ranking, "_TIE_MODE", mode)
+    monkeypatch.setattr(rt, "_TIE_MODE", mode)
 
 
 def prepared_rows(emb, center):
     """The prepared (centred, float64) vector of every input row: what the ranks are exact for."""
-    prep = ranking._prepare(np.asarray(emb), center, np.dtype(np.float32))
+    prep = rx._prepare(np.asarray(emb), center, np.dtype(np.float32))
     return prep.rows64(prep.inverse)
 
 
@@ -116,7 +118,7 @@ def test_tie_path_equals_float32_path_at_medium_size(monkeypatch, seed, kind):
 
 def test_tie_heavy_input_takes_the_tie_path_by_itself_and_dense_input_does_not():
     rng = np.random.default_rng(5)
-    n = ranking._TIE_MIN_DISTINCT * 2
+    n = rt._TIE_MIN_DISTINCT * 2
     emb = rp_words(rng, n, 64, nonzeros=3.0, oov=0.05)
     q, p = pairs(rng, n, 60)
     res = evalrank_ranks(emb, q, p)
@@ -148,7 +150,7 @@ def test_sign_of_sum_is_the_exact_sign():
     terms[3][:500] = -(terms[0][:500] + terms[1][:500])  # not exact: some sums become tiny, not zero
     terms[2][500:900] = 0.0
     terms[1][500:900] = -terms[0][500:900]  # exact zeros
-    dec = ranking._sign_of_sum(terms, 0.0)
+    dec = ta._sign_of_sum(terms, 0.0)
     exact = [sum((Fraction(float(t[i])) for t in terms), Fraction(0)) for i in range(2000)]
     want = np.array([(e > 0) - (e < 0) for e in exact])
     decided = dec != 2
@@ -156,7 +158,7 @@ def test_sign_of_sum_is_the_exact_sign():
     assert np.array_equal(dec[decided], want[decided])
     assert (dec[500:900] == 0).all()
     # an unknown extra term of at most err: undecided unless the sum clearly outweighs it
-    dec_err = ranking._sign_of_sum([np.array([1.0, 1e-300, 0.0])], np.array([0.5, 1e-300, 0.0]))
+    dec_err = ta._sign_of_sum([np.array([1.0, 1e-300, 0.0])], np.array([0.5, 1e-300, 0.0]))
     assert dec_err.tolist() == [1, 2, 0]
 
 
@@ -164,11 +166,11 @@ def test_two_product_and_accurate_squared_norms():
     rng = np.random.default_rng(4)
     a = rng.standard_normal(1000) * 2.0 ** rng.integers(-100, 100, 1000)
     b = rng.standard_normal(1000)
-    p, e = ranking._two_product(a, b)
+    p, e = ta._two_product(a, b)
     assert all(Fraction(float(x)) + Fraction(float(y)) == Fraction(float(u)) * Fraction(float(v))
                for x, y, u, v in zip(p, e, a, b))  # fmt: skip
     c = rng.standard_normal((50, 300)) * 2.0 ** rng.integers(-20, 5, (50, 300))
-    got = ranking._accurate_sqnorms(c)
+    got = ta._accurate_sqnorms(c)
     for row, value in zip(c, got):
         exact = sum(Fraction(float(v)) ** 2 for v in row)
         assert abs(Fraction(float(value)) - exact) <= exact * Fraction(2**-53) * Fraction(1001, 1000)
@@ -176,7 +178,7 @@ def test_two_product_and_accurate_squared_norms():
 
 def test_exact_half_squared_norm_is_exact_or_refused():
     row = np.full(256, np.float32(1e-9), dtype=np.float64)
-    hi, lo = ranking._exact_half_sqnorm(row)
+    hi, lo = ta._exact_half_sqnorm(row)
     assert Fraction(hi) + Fraction(lo) == sum(Fraction(float(v)) ** 2 for v in row) / 2
 
 
@@ -189,18 +191,18 @@ def test_wide_rows_and_a_row_near_the_mean(monkeypatch, center):
     emb[5] = emb.mean(axis=0) + np.float32(1e-4)
     q, p = pairs(rng, 400, 60)
     q[-10:] = 5
-    prep = ranking._prepare(emb, center, np.dtype(np.float32))
-    tie = ranking._TiePath(prep, ranking._RankEngine(prep))
+    prep = rx._prepare(emb, center, np.dtype(np.float32))
+    tie = rt._TiePath(prep, rx._RankEngine(prep))
     assert (tie.nh_lo != 0).any()
     decided = []
-    original = ranking._TiePath._centred_cos_decisions
+    original = rt._TiePath._centred_cos_decisions
 
     def spy(self, *args):
         dec = original(self, *args)
         decided.append(int(np.count_nonzero(dec != 2)))
         return dec
 
-    monkeypatch.setattr(ranking._TiePath, "_centred_cos_decisions", spy)
+    monkeypatch.setattr(rt._TiePath, "_centred_cos_decisions", spy)
     for ties in ("pessimistic", "optimistic"):
         forced(monkeypatch, False)
         old = evalrank_ranks(emb, q, p, center=center, ties=ties)
@@ -216,7 +218,7 @@ def test_inputs_off_the_exact_grid_stay_on_the_float32_path(monkeypatch):
     float32 filter undecided, but their products are not exact in float64: the tie path would refine
     every item, so it is not taken."""
     rng = np.random.default_rng(2)
-    n = ranking._TIE_MIN_DISTINCT * 2
+    n = rt._TIE_MIN_DISTINCT * 2
     base = rng.integers(-1, 2, (n, 48)).astype(np.float32) + np.float32(1.0)
     emb = base * (1 + rng.integers(-3, 4, base.shape).astype(np.float32) * np.float32(2.0**-23))
     emb *= np.float32(3.0 ** 0.5)  # full 24-bit significands
@@ -233,12 +235,12 @@ def test_inputs_off_the_exact_grid_stay_on_the_float32_path(monkeypatch):
 # --------------------------------------------------------------------------------------------------
 def sparse_layout(monkeypatch):
     """Multiply every input as a sparse matrix (the TF-IDF route), whatever its density."""
-    monkeypatch.setattr(ranking, "_TIE_SPARSE_SHARE", 1.1)
+    monkeypatch.setattr(rt, "_TIE_SPARSE_SHARE", 1.1)
 
 
 def tie_path_of(emb, center=True):
-    prep = ranking._prepare(np.asarray(emb), center, np.dtype(np.float32))
-    return ranking._TiePath(prep, ranking._RankEngine(prep))
+    prep = rx._prepare(np.asarray(emb), center, np.dtype(np.float32))
+    return rt._TiePath(prep, rx._RankEngine(prep))
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -300,7 +302,7 @@ def test_float32_products_only_where_exact():
 def test_float64_h_decides_what_float32_h_leaves_open(monkeypatch, seed, kind):
     """With the float32 H's bound made useless, every exact tie of ``x~`` goes to the float64 H (exact
     residuals); the ranks stay those of exact rational arithmetic."""
-    original = ranking._TiePath.__init__
+    original = rt._TiePath.__init__
     calls = []
 
     def loose(self, *args):
@@ -314,7 +316,7 @@ def test_float64_h_decides_what_float32_h_leaves_open(monkeypatch, seed, kind):
 
         self.h64 = spy
 
-    monkeypatch.setattr(ranking._TiePath, "__init__", loose)
+    monkeypatch.setattr(rt._TiePath, "__init__", loose)
     rng = np.random.default_rng(400 + seed)
     n, d = int(rng.integers(25, 45)), int(rng.integers(3, 9))
     emb = KINDS[kind](rng, n, d)
@@ -357,21 +359,21 @@ def test_per_entry_h_is_within_its_bounds(kind):
     cq = rng.integers(0, tie.n, 5)
     r = np.repeat(np.arange(5), 8)
     j = rng.integers(0, tie.n, r.size)
-    lazy = ranking._LazyH(tie.w32, cq)
-    h32 = lazy[r, j].astype(np.float64) / ranking._R_SCALE
+    lazy = ta._LazyH(tie.w32, cq)
+    h32 = lazy[r, j].astype(np.float64) / ta._R_SCALE
     shuffled = rng.permutation(r.size)  # entries in any order
     assert np.array_equal(lazy[r[shuffled], j[shuffled]], lazy[r, j][shuffled])
     h64 = tie.h64(cq[r], j)
-    pos = lazy.at(j[:5]).astype(np.float64) / ranking._R_SCALE
+    pos = lazy.at(j[:5]).astype(np.float64) / ta._R_SCALE
     for i in range(r.size):
         q, col = int(cq[r[i]]), int(j[i])
         exact = _exact_h(tie, q, col)
         scale = tie.normx[q] * tie.normr[col] + tie.normr[q] * tie.normx[col]
-        bound32 = (tie.c_h * scale * ranking._R_SCALE + tie.eta_h) / ranking._R_SCALE
+        bound32 = (tie.c_h * scale * ta._R_SCALE + tie.eta_h) / ta._R_SCALE
         bound64 = tie.c_h64 * scale + 2 * tie.engine.eta2
         assert abs(Fraction(float(h32[i])) - exact) <= Fraction(bound32)
         assert abs(Fraction(float(h64[i])) - exact) <= Fraction(bound64)
         if i < 5:
             assert abs(Fraction(float(pos[i])) - _exact_h(tie, int(cq[i]), int(j[i]))) <= Fraction(
                 (tie.c_h * (tie.normx[cq[i]] * tie.normr[j[i]] + tie.normr[cq[i]] * tie.normx[j[i]])
-                 * ranking._R_SCALE + tie.eta_h) / ranking._R_SCALE)  # fmt: skip
+                 * ta._R_SCALE + tie.eta_h) / ta._R_SCALE)  # fmt: skip

@@ -313,7 +313,7 @@ def _write_fixed(root: Path, name: str, scores: dict[str, float], extra: dict[st
 def test_report_ranks_a_partial_folder_on_the_tasks_each_pair_shares(tmp_path):
     """Issue 19: only models with every task were ranked, so GloVe (all tasks) was "Rank 1" and MiniLM,
     better on every task it has, had no rank."""
-    from mteb_evalrank.reports.leaderboard import rank_on_shared_tasks
+    from mteb_evalrank.metrics.shared_task_ranks import rank_on_shared_tasks
 
     _write_fixed(tmp_path, "org/glove", {"SentEvalMR": 0.60, "SentEvalCR": 0.55})
     _write_fixed(tmp_path, "org/minilm", {"SentEvalMR": 0.80})

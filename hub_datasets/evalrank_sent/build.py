@@ -24,7 +24,7 @@ Rules (reproduce the paper's 6,989 directed pairs and 24,957 background sentence
 5. Ids: ``stsb-<split>-<line>-<1|2>`` (1-based line of the csv file, first or second sentence) or
    ``str-<PairID>-<1|2>``, of the first occurrence of the text in reading order (STS-B train, dev,
    test, then STR).  Hence an ``str-`` id marks a sentence that occurs only in STR, whose text may
-   not be redistributed (see :mod:`.str_licence`).
+   not be redistributed (see :mod:`..str_licence`).
 """
 
 from __future__ import annotations
@@ -37,12 +37,12 @@ from string import Template
 
 from mteb_evalrank.errors import SourceFormatError
 from mteb_evalrank.hub_datasets import evalrank_format as fmt
+from mteb_evalrank.hub_datasets import stsb_source
 from mteb_evalrank.hub_datasets.source_files import numbered_lines, parse_score, read_text
 
 NAME = "evalrank-sent"
 STSB_DIR = "sts_senteval/STS/STSBenchmark"
 STSB_SPLITS = ("train", "dev", "test")
-STSB_FIELDS = 7  # genre, file, year, id, score, s1, s2
 STR_FILE = "sts_senteval/STR/sem_text_rel_ranked.csv"
 STR_COLUMNS = ("PairID", "Text", "Score")
 STSB, STR = "stsb", "str"
@@ -59,25 +59,9 @@ class SentencePair:
 
 
 def read_stsb(path: Path, split: str) -> list[SentencePair]:
-    """Pairs of one STS-B csv (SentEval format); malformed lines raise :class:`SourceFormatError`."""
-    pairs = []
-    for number, line in numbered_lines(path, what=f"STS-B {split} file"):
-        fields = line.strip().split("\t")
-        if len(fields) < STSB_FIELDS:
-            raise SourceFormatError(
-                path,
-                f"expected {STSB_FIELDS} tab-separated fields (genre, file, year, id, score, s1, s2), "
-                f"found {len(fields)}.",
-                line=number,
-            )
-        score = parse_score(fields[4], path, number)
-        s1, s2 = fields[5], fields[6]
-        if not s1.strip() or not s2.strip():
-            raise SourceFormatError(path, "empty sentence.", line=number)
-        pairs.append(SentencePair(s1, s2, score, f"stsb-{split}-{number}-1", f"stsb-{split}-{number}-2"))
-    if not pairs:
-        raise SourceFormatError(path, "the file holds no sentence pairs.")
-    return pairs
+    """Pairs of one STS-B csv (:func:`~..stsb_source.read_stsb`; malformed lines raise :class:`SourceFormatError`)."""
+    records = stsb_source.read_stsb(path, numbered_lines(path, what=f"STS-B {split} file"))
+    return [SentencePair(r.s1, r.s2, r.score, f"stsb-{split}-{r.line}-1", f"stsb-{split}-{r.line}-2") for r in records]
 
 
 def read_str(path: Path) -> list[SentencePair]:

@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mteb_evalrank.errors import SourceFormatError
 from mteb_evalrank.hub_datasets import layout
-from mteb_evalrank.hub_datasets.source_files import numbered_lines, parse_score
+from mteb_evalrank.hub_datasets import stsb_source
+from mteb_evalrank.hub_datasets.source_files import numbered_lines
 
 NAME = "n2o-corpus"
 STSB_DIR = "stsbenchmark_raw"
@@ -50,17 +50,9 @@ def word_overlap(a: str, b: str) -> float:
 
 
 def read_stsb(path: Path):
-    """Rows ``(genre, score, s1, s2)`` of one STS-B csv."""
-    rows = []
-    for line_no, line in numbered_lines(path, what="STS-B file"):
-        fields = line.split("\t")
-        if len(fields) < 7:
-            raise SourceFormatError(path, f"expected at least 7 tab-separated fields, got {len(fields)}.", line=line_no)
-        s1, s2 = fields[5].strip(), fields[6].strip()
-        if not s1 or not s2:
-            raise SourceFormatError(path, "empty sentence.", line=line_no)
-        rows.append((fields[0], parse_score(fields[4], path, line_no), s1, s2))
-    return rows
+    """Rows ``(genre, score, s1, s2)`` of one STS-B csv (:func:`~..stsb_source.read_stsb`), sentences stripped."""
+    records = stsb_source.read_stsb(path, numbered_lines(path, what="STS-B file"))
+    return [(r.genre, r.score, r.s1.strip(), r.s2.strip()) for r in records]
 
 
 def build(sources_dir: Path, out_dir: Path) -> dict[str, int]:

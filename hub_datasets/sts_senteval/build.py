@@ -16,7 +16,7 @@ SentEval ``senteval/sts.py`` and ``senteval/sick.py``; STR: the EvalRank toolkit
   (trial = ``dev``), SentEval's ``SICKRelatednessEval``.
 - ``STR``: ``STR/sem_text_rel_ranked.csv`` read as the EvalRank toolkit reads it (``Text`` split at its
   newline, text exactly as given: not tokenised, not lowercased; the reader of ``evalrank-sent``).
-  Its text may not be redistributed: see :mod:`.str_licence`.
+  Its text may not be redistributed: see :mod:`..str_licence`.
 
 Text of STS12-16, STS-B and SICK-R is what SentEval hands the batcher, ``sentence.split()`` re-joined
 with single spaces.  Rows keep file order (SentEval sorts each sub-dataset by length before batching;
@@ -32,14 +32,16 @@ from string import Template
 from mteb_evalrank.errors import SourceFormatError
 from mteb_evalrank.hub_datasets import layout
 from mteb_evalrank.hub_datasets import senteval_format as sf
+from mteb_evalrank.hub_datasets import stsb_source
 from mteb_evalrank.hub_datasets.senteval_format import ScoredPair
 from mteb_evalrank.hub_datasets.source_files import parse_score
+from mteb_evalrank.hub_datasets.str_licence import STS_SENTEVAL
 
 NAME = "sts-senteval"
 SOURCE_FOLDER = "sts_senteval"
 BUILD_COMMAND = f"mteb-evalrank build-data {NAME} --sources ../shared/data/sources --out data/{NAME}"
-#: Text column -> hash column of the published (STR-blanked) ``STR`` config (see :mod:`.str_licence`).
-SHA1_COLUMNS = {"text1": "text1_sha1", "text2": "text2_sha1"}
+#: Text column -> hash column of the published (STR-blanked) ``STR`` config (see :mod:`..str_licence`).
+SHA1_COLUMNS = {c.text: c.sha1 for c in STS_SENTEVAL.columns}
 
 #: Sub-datasets of STS12-16 in SentEval's order (``senteval/sts.py``).
 STS_SUBSETS: dict[str, tuple[str, ...]] = {
@@ -93,25 +95,16 @@ def read_sts_year(root: Path, year: str) -> tuple[list[ScoredPair], dict[str, in
 
 
 def read_stsb(root: Path) -> list[ScoredPair]:
-    """``STSBenchmarkEval.loadFile``: fields 5 and 6 are the sentences, field 4 the score."""
+    """``STSBenchmarkEval.loadFile``: fields 5 and 6 are the sentences, field 4 the score
+    (:func:`~..stsb_source.read_stsb` over SentEval's line iteration)."""
     rows = []
     for name, split in STSB_FILES:
         path = root / "STS" / "STSBenchmark" / name
-        before = len(rows)
-        for number, line in sf.iter_lines_of(path, encoding="utf-8", what=f"STS-B {split} file"):
-            fields = line.strip().split("\t")
-            if len(fields) < 7:
-                raise SourceFormatError(
-                    path,
-                    f"expected 7 tab-separated fields (genre, file, year, id, score, s1, s2), found {len(fields)}.",
-                    line=number,
-                )
-            rows.append(
-                ScoredPair(f"{name}:{number}", STSB, split, sf.senteval_text(fields[5]), sf.senteval_text(fields[6]),
-                           parse_score(fields[4], path, number))
-            )  # fmt: skip
-        if len(rows) == before:
-            raise SourceFormatError(path, "the file holds no sentence pairs.")
+        lines = sf.iter_lines_of(path, encoding="utf-8", what=f"STS-B {split} file")
+        rows += [
+            ScoredPair(f"{name}:{r.line}", STSB, split, sf.senteval_text(r.s1), sf.senteval_text(r.s2), r.score)
+            for r in stsb_source.read_stsb(path, lines, allow_empty=True)
+        ]
     return rows
 
 

@@ -47,6 +47,7 @@ from typing import Any
 
 from mteb_evalrank.data.result_files import MODEL_META, RUN_SETTINGS, read_model_meta, walk_result_files
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.metrics.shared_task_ranks import rank_on_shared_tasks
 from mteb_evalrank.reports.results_reader import result_identity
 
 TEMPLATE = "leaderboard.html.j2"
@@ -336,43 +337,6 @@ def correlation_section(root: Path, csv_path: Path | None, figures: Sequence[Pat
         except InputError as exc:
             problems.append(str(exc))
     return Correlation(rows=rows, source=csv_path, figures=images, problems=problems)
-
-
-# --- ranking ---------------------------------------------------------------------------------------
-def rank_on_shared_tasks(scores: Sequence[Sequence[float | None]]) -> list[int | None]:
-    """Rank of each model (row; columns = tasks, ``None`` = missing), comparing every pair of models on the
-    tasks both have.
-
-    Model A is ahead of B when A's mean over their shared tasks is higher (equal means: half a win each);
-    a model's standing is the share of its comparisons it wins, and the rank is 1 + the number of models
-    with a larger share (ties share a rank).  With every task present this is the order of the mean
-    over all tasks.  A model that shares no task with any other has no rank (``None``), unless it is the
-    only model with scores.  Ranking only the models that have every task would put a model with one
-    good task first and leave a better model, missing one task, without a rank.
-    """
-    import numpy as np
-
-    values = np.array([[np.nan if v is None else float(v) for v in row] for row in scores], dtype=float)
-    if values.size == 0:
-        return [None] * len(scores)
-    present = ~np.isnan(values)
-    filled = np.where(present, values, 0.0)
-    mask = present.astype(float)
-    shared = mask @ mask.T  # [i, j]: tasks both have
-    sums = filled @ mask.T  # [i, j]: i's scores summed over the tasks both have
-    with np.errstate(invalid="ignore", divide="ignore"):
-        diff = (sums - sums.T) / shared  # [i, j]: i's mean minus j's mean, over the shared tasks
-    compared = shared > 0
-    np.fill_diagonal(compared, False)
-    wins = np.where(compared, (diff > 1e-12) + 0.5 * (np.abs(diff) <= 1e-12), 0.0).sum(axis=1)
-    n_compared = compared.sum(axis=1)
-    share = np.where(n_compared > 0, wins / np.maximum(n_compared, 1), np.nan)
-    alone = present.any(axis=1) & (present.any(axis=1).sum() == 1)
-    share = np.where(alone, 1.0, share)
-    ranks: list[int | None] = []
-    for i in range(len(share)):
-        ranks.append(None if np.isnan(share[i]) else int(1 + np.sum(share > share[i] + 1e-12)))
-    return ranks
 
 
 # --- charts ----------------------------------------------------------------------------------------

@@ -4,9 +4,10 @@ The only way onto the public MTEB leaderboard is for tasks to be part of MTEB.  
 writes, for a given MTEB source tree (a git checkout or the unpacked sdist of the pinned version), a
 ``git diff`` in MTEB's own layout and conventions plus a pull-request description:
 
-- ``mteb/_evaluators/text/evalrank_exact_scores.py`` and ``evalrank_ranking.py`` — the plugin's exact-rank
-  evaluator (:mod:`mteb_evalrank.metrics.ranking` and :mod:`~mteb_evalrank.metrics.exact_scores`, pure
-  NumPy, copied with their imports rewritten): exact ranks among the whole background, query and positive
+- ``mteb/_evaluators/text/evalrank_exact_scores.py``, ``evalrank_ranking.py`` and ``evalrank_ranking_*.py``
+  — the plugin's exact-rank evaluator (:mod:`~mteb_evalrank.metrics.exact_scores` and each module of the
+  package :mod:`mteb_evalrank.metrics.ranking` as one flat module, pure NumPy, copied with their imports
+  rewritten): exact ranks among the whole background, query and positive
   excluded by index, ties counted against the positive (``ties="pessimistic"``), background-centred;
 - ``mteb/tasks/retrieval/eng/evalrank.py`` — ``EvalRankWord`` and ``EvalRankSent`` as ``AbsTask``
   subclasses with the plugin's metadata (same names, same dataset path and revision, so result files the
@@ -92,7 +93,11 @@ def check_mteb_source(path: str | Path) -> Path:
 
 # --- generated files ----------------------------------------------------------------------------------------
 def _evaluator_sources() -> dict[str, str]:
-    """The plugin's ranking core, with its imports rewritten to MTEB's package."""
+    """The plugin's ranking core (:mod:`mteb_evalrank.metrics.exact_scores` and the modules of the package
+    :mod:`mteb_evalrank.metrics.ranking`), one flat MTEB module each, with their imports rewritten to
+    MTEB's package; :class:`InputError` is defined in the module that raises it."""
+    import ast
+
     from mteb_evalrank.metrics import exact_scores, ranking
 
     errors = '''
@@ -100,21 +105,29 @@ def _evaluator_sources() -> dict[str, str]:
 class InputError(ValueError):
     """Bad input to the EvalRank evaluator (embeddings, indices or options)."""
 '''
-    exact = Path(exact_scores.__file__).read_text(encoding="utf-8")
-    rank = Path(ranking.__file__).read_text(encoding="utf-8")
-    rank = rank.replace("from mteb_evalrank.errors import InputError\n", "")
-    rank = rank.replace(
-        "from mteb_evalrank.metrics import exact_scores as xs\n",
-        "from mteb._evaluators.text import evalrank_exact_scores as xs\n" + errors,
-    )
-    rank = rank.replace("mteb_evalrank.metrics.exact_scores", "mteb._evaluators.text.evalrank_exact_scores")
-    rank = rank.replace("mteb_evalrank.errors.InputError", "InputError")
-    exact = exact.replace("mteb_evalrank.metrics.ranking", "mteb._evaluators.text.evalrank_ranking")
+    here = "mteb._evaluators.text"
+    sources = {EXACT_MODULE: ("metrics/exact_scores.py", Path(exact_scores.__file__))}
+    package = Path(ranking.__file__).parent
+    for path in sorted(package.glob("*.py")):
+        name = RANKING_MODULE if path.stem == "__init__" else RANKING_MODULE.replace(".py", f"_{path.stem}.py")
+        sources[name] = (f"metrics/ranking/{path.name}", path)
     header = "# Exported from mteb-evalrank (Apache-2.0), module {}\n"
-    out = {
-        EXACT_MODULE: header.format("metrics/exact_scores.py") + exact,
-        RANKING_MODULE: header.format("metrics/ranking.py") + rank,
-    }
+    out = {}
+    for target, (origin, path) in sources.items():
+        text = path.read_text(encoding="utf-8")
+        raises = "from mteb_evalrank.errors import InputError\n" in text
+        text = text.replace("from mteb_evalrank.errors import InputError\n", "")
+        text = re.sub(r"mteb_evalrank\.metrics\.ranking\.(\w+)", rf"{here}.evalrank_ranking_\1", text)
+        text = text.replace("mteb_evalrank.metrics.ranking", f"{here}.evalrank_ranking")
+        text = text.replace("from mteb_evalrank.metrics import exact_scores as", f"from {here} import evalrank_exact_scores as")
+        text = text.replace("mteb_evalrank.metrics.exact_scores", f"{here}.evalrank_exact_scores")
+        text = text.replace("mteb_evalrank.errors.InputError", "InputError")
+        text = re.sub(r":mod:`\.(exact|ties|tie_arithmetic|scores)`", r":mod:`.evalrank_ranking_\1`", text)
+        if raises:  # the class goes right after the module's imports
+            last = max(n.end_lineno for n in ast.parse(text).body if isinstance(n, (ast.Import, ast.ImportFrom)))
+            lines = text.splitlines(keepends=True)
+            text = "".join(lines[:last]) + errors + "".join(lines[last:])
+        out[target] = header.format(origin) + text
     for path, text in out.items():
         leftover = re.findall(r"mteb_evalrank[\w.]*", text)
         if leftover:
