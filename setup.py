@@ -21,7 +21,9 @@ from setuptools.command.build_py import build_py
 
 PTH_NAME = "mteb_evalrank.pth"
 PTH_LINE = "import mteb_evalrank._autoload\n"
-START_NAME = "mteb_evalrank.start"  # PEP 829: same name as the .pth, so Pythons that read it skip the .pth's import line
+START_NAME = (
+    "mteb_evalrank.start"  # PEP 829: same name as the .pth, so Pythons that read it skip the .pth's import line
+)
 START_LINE = "mteb_evalrank._autoload:install\n"
 
 

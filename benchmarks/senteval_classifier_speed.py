@@ -50,9 +50,17 @@ DEFAULT_SOURCES = REPO.parent / "shared" / "data" / "sources" / "senteval_downst
 MODELS = {"glove": ("glove-6b-50d", 50), "minilm": ("sentence-transformers/all-MiniLM-L6-v2", 384)}
 TASKS = ["MR", "CR", "SUBJ", "MPQA", "TREC", "MRPC", "SST2", "SST5", "SICKE", "SciCite"]
 SCHEME = {
-    "MR": "inner", "CR": "inner", "SUBJ": "inner", "MPQA": "inner", "TREC": "kfold", "MRPC": "kfold",
-    "SST2": "split", "SST5": "split", "SICKE": "split", "SciCite": "split",
-}  # fmt: skip
+    "MR": "inner",
+    "CR": "inner",
+    "SUBJ": "inner",
+    "MPQA": "inner",
+    "TREC": "kfold",
+    "MRPC": "kfold",
+    "SST2": "split",
+    "SST5": "split",
+    "SICKE": "split",
+    "SciCite": "split",
+}
 
 
 # ------------------------------------------------------------------------------------ raw data
@@ -118,16 +126,18 @@ def load_tasks(src: Path) -> dict[str, dict[str, dict]]:
     for split in ("train", "test"):
         rows = [line.strip().split("\t") for line in _lines(src / "MRPC" / f"msr_paraphrase_{split}.txt", "utf-8")]
         rows = rows[1:]
-        mrpc[split] = _sorted({"a": [tok(r[3]) for r in rows], "b": [tok(r[4]) for r in rows],
-                               "y": [int(r[0]) for r in rows]})  # fmt: skip
+        mrpc[split] = _sorted(
+            {"a": [tok(r[3]) for r in rows], "b": [tok(r[4]) for r in rows], "y": [int(r[0]) for r in rows]}
+        )
     tasks["MRPC"] = mrpc
 
     lab = {"CONTRADICTION": 0, "NEUTRAL": 1, "ENTAILMENT": 2}
     sick = {}
     for split, fname in (("train", "SICK_train.txt"), ("dev", "SICK_trial.txt"), ("test", "SICK_test_annotated.txt")):
         rows = [line.strip().split("\t") for line in _lines(src / "SICK" / fname, "utf-8")][1:]
-        sick[split] = _sorted({"a": [tok(r[1]) for r in rows], "b": [tok(r[2]) for r in rows],
-                               "y": [lab[r[4]] for r in rows]})  # fmt: skip
+        sick[split] = _sorted(
+            {"a": [tok(r[1]) for r in rows], "b": [tok(r[2]) for r in rows], "y": [lab[r[4]] for r in rows]}
+        )
     tasks["SICKE"] = sick
 
     sci_lab = {"background": 0, "method": 1, "result": 2}
@@ -149,8 +159,9 @@ def load_tasks(src: Path) -> dict[str, dict[str, dict]]:
 
 def encode_all(model_key: str, tasks: dict, cache_dir: Path) -> tuple[dict[str, np.ndarray], float, bool]:
     """Unique texts -> embeddings, encoded once (cached as .npy keyed by model and texts)."""
-    texts = sorted({t for splits in tasks.values() for sp in splits.values() for k in ("a", "b")
-                    for t in sp.get(k, [])})  # fmt: skip
+    texts = sorted(
+        {t for splits in tasks.values() for sp in splits.values() for k in ("a", "b") for t in sp.get(k, [])}
+    )
     digest = hashlib.sha1("\n".join(texts).encode()).hexdigest()[:12]
     cache = cache_dir / f"{model_key}-{digest}.npy"
     if cache.exists():
@@ -165,8 +176,9 @@ def encode_all(model_key: str, tasks: dict, cache_dir: Path) -> tuple[dict[str, 
         emb = np.asarray(model.encode(texts), dtype=np.float32)
     else:
         st = model.model  # the SentenceTransformer inside MTEB's wrapper
-        emb = np.asarray(st.encode(texts, batch_size=128, convert_to_numpy=True, show_progress_bar=False),
-                         dtype=np.float32)  # fmt: skip
+        emb = np.asarray(
+            st.encode(texts, batch_size=128, convert_to_numpy=True, show_progress_bar=False), dtype=np.float32
+        )
     seconds = time.perf_counter() - t0
     cache_dir.mkdir(parents=True, exist_ok=True)
     np.save(cache, emb)
@@ -189,14 +201,17 @@ def task_features(tasks: dict, table: dict[str, np.ndarray]) -> dict[str, dict[s
 def random_features(d: int, seed: int = 0) -> dict[str, dict[str, tuple[np.ndarray, np.ndarray]]]:
     """The real tasks' shapes and class counts (SentEval's data), standard-normal features."""
     shapes = {
-        "MR": {"all": (10662, 2)}, "CR": {"all": (3775, 2)}, "SUBJ": {"all": (10000, 2)},
-        "MPQA": {"all": (10606, 2)}, "TREC": {"train": (5452, 6), "test": (500, 6)},
+        "MR": {"all": (10662, 2)},
+        "CR": {"all": (3775, 2)},
+        "SUBJ": {"all": (10000, 2)},
+        "MPQA": {"all": (10606, 2)},
+        "TREC": {"train": (5452, 6), "test": (500, 6)},
         "MRPC": {"train": (4076, 2), "test": (1725, 2)},
         "SST2": {"train": (67349, 2), "dev": (872, 2), "test": (1821, 2)},
         "SST5": {"train": (8544, 5), "dev": (1101, 5), "test": (2210, 5)},
         "SICKE": {"train": (4500, 3), "dev": (500, 3), "test": (4927, 3)},
         "SciCite": {"train": (7320, 3), "dev": (916, 3), "test": (1861, 3)},
-    }  # fmt: skip
+    }
     rng = np.random.default_rng(seed)
     out = {}
     for name, splits in shapes.items():
@@ -277,10 +292,16 @@ def main() -> None:
     parser.add_argument("--cache-dir", type=Path, default=tmp / "mteb_evalrank_senteval_bench")
     parser.add_argument("--random", action="store_true", help="random features of the real shapes, even if data exists")
     parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's)")
-    parser.add_argument("--senteval-path", type=Path, default=None,
-                        help="directory holding SentEval's senteval package: also time SentEval's classifier code")
+    parser.add_argument(
+        "--senteval-path",
+        type=Path,
+        default=None,
+        help="directory holding SentEval's senteval package: also time SentEval's classifier code",
+    )
     parser.add_argument("--senteval-tasks", default=None, help="tasks run through SentEval's code (default: --tasks)")
-    parser.add_argument("--senteval-models", default=None, help="models run through SentEval's code (default: --models)")
+    parser.add_argument(
+        "--senteval-models", default=None, help="models run through SentEval's code (default: --models)"
+    )
     args = parser.parse_args()
 
     import torch
@@ -338,8 +359,10 @@ def main() -> None:
                 se_total += sec
                 ours_total += ours[name][0]
                 print(f"senteval.{label}.{name}.classifier_s={sec:.2f}")
-                print(f"senteval.{label}.{name}.result=acc={se['acc']:.2f} devacc={se['devacc']:.2f} "
-                      f"(ours: acc={mine['acc']:.2f} devacc={mine['devacc']:.2f}) same_result={int(same)}")  # fmt: skip
+                print(
+                    f"senteval.{label}.{name}.result=acc={se['acc']:.2f} devacc={se['devacc']:.2f} "
+                    f"(ours: acc={mine['acc']:.2f} devacc={mine['devacc']:.2f}) same_result={int(same)}"
+                )
             if se_tasks:
                 print(f"senteval.{label}.tasks={','.join(se_tasks)}")
                 print(f"senteval.{label}.classifier_total_s={se_total:.1f}")

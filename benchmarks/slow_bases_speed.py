@@ -89,7 +89,9 @@ def bench_e5(texts: list[str], emit) -> None:
         emit(f"e5_zoo_batch{batch}_max_abs_diff", f"{float(np.abs(other - vecs).max()):.3g}")
     forward = _forward(base, None)
     for batch in (16, 64):
-        _, secs = _timed(lambda: np.concatenate([forward.sentence_embeddings(texts[i : i + batch]) for i in range(0, n, batch)]))
+        _, secs = _timed(
+            lambda: np.concatenate([forward.sentence_embeddings(texts[i : i + batch]) for i in range(0, n, batch)])
+        )
         emit(f"e5_engine_calls_of_{batch}", round(n / secs, 1))
     os.environ["MTEB_EVALRANK_ZOO_THREADS"] = "1"
     try:
@@ -155,8 +157,15 @@ def bench_mpnet(texts: list[str], emit) -> None:
         emit("mpnet_onnx_int8_error", repr(exc)[:200])
     for label, path in variants.items():
         for t in (None, 1):
-            onnx = ox.OnnxAllLayers(path, folder, base="mpnet-base", package=base.package, revision=fwd.revision,
-                                    layer_indices=layers, threads=t)  # fmt: skip
+            onnx = ox.OnnxAllLayers(
+                path,
+                folder,
+                base="mpnet-base",
+                package=base.package,
+                revision=fwd.revision,
+                layer_indices=layers,
+                threads=t,
+            )
             onnx.hidden_states(texts[:16])
             vecs, secs = _timed(lambda: _zoo_encode(onnx, blocks, base.n_layers, texts))
             emit(f"mpnet_{label}{'' if t is None else '_threads1'}", round(n / secs, 1))
@@ -176,7 +185,9 @@ def bench_mpnet(texts: list[str], emit) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sources", type=Path, default=Path(os.environ.get("MTEB_EVALRANK_SOURCES", "../shared/data/sources")))
+    parser.add_argument(
+        "--sources", type=Path, default=Path(os.environ.get("MTEB_EVALRANK_SOURCES", "../shared/data/sources"))
+    )
     parser.add_argument("--n", type=int, default=200)
     args = parser.parse_args()
 

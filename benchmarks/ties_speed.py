@@ -85,8 +85,16 @@ def evalrank_word(model_spec: str):
     task = mteb.get_task("EvalRankWord")
     task.load_data()
     data = task.data
-    emb = encode_texts(model, data.texts, task_metadata=task.metadata, hf_split="test", hf_subset="all",
-                       encode_kwargs={}, num_proc=None, allow_zero_rows=False)  # fmt: skip
+    emb = encode_texts(
+        model,
+        data.texts,
+        task_metadata=task.metadata,
+        hf_split="test",
+        hf_subset="all",
+        encode_kwargs={},
+        num_proc=None,
+        allow_zero_rows=False,
+    )
     return np.asarray(emb), np.asarray(data.query_idx), np.asarray(data.positive_idx)
 
 
@@ -114,8 +122,10 @@ def main() -> None:
         data = {"dense": (emb, real[1], real[2]), "ties": real}
         args.kind = args.model
     elif args.kind == "rp":
-        data = {"dense": dense(n, dim, m, seed=1),
-                "ties": random_projection_words(n, dim, m, args.rp_nonzeros, args.oov, args.oov_pairs)}  # fmt: skip
+        data = {
+            "dense": dense(n, dim, m, seed=1),
+            "ties": random_projection_words(n, dim, m, args.rp_nonzeros, args.oov, args.oov_pairs),
+        }
     else:
         data = {"dense": dense(n, dim, m, seed=1), "ties": quantised(n, dim, m)}
     if args.every > 1:  # every k-th pair only (to time a slow implementation on part of the pairs)

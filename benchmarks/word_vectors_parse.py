@@ -97,8 +97,17 @@ def main() -> None:
     assert np.array_equal(got, np.round(matrix, 5).astype(np.float32))
 
     def bare_pandas() -> None:
-        pd.read_csv(txt, sep=" ", header=None, quoting=csv.QUOTE_NONE, keep_default_na=False, na_filter=False,
-                    dtype={0: str}, engine="c", index_col=False)  # fmt: skip
+        pd.read_csv(
+            txt,
+            sep=" ",
+            header=None,
+            quoting=csv.QUOTE_NONE,
+            keep_default_na=False,
+            na_filter=False,
+            dtype={0: str},
+            engine="c",
+            index_col=False,
+        )
 
     runs, cpu, floor, vec_runs = [], [], [], []
     for _ in range(args.repeats):

@@ -31,7 +31,9 @@ from encode_throughput import sts_sentences  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sources", type=Path, default=Path(os.environ.get("MTEB_EVALRANK_SOURCES", "../shared/data/sources")))
+    parser.add_argument(
+        "--sources", type=Path, default=Path(os.environ.get("MTEB_EVALRANK_SOURCES", "../shared/data/sources"))
+    )
     parser.add_argument("--n", type=int, default=500)
     parser.add_argument("--n-slow", type=int, default=200)
     parser.add_argument("--copy-texts", type=int, default=200)
@@ -64,15 +66,21 @@ def main() -> int:
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         speeds[name] = {"texts_per_s": n / wall, "texts_per_cpu_s": n / max(cpu, 1e-9), "load_average": load}
         vectors[name] = vecs[: args.copy_texts]
-        print(f"speed_{name}={n / wall:.1f} texts_per_cpu_s_{name}={n / max(cpu, 1e-9):.1f} load_{name}={load:.1f}", flush=True)
+        print(
+            f"speed_{name}={n / wall:.1f} texts_per_cpu_s_{name}={n / max(cpu, 1e-9):.1f} load_{name}={load:.1f}",
+            flush=True,
+        )
     worst = 0.0
     for (a, b), r in copy_report(vectors).items():
         print(f"copy_structure_{a}__{b}={r:.4f}", flush=True)
         worst = max(worst, r)
     print(f"copy_structure_max_cross_family={worst:.4f}")
     if args.write and speeds:
-        population.speeds_update(speeds, how=f"benchmarks/zoo_base_speed.py, {args.n} STS-B sentences "
-                                 f"({args.n_slow} for slow bases), batch 64, 2 shared cores")  # fmt: skip
+        population.speeds_update(
+            speeds,
+            how=f"benchmarks/zoo_base_speed.py, {args.n} STS-B sentences "
+            f"({args.n_slow} for slow bases), batch 64, 2 shared cores",
+        )
         print(f"written={SPEEDS_FILE}")
     return 1 if worst >= 0.99 else 0
 

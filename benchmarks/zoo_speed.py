@@ -44,9 +44,14 @@ def _run_all(variants, task, results: Path, batch_size: int) -> float:
     start = time.perf_counter()
     for name in variants:
         model = load_zoo_variant(VARIANTS[name].mteb_name)
-        result = mteb.evaluate(model, [task], cache=cache, overwrite_strategy="always",
-                               encode_kwargs={"batch_size": batch_size, "show_progress_bar": False},
-                               show_progress_bar=False)  # fmt: skip
+        result = mteb.evaluate(
+            model,
+            [task],
+            cache=cache,
+            overwrite_strategy="always",
+            encode_kwargs={"batch_size": batch_size, "show_progress_bar": False},
+            show_progress_bar=False,
+        )
         if result.exceptions:
             raise SystemExit(f"{name}: {result.exceptions[0].exception}")
     return time.perf_counter() - start

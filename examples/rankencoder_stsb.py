@@ -51,9 +51,15 @@ def _stsb_sentences(folder: Path, split: str) -> list[str]:
 
 def rank_corpus(sources: Path, exclude: set[str], size: int, seed: int = 0) -> list[str]:
     folder = sources / "sts_senteval" / "STS" / "STSBenchmark"
-    pool = [s for s in dict.fromkeys(_stsb_sentences(folder, "train") + _stsb_sentences(folder, "dev")) if s and s not in exclude]
+    pool = [
+        s
+        for s in dict.fromkeys(_stsb_sentences(folder, "train") + _stsb_sentences(folder, "dev"))
+        if s and s not in exclude
+    ]
     if size > len(pool):
-        raise SystemExit(f"only {len(pool)} train/dev sentences are not in the test pairs; use --corpus-size ≤ {len(pool)}")
+        raise SystemExit(
+            f"only {len(pool)} train/dev sentences are not in the test pairs; use --corpus-size ≤ {len(pool)}"
+        )
     rng = np.random.default_rng(seed)
     return [pool[i] for i in sorted(rng.choice(len(pool), size=size, replace=False))]
 
@@ -72,7 +78,12 @@ def main() -> None:
 
     from mteb_evalrank.data.embedding_cache import encode_corpus
     from mteb_evalrank.metrics.rank_vectors import MAX_CHUNK_ELEMENTS, combined_similarity, rank_similarity_pairs
-    from mteb_evalrank.metrics.similarity_levels import parse_bins, spearman_by_bin, spearman_with_interval, topk_overlap
+    from mteb_evalrank.metrics.similarity_levels import (
+        parse_bins,
+        spearman_by_bin,
+        spearman_with_interval,
+        topk_overlap,
+    )
     from mteb_evalrank.models import load_model
     from mteb_evalrank.reports.neighbour_overlap import format_overlap_gain, overlap_gain_table, plot_overlap_gain
     from mteb_evalrank.reports.similarity_levels import format_levels, plot_levels
@@ -83,8 +94,10 @@ def main() -> None:
     text1, text2, gold = pairs["text1"].tolist(), pairs["text2"].tolist(), pairs["score"].to_numpy(float)
     tests = list(dict.fromkeys(text1 + text2))
     corpus = rank_corpus(sources, set(tests), args.corpus_size)
-    print(f"STS-B test: {len(gold)} pairs, {len(tests)} unique sentences; rank corpus: {len(corpus)} STS-B "
-          f"train/dev sentences (seed 0), none of them in the test pairs")  # fmt: skip
+    print(
+        f"STS-B test: {len(gold)} pairs, {len(tests)} unique sentences; rank corpus: {len(corpus)} STS-B "
+        f"train/dev sentences (seed 0), none of them in the test pairs"
+    )
     bins = parse_bins(BINS)
 
     bases = {
@@ -96,8 +109,10 @@ def main() -> None:
         t0 = time.perf_counter()
         c_emb = np.asarray(encode_corpus(base, corpus, task_metadata=task.metadata, progress=True), dtype=np.float32)
         t_emb = np.asarray(encode_corpus(base, tests, task_metadata=task.metadata), dtype=np.float32)
-        print(f"\n=== {label}: corpus {c_emb.shape} and test {t_emb.shape} embeddings in "
-              f"{time.perf_counter() - t0:.1f} s (disk cache: data/embedding_cache)")  # fmt: skip
+        print(
+            f"\n=== {label}: corpus {c_emb.shape} and test {t_emb.shape} embeddings in "
+            f"{time.perf_counter() - t0:.1f} s (disk cache: data/embedding_cache)"
+        )
         index = {t: i for i, t in enumerate(tests)}
         a = t_emb[[index[t] for t in text1]]
         b = t_emb[[index[t] for t in text2]]
@@ -110,9 +125,11 @@ def main() -> None:
         seconds = time.perf_counter() - t0
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-        print(f"rank similarities of {len(gold)} pairs over {len(corpus)} corpus sentences ({rows} rows per chunk): "
-              f"{seconds:.2f} s, peak {peak / 2**20:.0f} MiB traced (the full 2×{len(gold)}×{len(corpus)} float64 "
-              f"rank matrix alone would be {2 * len(gold) * len(corpus) * 8 / 2**20:.0f} MiB)")  # fmt: skip
+        print(
+            f"rank similarities of {len(gold)} pairs over {len(corpus)} corpus sentences ({rows} rows per chunk): "
+            f"{seconds:.2f} s, peak {peak / 2**20:.0f} MiB traced (the full 2×{len(gold)}×{len(corpus)} float64 "
+            f"rank matrix alone would be {2 * len(gold) * len(corpus) * 8 / 2**20:.0f} MiB)"
+        )
 
         systems = {f"{label} (cosine)": cos}
         for lam in LAMBDAS:
@@ -129,8 +146,10 @@ def main() -> None:
         print(format_levels(levels, task=f"STS-B test, {label}"))
         ref = dict(zip(systems, (l[-1].rho for l in levels.values())))
         base_top = ref[f"{label} (cosine)"]
-        print("gain in the 4-5 bin over the base cosine: "
-              + ", ".join(f"{n.split(' (')[0]} {(r - base_top) * 100:+.2f}" for n, r in ref.items() if "RankEncoder" in n))
+        print(
+            "gain in the 4-5 bin over the base cosine: "
+            + ", ".join(f"{n.split(' (')[0]} {(r - base_top) * 100:+.2f}" for n, r in ref.items() if "RankEncoder" in n)
+        )
 
         overlap = topk_overlap(a, b, c_emb, k=100)
         rows = overlap_gain_table(gold, cos, systems["RankEncoder λ=0.1"], overlap, n_groups=5)
@@ -139,8 +158,14 @@ def main() -> None:
         if args.plots:
             slug = label.lower().replace(" ", "-")
             plot_levels(levels, args.plots / f"levels_{slug}.png", task=f"STS-B test ({label} base)")
-            plot_overlap_gain(rows, args.plots / f"overlap_gain_{slug}.png", k=100, base=label,
-                              new="RankEncoder λ=0.1", task="STS-B test")  # fmt: skip
+            plot_overlap_gain(
+                rows,
+                args.plots / f"overlap_gain_{slug}.png",
+                k=100,
+                base=label,
+                new="RankEncoder λ=0.1",
+                task="STS-B test",
+            )
 
         if label == "all-MiniLM-L6-v2" and not args.skip_evaluate:
             from mteb_evalrank.models.rank_encoder import RankEncoder
@@ -150,8 +175,10 @@ def main() -> None:
             result = mteb.evaluate(wrapper, [task], cache=None, show_progress_bar=False)
             via_mteb = result.task_results[0].get_score()
             direct = float(spearmanr(systems["RankEncoder λ=0.1"], gold).statistic)
-            print(f"\nmteb.evaluate({wrapper!r}, SentEvalSTSB): main score {via_mteb * 100:.2f} "
-                  f"(direct Eq. 7: {direct * 100:.2f}) in {time.perf_counter() - t0:.1f} s")  # fmt: skip
+            print(
+                f"\nmteb.evaluate({wrapper!r}, SentEvalSTSB): main score {via_mteb * 100:.2f} "
+                f"(direct Eq. 7: {direct * 100:.2f}) in {time.perf_counter() - t0:.1f} s"
+            )
 
 
 if __name__ == "__main__":

@@ -62,8 +62,10 @@ def main() -> None:
     e1 = SentenceTransformer(str(folder), device="cpu")
     t0 = time.perf_counter()
     u = rank_vectors(e1.encode(train, batch_size=64), e1.encode(corpus, batch_size=64))
-    print(f"rank vectors: {u.shape[0]} training sentences × {u.shape[1]} corpus sentences "
-          f"in {time.perf_counter() - t0:.1f} s (E1 frozen)")  # fmt: skip
+    print(
+        f"rank vectors: {u.shape[0]} training sentences × {u.shape[1]} corpus sentences "
+        f"in {time.perf_counter() - t0:.1f} s (E1 frozen)"
+    )
     model = SentenceTransformer(str(folder), device="cpu")  # E2
     loss = RankEncoderLoss(model, torch.from_numpy(u), lambda_train=args.lambda_train)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr)
@@ -87,14 +89,18 @@ def main() -> None:
             step += 1
             if step % args.log_every == 0:
                 m = {k: float(np.mean(v[-args.log_every :])) for k, v in log.items()}
-                print(f"{step:>5} {m['l_cl']:8.4f} {m['l_r']:8.4f} {args.lambda_train * m['l_r']:8.4f} "
-                      f"{m['l_total']:8.4f} {m['pairs']:11.1f}")  # fmt: skip
+                print(
+                    f"{step:>5} {m['l_cl']:8.4f} {m['l_r']:8.4f} {args.lambda_train * m['l_r']:8.4f} "
+                    f"{m['l_total']:8.4f} {m['pairs']:11.1f}"
+                )
             if step >= args.steps:
                 break
     first = {k: float(np.mean(v[: args.log_every])) for k, v in log.items()}
     last = {k: float(np.mean(v[-args.log_every :])) for k, v in log.items()}
-    print(f"first {args.log_every} steps → last {args.log_every}: l_cl {first['l_cl']:.4f} → {last['l_cl']:.4f}, "
-          f"l_r {first['l_r']:.4f} → {last['l_r']:.4f}  ({time.perf_counter() - start:.0f} s)")  # fmt: skip
+    print(
+        f"first {args.log_every} steps → last {args.log_every}: l_cl {first['l_cl']:.4f} → {last['l_cl']:.4f}, "
+        f"l_r {first['l_r']:.4f} → {last['l_r']:.4f}  ({time.perf_counter() - start:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -145,7 +145,7 @@ class StrBlanking:
             if not hashed:
                 continue
             df = dfs[config]
-            blank = (df[hashed[0].text].fillna("") == "")
+            blank = df[hashed[0].text].fillna("") == ""
             for col in hashed[1:]:
                 blank |= df[col.text].fillna("") == ""
             if blank.any():

@@ -28,7 +28,9 @@ def __getattr__(name: str):
         from mteb_evalrank.reports.correlation_study import correlate
 
         return correlate
-    if name == "RankEncoder":  # models/rank_encoder.py with the corpus in the disk cache (integration/rank_encoder_cache.py)
+    if (
+        name == "RankEncoder"
+    ):  # models/rank_encoder.py with the corpus in the disk cache (integration/rank_encoder_cache.py)
         from mteb_evalrank.integration.rank_encoder_cache import RankEncoder
 
         return RankEncoder

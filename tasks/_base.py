@@ -207,9 +207,7 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
         from mteb.timing import TimingStack
 
         timer = timer or TimingStack()
-        state = self._model_state(
-            model, hf_split=hf_split, encode_kwargs=encode_kwargs, num_proc=num_proc, timer=timer
-        )
+        state = self._model_state(model, hf_split=hf_split, encode_kwargs=encode_kwargs, num_proc=num_proc, timer=timer)
         with timer("Scoring", split=hf_split, subset=hf_subset):
             scores = self._score_subset(state, data_split, hf_subset)
             items = self._item_values(state, data_split, hf_subset)
@@ -241,6 +239,7 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
         beside the result as ``<Task>.items.npz`` for ``mteb-evalrank compare``), or ``None``.  Its ``scores``
         name the score keys the items reproduce (checked by ``compare``)."""
         return None
+
 
 def _weakrefable(obj: Any) -> bool:
     try:

@@ -226,7 +226,9 @@ class N2O(EncodeOnceTask):
             ranks = needle.pop("ranks")
             scores.update(needle)
             scores["needle_ranks"] = ranks.tolist()
-            scores.update(rank_uncertainty(np.asarray(ranks, dtype=np.int64), self._needle_groups(), ks=(), prefix="needle_"))
+            scores.update(
+                rank_uncertainty(np.asarray(ranks, dtype=np.int64), self._needle_groups(), ks=(), prefix="needle_")
+            )
         else:
             scores.update({"needle_mrr": None, "needle_top1": None, "needle_top5": None, "needle_count": 0})
         scores.update(

@@ -127,7 +127,9 @@ _SCHEME_TEXT = {
 
 def _metadata(name: str, config: str, what: str, scheme: str, pairs: bool, citations: tuple[str, ...], **fields: Any):
     hub = HUB_DATASETS[DATASET_NAME]
-    features = "the pair features [|u - v|, u * v] of the two sentence embeddings" if pairs else "the sentence embedding"
+    features = (
+        "the pair features [|u - v|, u * v] of the two sentence embeddings" if pairs else "the sentence embedding"
+    )
     description = (
         f"{what} as SentEval evaluates it (EvalRank §5.1, §6.1): a logistic regression on {features}. "
         f"{_SCHEME_TEXT[scheme]} Default protocol 'senteval-prototyping' (the EvalRank toolkit's SentEval "
@@ -223,9 +225,14 @@ class _SentEvalDownstreamTask(EncodeOnceTask):
         index = {t: i for i, t in enumerate(texts)}
         with timer("Encoding", split=hf_split, subset=SUBSET):
             emb = encode_texts(
-                model, texts, task_metadata=self.metadata, hf_split=hf_split, hf_subset=SUBSET,
-                encode_kwargs=encode_kwargs, num_proc=num_proc,
-            )  # fmt: skip
+                model,
+                texts,
+                task_metadata=self.metadata,
+                hf_split=hf_split,
+                hf_subset=SUBSET,
+                encode_kwargs=encode_kwargs,
+                num_proc=num_proc,
+            )
 
         def features(part) -> np.ndarray:
             def rows(col: str) -> np.ndarray:
@@ -275,65 +282,137 @@ class _SentEvalDownstreamTask(EncodeOnceTask):
         return out
 
 
-def _task(name: str, config: str, what: str, scheme: str, citation: str | tuple[str, ...], *, pairs: bool = False,
-          with_f1: bool = False, **fields: Any) -> type:  # fmt: skip
+def _task(
+    name: str,
+    config: str,
+    what: str,
+    scheme: str,
+    citation: str | tuple[str, ...],
+    *,
+    pairs: bool = False,
+    with_f1: bool = False,
+    **fields: Any,
+) -> type:
     citations = citation if isinstance(citation, tuple) else (citation,)
     metadata = _metadata(name, config, what, scheme, pairs, citations, **fields)
     return type(
         name,
         (_SentEvalDownstreamTask,),
-        {"metadata": metadata, "config": config, "scheme": scheme, "pairs": pairs, "with_f1": with_f1,
-         "__doc__": f"{what} (SentEval; EvalRank Tables 3 and 6).", "__module__": __name__},
-    )  # fmt: skip
+        {
+            "metadata": metadata,
+            "config": config,
+            "scheme": scheme,
+            "pairs": pairs,
+            "with_f1": with_f1,
+            "__doc__": f"{what} (SentEval; EvalRank Tables 3 and 6).",
+            "__module__": __name__,
+        },
+    )
 
 
 SentEvalMR = _task(
-    "SentEvalMR", "MR", "MR movie-review sentiment (positive / negative)", "kfold", _CITATIONS["MR"],
-    reference="https://www.cs.cornell.edu/people/pabo/movie-review-data/", date=("2002-01-01", "2005-12-31"),
+    "SentEvalMR",
+    "MR",
+    "MR movie-review sentiment (positive / negative)",
+    "kfold",
+    _CITATIONS["MR"],
+    reference="https://www.cs.cornell.edu/people/pabo/movie-review-data/",
+    date=("2002-01-01", "2005-12-31"),
     domains=["Reviews", "Written"],
-)  # fmt: skip
+)
 SentEvalCR = _task(
-    "SentEvalCR", "CR", "CR customer-review sentiment (positive / negative)", "kfold", _CITATIONS["CR"],
-    reference="https://www.cs.uic.edu/~liub/FBS/sentiment-analysis.html", date=("2004-01-01", "2004-12-31"),
+    "SentEvalCR",
+    "CR",
+    "CR customer-review sentiment (positive / negative)",
+    "kfold",
+    _CITATIONS["CR"],
+    reference="https://www.cs.uic.edu/~liub/FBS/sentiment-analysis.html",
+    date=("2004-01-01", "2004-12-31"),
     domains=["Reviews", "Written"],
-)  # fmt: skip
+)
 SentEvalSUBJ = _task(
-    "SentEvalSUBJ", "SUBJ", "SUBJ subjectivity (subjective / objective)", "kfold", _CITATIONS["SUBJ"],
-    reference="https://www.cs.cornell.edu/people/pabo/movie-review-data/", date=("2002-01-01", "2004-12-31"),
+    "SentEvalSUBJ",
+    "SUBJ",
+    "SUBJ subjectivity (subjective / objective)",
+    "kfold",
+    _CITATIONS["SUBJ"],
+    reference="https://www.cs.cornell.edu/people/pabo/movie-review-data/",
+    date=("2002-01-01", "2004-12-31"),
     domains=["Reviews", "Written"],
-)  # fmt: skip
+)
 SentEvalMPQA = _task(
-    "SentEvalMPQA", "MPQA", "MPQA opinion polarity (positive / negative)", "kfold", _CITATIONS["MPQA"],
-    reference="https://mpqa.cs.pitt.edu/", date=("2002-01-01", "2005-12-31"), domains=["News", "Written"],
-)  # fmt: skip
-SentEvalSST2 = _task(
-    "SentEvalSST2", "SST2", "SST-2 binary sentiment (Stanford Sentiment Treebank)", "split", _CITATIONS["SST"],
-    reference="https://nlp.stanford.edu/sentiment/", date=("2002-01-01", "2013-12-31"), domains=["Reviews", "Written"],
-)  # fmt: skip
-SentEvalSST5 = _task(
-    "SentEvalSST5", "SST5", "SST-5 fine-grained sentiment (five classes)", "split", _CITATIONS["SST"],
-    reference="https://nlp.stanford.edu/sentiment/", date=("2002-01-01", "2013-12-31"), domains=["Reviews", "Written"],
-)  # fmt: skip
-SentEvalTREC = _task(
-    "SentEvalTREC", "TREC", "TREC question type (six coarse classes)", "kfold-test", _CITATIONS["TREC"],
-    reference="https://cogcomp.seas.upenn.edu/Data/QA/QC/", date=("1999-01-01", "2002-12-31"), domains=["Written"],
-)  # fmt: skip
-SentEvalMRPC = _task(
-    "SentEvalMRPC", "MRPC", "MRPC paraphrase detection (Microsoft Research Paraphrase Corpus)", "kfold-test",
-    _CITATIONS["MRPC"], pairs=True, with_f1=True,
-    reference="https://www.microsoft.com/en-us/download/details.aspx?id=52398", date=("2004-01-01", "2005-12-31"),
+    "SentEvalMPQA",
+    "MPQA",
+    "MPQA opinion polarity (positive / negative)",
+    "kfold",
+    _CITATIONS["MPQA"],
+    reference="https://mpqa.cs.pitt.edu/",
+    date=("2002-01-01", "2005-12-31"),
     domains=["News", "Written"],
-)  # fmt: skip
+)
+SentEvalSST2 = _task(
+    "SentEvalSST2",
+    "SST2",
+    "SST-2 binary sentiment (Stanford Sentiment Treebank)",
+    "split",
+    _CITATIONS["SST"],
+    reference="https://nlp.stanford.edu/sentiment/",
+    date=("2002-01-01", "2013-12-31"),
+    domains=["Reviews", "Written"],
+)
+SentEvalSST5 = _task(
+    "SentEvalSST5",
+    "SST5",
+    "SST-5 fine-grained sentiment (five classes)",
+    "split",
+    _CITATIONS["SST"],
+    reference="https://nlp.stanford.edu/sentiment/",
+    date=("2002-01-01", "2013-12-31"),
+    domains=["Reviews", "Written"],
+)
+SentEvalTREC = _task(
+    "SentEvalTREC",
+    "TREC",
+    "TREC question type (six coarse classes)",
+    "kfold-test",
+    _CITATIONS["TREC"],
+    reference="https://cogcomp.seas.upenn.edu/Data/QA/QC/",
+    date=("1999-01-01", "2002-12-31"),
+    domains=["Written"],
+)
+SentEvalMRPC = _task(
+    "SentEvalMRPC",
+    "MRPC",
+    "MRPC paraphrase detection (Microsoft Research Paraphrase Corpus)",
+    "kfold-test",
+    _CITATIONS["MRPC"],
+    pairs=True,
+    with_f1=True,
+    reference="https://www.microsoft.com/en-us/download/details.aspx?id=52398",
+    date=("2004-01-01", "2005-12-31"),
+    domains=["News", "Written"],
+)
 SentEvalSICKE = _task(
-    "SentEvalSICKE", "SICKE", "SICK entailment (entailment / neutral / contradiction)", "split", _CITATIONS["SICK"],
-    pairs=True, reference="https://marcobaroni.org/composes/sick.html", date=("2013-01-01", "2014-12-31"),
+    "SentEvalSICKE",
+    "SICKE",
+    "SICK entailment (entailment / neutral / contradiction)",
+    "split",
+    _CITATIONS["SICK"],
+    pairs=True,
+    reference="https://marcobaroni.org/composes/sick.html",
+    date=("2013-01-01", "2014-12-31"),
     domains=["Web", "Written"],
-)  # fmt: skip
+)
 SciCite = _task(
-    "SciCite", "SciCite", "SciCite citation intent (background / method / result), as the EvalRank toolkit adds it",
-    "split", (_CITATIONS["SciCite"], EVALRANK_CITATION),
-    reference="https://github.com/allenai/scicite", date=("2019-01-01", "2019-12-31"), domains=["Academic", "Written"],
-)  # fmt: skip
+    "SciCite",
+    "SciCite",
+    "SciCite citation intent (background / method / result), as the EvalRank toolkit adds it",
+    "split",
+    (_CITATIONS["SciCite"], EVALRANK_CITATION),
+    reference="https://github.com/allenai/scicite",
+    date=("2019-01-01", "2019-12-31"),
+    domains=["Academic", "Written"],
+)
 
 #: the task classes of this module (all downstream), in the order of EvalRank's Table 6 + MRPC, SICK-E, SciCite
 SENTEVAL_TASKS: list[type] = [

@@ -132,9 +132,14 @@ _SENTEVAL_TEXT = (
 
 
 def _metadata(
-    name: str, config: str, description: str, *, subsets: tuple[str, ...] = (), cited_with: str = SENTEVAL_CITATION,
+    name: str,
+    config: str,
+    description: str,
+    *,
+    subsets: tuple[str, ...] = (),
+    cited_with: str = SENTEVAL_CITATION,
     **fields: Any,
-):  # fmt: skip
+):
     """The metadata every similarity task shares (STS type, cosine Spearman, human-annotated, created
     pairs, English; cited as its dataset's paper and ``cited_with``, SentEval's by default); ``fields``
     adds what is the task's own (reference, dates, domains, licence, ...)."""
@@ -184,7 +189,6 @@ def _sts_year(year: str, date: tuple[str, str], domains: list[str], reference: s
     )
 
 
-
 def pair_descriptive_statistics(text1: list[str], text2: list[str], scores, *, num_proc=None) -> dict[str, Any]:
     """MTEB's descriptive statistics of a scored pair set (text lengths, unique pairs, score range), as its
     own STS tasks report them."""
@@ -204,6 +208,7 @@ def pair_descriptive_statistics(text1: list[str], text2: list[str], scores, *, n
         "text2_statistics": pair_stats["text2_statistics"],
         "label_statistics": calculate_score_statistics([float(v) for v in scores]),
     }
+
 
 class _SentEvalSimilarityTask(EncodeOnceTask):
     """Shared adapter: one config of ``sts-senteval``, encode once, score per sub-dataset.
@@ -287,9 +292,12 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
         labels = self.pairs["subset"].tolist() if self.aggregate else ["default"] * len(cos)
         try:
             scores = sts_scores(
-                cos, self.pairs["score"].to_numpy(dtype=np.float64), labels, aggregate=self.aggregate,
+                cos,
+                self.pairs["score"].to_numpy(dtype=np.float64),
+                labels,
+                aggregate=self.aggregate,
                 main=MAIN_AGGREGATION,
-            )  # fmt: skip
+            )
         except InputError as exc:
             raise InputError(f"{self.metadata.name} ({model_label(model)}): {exc}") from None
         return {"scores": scores, "cos": cos, "zero": zero, "num_unique_texts": len(texts)}
@@ -330,12 +338,17 @@ _STS_YEARS: dict[str, tuple[tuple[str, str], list[str], str]] = {
     "STS12": (("2005-01-01", "2012-12-31"), ["Encyclopaedic", "News", "Written"], "https://aclanthology.org/S12-1051"),
     "STS13": (("2004-01-01", "2013-12-31"), ["Encyclopaedic", "News", "Written"], "https://aclanthology.org/S13-1004"),
     "STS14": (
-        ("2004-01-01", "2014-12-31"), ["Encyclopaedic", "News", "Social", "Web", "Written"],
+        ("2004-01-01", "2014-12-31"),
+        ["Encyclopaedic", "News", "Social", "Web", "Written"],
         "https://aclanthology.org/S14-2010",
     ),
-    "STS15": (("2004-01-01", "2015-12-31"), ["Academic", "News", "Web", "Written"], "https://aclanthology.org/S15-2045"),
+    "STS15": (
+        ("2004-01-01", "2015-12-31"),
+        ["Academic", "News", "Web", "Written"],
+        "https://aclanthology.org/S15-2045",
+    ),
     "STS16": (("2004-01-01", "2016-12-31"), ["News", "Web", "Written"], "https://aclanthology.org/S16-1081"),
-}  # fmt: skip
+}
 
 
 def _sts_year_task(year: str) -> type[_SentEvalSimilarityTask]:
@@ -346,10 +359,13 @@ def _sts_year_task(year: str) -> type[_SentEvalSimilarityTask]:
     """
     name = f"SentEval{year}"
     namespace = {
-        "__module__": __name__, "__qualname__": name,
+        "__module__": __name__,
+        "__qualname__": name,
         "__doc__": f"{year} as SentEval evaluates it: per sub-dataset cosine Spearman and SentEval's 'all'.",
-        "config": year, "aggregate": True, "metadata": _sts_year(year, *_STS_YEARS[year]),
-    }  # fmt: skip
+        "config": year,
+        "aggregate": True,
+        "metadata": _sts_year(year, *_STS_YEARS[year]),
+    }
     return type(name, (_SentEvalSimilarityTask,), namespace)
 
 

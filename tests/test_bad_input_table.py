@@ -38,7 +38,9 @@ def seeded(tmp_path_factory) -> Path:
 
 def checksums(root: Path) -> dict[str, str]:
     return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
     }
 
 
@@ -72,8 +74,12 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     (tmp_path / "afile").write_text("x\n")
     (tmp_path / "good.txt").write_text("\n".join(f"sentence number {i}" for i in range(20)) + "\n")
     (tmp_path / "latin1_families.csv").write_bytes("model,family\nm,café\n".encode("latin-1"))
-    (tmp_path / "senteval_mr.json").write_text(json.dumps({"MR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 10}}))
-    (tmp_path / "senteval_cr.json").write_text(json.dumps({"CR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 10}}))
+    (tmp_path / "senteval_mr.json").write_text(
+        json.dumps({"MR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 10}})
+    )
+    (tmp_path / "senteval_cr.json").write_text(
+        json.dumps({"CR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 10}})
+    )
     (tmp_path / "senteval_latin1.json").write_bytes('{"MR": "café"}'.encode("latin-1"))
     (tmp_path / "ragged.txt").write_text("a 1 2\nb 3\nc 4 5 6\n")  # one row short, the next long: 6 values
     (tmp_path / "latin1_vectors.txt").write_bytes("a 1 2\ncafé 3 4\n".encode("latin-1"))
@@ -139,13 +145,25 @@ def _round_two_files(tmp_path: Path, seeded: Path) -> None:
     for i in range(2):
         folder = n2o / f"o__m{i}" / "r"
         folder.mkdir(parents=True)
-        entry = {"neighbors": [[[1, 2, 3], [0, 2, 3]]], "query_ids": [[0, 1]], "corpus_fingerprint": "f",
-                 "corpus_size": 10, "seed": 1}  # fmt: skip
+        entry = {
+            "neighbors": [[[1, 2, 3], [0, 2, 3]]],
+            "query_ids": [[0, 1]],
+            "corpus_fingerprint": "f",
+            "corpus_size": 10,
+            "seed": 1,
+        }
         (folder / "N2O.json").write_text(json.dumps({"scores": {"test": [entry]}}))
     bad_shape = tmp_path / "n2o_shape" / "results" / "o__m" / "r"
     bad_shape.mkdir(parents=True)
-    (bad_shape / "N2O.json").write_text(json.dumps({"scores": {"test": [{"neighbors": [1, 2], "query_ids": [0],
-                                        "corpus_fingerprint": "f", "corpus_size": 10}]}}))  # fmt: skip
+    (bad_shape / "N2O.json").write_text(
+        json.dumps(
+            {
+                "scores": {
+                    "test": [{"neighbors": [1, 2], "query_ids": [0], "corpus_fingerprint": "f", "corpus_size": 10}]
+                }
+            }
+        )
+    )
     # a results folder with an accuracy of -5, and one where two folders claim one model and revision
     for name in ("minus_five", "two_claims"):
         shutil.copytree(seeded, tmp_path / name)
@@ -153,7 +171,9 @@ def _round_two_files(tmp_path: Path, seeded: Path) -> None:
     data = json.loads(path.read_text())
     data["scores"]["test"][0]["accuracy"] = -5
     path.write_text(json.dumps(data))
-    shutil.copytree(model_folder(tmp_path / "two_claims", *GLOVE).parent, tmp_path / "two_claims" / "results" / "copy__glove")
+    shutil.copytree(
+        model_folder(tmp_path / "two_claims", *GLOVE).parent, tmp_path / "two_claims" / "results" / "copy__glove"
+    )
 
 
 def _cuda_available() -> bool:
@@ -166,65 +186,172 @@ G = "{R}/results/local__glove.6B.50d/8def0747613c"
 CORRELATE = ["correlate", "{R}", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"]
 ROWS = [
     # --- names the file system cannot hold, or that climb out of the results folder
-    (["import-senteval", "senteval_mr.json", "--model", "../..", "--revision", "x", "-o", "out"], "no '.' or '..' parts"),
-    (["import-senteval", "senteval_mr.json", "--model", "org/..", "--revision", "x", "-o", "out"], "no '.' or '..' parts"),
+    (
+        ["import-senteval", "senteval_mr.json", "--model", "../..", "--revision", "x", "-o", "out"],
+        "no '.' or '..' parts",
+    ),
+    (
+        ["import-senteval", "senteval_mr.json", "--model", "org/..", "--revision", "x", "-o", "out"],
+        "no '.' or '..' parts",
+    ),
     (["import-senteval", "senteval_mr.json", "--model", "./m", "--revision", "x", "-o", "out"], "no '.' or '..' parts"),
-    (["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "..", "-o", "out"], "--revision must be a non-empty name"),
-    (["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "a/b", "-o", "out"], "--revision must be a non-empty name"),
-    (["import-senteval", "senteval_mr.json", "--model", f"org/{LONG}", "--revision", "x", "-o", "out"], "--model is too long for a folder name"),
-    (["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", LONG, "-o", "out"], "--revision is too long for a folder name"),
-    (["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "x", "-o", LONG], "longer than the file system allows (255)"),
+    (
+        ["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "..", "-o", "out"],
+        "--revision must be a non-empty name",
+    ),
+    (
+        ["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "a/b", "-o", "out"],
+        "--revision must be a non-empty name",
+    ),
+    (
+        ["import-senteval", "senteval_mr.json", "--model", f"org/{LONG}", "--revision", "x", "-o", "out"],
+        "--model is too long for a folder name",
+    ),
+    (
+        ["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", LONG, "-o", "out"],
+        "--revision is too long for a folder name",
+    ),
+    (
+        ["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "x", "-o", LONG],
+        "longer than the file system allows (255)",
+    ),
     (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", LONG], "longer than the file system allows (255)"),
-    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", f"out/{LONG}/x"], "longer than the file system allows (255)"),
+    (
+        ["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", f"out/{LONG}/x"],
+        "longer than the file system allows (255)",
+    ),
     (["run", "-m", f"{LONG}.txt", "-t", "WS-353-All", "-o", "out"], "cannot look up this path: File name too long."),
     (["heros-report", "{R}", "--csv", f"{LONG}.csv"], "longer than the file system allows (255)"),
     # --- what a user has is never changed: result files, model metadata, computed results
-    (["import-senteval", "senteval_mr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", "{R}"], "holds results the plugin computed itself"),
-    (["import-senteval", "senteval_cr.json", "--model", OTHER[0], "--revision", OTHER[1], "-o", "{R}"], "describes another model under the name"),
-    ([*CORRELATE, "--csv", f"{G}/SentEvalMR.json", "--plot", "y.badext"], "is an MTEB result file (task SentEvalMR); an output option never writes over it"),
+    (
+        ["import-senteval", "senteval_mr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", "{R}"],
+        "holds results the plugin computed itself",
+    ),
+    (
+        ["import-senteval", "senteval_cr.json", "--model", OTHER[0], "--revision", OTHER[1], "-o", "{R}"],
+        "describes another model under the name",
+    ),
+    (
+        [*CORRELATE, "--csv", f"{G}/SentEvalMR.json", "--plot", "y.badext"],
+        "is an MTEB result file (task SentEvalMR); an output option never writes over it",
+    ),
     ([*CORRELATE, "--out", f"{G}/model_meta.json"], "is the model metadata of an MTEB result folder"),
     ([*CORRELATE, "--csv", "c.csv", "--plot", "y.badext"], "--plot file y.badext: unknown file type '.badext'"),
     ([*CORRELATE, "--csv", "same.csv", "--out", "same.csv"], "--out and --csv name the same file same.csv"),
     ([*CORRELATE, "--out", "afile/x.md"], "cannot write --out file afile/x.md: afile is a file, not a folder."),
     ([*CORRELATE, "--plot", "afile/x.png"], "cannot write --plot file afile/x.png: afile is a file, not a folder."),
-    ([*CORRELATE, "--rank-plot", "afile/x.svg"], "cannot write --rank-plot file afile/x.svg: afile is a file, not a folder."),
+    (
+        [*CORRELATE, "--rank-plot", "afile/x.svg"],
+        "cannot write --rank-plot file afile/x.svg: afile is a file, not a folder.",
+    ),
     (["heros-report", "{R}", "--csv", f"{G}/HEROS.json"], "is an MTEB result file (task HEROS)"),
     (["heros-report", "{R}", "--out", "x.badext"], "chart file x.badext: unknown file type '.badext'"),
-    (["heros-report", "{R}", "--out", "afile/x.png"], "cannot write chart file afile/x.png: afile is a file, not a folder."),
+    (
+        ["heros-report", "{R}", "--out", "afile/x.png"],
+        "cannot write chart file afile/x.png: afile is a file, not a folder.",
+    ),
     (["heros-report", "{R}", "--csv", "same.png", "--out", "same.png"], "--csv and --out name the same file same.png"),
-    (["n2o-compare", "{R}", "--out", "afile/x.png"], "cannot write heatmap file afile/x.png: afile is a file, not a folder."),
+    (
+        ["n2o-compare", "{R}", "--out", "afile/x.png"],
+        "cannot write heatmap file afile/x.png: afile is a file, not a folder.",
+    ),
     (["n2o-compare", "{R}", "--csv", f"{G}/model_meta.json"], "is the model metadata of an MTEB result folder"),
-    (["n2o", "glove-6b-50d", "x", "--corpus", "good.txt", "--csv", f"{G}/N2O.json"], "is an MTEB result file (task N2O)"),
-    (["report", "{R}", "--out", "afile/x.html"], "cannot write report file afile/x.html: afile is a file, not a folder."),
-    (["sts-by-level", "{R}", "--out", "afile/x.png"], "cannot write chart file afile/x.png: afile is a file, not a folder."),
+    (
+        ["n2o", "glove-6b-50d", "x", "--corpus", "good.txt", "--csv", f"{G}/N2O.json"],
+        "is an MTEB result file (task N2O)",
+    ),
+    (
+        ["report", "{R}", "--out", "afile/x.html"],
+        "cannot write report file afile/x.html: afile is a file, not a folder.",
+    ),
+    (
+        ["sts-by-level", "{R}", "--out", "afile/x.png"],
+        "cannot write chart file afile/x.png: afile is a file, not a folder.",
+    ),
     (["descriptive-stats", "EvalRankWord", "--out", G], "is an MTEB result file (task EvalRankWord)"),
     (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", "afile"], "afile is an existing file, not a folder"),
     # --- bad values and unreadable input
-    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "--device", "nonsense"], "argument --device: unknown device 'nonsense'; use cpu"),
+    (
+        ["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "--device", "nonsense"],
+        "argument --device: unknown device 'nonsense'; use cpu",
+    ),
     (["n2o", "a", "b", "--corpus", "good.txt", "--device", "gpu0"], "argument --device: unknown device 'gpu0'"),
-    pytest.param(["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "--device", "cuda:0"], "device 'cuda:0' is not available",
-                 marks=pytest.mark.skipif("_cuda_available()", reason="a CUDA GPU is present")),
-    ([*CORRELATE[:3], "EvalRankWord", "--downstream", "EvalRankWord", "--no-progress"], "EvalRankWord is given both as intrinsic and as downstream score"),
+    pytest.param(
+        ["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "--device", "cuda:0"],
+        "device 'cuda:0' is not available",
+        marks=pytest.mark.skipif("_cuda_available()", reason="a CUDA GPU is present"),
+    ),
+    (
+        [*CORRELATE[:3], "EvalRankWord", "--downstream", "EvalRankWord", "--no-progress"],
+        "EvalRankWord is given both as intrinsic and as downstream score",
+    ),
     ([*CORRELATE, "--families", "latin1_families.csv"], "latin1_families.csv, line 2: not UTF-8 text: byte 0xe9"),
-    (["heros-report", "heros_text"], "score synonym.normalized_cosine is \"abc\", not a number"),
-    (["correlate", "scores_text", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR"], "SentEvalMR.json: score default.main_score is \"abc\", not a number"),
+    (["heros-report", "heros_text"], 'score synonym.normalized_cosine is "abc", not a number'),
+    (
+        ["correlate", "scores_text", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR"],
+        'SentEvalMR.json: score default.main_score is "abc", not a number',
+    ),
     (["import-senteval", "senteval_latin1.json", "--model", "org/m", "--revision", "x", "-o", "out"], "not UTF-8 text"),
-    (["run", "-m", "ragged.txt", "-t", "WS-353-All", "-o", "out"], "ragged.txt, line 2: the vector of 'b' has 1 value, expected 2"),
-    (["n2o", "latin1_vectors.txt", "glove-6b-50d", "--corpus", "good.txt"], "latin1_vectors.txt, line 2: not UTF-8 text: byte 0xe9 at column 4"),
+    (
+        ["run", "-m", "ragged.txt", "-t", "WS-353-All", "-o", "out"],
+        "ragged.txt, line 2: the vector of 'b' has 1 value, expected 2",
+    ),
+    (
+        ["n2o", "latin1_vectors.txt", "glove-6b-50d", "--corpus", "good.txt"],
+        "latin1_vectors.txt, line 2: not UTF-8 text: byte 0xe9 at column 4",
+    ),
     (["run", "-m", "empty_vectors.txt", "-t", "WS-353-All", "-o", "out"], "empty file: no word vectors found"),
     # --- issue 38: an output is never an input (real paths, symlinks, '..', folders that contain or lie inside)
-    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--csv", "T.csv"], "--csv T.csv is the input RESULTS T.csv"),
-    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--families", "fam.csv", "--out", "fam.csv"], "--out fam.csv is the input --families fam.csv"),
-    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--csv", "sub/../T.csv"], "is the input RESULTS T.csv"),
-    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--out", "./afile/../T.csv"], "is the input RESULTS T.csv"),
+    (
+        ["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--csv", "T.csv"],
+        "--csv T.csv is the input RESULTS T.csv",
+    ),
+    (
+        [
+            "correlate",
+            "T.csv",
+            "--intrinsic",
+            "EvalRankSent",
+            "--downstream",
+            "SentEvalMR",
+            "--families",
+            "fam.csv",
+            "--out",
+            "fam.csv",
+        ],
+        "--out fam.csv is the input --families fam.csv",
+    ),
+    (
+        ["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--csv", "sub/../T.csv"],
+        "is the input RESULTS T.csv",
+    ),
+    (
+        [
+            "correlate",
+            "T.csv",
+            "--intrinsic",
+            "EvalRankSent",
+            "--downstream",
+            "SentEvalMR",
+            "--out",
+            "./afile/../T.csv",
+        ],
+        "is the input RESULTS T.csv",
+    ),
     ([*CORRELATE, "--csv", f"{G}/run_settings.jsonl"], "is the run settings of an MTEB result folder"),
     ([*CORRELATE, "--csv", "Rlink/results/local__glove.6B.50d/8def0747613c/new.json"], "lies inside the input RESULTS"),
-    (["n2o-compare", "n2o_results", "--corpus", "good.txt", "--csv", "good.txt"], "--csv good.txt is the input --corpus good.txt"),
+    (
+        ["n2o-compare", "n2o_results", "--corpus", "good.txt", "--csv", "good.txt"],
+        "--csv good.txt is the input --corpus good.txt",
+    ),
     (["report", "{R}", "--out", "link.html"], "link.html is an MTEB result file (task SentEvalMR)"),
     (["report", "good.txt", "--out", "link.html"], "is an MTEB result file (task SentEvalMR)"),
     (["prepare-submission", "{R}/results", "--out", "{R}", "--overwrite"], "contains the input RESULTS_DIR"),
     (["prepare-submission", "{R}", "--out", "{R}/results/sub"], "lies inside the input RESULTS_DIR"),
-    (["build-data", "evalrank-word", "--sources", "srcdir", "--out", "srcdir"], "--out srcdir is the input --sources srcdir"),
+    (
+        ["build-data", "evalrank-word", "--sources", "srcdir", "--out", "srcdir"],
+        "--out srcdir is the input --sources srcdir",
+    ),
     (["export-upstream", "--mteb-source", "srcdir", "--out", "srcdir/patch"], "lies inside the input --mteb-source"),
     # --- option ranges, checked by the parser; nothing written by a command that fails
     (["leaderboard", "{R}", "--port", "70000"], "argument --port: must be ≤ 65,535, got 70,000"),
@@ -234,46 +361,189 @@ ROWS = [
     ([*CORRELATE, "--seed", "99999999999"], "argument --seed: must be ≤ 4,294,967,295"),
     (["study", "--out", "s", "--shard", "3/2"], "argument --shard: --shard 3/2: need 1 ≤ i ≤ n"),
     (["study", "--out", "s", "--shard", "x"], "argument --shard: --shard must look like i/n"),
-    (["n2o-compare", "n2o_results", "--csv", "new.csv", "--out", "new.png", "--explain-query", "5"], "--explain-query must be in [0, 1]"),
-    (["n2o", "a", "b", "--corpus", "good.txt", "--queries", "5", "--explain-query", "5", "--csv", "new.csv"], "--explain-query must be in [0, 4]"),
-    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "Nope", "--plot", "newdir/x.png", "--csv", "new.csv"], "has no column 'Nope'"),
+    (
+        ["n2o-compare", "n2o_results", "--csv", "new.csv", "--out", "new.png", "--explain-query", "5"],
+        "--explain-query must be in [0, 1]",
+    ),
+    (
+        ["n2o", "a", "b", "--corpus", "good.txt", "--queries", "5", "--explain-query", "5", "--csv", "new.csv"],
+        "--explain-query must be in [0, 4]",
+    ),
+    (
+        [
+            "correlate",
+            "T.csv",
+            "--intrinsic",
+            "EvalRankSent",
+            "--downstream",
+            "SentEvalMR",
+            "Nope",
+            "--plot",
+            "newdir/x.png",
+            "--csv",
+            "new.csv",
+        ],
+        "has no column 'Nope'",
+    ),
     (["run", "-m", "nosuch-model", "-t", "WS-353-All", "-o", "newout"], "see docs/getting-started.md#model-specs"),
-    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", "newout", "--overwrite-strategy", "only-cache"], "--overwrite-strategy only-cache: no cached result of WS-353-All"),
-    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--claim", "EvalRankSent"], "needs at least one other primary intrinsic score"),
+    (
+        ["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", "newout", "--overwrite-strategy", "only-cache"],
+        "--overwrite-strategy only-cache: no cached result of WS-353-All",
+    ),
+    (
+        ["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--claim", "EvalRankSent"],
+        "needs at least one other primary intrinsic score",
+    ),
     # --- only regular files are read: FIFO, device, symlink loop, a file where a folder is wanted
-    (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "fifo.txt"], "corpus file fifo.txt is a FIFO (named pipe), not a regular file"),
-    (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "/dev/zero"], "corpus file /dev/zero is a character device"),
+    (
+        ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "fifo.txt"],
+        "corpus file fifo.txt is a FIFO (named pipe), not a regular file",
+    ),
+    (
+        ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "/dev/zero"],
+        "corpus file /dev/zero is a character device",
+    ),
     (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "loop1"], "corpus file loop1 is a symlink loop"),
-    (["import-senteval", "fifo.json", "--model", "o/m", "--revision", "r", "-o", "out"], "fifo.json is a FIFO (named pipe)"),
+    (
+        ["import-senteval", "fifo.json", "--model", "o/m", "--revision", "r", "-o", "out"],
+        "fifo.json is a FIFO (named pipe)",
+    ),
     (["heros-report", "fifo_results"], "no HEROS.json found below"),
-    (["correlate", "fifo.json", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "results fifo.json is a FIFO (named pipe), not a folder"),
-    (["correlate", f"{G}/SentEvalMR.json", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "is a file, not a folder; give a results folder"),
-    (["correlate", "result.xlsx", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "is a file, not a folder; give a results folder"),
+    (
+        ["correlate", "fifo.json", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "results fifo.json is a FIFO (named pipe), not a folder",
+    ),
+    (
+        ["correlate", f"{G}/SentEvalMR.json", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "is a file, not a folder; give a results folder",
+    ),
+    (
+        ["correlate", "result.xlsx", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "is a file, not a folder; give a results folder",
+    ),
     (["report", "{R}", "--correlation", "fifo.txt", "--out", "new.html"], "correlation CSV fifo.txt is a FIFO"),
-    (["n2o", "a", "b", "--corpus", "good.txt", "--csv", "/dev/null"], "is a character device; an output is written as a new regular file"),
+    (
+        ["n2o", "a", "b", "--corpus", "good.txt", "--csv", "/dev/null"],
+        "is a character device; an output is written as a new regular file",
+    ),
     # --- shapes and ranges
-    (["correlate", "dup_header.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "line 1: the column 'EvalRankSent' appears twice"),
-    (["correlate", "short_row.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "line 2: 2 cell(s), the header has 3"),
-    (["correlate", "long_row.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "line 2: 4 cell(s), the header has 3"),
-    (["correlate", "no_rows.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "has a header but no rows"),
-    (["correlate", "maybe_floor.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "'maybe' is not true or false"),
-    (["correlate", "inf_cell.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "'inf' is not a finite number"),
-    (["correlate", "dup_model.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"], "line 10: model 'm3' appears again (first on line 5)"),
-    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--families", "dup_fam.csv"], "line 3: model 'm1' appears again"),
-    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--families", "short_fam.csv"], "line 2: 2 cell(s), the header has 3"),
-    (["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--families", "floor_fam.csv"], "'perhaps' is not true or false"),
-    (["correlate", "minus_five", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR:accuracy", "--no-progress"], "score default.accuracy is -5.0, outside [0, 1]"),
-    (["correlate", "two_claims", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"], "both hold results of local/glove.6B.50d revision 8def0747613c"),
+    (
+        ["correlate", "dup_header.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "line 1: the column 'EvalRankSent' appears twice",
+    ),
+    (
+        ["correlate", "short_row.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "line 2: 2 cell(s), the header has 3",
+    ),
+    (
+        ["correlate", "long_row.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "line 2: 4 cell(s), the header has 3",
+    ),
+    (
+        ["correlate", "no_rows.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "has a header but no rows",
+    ),
+    (
+        ["correlate", "maybe_floor.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "'maybe' is not true or false",
+    ),
+    (
+        ["correlate", "inf_cell.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "'inf' is not a finite number",
+    ),
+    (
+        ["correlate", "dup_model.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "line 10: model 'm3' appears again (first on line 5)",
+    ),
+    (
+        [
+            "correlate",
+            "T.csv",
+            "--intrinsic",
+            "EvalRankSent",
+            "--downstream",
+            "SentEvalMR",
+            "--families",
+            "dup_fam.csv",
+        ],
+        "line 3: model 'm1' appears again",
+    ),
+    (
+        [
+            "correlate",
+            "T.csv",
+            "--intrinsic",
+            "EvalRankSent",
+            "--downstream",
+            "SentEvalMR",
+            "--families",
+            "short_fam.csv",
+        ],
+        "line 2: 2 cell(s), the header has 3",
+    ),
+    (
+        [
+            "correlate",
+            "T.csv",
+            "--intrinsic",
+            "EvalRankSent",
+            "--downstream",
+            "SentEvalMR",
+            "--families",
+            "floor_fam.csv",
+        ],
+        "'perhaps' is not true or false",
+    ),
+    (
+        [
+            "correlate",
+            "minus_five",
+            "--intrinsic",
+            "EvalRankWord",
+            "--downstream",
+            "SentEvalMR:accuracy",
+            "--no-progress",
+        ],
+        "score default.accuracy is -5.0, outside [0, 1]",
+    ),
+    (
+        ["correlate", "two_claims", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"],
+        "both hold results of local/glove.6B.50d revision 8def0747613c",
+    ),
     (["n2o-compare", "n2o_shape"], "key scores.test[].neighbors has shape (2,)"),
-    (["import-senteval", "senteval_dup_keys.json", "--model", "o/m", "--revision", "r", "-o", "out"], "the key 'MR' appears twice in one object"),
-    (["import-senteval", "senteval_deep.json", "--model", "o/m", "--revision", "r", "-o", "out"], "JSON nested too deeply"),
-    (["import-senteval", "senteval_fraction.json", "--model", "o/m", "--revision", "r", "-o", "out"], "MR.acc is 0.5: a fraction"),
-    (["import-senteval", "senteval_mixed.json", "--model", "o/m", "--revision", "r", "-o", "out"], "correlations mix percent"),
-    (["import-senteval", "senteval_mr.json", "--model", "o/m\nx", "--revision", "r", "-o", "out"], "--model 'o/m\\nx' holds '\\n'"),
-    (["import-senteval", "senteval_mr.json", "--model", "o/m", "--revision", "r 1", "-o", "out"], "--revision 'r 1' holds ' '"),
-    (["run", "-m", "two_spaces.txt", "-t", "WS-353-All", "-o", "out"], "two_spaces.txt, line 2: the word 'money ' has a space or tab at its end"),
-    (["run", "-m", "nul_word.txt", "-t", "WS-353-All", "-o", "out"], "nul_word.txt, line 2: the word 'mo\\x00ney' holds a NUL byte"),
-]  # fmt: skip
+    (
+        ["import-senteval", "senteval_dup_keys.json", "--model", "o/m", "--revision", "r", "-o", "out"],
+        "the key 'MR' appears twice in one object",
+    ),
+    (
+        ["import-senteval", "senteval_deep.json", "--model", "o/m", "--revision", "r", "-o", "out"],
+        "JSON nested too deeply",
+    ),
+    (
+        ["import-senteval", "senteval_fraction.json", "--model", "o/m", "--revision", "r", "-o", "out"],
+        "MR.acc is 0.5: a fraction",
+    ),
+    (
+        ["import-senteval", "senteval_mixed.json", "--model", "o/m", "--revision", "r", "-o", "out"],
+        "correlations mix percent",
+    ),
+    (
+        ["import-senteval", "senteval_mr.json", "--model", "o/m\nx", "--revision", "r", "-o", "out"],
+        "--model 'o/m\\nx' holds '\\n'",
+    ),
+    (
+        ["import-senteval", "senteval_mr.json", "--model", "o/m", "--revision", "r 1", "-o", "out"],
+        "--revision 'r 1' holds ' '",
+    ),
+    (
+        ["run", "-m", "two_spaces.txt", "-t", "WS-353-All", "-o", "out"],
+        "two_spaces.txt, line 2: the word 'money ' has a space or tab at its end",
+    ),
+    (
+        ["run", "-m", "nul_word.txt", "-t", "WS-353-All", "-o", "out"],
+        "nul_word.txt, line 2: the word 'mo\\x00ney' holds a NUL byte",
+    ),
+]
 
 
 @pytest.mark.parametrize(("argv", "fragment"), ROWS)
@@ -317,7 +587,9 @@ def test_import_into_a_model_folder_merges_its_metadata(seeded, workdir, capsys,
     before = json.loads((folder / "model_meta.json").read_text())
     assert before["license"] and before["embed_dim"] and before["release_date"]
     others = {k: v for k, v in checksums(root).items() if not k.startswith(str(folder.relative_to(root)))}
-    assert main(["import-senteval", "senteval_cr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", str(root)]) == 0
+    assert (
+        main(["import-senteval", "senteval_cr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", str(root)]) == 0
+    )
     after = json.loads((folder / "model_meta.json").read_text())
     assert after == before  # the import knows nothing more than the name and revision
     assert (folder / "SentEvalCR.json").is_file()
@@ -328,10 +600,26 @@ def test_merge_model_meta_keeps_known_fields_and_refuses_another_model(tmp_path)
     from mteb_evalrank.errors import InputError
     from mteb_evalrank.integration.result_cache import merge_model_meta
 
-    old = {"name": "o/m", "revision": "r", "license": "mit", "embed_dim": 50, "loader_kwargs": {"vectors_path": "/v"},
-           "n_parameters": 10, "languages": ["eng-Latn"]}  # fmt: skip
-    new = {"name": "o/m", "revision": "r", "license": None, "embed_dim": None, "loader_kwargs": {}, "n_parameters": 10.0,
-           "languages": [], "release_date": "2024-01-01", "citation": None}  # fmt: skip
+    old = {
+        "name": "o/m",
+        "revision": "r",
+        "license": "mit",
+        "embed_dim": 50,
+        "loader_kwargs": {"vectors_path": "/v"},
+        "n_parameters": 10,
+        "languages": ["eng-Latn"],
+    }
+    new = {
+        "name": "o/m",
+        "revision": "r",
+        "license": None,
+        "embed_dim": None,
+        "loader_kwargs": {},
+        "n_parameters": 10.0,
+        "languages": [],
+        "release_date": "2024-01-01",
+        "citation": None,
+    }
     merged = merge_model_meta(old, new, path=tmp_path / "model_meta.json")
     assert merged == {**old, "release_date": "2024-01-01", "citation": None}
     with pytest.raises(InputError, match=r"describes another model .*embed_dim 50 there, 384 now"):
@@ -348,7 +636,9 @@ def test_safe_result_cache_writes_merged_metadata_atomically_and_refuses_a_confl
     shutil.copytree(seeded, root)
     folder = model_folder(root, *GLOVE)
     task = mteb.get_task("SentEvalCR")
-    result = mteb.TaskResult.from_task_results(task, {"test": {"default": {"main_score": 0.5, "acc": 0.5}}}, evaluation_time=1)
+    result = mteb.TaskResult.from_task_results(
+        task, {"test": {"default": {"main_score": 0.5, "acc": 0.5}}}, evaluation_time=1
+    )
     before = json.loads((folder / "model_meta.json").read_text())
     empty = mteb.models.ModelMeta.create_empty({"name": GLOVE[0], "revision": GLOVE[1]})
     open_result_cache(root).save_to_cache(result, empty)
@@ -371,7 +661,9 @@ def test_a_nan_score_is_missing_with_a_warning(seeded, workdir, capsys):
     (folder / "HEROS.json").write_text(json.dumps(data))
     from mteb_evalrank.errors import EvalRankWarning
 
-    with pytest.warns(EvalRankWarning, match=r"HEROS.json: score synonym.normalized_cosine is nan; shown as missing \(-\)."):
+    with pytest.warns(
+        EvalRankWarning, match=r"HEROS.json: score synonym.normalized_cosine is nan; shown as missing \(-\)."
+    ):
         assert main(["heros-report", str(workdir / "nan")]) == 0  # (the CLI prints it as one "warning:" line)
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("o/m"))

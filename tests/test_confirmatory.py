@@ -64,8 +64,15 @@ def _null_runs(n_tables: int = 200) -> tuple[np.ndarray, ...]:
         a, bs, y, lin = simulate(rng, 0.7, [0.7])
         t = better_than_all(a, bs, y, lin, n_resamples=400, seed=k, simulate_growth=False)
         c = t.contrasts[0]
-        rows.append((decide(t.p_support, t.p_refute, ALPHA, t.n_clusters, t.reason) == SUPPORTED, c.difference, c.se,
-                     t.mdd, t.n_clusters))  # fmt: skip
+        rows.append(
+            (
+                decide(t.p_support, t.p_refute, ALPHA, t.n_clusters, t.reason) == SUPPORTED,
+                c.difference,
+                c.se,
+                t.mdd,
+                t.n_clusters,
+            )
+        )
     return tuple(np.array(v) for v in zip(*rows))
 
 
@@ -177,8 +184,9 @@ def test_entering_a_lineage_k_times_changes_no_figure(target_lineage, k):
             assert getattr(d, field) == pytest.approx(getattr(c, field), rel=1e-9, abs=1e-9), field
     # the per-model estimand, a sensitivity line, does move: the reason it is not the primary one
     pm = better_than_all(a, bs, y, lin, n_resamples=500, seed=3, weighting="model", simulate_growth=False)
-    pm2 = better_than_all(a2, {"b0": b0, "b1": b1}, y2, lin2, n_resamples=500, seed=3, weighting="model",
-                          simulate_growth=False)  # fmt: skip
+    pm2 = better_than_all(
+        a2, {"b0": b0, "b1": b1}, y2, lin2, n_resamples=500, seed=3, weighting="model", simulate_growth=False
+    )
     assert pm2.rho_claim != pytest.approx(pm.rho_claim, abs=1e-6)
 
 
@@ -207,8 +215,9 @@ def test_the_score_table_finding_does_not_move_when_a_lineage_is_entered_twice(t
 
     rng = np.random.default_rng(16)
     a, bs, y, lin = simulate(rng, 0.5, [0.8, 1.0])
-    table = pd.DataFrame({"model": [f"m{i}" for i in range(len(y))], "lineage": [f"L{v}" for v in lin],
-                          "A": a, **bs, "down": y})  # fmt: skip
+    table = pd.DataFrame(
+        {"model": [f"m{i}" for i in range(len(y))], "lineage": [f"L{v}" for v in lin], "A": a, **bs, "down": y}
+    )
     twice = pd.concat([table, table[table["lineage"] == "L0"].assign(model=lambda t: t["model"] + "-copy")])
     lines = []
     for name, t in (("once.csv", table), ("twice.csv", twice)):
@@ -287,8 +296,18 @@ def test_score_table_gives_the_same_rho_as_the_results_folder(tmp_path):
         path = tmp_path / f"table{suffix}"
         scores.rename_axis("model").to_csv(path, sep=sep, float_format="%.17g")
         from_table = correlate(path, *names, n_resamples=300)
-        cols = ["intrinsic", "downstream", "rho", "ci_low", "ci_high", "rho_partial_family", "cluster_ci_low",
-                "cluster_ci_high", "n_models", "n_families"]  # fmt: skip
+        cols = [
+            "intrinsic",
+            "downstream",
+            "rho",
+            "ci_low",
+            "ci_high",
+            "rho_partial_family",
+            "cluster_ci_low",
+            "cluster_ci_high",
+            "n_models",
+            "n_families",
+        ]
         pd.testing.assert_frame_equal(from_table[cols], from_folder[cols])
 
 
@@ -308,7 +327,9 @@ def _small_folder(root):
         meta = ModelMeta.create_empty({"name": f"org/f{k // 2}-v{k % 2}", "revision": "r1"})
         q = rng.uniform()
         save("EvalRankSent", meta, {"all": {"mrr": round(q + rng.normal(0, 0.1), 6), "num_pairs": 6989}})
-        save("SentEvalSTSB", meta, {"default": {"cosine_spearman": round(q + rng.normal(0, 0.3), 6), "num_pairs": 1379}})
+        save(
+            "SentEvalSTSB", meta, {"default": {"cosine_spearman": round(q + rng.normal(0, 0.3), 6), "num_pairs": 1379}}
+        )
         for task in ("SentEvalMR", "SentEvalCR"):
             save(task, meta, {"default": {"accuracy": round(0.6 + 0.3 * q + rng.normal(0, 0.02), 6), "ntest": 10000}})
     return root / "res"
@@ -319,23 +340,50 @@ def test_cli_claim_prints_its_finding_first(tmp_path, capsys):
 
     rng = np.random.default_rng(8)
     a, bs, y, lin = simulate(rng, 0.05, [1.5, 1.5], sizes=(3,) * 14)
-    table = pd.DataFrame({"model": [f"m{k}" for k in range(len(y))], "lineage": [f"L{v}" for v in lin],
-                          "family": [f"F{k}" for k in range(len(y))], "A": a, **bs, "down": y})  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "model": [f"m{k}" for k in range(len(y))],
+            "lineage": [f"L{v}" for v in lin],
+            "family": [f"F{k}" for k in range(len(y))],
+            "A": a,
+            **bs,
+            "down": y,
+        }
+    )
     table.loc[len(table)] = ["floor", "Lf", "Ff", -9.0, -9.0, -9.0, -9.0]
     table["floor"] = [False] * (len(table) - 1) + [True]
     path = tmp_path / "t.csv"
     table.to_csv(path, index=False)
-    code = main(["correlate", str(path), "--intrinsic", "A", "b0", "b1", "--downstream", "down", "--claim", "A",
-                 "--n-resamples", "200", "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "correlate",
+            str(path),
+            "--intrinsic",
+            "A",
+            "b0",
+            "b1",
+            "--downstream",
+            "down",
+            "--claim",
+            "A",
+            "--n-resamples",
+            "200",
+            "--no-progress",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     verdict_lines = [ln for ln in out.splitlines() if any(v in ln for v in ("SUPPORTED", "INCONCLUSIVE"))]
-    assert verdict_lines[0].startswith("- **A predicts down better than every other primary intrinsic score given: SUPPORTED.**")
+    assert verdict_lines[0].startswith(
+        "- **A predicts down better than every other primary intrinsic score given: SUPPORTED.**"
+    )
     assert "14 lineages" in verdict_lines[0] and "1 random floors left out" in verdict_lines[0]
     assert "Minimum detectable difference" in verdict_lines[0]
     assert "Sensitivity (exploratory, never deciding): the per-model ρ" in out  # printed apart, not bold
-    for bad, message in ((["--claim", "nope"], "--claim 'nope' is not one of the intrinsic scores"),
-                         (["--claim", "A", "--target", "x"], "--target 'x' is not one of the downstream scores")):  # fmt: skip
+    for bad, message in (
+        (["--claim", "nope"], "--claim 'nope' is not one of the intrinsic scores"),
+        (["--claim", "A", "--target", "x"], "--target 'x' is not one of the downstream scores"),
+    ):
         code = main(["correlate", str(path), "--intrinsic", "A", "b0", "--downstream", "down", *bad, "--no-progress"])
         err = capsys.readouterr().err.strip().splitlines()
         assert code == 2 and len(err) == 1 and message in err[0], err

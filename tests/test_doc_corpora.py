@@ -49,13 +49,19 @@ def _part(reader, files, **extra):
 
 
 def test_clean_sentences_keeps_prose_only():
-    kept = list(doc_corpora.clean_sentences([
-        "This sentence is long enough to keep. Too short. "
+    kept = list(
+        doc_corpora.clean_sentences(
+            [
+                "This sentence is long enough to keep. Too short. "
+                "Another proper sentence ends right here! it goes on in lower case, which is no sentence start, like code.",
+                "x = f(a, b) + g(c, d) * h(e, f) - i(j, k).",
+            ]
+        )
+    )
+    assert kept == [
+        "This sentence is long enough to keep.",
         "Another proper sentence ends right here! it goes on in lower case, which is no sentence start, like code.",
-        "x = f(a, b) + g(c, d) * h(e, f) - i(j, k).",
-    ]))  # fmt: skip
-    assert kept == ["This sentence is long enough to keep.",
-                    "Another proper sentence ends right here! it goes on in lower case, which is no sentence start, like code."]  # fmt: skip
+    ]
 
 
 def test_each_reader_keeps_prose_and_drops_markup_code_and_tables(tmp_path):
@@ -64,32 +70,42 @@ def test_each_reader_keeps_prose_and_drops_markup_code_and_tables(tmp_path):
     (src / "mm.rst.txt").write_text(RST)
     (src / "translations" / "mm.rst.txt").write_text(RST.replace("kernel", "noyau"))
     rst = list(doc_corpora.read_sentences(_part("sphinx-sources", [src / "**" / "*.txt"], exclude=["/translations/"])))
-    assert rst == ["The kernel keeps a page cache of recently used file data in memory.",
-                   "It is reclaimed when memory runs low, as described in the reclaim docs."]  # fmt: skip
+    assert rst == [
+        "The kernel keeps a page cache of recently used file data in memory.",
+        "It is reclaimed when memory runs low, as described in the reclaim docs.",
+    ]
 
     (tmp_path / "perlre.pod").write_text(POD)
     assert list(doc_corpora.read_sentences(_part("pod", [tmp_path / "*.pod"]))) == [
-        "Perl's regular expressions match text against a pattern that you write in the regex language."]
+        "Perl's regular expressions match text against a pattern that you write in the regex language."
+    ]
 
     (tmp_path / "planner.html").write_text(HTML)
     assert list(doc_corpora.read_sentences(_part("html-paragraphs", [tmp_path / "*.html"]))) == [
         "The planner chooses the cheapest plan that it can find for each query.",
-        "Vacuum reclaims the storage occupied by dead tuples & updates statistics."]  # fmt: skip
+        "Vacuum reclaims the storage occupied by dead tuples & updates statistics.",
+    ]
 
     fortunes = tmp_path / "fortunes"
     fortunes.mkdir()
-    (fortunes / "wisdom").write_text("A fool and his money are soon parted, as they say.\n-- Proverb\n%\n"
-                                     "A fool and his money are soon parted, as they say.\n%\nToo short.\n")  # fmt: skip
+    (fortunes / "wisdom").write_text(
+        "A fool and his money are soon parted, as they say.\n-- Proverb\n%\n"
+        "A fool and his money are soon parted, as they say.\n%\nToo short.\n"
+    )
     (fortunes / "wisdom.dat").write_bytes(b"\x00\x01binary index")
     assert list(doc_corpora.read_sentences(_part("fortunes", [fortunes]))) == [
-        "A fool and his money are soon parted, as they say."]  # each sentence once per part
+        "A fool and his money are soon parted, as they say."
+    ]  # each sentence once per part
 
     dictd = tmp_path / "devil.dict.dz"
     with gzip.open(dictd, "wt") as fh:
-        fh.write("CYNIC\n   A blackguard whose faulty vision sees things as they are, not as they\n"
-                 "   ought to be. See {Scythian}.\n\nSHORT\n   Nothing.\n")  # fmt: skip
+        fh.write(
+            "CYNIC\n   A blackguard whose faulty vision sees things as they are, not as they\n"
+            "   ought to be. See {Scythian}.\n\nSHORT\n   Nothing.\n"
+        )
     assert list(doc_corpora.read_sentences(_part("dictd-text", [dictd]))) == [  # the headword opens the entry's text
-        "CYNIC A blackguard whose faulty vision sees things as they are, not as they ought to be."]
+        "CYNIC A blackguard whose faulty vision sees things as they are, not as they ought to be."
+    ]
 
 
 def test_missing_package_files_and_unknown_readers_fail_with_one_line(tmp_path):

@@ -42,10 +42,22 @@ def _result_files(folder: Path, task: str) -> list[Path]:
 def test_mteb_evalrank_run_writes_mteb_results_and_prints_a_table(tmp_path, env):
     out = tmp_path / "results"
     proc = _run(
-        [sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d",
-         "-t", "EvalRankWord", "EvalRankSent", "--output-folder", str(out)],
-        env, tmp_path,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "mteb_evalrank.cli",
+            "run",
+            "-m",
+            "glove-6b-50d",
+            "-t",
+            "EvalRankWord",
+            "EvalRankSent",
+            "--output-folder",
+            str(out),
+        ],
+        env,
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     # the table: one line per (task, subset)
     assert "model: local/glove.6B.50d" in proc.stdout
@@ -78,27 +90,33 @@ def test_mteb_evalrank_run_writes_mteb_results_and_prints_a_table(tmp_path, env)
 def test_mteb_run_finds_plugin_tasks_and_word_vector_models(tmp_path, env):
     out = tmp_path / "results"
     proc = _run(
-        [sys.executable, "-m", "mteb", "run", "-m", "glove-6b-50d", "-t", "EvalRankSent",
-         "--output-folder", str(out)],
-        env, tmp_path,
-    )  # fmt: skip
+        [sys.executable, "-m", "mteb", "run", "-m", "glove-6b-50d", "-t", "EvalRankSent", "--output-folder", str(out)],
+        env,
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     files = _result_files(out, "EvalRankSent")
     assert len(files) == 1 and files[0].parent.parent.name == "local__glove.6B.50d"
 
 
 def test_cli_errors_are_one_clear_line(tmp_path, env):
-    proc = _run([sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d", "-t", "EvalRankSnt"], env, tmp_path)
+    proc = _run(
+        [sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d", "-t", "EvalRankSnt"], env, tmp_path
+    )
     assert proc.returncode == 2
     assert "unknown task 'EvalRankSnt' (did you mean EvalRankSent" in proc.stderr
     assert "Traceback" not in proc.stderr
 
-    proc = _run([sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "no-such-model", "-t", "EvalRankSent"], env, tmp_path)
+    proc = _run(
+        [sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "no-such-model", "-t", "EvalRankSent"], env, tmp_path
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "unknown model 'no-such-model'" in proc.stderr
 
     bad = dict(env, MTEB_EVALRANK_SOURCES=str(tmp_path / "missing"))
-    proc = _run([sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d", "-t", "EvalRankSent"], bad, tmp_path)
+    proc = _run(
+        [sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d", "-t", "EvalRankSent"], bad, tmp_path
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "MTEB_EVALRANK_SOURCES" in proc.stderr
 
@@ -107,17 +125,38 @@ def test_build_data_cli_and_local_data_folder(tmp_path, env, fixture_sources):
     data = tmp_path / "data"
     for name in ("evalrank-word", "evalrank-sent"):
         proc = _run(
-            [sys.executable, "-m", "mteb_evalrank.cli", "build-data", name, "--sources", str(fixture_sources),
-             "--out", str(data / name)],
-            env, tmp_path,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "mteb_evalrank.cli",
+                "build-data",
+                name,
+                "--sources",
+                str(fixture_sources),
+                "--out",
+                str(data / name),
+            ],
+            env,
+            tmp_path,
+        )
         assert proc.returncode == 0, proc.stderr
         assert "pairs=" in proc.stdout and "background=" in proc.stdout
     local = {k: v for k, v in env.items() if k != "MTEB_EVALRANK_SOURCES"}
     local["MTEB_EVALRANK_DATA"] = str(data)
     proc = _run(
-        [sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d", "-t", "EvalRankSent",
-         "--output-folder", str(tmp_path / "r2")],
-        local, tmp_path,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "mteb_evalrank.cli",
+            "run",
+            "-m",
+            "glove-6b-50d",
+            "-t",
+            "EvalRankSent",
+            "--output-folder",
+            str(tmp_path / "r2"),
+        ],
+        local,
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]

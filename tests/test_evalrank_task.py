@@ -34,7 +34,12 @@ class Recording:
         texts = [t for batch in inputs for t in batch["text"]]
         self.calls.append((task_metadata.name, len(texts), len(set(texts)), prompt_type))
         emb = self.inner.encode(
-            inputs, task_metadata=task_metadata, hf_split=hf_split, hf_subset=hf_subset, prompt_type=prompt_type, **kwargs
+            inputs,
+            task_metadata=task_metadata,
+            hf_split=hf_split,
+            hf_subset=hf_subset,
+            prompt_type=prompt_type,
+            **kwargs,
         )
         return self.corrupt(np.array(emb)) if self.corrupt else emb
 
@@ -122,7 +127,9 @@ def test_descriptive_statistics_are_written_to_the_plugin_cache_not_into_mteb(tm
     path = tmp_path / "cache" / "descriptive_stats" / "EvalRankWord.json"
     assert path.is_file()
     per_subset = stats["test"]["hf_subset_descriptive_stats"]
-    assert stats["test"]["num_samples"] == sum(
-        per_subset[s]["num_samples"] for s in per_subset if s != "all"
-    ) == per_subset["all"]["num_samples"]
+    assert (
+        stats["test"]["num_samples"]
+        == sum(per_subset[s]["num_samples"] for s in per_subset if s != "all")
+        == per_subset["all"]["num_samples"]
+    )
     assert json.loads(path.read_text()) == stats

@@ -140,23 +140,43 @@ def test_exploratory_rows_are_never_marked_and_come_after_the_primary_block():
 
     rng = np.random.default_rng(0)
     q = np.arange(15, dtype=float)
-    scores = pd.DataFrame({"Task": q + rng.normal(scale=3, size=15), "Other": q + rng.normal(scale=6, size=15),
-                           "Task:l2_mrr": q, "Task/stsb": q + 0.1, "down": q},
-                          index=[f"m{i}" for i in range(15)])  # fmt: skip
+    scores = pd.DataFrame(
+        {
+            "Task": q + rng.normal(scale=3, size=15),
+            "Other": q + rng.normal(scale=6, size=15),
+            "Task:l2_mrr": q,
+            "Task/stsb": q + 0.1,
+            "down": q,
+        },
+        index=[f"m{i}" for i in range(15)],
+    )
     fam = {m: f"f{i // 3}" for i, m in enumerate(scores.index)}
-    table = correlation_table(scores, ["Task", "Other", "Task:l2_mrr", "Task/stsb"], ["down"], families=fam,
-                              n_resamples=200)  # fmt: skip
+    table = correlation_table(
+        scores, ["Task", "Other", "Task:l2_mrr", "Task/stsb"], ["down"], families=fam, n_resamples=200
+    )
     md = format_markdown(table)
-    lines = {line.split("|")[1].strip(): line for line in md.splitlines() if line.startswith("| ") and "---" not in line}
+    lines = {
+        line.split("|")[1].strip(): line for line in md.splitlines() if line.startswith("| ") and "---" not in line
+    }
     assert "**" not in lines["Task:l2_mrr"] and "<u>" not in lines["Task:l2_mrr"]  # the highest ρ, yet unmarked
     assert "**" not in lines["Task/stsb"] and "<u>" not in lines["Task/stsb"]
-    best = "Task" if table.set_index("intrinsic").loc["Task", "rho"] > table.set_index("intrinsic").loc["Other", "rho"] else "Other"
+    best = (
+        "Task"
+        if table.set_index("intrinsic").loc["Task", "rho"] > table.set_index("intrinsic").loc["Other", "rho"]
+        else "Other"
+    )
     assert "**" in lines[best]
     assert md.index("| Task:l2_mrr") > md.index("Exploratory") > md.index("| Other")
     assert "family bootstrap" in md and "f=5" in md
     row = table.set_index("intrinsic").loc["Task"]
-    assert row["rho_partial_family"] == pytest.approx(_direct_partial(scores["Task"], q, [fam[m] for m in scores.index]))
-    assert row["n_families"] == 5 and bool(row["primary"]) and not bool(table.set_index("intrinsic").loc["Task:l2_mrr", "primary"])
+    assert row["rho_partial_family"] == pytest.approx(
+        _direct_partial(scores["Task"], q, [fam[m] for m in scores.index])
+    )
+    assert (
+        row["n_families"] == 5
+        and bool(row["primary"])
+        and not bool(table.set_index("intrinsic").loc["Task:l2_mrr", "primary"])
+    )
 
 
 # --- the verdict on a synthetic results folder whose answer is known -----------------------------------------
@@ -180,9 +200,19 @@ def known_folder(tmp_path_factory):
     for k in range(24):
         meta = ModelMeta.create_empty({"name": f"org/fam{k // 3}-v{k % 3}", "revision": "r1"})
         q = float(quality[k])
-        save("EvalRankSent", meta, {"all": {"mrr": round(0.3 + 0.5 * q + rng.normal(scale=0.005), 6), "num_pairs": 6989}})
-        save("SentEvalSTSB", meta, {"default": {"cosine_spearman": round(float(rng.uniform(0.4, 0.8)), 6), "num_pairs": 1379}})
-        save("STR", meta, {"default": {"cosine_spearman": round(0.4 + 0.4 * q + rng.normal(scale=0.15), 6), "num_pairs": 5500}})
+        save(
+            "EvalRankSent", meta, {"all": {"mrr": round(0.3 + 0.5 * q + rng.normal(scale=0.005), 6), "num_pairs": 6989}}
+        )
+        save(
+            "SentEvalSTSB",
+            meta,
+            {"default": {"cosine_spearman": round(float(rng.uniform(0.4, 0.8)), 6), "num_pairs": 1379}},
+        )
+        save(
+            "STR",
+            meta,
+            {"default": {"cosine_spearman": round(0.4 + 0.4 * q + rng.normal(scale=0.15), 6), "num_pairs": 5500}},
+        )
         for task in ("SentEvalMR", "SentEvalCR"):
             save(task, meta, {"default": {"accuracy": round(0.6 + 0.3 * q, 6), "ntest": 10000}})
     return root
@@ -191,23 +221,35 @@ def known_folder(tmp_path_factory):
 def test_claim_on_a_folder_where_the_answer_is_known(known_folder):
     from mteb_evalrank.reports.correlation_study import correlate, decide_claim
 
-    table = correlate(known_folder, ["EvalRankSent", "SentEvalSTSB", "STR"], ["SentEvalMR", "SentEvalCR"],
-                      family_regex=r"^org/(fam\d+)-", n_resamples=500)  # fmt: skip
+    table = correlate(
+        known_folder,
+        ["EvalRankSent", "SentEvalSTSB", "STR"],
+        ["SentEvalMR", "SentEvalCR"],
+        family_regex=r"^org/(fam\d+)-",
+        n_resamples=500,
+    )
     scores, fam = table.attrs["scores"], table.attrs["families"]
     assert len(set(fam.values())) == 8 and set(table["n_families"]) == {8}
     lineages = table.attrs["lineages"]
     assert lineages == fam  # no lineage given: each family is its own lineage
-    good = decide_claim(scores, "EvalRankSent", ["SentEvalSTSB", "STR"], ["SentEvalMR", "SentEvalCR"], lineages=lineages)
+    good = decide_claim(
+        scores, "EvalRankSent", ["SentEvalSTSB", "STR"], ["SentEvalMR", "SentEvalCR"], lineages=lineages
+    )
     assert good.verdict == "supported", good.line()
     line = good.line()
     assert line.startswith("- **EvalRankSent predicts") and ": SUPPORTED.**" in line
-    assert "Minimum detectable difference" in line and "Test (fixed in advance)" in line and "intersection-union" in line
+    assert (
+        "Minimum detectable difference" in line and "Test (fixed in advance)" in line and "intersection-union" in line
+    )
     # the other way round: STS-B (noise) against EvalRankSent: a baseline is shown better
     bad = decide_claim(scores, "SentEvalSTSB", ["EvalRankSent", "STR"], "SentEvalMR", lineages=lineages)
     assert bad.verdict == "not supported", bad.line()
     # the same data as two lineages: too few to decide anything
     two = {m: ("a" if i % 2 else "b") for i, m in enumerate(scores.index)}
-    assert decide_claim(scores, "EvalRankSent", ["SentEvalSTSB", "STR"], "SentEvalMR", lineages=two).verdict == "inconclusive"
+    assert (
+        decide_claim(scores, "EvalRankSent", ["SentEvalSTSB", "STR"], "SentEvalMR", lineages=two).verdict
+        == "inconclusive"
+    )
 
 
 def test_postprocessing_finding_rules():
@@ -238,9 +280,27 @@ def test_cli_families_csv_regex_and_compare_all(known_folder, tmp_path, capsys):
     fam_csv = tmp_path / "fam.csv"
     fam_csv.write_text("model,family\n" + "".join(f"org/fam{k // 3}-v{k % 3},F{k // 6}\n" for k in range(24)))
     csv = tmp_path / "c.csv"
-    code = main(["correlate", str(known_folder), "--intrinsic", "EvalRankSent", "SentEvalSTSB", "STR", "--downstream",
-                 "SentEvalMR", "SentEvalCR", "--families", str(fam_csv), "--csv", str(csv), "--compare-all",
-                 "--n-resamples", "200", "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "correlate",
+            str(known_folder),
+            "--intrinsic",
+            "EvalRankSent",
+            "SentEvalSTSB",
+            "STR",
+            "--downstream",
+            "SentEvalMR",
+            "SentEvalCR",
+            "--families",
+            str(fam_csv),
+            "--csv",
+            str(csv),
+            "--compare-all",
+            "--n-resamples",
+            "200",
+            "--no-progress",
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0
     table = pd.read_csv(csv)
@@ -250,13 +310,41 @@ def test_cli_families_csv_regex_and_compare_all(known_folder, tmp_path, capsys):
     rows = [line for line in comp.splitlines() if line.startswith("| EvalRankSent")]
     assert len(rows) == 4  # EvalRankSent × {STS-B, STR} × {MR, CR}, each once
     assert "Benjamini-Hochberg over the 4 comparisons" in comp and "never decide" in comp
-    code = main(["correlate", str(known_folder), "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR",
-                 "--family-regex", r"^org/(fam\d+)-", "--csv", str(csv), "--n-resamples", "200", "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "correlate",
+            str(known_folder),
+            "--intrinsic",
+            "EvalRankSent",
+            "--downstream",
+            "SentEvalMR",
+            "--family-regex",
+            r"^org/(fam\d+)-",
+            "--csv",
+            str(csv),
+            "--n-resamples",
+            "200",
+            "--no-progress",
+        ]
+    )
     assert code == 0 and set(pd.read_csv(csv)["n_families"]) == {8}
     capsys.readouterr()
-    for bad, message in ((["--family-regex", "org/fam"], "needs a group"), (["--family-regex", "("], "not a valid"),
-                         (["--families", str(tmp_path / "none.csv")], "no such file")):  # fmt: skip
-        code = main(["correlate", str(known_folder), "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR",
-                     *bad, "--no-progress"])  # fmt: skip
+    for bad, message in (
+        (["--family-regex", "org/fam"], "needs a group"),
+        (["--family-regex", "("], "not a valid"),
+        (["--families", str(tmp_path / "none.csv")], "no such file"),
+    ):
+        code = main(
+            [
+                "correlate",
+                str(known_folder),
+                "--intrinsic",
+                "EvalRankSent",
+                "--downstream",
+                "SentEvalMR",
+                *bad,
+                "--no-progress",
+            ]
+        )
         err = capsys.readouterr().err.strip().splitlines()
         assert code == 2 and len(err) == 1 and message in err[0], err

@@ -26,31 +26,78 @@ HEADER = "Original\tSynonym\tAntonym\tNegation\tRandom\tTypo\tNegation"
 
 # (original, synonym, antonym, negation main, random MLM, typo, negation antonym) — written for the test
 ROWS = [
-    ("The movie was great and I loved it .", "The movie was excellent and I loved it .", "The movie was terrible and I loved it .",
-     "The movie was not great and I loved it .", "The movie was long and I loved it .", "The movie was graet and I loved it .",
-     "The movie was not great and I loved it ."),
-    ("I really like how calm this place is .", "I really like how peaceful this place is .", "I really like how noisy this place is .",
-     "I do not really like how calm this place is .", "I really like how big this place is .", "I really like how clam this place is .",
-     "I really like how not calm this place is ."),
-    ("She accepted the offer without hesitation .", "She took the offer without hesitation .", "She refused the offer without hesitation .",
-     "She did not accept the offer without hesitation .", "She read the offer without hesitation .", "She acepted the offer without hesitation .",
-     "She did not accept the offer without hesitation ."),
-    ("That answer is correct as far as I know .", "That answer is right as far as I know .", "That answer is wrong as far as I know .",
-     "That answer is not correct as far as I know .", "That answer is short as far as I know .", "That answer is corect as far as I know .",
-     "That answer is not correct as far as I know ."),
-    ("We won the game after a long fight .", "We triumphed in the game after a long fight .", "We lost the game after a long fight .",
-     "We did not win the game after a long fight .", "We watched the game after a long fight .", "We wno the game after a long fight .",
-     "We did not win the game after a long fight ."),
-    ("He is happy that Jackie came back home .", "He is glad that Jackie came back home .", "He is sad that Jackie came back home .",
-     "He is not happy that Jackie came back home .", "He is sure that Jackie came back home .", "He is hapy that Jackie came back home .",
-     "He is not happy that Jackie came back home ."),
-    ("You do not know how much that boosted my mood .", "You do not know how much that increased my mood .",
-     "You do not know how much that lowered my mood .", "You do know how much that boosted my mood .",
-     "You do not know how much that affects my mood .", "You do not know how much that booste my mood .",
-     "You do not know how much that did not boost my mood ."),
-    ("And that is why it is illegal here .", "And that is why it is illegitimate here .", "And that is why it is legal here .",
-     "And that is not why it is illegal here .", "And that is why it is there here .", "And that is why it is illiegal here .",
-     "And that is why it is not illegal here ."),
+    (
+        "The movie was great and I loved it .",
+        "The movie was excellent and I loved it .",
+        "The movie was terrible and I loved it .",
+        "The movie was not great and I loved it .",
+        "The movie was long and I loved it .",
+        "The movie was graet and I loved it .",
+        "The movie was not great and I loved it .",
+    ),
+    (
+        "I really like how calm this place is .",
+        "I really like how peaceful this place is .",
+        "I really like how noisy this place is .",
+        "I do not really like how calm this place is .",
+        "I really like how big this place is .",
+        "I really like how clam this place is .",
+        "I really like how not calm this place is .",
+    ),
+    (
+        "She accepted the offer without hesitation .",
+        "She took the offer without hesitation .",
+        "She refused the offer without hesitation .",
+        "She did not accept the offer without hesitation .",
+        "She read the offer without hesitation .",
+        "She acepted the offer without hesitation .",
+        "She did not accept the offer without hesitation .",
+    ),
+    (
+        "That answer is correct as far as I know .",
+        "That answer is right as far as I know .",
+        "That answer is wrong as far as I know .",
+        "That answer is not correct as far as I know .",
+        "That answer is short as far as I know .",
+        "That answer is corect as far as I know .",
+        "That answer is not correct as far as I know .",
+    ),
+    (
+        "We won the game after a long fight .",
+        "We triumphed in the game after a long fight .",
+        "We lost the game after a long fight .",
+        "We did not win the game after a long fight .",
+        "We watched the game after a long fight .",
+        "We wno the game after a long fight .",
+        "We did not win the game after a long fight .",
+    ),
+    (
+        "He is happy that Jackie came back home .",
+        "He is glad that Jackie came back home .",
+        "He is sad that Jackie came back home .",
+        "He is not happy that Jackie came back home .",
+        "He is sure that Jackie came back home .",
+        "He is hapy that Jackie came back home .",
+        "He is not happy that Jackie came back home .",
+    ),
+    (
+        "You do not know how much that boosted my mood .",
+        "You do not know how much that increased my mood .",
+        "You do not know how much that lowered my mood .",
+        "You do know how much that boosted my mood .",
+        "You do not know how much that affects my mood .",
+        "You do not know how much that booste my mood .",
+        "You do not know how much that did not boost my mood .",
+    ),
+    (
+        "And that is why it is illegal here .",
+        "And that is why it is illegitimate here .",
+        "And that is why it is legal here .",
+        "And that is not why it is illegal here .",
+        "And that is why it is there here .",
+        "And that is why it is illiegal here .",
+        "And that is why it is not illegal here .",
+    ),
 ]
 
 
@@ -207,7 +254,16 @@ def test_builder_writes_loadable_hub_layout(tmp_path):
     assert meta["license"] == "apache-2.0" and meta[layout.CARD_DATASET_KEY] == "heros"
     assert "Chiang" in body and "mteb-evalrank build-data heros" in body and "Negation (Antonym)" in body
     ds = datasets.load_dataset(str(out), split="test")
-    assert ds.column_names == ["id", "original", "synonym", "antonym", "negation_main", "random_mlm", "typo", "negation_antonym"]
+    assert ds.column_names == [
+        "id",
+        "original",
+        "synonym",
+        "antonym",
+        "negation_main",
+        "random_mlm",
+        "typo",
+        "negation_antonym",
+    ]
     assert ds[7]["negation_antonym"] == ROWS[7][6]
     heros_ds.build(src / "heros.tsv", tmp_path / "built2")
     assert (tmp_path / "built2" / "default" / "test.parquet").is_file()
@@ -313,16 +369,35 @@ def test_report_cli(tmp_path):
     for name, values in FAKE.items():
         _fake_result(tmp_path / "res", name, values)
     proc = subprocess.run(
-        [sys.executable, "-m", "mteb_evalrank.cli", "heros-report", str(tmp_path / "res"),
-         "--out", str(tmp_path / "h.png"), "--csv", str(tmp_path / "h.csv")],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "mteb_evalrank.cli",
+            "heros-report",
+            str(tmp_path / "res"),
+            "--out",
+            str(tmp_path / "h.png"),
+            "--csv",
+            str(tmp_path / "h.csv"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert "other/model-c" in proc.stdout and "negation_minus_synonym" in proc.stdout
     assert (tmp_path / "h.png").is_file() and (tmp_path / "h.csv").is_file()
     empty = subprocess.run(
-        [sys.executable, "-m", "mteb_evalrank.cli", "heros-report", str(tmp_path / "h.csv").replace("h.csv", "nothing")],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "mteb_evalrank.cli",
+            "heros-report",
+            str(tmp_path / "h.csv").replace("h.csv", "nothing"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert empty.returncode == 2 and "does not exist" in empty.stderr
 
@@ -386,7 +461,9 @@ def test_builder_fits_registry_and_push_dry_run(tmp_path, monkeypatch):
 
 def test_get_task_in_fresh_interpreter_importing_only_mteb():
     code = "import mteb; t = mteb.get_task('HEROS'); print(t.metadata.type, ','.join(t.hf_subsets))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180, env=dict(os.environ))
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=180, env=dict(os.environ)
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "STS " + ",".join(SUBSETS)
 

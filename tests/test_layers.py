@@ -182,7 +182,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         while True:
             step = next(t for t in sorted(graph[path[-1]]) if t in members)
             if step in path:
-                cycles.append(path[path.index(step):] + [step])
+                cycles.append(path[path.index(step) :] + [step])
                 break
             path.append(step)
     return cycles
@@ -273,11 +273,13 @@ def test_a_model_module_imported_first_is_executed_once():
     import subprocess
     import sys
 
-    code = ("import gc, sys; import mteb_evalrank.models.zoo as z; import mteb_evalrank.integration.zoo as i; "
-            "n = sum(1 for o in gc.get_objects() if type(o).__name__ == 'module' "
-            "and getattr(o, '__name__', '') == 'mteb_evalrank.models.zoo'); "
-            "assert i.BASES is z.BASES and n == 1 and sys.modules['mteb_evalrank.models.zoo'] is z, (n,); "
-            "assert type(z.__spec__.loader).__name__ == 'SourceFileLoader'")  # fmt: skip
+    code = (
+        "import gc, sys; import mteb_evalrank.models.zoo as z; import mteb_evalrank.integration.zoo as i; "
+        "n = sum(1 for o in gc.get_objects() if type(o).__name__ == 'module' "
+        "and getattr(o, '__name__', '') == 'mteb_evalrank.models.zoo'); "
+        "assert i.BASES is z.BASES and n == 1 and sys.modules['mteb_evalrank.models.zoo'] is z, (n,); "
+        "assert type(z.__spec__.loader).__name__ == 'SourceFileLoader'"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
 
@@ -313,12 +315,25 @@ def reader_violations(path: Path, rel: str) -> list[str]:
     docs = _docstring_nodes(tree)
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and id(node) not in docs and node.value in ("model_meta.json", "run_settings.jsonl"):
-            found.append(f"{rel}:{node.lineno}: the literal {node.value!r} (use data.result_files.MODEL_META / RUN_SETTINGS)")
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("glob", "rglob") and node.args:
+        if (
+            isinstance(node, ast.Constant)
+            and id(node) not in docs
+            and node.value in ("model_meta.json", "run_settings.jsonl")
+        ):
+            found.append(
+                f"{rel}:{node.lineno}: the literal {node.value!r} (use data.result_files.MODEL_META / RUN_SETTINGS)"
+            )
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("glob", "rglob")
+            and node.args
+        ):
             text = _pattern_text(node.args[0])
             if text is not None and text.endswith(".json") and not any(rel == f and k in text for f, k in OTHER_GLOBS):
-                found.append(f"{rel}:{node.lineno}: a result-folder glob {text!r} (use data.result_files.walk_result_files)")
+                found.append(
+                    f"{rel}:{node.lineno}: a result-folder glob {text!r} (use data.result_files.walk_result_files)"
+                )
     return found
 
 
@@ -329,15 +344,21 @@ def test_one_results_reader():
     for module, path in _modules():
         if path in READER:
             continue
-        rel = str(path.relative_to(ROOT / "mteb_evalrank")) if ROOT / "mteb_evalrank" in path.parents else str(path.relative_to(ROOT))
+        rel = (
+            str(path.relative_to(ROOT / "mteb_evalrank"))
+            if ROOT / "mteb_evalrank" in path.parents
+            else str(path.relative_to(ROOT))
+        )
         found += reader_violations(path, rel)
     assert not found, "\n".join(found)
 
 
 def test_the_reader_guard_sees_a_glob_and_a_literal(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text('"""model_meta.json in a docstring is fine."""\n'
-                   'def f(root):\n    return [p for p in root.glob("*/*/*.json") if p.name != "model_meta.json"]\n')
+    bad.write_text(
+        '"""model_meta.json in a docstring is fine."""\n'
+        'def f(root):\n    return [p for p in root.glob("*/*/*.json") if p.name != "model_meta.json"]\n'
+    )
     found = reader_violations(bad, "bad.py")
     assert len(found) == 2 and "glob" in found[1] + found[0] and "literal" in found[0] + found[1]
 

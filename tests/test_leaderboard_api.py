@@ -61,7 +61,9 @@ def folder(tmp_path_factory):
     root = tmp_path_factory.mktemp("api") / "results_folder"
     written = write_results(root, models=[MODELS[0]], tasks=TASKS)
     written.update(write_results(root, models=[LOCAL], tasks=TASKS, seed=1))
-    expected = {SHOWN[name]: {task: mteb_task_score(s) for task, s in tasks.items()} for (name, _), tasks in written.items()}
+    expected = {
+        SHOWN[name]: {task: mteb_task_score(s) for task, s in tasks.items()} for (name, _), tasks in written.items()
+    }
     return root, expected
 
 
@@ -74,7 +76,9 @@ def _stop(server: subprocess.Popen) -> None:
         server.wait(timeout=10)
 
 
-@pytest.fixture(scope="module", params=["mteb-evalrank leaderboard FOLDER --api", "MTEB_CACHE=FOLDER CACHE_REPO= uvicorn"])
+@pytest.fixture(
+    scope="module", params=["mteb-evalrank leaderboard FOLDER --api", "MTEB_CACHE=FOLDER CACHE_REPO= uvicorn"]
+)
 def api(request, folder):
     root, _ = folder
     port = _free_port()
@@ -170,8 +174,13 @@ def test_plain_uvicorn_on_a_folder_without_results_stops_with_one_line(tmp_path)
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "MTEB_CACHE": str(empty), "CACHE_REPO": ""}
     env.pop("MTEB_EVALRANK_API_FOLDER", None)
     uvicorn = Path(sys.executable).with_name("uvicorn")
-    proc = subprocess.run([str(uvicorn), "mteb.api.app:app", "--host", "127.0.0.1", "--port", str(_free_port())],
-                          capture_output=True, text=True, env=env, timeout=STARTUP_SECONDS)  # fmt: skip
+    proc = subprocess.run(
+        [str(uvicorn), "mteb.api.app:app", "--host", "127.0.0.1", "--port", str(_free_port())],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=STARTUP_SECONDS,
+    )
     assert proc.returncode == 2, proc.stderr[-3000:]
     errors = [line for line in proc.stderr.splitlines() if "error" in line.lower()]
     assert errors == [line for line in proc.stderr.splitlines() if line.startswith("mteb-evalrank: error: ")]

@@ -142,7 +142,9 @@ def _start(command: list[str], log: Path, url: str) -> subprocess.Popen:
             pass
         if time.monotonic() > deadline:
             _stop(server)
-            pytest.fail(f"{command[0]} leaderboard did not answer within {STARTUP_SECONDS}s:\n{log.read_text()[-3000:]}")
+            pytest.fail(
+                f"{command[0]} leaderboard did not answer within {STARTUP_SECONDS}s:\n{log.read_text()[-3000:]}"
+            )
         time.sleep(2)
 
 
@@ -221,8 +223,12 @@ def test_leaderboard_lists_every_model_with_its_scores(leaderboard_url, results_
             browser.close()
 
     assert set(per_task) == set(expected) and set(summary) == set(expected)
-    assert {"my-minilm-cls (not in MTEB registry)", "glove.6B.50d (not in MTEB registry)", "all-MiniLM-L6-v2",
-            "glove-50d__mean"} == set(per_task)  # fmt: skip
+    assert {
+        "my-minilm-cls (not in MTEB registry)",
+        "glove.6B.50d (not in MTEB registry)",
+        "all-MiniLM-L6-v2",
+        "glove-50d__mean",
+    } == set(per_task)
     for model, scores in expected.items():
         for task, score in scores.items():
             assert per_task[model][task] == f"{100 * score:.2f}", (model, task)
@@ -251,7 +257,9 @@ def _write_local(folder: Path, name: str, revision: str, *, tasks=PLUGIN_TASKS[:
     write_results(folder, models=[(name, revision)], tasks=tasks, seed=seed)
 
 
-def test_unregistered_models_get_a_marked_meta_built_from_their_model_meta_json(tmp_path, registry_restored, monkeypatch):
+def test_unregistered_models_get_a_marked_meta_built_from_their_model_meta_json(
+    tmp_path, registry_restored, monkeypatch
+):
     import mteb
     import polars as pl
 
@@ -270,7 +278,11 @@ def test_unregistered_models_get_a_marked_meta_built_from_their_model_meta_json(
     assert [m.name for m in prepared.unregistered] == ["local/my-checkpoint"]
 
     meta = registry_restored[marked]  # in MTEB's registry, so the app's filter step finds it
-    assert (meta.revision, meta.embed_dim, meta.n_parameters) == (written["revision"], written["embed_dim"], written["n_parameters"])
+    assert (meta.revision, meta.embed_dim, meta.n_parameters) == (
+        written["revision"],
+        written["embed_dim"],
+        written["n_parameters"],
+    )
     assert written["release_date"] and written["license"]  # in the file, but not shown as if it were a public entry
     assert (meta.release_date, meta.license, meta.languages, meta.reference) == (None, None, None, None)
     assert {m.name for m in mteb.get_model_metas(model_names=[marked, MODELS[0][0]])} == {marked, MODELS[0][0]}
@@ -279,7 +291,9 @@ def test_unregistered_models_get_a_marked_meta_built_from_their_model_meta_json(
 
     from mteb_evalrank.reports.submission import prepare_submission
 
-    submission = prepare_submission(folder, tmp_path / "submission")  # as before: the leaderboard's files are no results
+    submission = prepare_submission(
+        folder, tmp_path / "submission"
+    )  # as before: the leaderboard's files are no results
     assert submission.rejected == [] and not (tmp_path / "submission" / "results" / "leaderboard").exists()
 
 
@@ -313,14 +327,18 @@ def test_two_revisions_of_one_local_model_are_two_rows(tmp_path, registry_restor
     assert main(["leaderboard", str(folder), "--prepare-only"]) == 0
     out = capsys.readouterr().out
     notes = [line for line in out.splitlines() if line.startswith("note:")]
-    assert notes == ["note: local/mine: results of 2 revisions (new222, old111), one row each ('local/mine @ REVISION')"]
+    assert notes == [
+        "note: local/mine: results of 2 revisions (new222, old111), one row each ('local/mine @ REVISION')"
+    ]
     frame = pl.read_parquet(folder / "leaderboard" / "benchmark_results.parquet")
     pairs = set(frame.select("model_name", "model_revision").unique().iter_rows())
     assert pairs == {(f"local/mine @ {rev} {NOT_IN_REGISTRY}", rev) for rev in ("old111", "new222")}
     for rev in ("old111", "new222"):  # each row holds its own revision's scores, not a mix
         written = json.loads((folder / "results" / "local__mine" / rev / "EvalRankSent.json").read_text())
         rows = frame.filter((pl.col("model_revision") == rev) & (pl.col("task_name") == "EvalRankSent"))
-        assert sorted(rows["score"].unique()) == sorted({s["main_score"] for split in written["scores"].values() for s in split})
+        assert sorted(rows["score"].unique()) == sorted(
+            {s["main_score"] for split in written["scores"].values() for s in split}
+        )
         assert registry_restored[f"local/mine @ {rev} {NOT_IN_REGISTRY}"].revision == rev
 
 
@@ -411,7 +429,9 @@ def test_a_port_that_is_taken(tmp_path, capsys):
         started = time.monotonic()
         assert main(["leaderboard", str(folder), "--host", "127.0.0.1", "--port", str(port)]) == 2
     line = _one_error_line(capsys)
-    assert f"cannot serve on 127.0.0.1:{port}" in line and "the port is taken; pass another --port, e.g. --port " in line
+    assert (
+        f"cannot serve on 127.0.0.1:{port}" in line and "the port is taken; pass another --port, e.g. --port " in line
+    )
     assert time.monotonic() - started < 30  # refused before the results are read or the app is built
     assert not (folder / "leaderboard").exists()
 
@@ -424,14 +444,21 @@ def test_plain_mteb_leaderboard_on_a_folder_that_was_not_prepared(tmp_path):
     _write_local(folder, "local/mine", "r1")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False"}
     mteb_cli = Path(sys.executable).with_name("mteb")
-    proc = subprocess.run([str(mteb_cli), "leaderboard", "--cache-path", str(folder), "--host", "127.0.0.1",
-                           "--port", str(_free_port())], capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+    proc = subprocess.run(
+        [str(mteb_cli), "leaderboard", "--cache-path", str(folder), "--host", "127.0.0.1", "--port", str(_free_port())],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert proc.returncode == 2, proc.stderr[-3000:]
     assert "Traceback" not in proc.stderr
     errors = [line for line in proc.stderr.splitlines() if line.startswith("mteb leaderboard: error:")]
-    assert errors == [f"mteb leaderboard: error: {folder} has results but no leaderboard file "
-                      f"({folder}/leaderboard/benchmark_results.parquet): run `mteb-evalrank leaderboard {folder}`, "
-                      f"or `mteb-evalrank leaderboard {folder} --prepare-only` and then this command again"]  # fmt: skip
+    assert errors == [
+        f"mteb leaderboard: error: {folder} has results but no leaderboard file "
+        f"({folder}/leaderboard/benchmark_results.parquet): run `mteb-evalrank leaderboard {folder}`, "
+        f"or `mteb-evalrank leaderboard {folder} --prepare-only` and then this command again"
+    ]
     assert not (folder / "remote").exists()
 
 
@@ -444,4 +471,3 @@ def test_menu_entry():
     entries = [e for e in menu.GP_BENCHMARK_ENTRIES if e.name == MENU_ENTRY_NAME]
     assert len(entries) == 1
     assert [b.name for b in entries[0].benchmarks] == ["EvalRank", "EvalRank(study)", "WordSim"]
-

@@ -32,23 +32,29 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 
 def test_a_good_list_reads_with_floor_and_family(tmp_path):
-    path = _write(tmp_path, HEADER + "zoo:glove-50d/mean,glove,GloVe 6B,,\n\n"
-                  "zoo:random-50d/mean,random,random vectors,TRUE,rnd\n")  # fmt: skip
+    path = _write(
+        tmp_path, HEADER + "zoo:glove-50d/mean,glove,GloVe 6B,,\n\nzoo:random-50d/mean,random,random vectors,TRUE,rnd\n"
+    )
     rows = read_model_list(path)
     assert [(r.model, r.lineage, r.floor, r.family, r.line) for r in rows] == [
-        ("zoo:glove-50d/mean", "glove", False, None, 2), ("zoo:random-50d/mean", "random", True, "rnd", 4)]
+        ("zoo:glove-50d/mean", "glove", False, None, 2),
+        ("zoo:random-50d/mean", "random", True, "rnd", 4),
+    ]
 
 
-@pytest.mark.parametrize("text, where", [
-    ("model,lineage\nx,y\n", "line 1: missing column(s) lineage_reason"),
-    (HEADER + "a,l,r,,\na,l2,r2,,\n", "line 3: model 'a' already on line 2"),
-    (HEADER + "a,,r,,\n", "line 2: empty lineage for 'a'"),
-    (HEADER + "a,l,,,\n", "line 2: empty lineage_reason for 'a'"),
-    (HEADER + ",l,r,,\n", "line 2: empty model"),
-    (HEADER + "a,l,r,maybe,\n", "line 2: floor must be true or false, got 'maybe'"),
-    (HEADER + "a,l,r,,,extra\n", "line 2: 6 fields, the header has 5"),
-    (HEADER, "no model rows"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("model,lineage\nx,y\n", "line 1: missing column(s) lineage_reason"),
+        (HEADER + "a,l,r,,\na,l2,r2,,\n", "line 3: model 'a' already on line 2"),
+        (HEADER + "a,,r,,\n", "line 2: empty lineage for 'a'"),
+        (HEADER + "a,l,,,\n", "line 2: empty lineage_reason for 'a'"),
+        (HEADER + ",l,r,,\n", "line 2: empty model"),
+        (HEADER + "a,l,r,maybe,\n", "line 2: floor must be true or false, got 'maybe'"),
+        (HEADER + "a,l,r,,,extra\n", "line 2: 6 fields, the header has 5"),
+        (HEADER, "no model rows"),
+    ],
+)
 def test_a_bad_list_is_one_line_naming_file_and_line(tmp_path, text, where):
     path = _write(tmp_path, text)
     with pytest.raises(InputError) as info:
@@ -63,14 +69,21 @@ def test_a_missing_list_is_a_clear_error(tmp_path):
 
 
 def test_registry_lineage_follows_adapted_from_to_its_root():
-    metas = {"a/child": SimpleNamespace(adapted_from="a/parent"), "a/parent": SimpleNamespace(adapted_from="b/root"),
-             "b/root": SimpleNamespace(adapted_from=None), "c/solo": SimpleNamespace(adapted_from=None),
-             "d/out": SimpleNamespace(adapted_from="hub/not-in-registry"),
-             "e/x": SimpleNamespace(adapted_from="e/y"), "e/y": SimpleNamespace(adapted_from="e/x")}  # fmt: skip
+    metas = {
+        "a/child": SimpleNamespace(adapted_from="a/parent"),
+        "a/parent": SimpleNamespace(adapted_from="b/root"),
+        "b/root": SimpleNamespace(adapted_from=None),
+        "c/solo": SimpleNamespace(adapted_from=None),
+        "d/out": SimpleNamespace(adapted_from="hub/not-in-registry"),
+        "e/x": SimpleNamespace(adapted_from="e/y"),
+        "e/y": SimpleNamespace(adapted_from="e/x"),
+    }
     lineage, why = registry_lineage("a/child", metas)
     assert lineage == "b/root" and "a/child → a/parent → b/root" in why
     assert registry_lineage("b/root", metas)[0] == "b/root"
-    assert registry_lineage("c/solo", metas)[0] == "c/solo" and "no adapted_from" in registry_lineage("c/solo", metas)[1]
+    assert (
+        registry_lineage("c/solo", metas)[0] == "c/solo" and "no adapted_from" in registry_lineage("c/solo", metas)[1]
+    )
     lineage, why = registry_lineage("d/out", metas)
     assert lineage == "hub/not-in-registry" and "outside the registry" in why
     with pytest.raises(InputError, match="cycle"):
@@ -144,11 +157,14 @@ def local_study(fixture_sources, tmp_path, monkeypatch):
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     clear_process_state()
-    models = _write(tmp_path, HEADER
-                    + "zoo:minilm-l6/mean,sbert-minilm,MiniLM fine-tuned by sentence-transformers,,\n"
-                    + f"{folder},sbert-minilm,the same checkpoint from a local folder,,\n"
-                    + "zoo:glove-50d/mean,glove-6b,GloVe 6B,false,\n"
-                    + "zoo:random-50d/mean,random-floor,random vectors,true,\n")  # fmt: skip
+    models = _write(
+        tmp_path,
+        HEADER
+        + "zoo:minilm-l6/mean,sbert-minilm,MiniLM fine-tuned by sentence-transformers,,\n"
+        + f"{folder},sbert-minilm,the same checkpoint from a local folder,,\n"
+        + "zoo:glove-50d/mean,glove-6b,GloVe 6B,false,\n"
+        + "zoo:random-50d/mean,random-floor,random vectors,true,\n",
+    )
     yield models
     clear_process_state()
 
@@ -162,8 +178,20 @@ def test_a_model_list_runs_resumes_and_writes_population_and_page(local_study, t
     from mteb_evalrank.reports.study_analysis import POPULATION_COLUMNS
 
     out = tmp_path / "study"
-    assert model_list_command(out, local_study, tasks=TASKS, shard=None, device="cpu", batch_size=32, progress=False,
-                              correlate_only=False, n_resamples=200) == 0  # fmt: skip
+    assert (
+        model_list_command(
+            out,
+            local_study,
+            tasks=TASKS,
+            shard=None,
+            device="cpu",
+            batch_size=32,
+            progress=False,
+            correlate_only=False,
+            n_resamples=200,
+        )
+        == 0
+    )
     models = resolve_rows(read_model_list(local_study))
     names = {m.name for m in models}
     assert "sentence-transformers/all-MiniLM-L6-v2" in names  # the packaged folder files under its MTEB name
@@ -176,8 +204,13 @@ def test_a_model_list_runs_resumes_and_writes_population_and_page(local_study, t
     by_name = {r["model"]: r for r in pop}
     assert set(by_name) == names
     assert by_name["zoo/random-50d__mean"]["floor"] == "True" and by_name["zoo/glove-50d__mean"]["floor"] == "False"
-    assert by_name["sentence-transformers/all-MiniLM-L6-v2"]["lineage_reason"] == "the same checkpoint from a local folder"
-    assert by_name["zoo/glove-50d__mean"]["kind"] == "bag-of-words" and by_name["zoo/minilm-l6__mean"]["family"] == "minilm-l6"
+    assert (
+        by_name["sentence-transformers/all-MiniLM-L6-v2"]["lineage_reason"] == "the same checkpoint from a local folder"
+    )
+    assert (
+        by_name["zoo/glove-50d__mean"]["kind"] == "bag-of-words"
+        and by_name["zoo/minilm-l6__mean"]["family"] == "minilm-l6"
+    )
     page = (out / "study.md").read_text(encoding="utf-8")
     assert page.startswith("# Study of a model list (sentence level): 4 models in 3 lineages")
     assert "## Finding" in page and "| sbert-minilm | 2 | 0 |" in page and str(tmp_path) not in page
@@ -224,7 +257,9 @@ def test_a_spec_that_cannot_load_names_its_line(tmp_path):
 def test_study_population_fills_only_empty_lineages_from_the_registry(tmp_path):
     from mteb_evalrank.cli import main
 
-    src = _write(tmp_path, "model,lineage,lineage_reason\nintfloat/e5-small-v2,,\nBAAI/bge-small-en-v1.5,bge,BAAI's own\n")
+    src = _write(
+        tmp_path, "model,lineage,lineage_reason\nintfloat/e5-small-v2,,\nBAAI/bge-small-en-v1.5,bge,BAAI's own\n"
+    )
     out = tmp_path / "list.csv"
     assert main(["study-population", "--models", str(src), "--out", str(out)]) == 0
     rows = {r["model"]: r for r in _rows(out)}

@@ -186,8 +186,13 @@ def test_stop_words_sbert_preset_custom_and_experiment_kwargs(vec_txt, tmp_path)
     assert len({(m.name, m.revision) for m in metas}) == 1
     assert [m.experiment_name for m in metas] == [None, "stop_words_sbert", "stop_words_[good]"]
     path = mteb.ResultCache(tmp_path).get_task_result_path("EvalRankSent", metas[1])
-    assert path.parts[-5:] == (metas[1].model_name_as_path(), metas[1].revision, "experiments",
-                               "stop_words_sbert", "EvalRankSent.json")  # fmt: skip
+    assert path.parts[-5:] == (
+        metas[1].model_name_as_path(),
+        metas[1].revision,
+        "experiments",
+        "stop_words_sbert",
+        "EvalRankSent.json",
+    )
     with pytest.raises(InputError, match="unknown stop-word preset"):
         StaticWordVectorEncoder.from_file(vec_txt, stop_words="nltk")
 
@@ -204,7 +209,11 @@ def test_strip_punctuation_option(vec_txt):
 @pytest.mark.parametrize(
     ("content", "line", "message"),
     [
-        ("a 1 2\nb 3 4 5\n", 2, r"the vector of 'b' has 3 values, expected 2 \(the dimension of the first row, line 1\)"),
+        (
+            "a 1 2\nb 3 4 5\n",
+            2,
+            r"the vector of 'b' has 3 values, expected 2 \(the dimension of the first row, line 1\)",
+        ),
         ("a 1 2\n\nb 3\n", 3, "the vector of 'b' has 1 value, expected 2 "),
         ("2 2\na 1 2\nb 3 x\n", 3, "non-numeric value 'x'"),
         ("a 1 2\nb 3 nan\n", 2, "non-finite"),
@@ -322,8 +331,9 @@ def test_packaged_loader_install_is_cheap_and_can_be_disabled(monkeypatch):
     """
     env = {**os.environ, "MTEB_EVALRANK_NO_AUTOLOAD": "1"}
     env.pop("MTEB_EVALRANK_NO_PACKAGED_MODELS", None)
-    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                         env=env, timeout=120)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.strip().splitlines()[-1]) == {"names": [MINILM], "heavy": []}
     # disabled: MTEB's own (Hub) loader is kept

@@ -230,8 +230,16 @@ def test_provisional_statistics_are_recomputed_into_the_cache_and_regeneration_w
 
     rows = [
         ["i am happy", "i am glad", "i am sad", "i am not happy", "i am blue", "i am hapy", "i am not sad"],
-        ["the cat sat", "the cat sits", "the cat stood", "the cat did not sit", "the dog sat", "teh cat sat", "the cat did not stand"],
-    ]  # fmt: skip
+        [
+            "the cat sat",
+            "the cat sits",
+            "the cat stood",
+            "the cat did not sit",
+            "the dog sat",
+            "teh cat sat",
+            "the cat did not stand",
+        ],
+    ]
     tsv = tmp_path / "heros.tsv"
     tsv.write_text("\n".join(["\t".join(EXPECTED_HEADER)] + ["\t".join(r) for r in rows]) + "\n", encoding="utf-8")
     monkeypatch.setenv("MTEB_EVALRANK_HEROS", str(tsv))

@@ -340,7 +340,18 @@ def test_task_and_compare_end_to_end_on_two_real_models(tmp_path, monkeypatch, c
 
     sets = load_results(results)
     assert [s.corpus_size for s in sets] == [30, 30]
-    code = main(["n2o-compare", str(results), "--k", "5", "--csv", str(tmp_path / "n2o.csv"), "--out", str(tmp_path / "n2o.png")])
+    code = main(
+        [
+            "n2o-compare",
+            str(results),
+            "--k",
+            "5",
+            "--csv",
+            str(tmp_path / "n2o.csv"),
+            "--out",
+            str(tmp_path / "n2o.png"),
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "N2O at k = 5: 2 models" in out and "robustness" in out
@@ -364,8 +375,21 @@ def test_direct_cli_on_a_user_corpus_uses_the_cache(tmp_path, monkeypatch, capsy
     words = sorted({w.strip(".,").lower() for s in CORPUS for w in s.split()})
     rng = np.random.default_rng(0)
     vec.write_text("\n".join(f"{w} " + " ".join(f"{v:.4f}" for v in rng.normal(size=8)) for w in words) + "\n")
-    args = ["n2o", "glove-6b-50d", str(vec), "--corpus", str(corpus), "--k", "5", "--queries", "8",
-            "--samples", "2", "--csv", str(tmp_path / "m.csv")]
+    args = [
+        "n2o",
+        "glove-6b-50d",
+        str(vec),
+        "--corpus",
+        str(corpus),
+        "--k",
+        "5",
+        "--queries",
+        "8",
+        "--samples",
+        "2",
+        "--csv",
+        str(tmp_path / "m.csv"),
+    ]
     assert main(args + ["--faiss"]) == 0
     out = capsys.readouterr().out
     assert "corpus: 30 unique sentences" in out and "recall@5" in out and "N2O at k = 5: 2 models" in out

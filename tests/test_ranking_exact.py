@@ -222,7 +222,9 @@ def test_filter_bound_holds_for_float32_products():
     q = rng.standard_normal(d).astype(np.float32)
     u = (rng.standard_normal((200, d)) * np.logspace(-3, 3, d)).astype(np.float32)
     approx = u @ q
-    bound = xs.gamma(d, np.float32) * np.linalg.norm(q.astype(np.float64)) * np.linalg.norm(u.astype(np.float64), axis=1)
+    bound = (
+        xs.gamma(d, np.float32) * np.linalg.norm(q.astype(np.float64)) * np.linalg.norm(u.astype(np.float64), axis=1)
+    )
     exact = [float(sum(Fraction(float(a)) * Fraction(float(b)) for a, b in zip(row, q))) for row in u]
     assert np.all(np.abs(approx.astype(np.float64) - exact) <= bound)
 

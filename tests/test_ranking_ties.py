@@ -167,8 +167,10 @@ def test_two_product_and_accurate_squared_norms():
     a = rng.standard_normal(1000) * 2.0 ** rng.integers(-100, 100, 1000)
     b = rng.standard_normal(1000)
     p, e = ta._two_product(a, b)
-    assert all(Fraction(float(x)) + Fraction(float(y)) == Fraction(float(u)) * Fraction(float(v))
-               for x, y, u, v in zip(p, e, a, b))  # fmt: skip
+    assert all(
+        Fraction(float(x)) + Fraction(float(y)) == Fraction(float(u)) * Fraction(float(v))
+        for x, y, u, v in zip(p, e, a, b)
+    )
     c = rng.standard_normal((50, 300)) * 2.0 ** rng.integers(-20, 5, (50, 300))
     got = ta._accurate_sqnorms(c)
     for row, value in zip(c, got):
@@ -221,7 +223,7 @@ def test_inputs_off_the_exact_grid_stay_on_the_float32_path(monkeypatch):
     n = rt._TIE_MIN_DISTINCT * 2
     base = rng.integers(-1, 2, (n, 48)).astype(np.float32) + np.float32(1.0)
     emb = base * (1 + rng.integers(-3, 4, base.shape).astype(np.float32) * np.float32(2.0**-23))
-    emb *= np.float32(3.0 ** 0.5)  # full 24-bit significands
+    emb *= np.float32(3.0**0.5)  # full 24-bit significands
     q, p = pairs(rng, n, 40)
     res = evalrank_ranks(emb, q, p)
     assert "tie_path" not in res.refined
@@ -375,5 +377,9 @@ def test_per_entry_h_is_within_its_bounds(kind):
         assert abs(Fraction(float(h64[i])) - exact) <= Fraction(bound64)
         if i < 5:
             assert abs(Fraction(float(pos[i])) - _exact_h(tie, int(cq[i]), int(j[i]))) <= Fraction(
-                (tie.c_h * (tie.normx[cq[i]] * tie.normr[j[i]] + tie.normr[cq[i]] * tie.normx[j[i]])
-                 * ta._R_SCALE + tie.eta_h) / ta._R_SCALE)  # fmt: skip
+                (
+                    tie.c_h * (tie.normx[cq[i]] * tie.normr[j[i]] + tie.normr[cq[i]] * tie.normx[j[i]]) * ta._R_SCALE
+                    + tie.eta_h
+                )
+                / ta._R_SCALE
+            )

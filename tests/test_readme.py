@@ -71,8 +71,11 @@ def test_zoo_models_are_in_mtebs_leaderboard_summary_and_local_models_are_not(tm
     from results_fixture import MODELS, write_results
 
     zoo = mteb.get_model_meta("zoo/glove-50d__abtt")
-    write_results(tmp_path, [MODELS[0], (zoo.name, zoo.revision), ("local/glove.6B.50d", "0" * 12)],
-                  tasks={"EvalRankSent", "SentEvalMR"})  # fmt: skip
+    write_results(
+        tmp_path,
+        [MODELS[0], (zoo.name, zoo.revision), ("local/glove.6B.50d", "0" * 12)],
+        tasks={"EvalRankSent", "SentEvalMR"},
+    )
     res = mteb.ResultCache(tmp_path).load_results(tasks="EvalRank", validate_and_filter=True, include_remote=False)
     listed = set(res.get_benchmark_result()["Model"])
     assert listed == {MODELS[0][0], "zoo/glove-50d__abtt"}
@@ -85,7 +88,7 @@ def test_the_batch_size_paragraph_quotes_the_measured_mrr():
     """The paragraph quoted EvalRankSent MRR 0.8292 -> 0.8296 for batch sizes 32 -> 64; the run gives
     0.8295 -> 0.8298, and the benchmark line (batch size 64) shows 0.8298."""
     page = _doc("tasks/evalrank.md")
-    paragraph = page[page.index("**Reproducibility.**"):][:600]
+    paragraph = page[page.index("**Reproducibility.**") :][:600]
     assert "0.8295" in paragraph and "0.8298" in paragraph, paragraph
     assert "0.8292" not in page and "0.8296" not in page
     assert "MRR 0.8298" in page and "MRR 0.8298" in _doc("benchmarks.md")  # the benchmark line agrees

@@ -31,7 +31,9 @@ def test_identity_from_folders_and_model_meta(tmp_path):
     for p in (plain, exp, meta):
         p.parent.mkdir(parents=True)
         p.write_text("{}", encoding="utf-8")
-    (meta.parent / "model_meta.json").write_text(json.dumps({"name": "org/real", "revision": "r-meta"}), encoding="utf-8")
+    (meta.parent / "model_meta.json").write_text(
+        json.dumps({"name": "org/real", "revision": "r-meta"}), encoding="utf-8"
+    )
     assert model_name_from_folder("org__name__with__sep") == "org/name__with__sep"  # first separator only
     assert result_identity(plain) == ("org/name__with__sep", "rev1", None)
     who = result_identity(exp)
@@ -44,8 +46,12 @@ def test_identity_from_folders_and_model_meta(tmp_path):
 
 
 def test_revision_policy_and_labels():
-    records = [{"model": "a", "revision": "r1", "mtime": 10.0}, {"model": "a", "revision": "r2", "mtime": 20.0},
-               {"model": "a", "revision": "r1", "mtime": 30.0}, {"model": "b", "revision": "r9", "mtime": 5.0}]  # fmt: skip
+    records = [
+        {"model": "a", "revision": "r1", "mtime": 10.0},
+        {"model": "a", "revision": "r2", "mtime": 20.0},
+        {"model": "a", "revision": "r1", "mtime": 30.0},
+        {"model": "b", "revision": "r9", "mtime": 5.0},
+    ]
     chosen, notes = choose_revisions(records, "newest")  # r1's newest file (30) is newer than r2's (20)
     assert chosen == {"a": ["r1"], "b": ["r9"]} and len(notes) == 1 and "using r1" in notes[0]
     assert choose_revisions(records, "oldest")[0]["a"] == ["r2"]
@@ -55,7 +61,10 @@ def test_revision_policy_and_labels():
     with pytest.raises(InputError, match="unknown revision policy"):
         choose_revisions(records, "latest")
     assert revision_labels([("a", "0123456789abcdef"), ("a", "fedcba9876543210"), ("b", "x")], length=12) == [
-        "a@0123456789ab", "a@fedcba987654", "b"]  # fmt: skip
+        "a@0123456789ab",
+        "a@fedcba987654",
+        "b",
+    ]
 
 
 def test_a_folder_and_a_table_are_read_through_one_interface(tmp_path):
@@ -66,8 +75,9 @@ def test_a_folder_and_a_table_are_read_through_one_interface(tmp_path):
     folder = open_score_source(tmp_path / "run")
     assert isinstance(folder, ResultsFolder) and open_score_source(folder) is folder
     from_folder = folder.matrix(tasks)
-    expected = pd.DataFrame({t: [task_score(written[m][t]) for m in MODELS] for t in tasks},
-                            index=[name for name, _ in MODELS]).sort_index()  # fmt: skip
+    expected = pd.DataFrame(
+        {t: [task_score(written[m][t]) for m in MODELS] for t in tasks}, index=[name for name, _ in MODELS]
+    ).sort_index()
     pd.testing.assert_frame_equal(from_folder, expected, check_exact=True)
     # standard errors: binomial over ``ntest`` where a result records it (the fixture's do not: give one)
     from mteb_evalrank.metrics.sampling_error import binomial_se

@@ -40,8 +40,9 @@ class HashingEncoder:
     def encode(self, inputs, **kwargs) -> np.ndarray:
         self.calls += 1
         texts = [t for batch in inputs for t in batch["text"]]
-        return np.array([np.mean([self._word(w) for w in (t.lower().split() or [""])], axis=0) for t in texts],
-                        dtype=np.float32)  # fmt: skip
+        return np.array(
+            [np.mean([self._word(w) for w in (t.lower().split() or [""])], axis=0) for t in texts], dtype=np.float32
+        )
 
     def similarity(self, a, b):
         from mteb.similarity_functions import cos_sim
@@ -80,7 +81,9 @@ def test_benchmark_resolves_by_name_in_a_fresh_interpreter(tmp_path):
         "print(json.dumps(seen))\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "MTEB_EVALRANK_NO_AUTOLOAD"}
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     *listing, last = proc.stdout.strip().splitlines()
     out = json.loads(last)
@@ -136,8 +139,9 @@ def test_a_future_mteb_run_is_left_alone():
 def test_mteb_run_with_a_tiny_model(tmp_path, data_env):
     model = HashingEncoder()
     out = io.StringIO()
-    result = mteb.run(tasks=["EvalRankSent"], model=model, output_folder=tmp_path / "res", stream=out,
-                      show_progress_bar=False)  # fmt: skip
+    result = mteb.run(
+        tasks=["EvalRankSent"], model=model, output_folder=tmp_path / "res", stream=out, show_progress_bar=False
+    )
     assert isinstance(result, mteb.results.ModelResult)
     assert model.calls >= 1
     text = out.getvalue()
@@ -148,9 +152,13 @@ def test_mteb_run_with_a_tiny_model(tmp_path, data_env):
         assert line.split()[2] == f"{entry['main_score']:.4f}"
         assert line.split()[3:5] == ["±", f"{entry['mrr_se']:.4f}"]
     files = list((tmp_path / "res").rglob("EvalRankSent.json"))
-    assert [f.relative_to(tmp_path / "res").parts[:3] for f in files] == [("results", "test__hashing-words", "0" * 15 + "1")]
+    assert [f.relative_to(tmp_path / "res").parts[:3] for f in files] == [
+        ("results", "test__hashing-words", "0" * 15 + "1")
+    ]
     # MTEB loads it back like a built-in task's result
-    loaded = mteb.ResultCache(tmp_path / "res").load_results(tasks=["EvalRankSent"], validate_and_filter=True, include_remote=False)
+    loaded = mteb.ResultCache(tmp_path / "res").load_results(
+        tasks=["EvalRankSent"], validate_and_filter=True, include_remote=False
+    )
     [mr] = loaded.model_results
     assert mr.task_results[0].get_score() == pytest.approx(np.mean([e["main_score"] for e in tr.scores["test"]]))
 
@@ -183,7 +191,10 @@ def test_mteb_run_bad_input_is_one_clear_error(tmp_path):
         mteb.run(tasks=["EvalRankSnet"], model=HashingEncoder(), output_folder=tmp_path / "r")
     with pytest.raises(InputError, match="output_folder"):
         mteb.run(tasks=["EvalRankSent"], model=HashingEncoder(), cache=None)
-    assert [t.metadata.name for t in run_module.resolve_tasks("EvalRank(study)")][:2] == ["EvalRankWord", "EvalRankSent"]
+    assert [t.metadata.name for t in run_module.resolve_tasks("EvalRank(study)")][:2] == [
+        "EvalRankWord",
+        "EvalRankSent",
+    ]
 
 
 # --- results MTEB accepts --------------------------------------------------------------------------
@@ -447,7 +458,9 @@ def test_prepare_submission_layout_and_rejections(three_models, tmp_path):
     assert {p.stem for p in alpha.glob("*.json")} - {"model_meta"} == set(EVALRANK_TASKS)
     assert not (tmp_path / "sub" / "results" / MODELS[2][0].replace("/", "__")).exists()
     assert not (tmp_path / "sub" / "results" / "org__epsilon").exists()
-    assert not (tmp_path / "sub" / "results" / MODELS[1][0].replace("/", "__") / MODELS[1][1] / "EvalRankWord.json").exists()
+    assert not (
+        tmp_path / "sub" / "results" / MODELS[1][0].replace("/", "__") / MODELS[1][1] / "EvalRankWord.json"
+    ).exists()
     # plugin tasks and unregistered models are flagged, not hidden
     flagged = {Path(f.path).stem for f in sub.needs_upstream}
     assert "EvalRankSent" in flagged
@@ -475,8 +488,23 @@ def test_cli_run_and_python_run_are_one_path(tmp_path, monkeypatch):
         exceptions: list = []
 
     monkeypatch.setattr(run_module, "run", lambda *a, **k: calls.append((a, k)) or _Result())
-    assert main(["run", "-m", "glove-6b-50d", "-t", "EvalRank", "--output-folder", str(tmp_path / "r"),
-                 "--batch-size", "8", "--no-center"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "run",
+                "-m",
+                "glove-6b-50d",
+                "-t",
+                "EvalRank",
+                "--output-folder",
+                str(tmp_path / "r"),
+                "--batch-size",
+                "8",
+                "--no-center",
+            ]
+        )
+        == 0
+    )
     [(args, kwargs)] = calls
     assert args[:2] == (["EvalRank"], "glove-6b-50d") and kwargs["center"] is False
     assert kwargs["encode_kwargs"]["batch_size"] == 8

@@ -71,12 +71,32 @@ def test_builders_are_registered():
 def test_downstream_counts_on_fixture(built):
     report = built["reports"]["down"]
     expected = {
-        "MR_train": 6, "CR_train": 6, "SUBJ_train": 4, "MPQA_train": 5,
-        "SST2_train": 4, "SST2_dev": 2, "SST2_test": 2, "SST5_train": 5, "SST5_dev": 2, "SST5_test": 3,
-        "TREC_train": 4, "TREC_test": 3, "MRPC_train": 3, "MRPC_test": 2,
-        "SICKE_train": 3, "SICKE_dev": 2, "SICKE_test": 3, "SciCite_train": 4, "SciCite_dev": 2, "SciCite_test": 2,
-        "CR_empty_texts": 2, "MR_empty_texts": 0, "MR_non_ascii_texts": 1, "TREC_non_ascii_texts": 1, "rows": 67,
-    }  # fmt: skip
+        "MR_train": 6,
+        "CR_train": 6,
+        "SUBJ_train": 4,
+        "MPQA_train": 5,
+        "SST2_train": 4,
+        "SST2_dev": 2,
+        "SST2_test": 2,
+        "SST5_train": 5,
+        "SST5_dev": 2,
+        "SST5_test": 3,
+        "TREC_train": 4,
+        "TREC_test": 3,
+        "MRPC_train": 3,
+        "MRPC_test": 2,
+        "SICKE_train": 3,
+        "SICKE_dev": 2,
+        "SICKE_test": 3,
+        "SciCite_train": 4,
+        "SciCite_dev": 2,
+        "SciCite_test": 2,
+        "CR_empty_texts": 2,
+        "MR_empty_texts": 0,
+        "MR_non_ascii_texts": 1,
+        "TREC_non_ascii_texts": 1,
+        "rows": 67,
+    }
     assert {k: report[k] for k in expected} == expected
     assert layout.validate_folder(built["down"]) == []
     assert down.validate(built["down"]) == []
@@ -96,8 +116,13 @@ def test_downstream_columns_and_binary_tasks(built):
     assert mr["text"][3] == "the café scene is dull ."  # latin-1, as SentEval reads it
     cr = _table(built["down"], "CR")
     assert list(cr["text"]) == [
-        "great phone .", "", "the battery lasts long .", "", "the screen broke .", "terrible support .",
-    ]  # fmt: skip
+        "great phone .",
+        "",
+        "the battery lasts long .",
+        "",
+        "the screen broke .",
+        "terrible support .",
+    ]
     assert list(cr["id"][:4]) == ["custrev.pos:1", "custrev.pos:2", "custrev.pos:3", "custrev.pos:4"]
     subj = _table(built["down"], "SUBJ")  # SentEval passes subj.objective as the "positive" file
     assert list(zip(subj["label"], subj["label_name"])) == [(1, "objective")] * 2 + [(0, "subjective")] * 2
@@ -136,8 +161,15 @@ def test_downstream_pair_tasks(built):
     sicke = _table(built["down"], "SICKE")
     assert list(sicke["split"]) == ["train"] * 3 + ["dev"] * 2 + ["test"] * 3
     assert list(sicke["label_name"]) == [
-        "neutral", "entailment", "contradiction", "entailment", "neutral", "neutral", "entailment", "contradiction",
-    ]  # fmt: skip
+        "neutral",
+        "entailment",
+        "contradiction",
+        "entailment",
+        "neutral",
+        "neutral",
+        "entailment",
+        "contradiction",
+    ]
     assert list(sicke["label"]) == [1, 2, 0, 2, 1, 1, 2, 0]
     assert sicke["text2"][7] == "A person rides a bike"  # CRLF removed
 
@@ -156,8 +188,14 @@ def test_downstream_card(built):
     assert metadata[layout.CARD_DATASET_KEY] == "senteval-downstream" and metadata["license"] == "other"
     assert down.BUILD_COMMAND in body
     assert "| `SST2` | 4 | 2 | 2 | 8 |" in body and "| `MR` | 6 | — | — | 6 |" in body
-    for needle in ("CC BY-NC-SA 3.0", "Microsoft Research Paraphrase Corpus", "allenai/scicite", "latin-1",
-                   "sentence.split()", "Empty texts in this build: CR: 2"):  # fmt: skip
+    for needle in (
+        "CC BY-NC-SA 3.0",
+        "Microsoft Research Paraphrase Corpus",
+        "allenai/scicite",
+        "latin-1",
+        "sentence.split()",
+        "Empty texts in this build: CR: 2",
+    ):
         assert needle in body, needle
 
 
@@ -177,12 +215,25 @@ def test_sources_dir_may_be_the_task_folder(tmp_path):
 def test_sts_counts_on_fixture(built):
     report = built["reports"]["sts"]
     expected = {
-        "STS12_test": 15, "STS13_test": 9, "STS14_test": 18, "STS15_test": 8, "STS16_test": 8,
-        "STS15_answers-forums": 2, "STS15_answers-students": 1, "STS15_unscored_pairs_dropped": 7,
-        "STS16_unscored_pairs_dropped": 7, "STS12_unscored_pairs_dropped": 0,
-        "STSB_train": 6, "STSB_dev": 3, "STSB_test": 3, "SICKR_train": 3, "SICKR_dev": 2, "SICKR_test": 3,
-        "STR_test": 12, "rows": 90,
-    }  # fmt: skip
+        "STS12_test": 15,
+        "STS13_test": 9,
+        "STS14_test": 18,
+        "STS15_test": 8,
+        "STS16_test": 8,
+        "STS15_answers-forums": 2,
+        "STS15_answers-students": 1,
+        "STS15_unscored_pairs_dropped": 7,
+        "STS16_unscored_pairs_dropped": 7,
+        "STS12_unscored_pairs_dropped": 0,
+        "STSB_train": 6,
+        "STSB_dev": 3,
+        "STSB_test": 3,
+        "SICKR_train": 3,
+        "SICKR_dev": 2,
+        "SICKR_test": 3,
+        "STR_test": 12,
+        "rows": 90,
+    }
     assert {k: report[k] for k in expected} == expected
     assert layout.validate_folder(built["sts"]) == []
     assert sts.validate(built["sts"]) == []
@@ -367,14 +418,31 @@ def real(tmp_path_factory) -> dict:
 def test_real_downstream_counts_match_senteval(real):
     folder, report = real["down"]
     expected = {  # SentEval's sizes; SciCite as shipped with the EvalRank toolkit
-        "MR_train": 10662, "CR_train": 3775, "SUBJ_train": 10000, "MPQA_train": 10606,
-        "SST2_train": 67349, "SST2_dev": 872, "SST2_test": 1821,
-        "SST5_train": 8544, "SST5_dev": 1101, "SST5_test": 2210,
-        "TREC_train": 5452, "TREC_test": 500, "MRPC_train": 4076, "MRPC_test": 1725,
-        "SICKE_train": 4500, "SICKE_dev": 500, "SICKE_test": 4927,
-        "SciCite_train": 7320, "SciCite_dev": 916, "SciCite_test": 1861,
-        "CR_empty_texts": 4, "MPQA_empty_texts": 3, "TREC_non_ascii_texts": 1, "rows": 148717,
-    }  # fmt: skip
+        "MR_train": 10662,
+        "CR_train": 3775,
+        "SUBJ_train": 10000,
+        "MPQA_train": 10606,
+        "SST2_train": 67349,
+        "SST2_dev": 872,
+        "SST2_test": 1821,
+        "SST5_train": 8544,
+        "SST5_dev": 1101,
+        "SST5_test": 2210,
+        "TREC_train": 5452,
+        "TREC_test": 500,
+        "MRPC_train": 4076,
+        "MRPC_test": 1725,
+        "SICKE_train": 4500,
+        "SICKE_dev": 500,
+        "SICKE_test": 4927,
+        "SciCite_train": 7320,
+        "SciCite_dev": 916,
+        "SciCite_test": 1861,
+        "CR_empty_texts": 4,
+        "MPQA_empty_texts": 3,
+        "TREC_non_ascii_texts": 1,
+        "rows": 148717,
+    }
     assert {k: report[k] for k in expected} == expected
     assert down.validate(folder) == [] and layout.validate_folder(folder) == []
     mrpc = _table(folder, "MRPC")
@@ -384,12 +452,25 @@ def test_real_downstream_counts_match_senteval(real):
 def test_real_sts_counts_match_senteval(real):
     folder, report = real["sts"]
     expected = {
-        "STS12_test": 3108, "STS13_test": 1500, "STS14_test": 3750, "STS15_test": 3000, "STS16_test": 1186,
-        "STS15_unscored_pairs_dropped": 5500, "STS16_unscored_pairs_dropped": 7997, "STS12_unscored_pairs_dropped": 0,
-        "STS16_answer-answer": 254, "STS12_SMTeuroparl": 459, "STS13_FNWN": 189,
-        "STSB_train": 5749, "STSB_dev": 1500, "STSB_test": 1379,
-        "SICKR_train": 4500, "SICKR_dev": 500, "SICKR_test": 4927, "STR_test": 5500,
-    }  # fmt: skip
+        "STS12_test": 3108,
+        "STS13_test": 1500,
+        "STS14_test": 3750,
+        "STS15_test": 3000,
+        "STS16_test": 1186,
+        "STS15_unscored_pairs_dropped": 5500,
+        "STS16_unscored_pairs_dropped": 7997,
+        "STS12_unscored_pairs_dropped": 0,
+        "STS16_answer-answer": 254,
+        "STS12_SMTeuroparl": 459,
+        "STS13_FNWN": 189,
+        "STSB_train": 5749,
+        "STSB_dev": 1500,
+        "STSB_test": 1379,
+        "SICKR_train": 4500,
+        "SICKR_dev": 500,
+        "SICKR_test": 4927,
+        "STR_test": 5500,
+    }
     assert {k: report[k] for k in expected} == expected
     assert sts.validate(folder) == [] and layout.validate_folder(folder) == []
 

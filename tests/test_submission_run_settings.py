@@ -40,14 +40,18 @@ def test_complete_run_settings_are_copied(folder, tmp_path):
     assert sub.run_settings_gaps == [] and sorted(sub.models) == sorted(MODELS[:2])
     for name, revision in MODELS[:2]:
         target = model_folder(tmp_path / "sub", name, revision)
-        assert (target / RUN_SETTINGS).read_bytes() == (model_folder(folder, name, revision) / RUN_SETTINGS).read_bytes()
+        assert (target / RUN_SETTINGS).read_bytes() == (
+            model_folder(folder, name, revision) / RUN_SETTINGS
+        ).read_bytes()
     assert "Refused" not in (tmp_path / "sub" / CHECK_FILE).read_text()
 
 
 def test_a_missing_run_settings_file_is_refused(folder, tmp_path, capsys):
     (model_folder(folder, *MODELS[1]) / RUN_SETTINGS).unlink()
     line = _refused(capsys, folder, tmp_path / "sub")
-    assert line.startswith("mteb-evalrank: error: 2 result file(s) lack the run settings the results repository's CI requires")
+    assert line.startswith(
+        "mteb-evalrank: error: 2 result file(s) lack the run settings the results repository's CI requires"
+    )
     for task in TASKS:
         assert f"{model_folder(folder, *MODELS[1]) / task}.json: no {RUN_SETTINGS}" in line
     assert str(model_folder(folder, *MODELS[0])) not in line  # the complete model is not named

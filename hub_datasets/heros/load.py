@@ -67,7 +67,10 @@ def _download() -> Path:
     try:
         return Path(
             hf_hub_download(
-                repo_id=SOURCE_REPO, filename=FILENAME, repo_type="dataset", revision=SOURCE_REVISION,
+                repo_id=SOURCE_REPO,
+                filename=FILENAME,
+                repo_type="dataset",
+                revision=SOURCE_REVISION,
                 local_files_only=offline,
             )
         )

@@ -128,8 +128,8 @@ with Nearest Neighbor Overlap*, Lin & Smith, arXiv:1909.10724), as used by the `
 
 | config | columns | rows |
 |---|---|---|
-| `corpus` | `text` | {report['corpus']:,} |
-| `needles` | `query`, `positive` | {report['needles']:,} |
+| `corpus` | `text` | {report["corpus"]:,} |
+| `needles` | `query`, `positive` | {report["needles"]:,} |
 
 - **corpus**: every unique sentence of STS-Benchmark (train, dev, test; original cased release),
   except the needle sentences. N2O samples its queries from this corpus and compares embedders by
@@ -140,7 +140,7 @@ with Nearest Neighbor Overlap*, Lin & Smith, arXiv:1909.10724), as used by the `
   to the corpus (alone) and ranked for the `query`; the task reports MRR, #top-1 and #top-5.
 
 The paper used ~8M Gigaword sentences (not redistributable); this corpus is much smaller
-({report['corpus']:,} sentences) but public. Any corpus can be used instead (`mteb-evalrank n2o
+({report["corpus"]:,} sentences) but public. Any corpus can be used instead (`mteb-evalrank n2o
 --corpus FILE`).
 
 ## Sources and licences
@@ -153,8 +153,8 @@ to the builder carry only "authors' terms" and SICK is non-commercial, so they a
 
 ## Counts
 
-{report['stsb_pairs_read']:,} STS-B pairs read; {report['stsb_unique_sentences']:,} unique sentences;
-{report['needle_sentences_removed']:,} needle sentences removed from the corpus.
+{report["stsb_pairs_read"]:,} STS-B pairs read; {report["stsb_unique_sentences"]:,} unique sentences;
+{report["needle_sentences_removed"]:,} needle sentences removed from the corpus.
 
 ## Build
 

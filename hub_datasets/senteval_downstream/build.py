@@ -233,28 +233,118 @@ def read_scicite(folder: Path, spec: TaskSpec) -> list[LabelledText]:
 TASKS: dict[str, TaskSpec] = {
     spec.config: spec
     for spec in (
-        TaskSpec("MR", "MR", "MR", ("negative", "positive"), False, "latin-1", "kfold", read_binary,
-                 ("rt-polarity.pos", "rt-polarity.neg")),
-        TaskSpec("CR", "CR", "CR", ("negative", "positive"), False, "latin-1", "kfold", read_binary,
-                 ("custrev.pos", "custrev.neg")),
-        TaskSpec("SUBJ", "SUBJ", "SUBJ", ("subjective", "objective"), False, "latin-1", "kfold", read_binary,
-                 ("subj.objective", "subj.subjective")),
-        TaskSpec("MPQA", "MPQA", "MPQA", ("negative", "positive"), False, "latin-1", "kfold", read_binary,
-                 ("mpqa.pos", "mpqa.neg")),
-        TaskSpec("SST2", "SST2", "SST/binary", ("negative", "positive"), False, "utf-8", "split", read_sst,
-                 ("sentiment-train", "sentiment-dev", "sentiment-test")),
-        TaskSpec("SST5", "SST5", "SST/fine", ("very negative", "negative", "neutral", "positive", "very positive"),
-                 False, "utf-8", "split", read_sst, ("sentiment-train", "sentiment-dev", "sentiment-test")),
-        TaskSpec("TREC", "TREC", "TREC", TREC_LABELS, False, "latin-1", "kfold-test", read_trec,
-                 ("train_5500.label", "TREC_10.label")),
-        TaskSpec("MRPC", "MRPC", "MRPC", ("not_paraphrase", "paraphrase"), True, "utf-8", "kfold-test", read_mrpc,
-                 ("msr_paraphrase_train.txt", "msr_paraphrase_test.txt")),
-        TaskSpec("SICKE", "SICKEntailment", "SICK", tuple(s.lower() for s in SICK_ENTAILMENT_LABELS), True, "utf-8",
-                 "split", read_sick_entailment, ("SICK_train.txt", "SICK_trial.txt", "SICK_test_annotated.txt")),
-        TaskSpec("SciCite", "SCICITE", "SCICITE", SCICITE_LABELS, False, "utf-8", "split", read_scicite,
-                 ("train.txt", "dev.txt", "test.txt")),
+        TaskSpec(
+            "MR",
+            "MR",
+            "MR",
+            ("negative", "positive"),
+            False,
+            "latin-1",
+            "kfold",
+            read_binary,
+            ("rt-polarity.pos", "rt-polarity.neg"),
+        ),
+        TaskSpec(
+            "CR",
+            "CR",
+            "CR",
+            ("negative", "positive"),
+            False,
+            "latin-1",
+            "kfold",
+            read_binary,
+            ("custrev.pos", "custrev.neg"),
+        ),
+        TaskSpec(
+            "SUBJ",
+            "SUBJ",
+            "SUBJ",
+            ("subjective", "objective"),
+            False,
+            "latin-1",
+            "kfold",
+            read_binary,
+            ("subj.objective", "subj.subjective"),
+        ),
+        TaskSpec(
+            "MPQA",
+            "MPQA",
+            "MPQA",
+            ("negative", "positive"),
+            False,
+            "latin-1",
+            "kfold",
+            read_binary,
+            ("mpqa.pos", "mpqa.neg"),
+        ),
+        TaskSpec(
+            "SST2",
+            "SST2",
+            "SST/binary",
+            ("negative", "positive"),
+            False,
+            "utf-8",
+            "split",
+            read_sst,
+            ("sentiment-train", "sentiment-dev", "sentiment-test"),
+        ),
+        TaskSpec(
+            "SST5",
+            "SST5",
+            "SST/fine",
+            ("very negative", "negative", "neutral", "positive", "very positive"),
+            False,
+            "utf-8",
+            "split",
+            read_sst,
+            ("sentiment-train", "sentiment-dev", "sentiment-test"),
+        ),
+        TaskSpec(
+            "TREC",
+            "TREC",
+            "TREC",
+            TREC_LABELS,
+            False,
+            "latin-1",
+            "kfold-test",
+            read_trec,
+            ("train_5500.label", "TREC_10.label"),
+        ),
+        TaskSpec(
+            "MRPC",
+            "MRPC",
+            "MRPC",
+            ("not_paraphrase", "paraphrase"),
+            True,
+            "utf-8",
+            "kfold-test",
+            read_mrpc,
+            ("msr_paraphrase_train.txt", "msr_paraphrase_test.txt"),
+        ),
+        TaskSpec(
+            "SICKE",
+            "SICKEntailment",
+            "SICK",
+            tuple(s.lower() for s in SICK_ENTAILMENT_LABELS),
+            True,
+            "utf-8",
+            "split",
+            read_sick_entailment,
+            ("SICK_train.txt", "SICK_trial.txt", "SICK_test_annotated.txt"),
+        ),
+        TaskSpec(
+            "SciCite",
+            "SCICITE",
+            "SCICITE",
+            SCICITE_LABELS,
+            False,
+            "utf-8",
+            "split",
+            read_scicite,
+            ("train.txt", "dev.txt", "test.txt"),
+        ),
     )
-}  # fmt: skip
+}
 CONFIGS: tuple[str, ...] = tuple(TASKS)
 
 PROTOCOLS = {
@@ -321,8 +411,11 @@ def check_table(table, spec: TaskSpec) -> list[str]:
     if bad_splits:
         problems.append(f"{where}: unknown split(s) {bad_splits}; expected {list(sf.SPLITS)}.")
     n = len(spec.label_names)
-    bad = [i for i, y, name in zip(data["id"], data["label"], data["label_name"])
-           if not isinstance(y, int) or not 0 <= y < n or name != spec.label_names[y]]  # fmt: skip
+    bad = [
+        i
+        for i, y, name in zip(data["id"], data["label"], data["label_name"])
+        if not isinstance(y, int) or not 0 <= y < n or name != spec.label_names[y]
+    ]
     if bad:
         problems.append(
             f"{where}: {len(bad)} rows with a label outside 0..{n - 1} or a wrong label_name, e.g. {bad[:3]}."
@@ -353,8 +446,10 @@ def card_metadata(report: dict[str, int]) -> dict:
 
 
 def card_body(report: dict[str, int], counts: dict[str, dict[str, int]]) -> str:
-    lines = ["| config | SentEval task | columns | labels (id: name) | SentEval protocol | SentEval's batching order |",
-             "|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "| config | SentEval task | columns | labels (id: name) | SentEval protocol | SentEval's batching order |",
+        "|---|---|---|---|---|---|",
+    ]
     for config, spec in TASKS.items():
         labels = ", ".join(f"{i}: {name}" for i, name in enumerate(spec.label_names))
         cols = "`text1`, `text2`" if spec.pairs else "`text`"

@@ -85,10 +85,14 @@ def read_sts_year(root: Path, year: str) -> tuple[list[ScoredPair], dict[str, in
                 continue
             rows.append(
                 ScoredPair(
-                    f"{subset}:{number}", subset, "test", sf.senteval_text(fields[0]), sf.senteval_text(fields[1]),
+                    f"{subset}:{number}",
+                    subset,
+                    "test",
+                    sf.senteval_text(fields[0]),
+                    sf.senteval_text(fields[1]),
                     parse_score(score, gold_path, number),
                 )
-            )  # fmt: skip
+            )
         if dropped[subset] == len(inputs):
             raise SourceFormatError(gold_path, "no pair has a gold score.")
     return rows, dropped
@@ -124,9 +128,15 @@ def read_sick_relatedness(root: Path) -> list[ScoredPair]:
                     path, f"expected at least 4 tab-separated fields, found {len(fields)}.", line=number
                 )
             rows.append(
-                ScoredPair(f"{name}:{number}", SICKR, split, sf.senteval_text(fields[1]), sf.senteval_text(fields[2]),
-                           parse_score(fields[3], path, number))
-            )  # fmt: skip
+                ScoredPair(
+                    f"{name}:{number}",
+                    SICKR,
+                    split,
+                    sf.senteval_text(fields[1]),
+                    sf.senteval_text(fields[2]),
+                    parse_score(fields[3], path, number),
+                )
+            )
         if len(rows) == before:
             raise SourceFormatError(path, "the file holds no sentence pairs.")
     return rows

@@ -30,7 +30,9 @@ NAME = "word-similarity"
 VOCABULARY = "vocabulary"
 PAIR_COLUMNS = ("id", "word1", "word2", "score")
 BUILD_COMMAND = f"mteb-evalrank build-data {NAME} --sources ../shared/data/sources --out data/{NAME}"
-COLLECTION_URL = "https://github.com/mfaruqui/eval-word-vectors/tree/10a573aa202aa474ce61be391d4872275967633c/data/word-sim"
+COLLECTION_URL = (
+    "https://github.com/mfaruqui/eval-word-vectors/tree/10a573aa202aa474ce61be391d4872275967633c/data/word-sim"
+)
 
 _FINKELSTEIN = r"""@article{finkelstein-etal-2002-placing,
   author = {Finkelstein, Lev and Gabrilovich, Evgeniy and Matias, Yossi and Rivlin, Ehud and Solan, Zach and Wolfman, Gadi and Ruppin, Eytan},
@@ -176,41 +178,111 @@ class WordSimilaritySet:
 
 #: The 13 sets: the EvalRank paper's 9 baselines (Table 3), then the 4 its toolkit also ships.
 SETS: tuple[WordSimilaritySet, ...] = (
-    WordSimilaritySet("WS-353-All", "EN-WS-353-ALL.txt", "WordSim-353: 353 English noun pairs rated for relatedness",
-                      "https://doi.org/10.1145/503104.503110", ("2001-01-01", "2002-12-31"), (_FINKELSTEIN,)),
-    WordSimilaritySet("WS-353-Rel", "EN-WS-353-REL.txt", "the relatedness subset of WordSim-353 (Agirre et al., "
-                      "2009): 252 pairs", "https://aclanthology.org/N09-1003", ("2001-01-01", "2009-12-31"),
-                      (_FINKELSTEIN, _AGIRRE)),
-    WordSimilaritySet("WS-353-Sim", "EN-WS-353-SIM.txt", "the similarity subset of WordSim-353 (Agirre et al., "
-                      "2009): 203 pairs", "https://aclanthology.org/N09-1003", ("2001-01-01", "2009-12-31"),
-                      (_FINKELSTEIN, _AGIRRE)),
-    WordSimilaritySet("RW-STANFORD", "EN-RW-STANFORD.txt", "Stanford Rare Words: 2,034 pairs of rare, often "
-                      "morphologically complex words rated for similarity", "https://aclanthology.org/W13-3512",
-                      ("2013-01-01", "2013-12-31"), (_LUONG,)),
-    WordSimilaritySet("MEN-TR-3K", "EN-MEN-TR-3k.txt", "MEN: 3,000 pairs of frequent words rated for relatedness "
-                      "by comparative judgements (0-50)", "https://doi.org/10.1613/jair.4135",
-                      ("2012-01-01", "2014-12-31"), (_BRUNI,)),
-    WordSimilaritySet("MTurk-287", "EN-MTurk-287.txt", "MTurk-287: 287 word pairs rated for relatedness by "
-                      "Mechanical Turk workers", "https://doi.org/10.1145/1963405.1963455",
-                      ("2011-01-01", "2011-12-31"), (_RADINSKY,)),
-    WordSimilaritySet("MTurk-771", "EN-MTurk-771.txt", "MTurk-771: 771 word pairs rated for relatedness by "
-                      "Mechanical Turk workers", "https://doi.org/10.1145/2339530.2339751",
-                      ("2012-01-01", "2012-12-31"), (_HALAWI,)),
-    WordSimilaritySet("SimLex-999", "EN-SIMLEX-999.txt", "SimLex-999: 999 noun, verb and adjective pairs rated "
-                      "for genuine similarity (not relatedness)", "https://aclanthology.org/J15-4004",
-                      ("2014-01-01", "2015-12-31"), (_HILL,)),
-    WordSimilaritySet("SimVerb-3500", "EN-SimVerb-3500.txt", "SimVerb-3500: 3,500 verb pairs rated for similarity",
-                      "https://aclanthology.org/D16-1235", ("2016-01-01", "2016-12-31"), (_GERZ,)),
-    WordSimilaritySet("MC-30", "EN-MC-30.txt", "Miller & Charles: 30 noun pairs (a subset of RG-65) rated for "
-                      "similarity", "https://doi.org/10.1080/01690969108406936", ("1991-01-01", "1991-12-31"),
-                      (_MILLER,)),
-    WordSimilaritySet("RG-65", "EN-RG-65.txt", "Rubenstein & Goodenough: 65 noun pairs rated for synonymy",
-                      "https://doi.org/10.1145/365628.365657", ("1965-01-01", "1965-12-31"), (_RUBENSTEIN,)),
-    WordSimilaritySet("YP-130", "EN-YP-130.txt", "Yang & Powers: 130 verb pairs rated for similarity",
-                      "https://www.fi.muni.cz/gwc2006/proc/GWC2006.pdf", ("2006-01-01", "2006-12-31"), (_YANG,)),
-    WordSimilaritySet("VERB-143", "EN-VERB-143.txt", "Baker et al.'s verb set: 144 verb pairs rated for "
-                      "similarity", "https://aclanthology.org/D14-1034", ("2014-01-01", "2014-12-31"), (_BAKER,)),
-)  # fmt: skip
+    WordSimilaritySet(
+        "WS-353-All",
+        "EN-WS-353-ALL.txt",
+        "WordSim-353: 353 English noun pairs rated for relatedness",
+        "https://doi.org/10.1145/503104.503110",
+        ("2001-01-01", "2002-12-31"),
+        (_FINKELSTEIN,),
+    ),
+    WordSimilaritySet(
+        "WS-353-Rel",
+        "EN-WS-353-REL.txt",
+        "the relatedness subset of WordSim-353 (Agirre et al., 2009): 252 pairs",
+        "https://aclanthology.org/N09-1003",
+        ("2001-01-01", "2009-12-31"),
+        (_FINKELSTEIN, _AGIRRE),
+    ),
+    WordSimilaritySet(
+        "WS-353-Sim",
+        "EN-WS-353-SIM.txt",
+        "the similarity subset of WordSim-353 (Agirre et al., 2009): 203 pairs",
+        "https://aclanthology.org/N09-1003",
+        ("2001-01-01", "2009-12-31"),
+        (_FINKELSTEIN, _AGIRRE),
+    ),
+    WordSimilaritySet(
+        "RW-STANFORD",
+        "EN-RW-STANFORD.txt",
+        "Stanford Rare Words: 2,034 pairs of rare, often morphologically complex words rated for similarity",
+        "https://aclanthology.org/W13-3512",
+        ("2013-01-01", "2013-12-31"),
+        (_LUONG,),
+    ),
+    WordSimilaritySet(
+        "MEN-TR-3K",
+        "EN-MEN-TR-3k.txt",
+        "MEN: 3,000 pairs of frequent words rated for relatedness by comparative judgements (0-50)",
+        "https://doi.org/10.1613/jair.4135",
+        ("2012-01-01", "2014-12-31"),
+        (_BRUNI,),
+    ),
+    WordSimilaritySet(
+        "MTurk-287",
+        "EN-MTurk-287.txt",
+        "MTurk-287: 287 word pairs rated for relatedness by Mechanical Turk workers",
+        "https://doi.org/10.1145/1963405.1963455",
+        ("2011-01-01", "2011-12-31"),
+        (_RADINSKY,),
+    ),
+    WordSimilaritySet(
+        "MTurk-771",
+        "EN-MTurk-771.txt",
+        "MTurk-771: 771 word pairs rated for relatedness by Mechanical Turk workers",
+        "https://doi.org/10.1145/2339530.2339751",
+        ("2012-01-01", "2012-12-31"),
+        (_HALAWI,),
+    ),
+    WordSimilaritySet(
+        "SimLex-999",
+        "EN-SIMLEX-999.txt",
+        "SimLex-999: 999 noun, verb and adjective pairs rated for genuine similarity (not relatedness)",
+        "https://aclanthology.org/J15-4004",
+        ("2014-01-01", "2015-12-31"),
+        (_HILL,),
+    ),
+    WordSimilaritySet(
+        "SimVerb-3500",
+        "EN-SimVerb-3500.txt",
+        "SimVerb-3500: 3,500 verb pairs rated for similarity",
+        "https://aclanthology.org/D16-1235",
+        ("2016-01-01", "2016-12-31"),
+        (_GERZ,),
+    ),
+    WordSimilaritySet(
+        "MC-30",
+        "EN-MC-30.txt",
+        "Miller & Charles: 30 noun pairs (a subset of RG-65) rated for similarity",
+        "https://doi.org/10.1080/01690969108406936",
+        ("1991-01-01", "1991-12-31"),
+        (_MILLER,),
+    ),
+    WordSimilaritySet(
+        "RG-65",
+        "EN-RG-65.txt",
+        "Rubenstein & Goodenough: 65 noun pairs rated for synonymy",
+        "https://doi.org/10.1145/365628.365657",
+        ("1965-01-01", "1965-12-31"),
+        (_RUBENSTEIN,),
+    ),
+    WordSimilaritySet(
+        "YP-130",
+        "EN-YP-130.txt",
+        "Yang & Powers: 130 verb pairs rated for similarity",
+        "https://www.fi.muni.cz/gwc2006/proc/GWC2006.pdf",
+        ("2006-01-01", "2006-12-31"),
+        (_YANG,),
+    ),
+    WordSimilaritySet(
+        "VERB-143",
+        "EN-VERB-143.txt",
+        "Baker et al.'s verb set: 144 verb pairs rated for similarity",
+        "https://aclanthology.org/D14-1034",
+        ("2014-01-01", "2014-12-31"),
+        (_BAKER,),
+    ),
+)
 TASK_NAMES: tuple[str, ...] = tuple(s.task for s in SETS)
 BY_TASK: dict[str, WordSimilaritySet] = {s.task: s for s in SETS}
 LICENSE_FILE = "LICENSE_eval-word-vectors_MIT.txt"
@@ -314,8 +386,10 @@ def card_metadata(report: dict[str, int]) -> dict:
 def card_body(report: dict[str, int]) -> str:
     from string import Template
 
-    lines = ["| config | source file | pairs | words | w1 = w2 | repeated pairs | reference |",
-             "|---|---|---:|---:|---:|---:|---|"]  # fmt: skip
+    lines = [
+        "| config | source file | pairs | words | w1 = w2 | repeated pairs | reference |",
+        "|---|---|---:|---:|---:|---:|---|",
+    ]
     for entry in SETS:
         t = entry.task
         lines.append(

@@ -68,8 +68,11 @@ def rst_paragraphs(text: str) -> list[str]:
             else:
                 continue
         stripped = line.strip()
-        if not stripped or stripped.startswith(("..", "|", "+-", "=", "-", "*", "#", "~", "^", ":")) \
-                or re.fullmatch(r"[=\-~^\"*#+`]{3,}", stripped):  # fmt: skip
+        if (
+            not stripped
+            or stripped.startswith(("..", "|", "+-", "=", "-", "*", "#", "~", "^", ":"))
+            or re.fullmatch(r"[=\-~^\"*#+`]{3,}", stripped)
+        ):
             if paragraph:
                 out.append(" ".join(paragraph))
                 paragraph = []
@@ -168,8 +171,10 @@ def part_files(part: dict[str, Any]) -> list[Path]:
     found = sorted({Path(p) for pattern in part["files"] for p in glob.glob(pattern, recursive=True)})
     found = [p for p in found if not any(x in str(p) for x in exclude)]
     if not found:
-        raise InputError(f"corpus part {part['name']}: no file matches {', '.join(part['files'])} "
-                         f"(apt-get install {part['debian_package']})")  # fmt: skip
+        raise InputError(
+            f"corpus part {part['name']}: no file matches {', '.join(part['files'])} "
+            f"(apt-get install {part['debian_package']})"
+        )
     return found
 
 

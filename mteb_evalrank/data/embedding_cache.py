@@ -82,11 +82,18 @@ def cached_embeddings(
             variant = hashlib.sha256(np.round(probe, 2).tobytes()).hexdigest()[:8]
             logger.warning(
                 "cached embeddings %s do not match this model's output (a variant with the same name and "
-                "revision?); using a separate cache entry (%s).", final, variant,
+                "revision?); using a separate cache entry (%s).",
+                final,
+                variant,
             )
             return cached_embeddings(
-                encode_block, texts, key=f"{key}-v{variant}", root=root, block_size=block_size,
-                progress=progress, verify=verify,
+                encode_block,
+                texts,
+                key=f"{key}-v{variant}",
+                root=root,
+                block_size=block_size,
+                progress=progress,
+                verify=verify,
             )
     # one writer per cache entry: a second process (two runs of one model at once) waits here, then
     # finds the finished file instead of writing into the same .partial
@@ -211,5 +218,10 @@ def encode_corpus(
         return encode_block(list(texts))
     fingerprint = fingerprint or corpus_fingerprint(texts)
     return cached_embeddings(
-        encode_block, texts, key=cache_key(name, revision, fingerprint), root=root, block_size=block_size, progress=progress
+        encode_block,
+        texts,
+        key=cache_key(name, revision, fingerprint),
+        root=root,
+        block_size=block_size,
+        progress=progress,
     )

@@ -163,7 +163,9 @@ class EmbeddingStore:
         if vectors.ndim == 1:
             vectors = vectors[None, :]
         if vectors.shape != (len(keys), self.dim):
-            raise InputError(f"embedding cache: got vectors of shape {vectors.shape} for {len(keys)} texts of dim {self.dim}.")
+            raise InputError(
+                f"embedding cache: got vectors of shape {vectors.shape} for {len(keys)} texts of dim {self.dim}."
+            )
         for key, row in zip(keys, vectors):
             if key in self._index or key in self._pending_set:
                 continue
@@ -231,7 +233,12 @@ def open_store(directory: str | Path, *, model: str, revision: str, layout: Sequ
     """The process-wide store of a folder (one instance per folder, so all tasks share its index)."""
     path = Path(directory).resolve()
     store = _OPEN.get(path)
-    if store is None or store.identity != {"model": model, "revision": revision, "layout": list(layout), "dim": int(dim)}:
+    if store is None or store.identity != {
+        "model": model,
+        "revision": revision,
+        "layout": list(layout),
+        "dim": int(dim),
+    }:
         store = EmbeddingStore(path, model=model, revision=revision, layout=layout, dim=dim)
         _OPEN[path] = store
     else:

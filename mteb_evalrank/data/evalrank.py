@@ -49,9 +49,7 @@ class EvalRankData:
             raise InputError(f"{name}: {len(sources)} source labels for {len(queries)} pairs.")
         bad_text = [i for i, t in enumerate(texts) if not isinstance(t, str) or not t.strip()]
         if bad_text:
-            raise InputError(
-                f"{name}: {len(bad_text)} background items are empty or not text (rows {bad_text[:3]})."
-            )
+            raise InputError(f"{name}: {len(bad_text)} background items are empty or not text (rows {bad_text[:3]}).")
         index = {t: i for i, t in enumerate(texts)}
         if len(index) != len(texts):
             dupes = [t for t, c in Counter(texts).items() if c > 1]

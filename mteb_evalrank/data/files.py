@@ -266,9 +266,7 @@ def _in_result_folder(path: Path) -> bool:
 def _check_not_protected(path: Path, what: str) -> None:
     reason = protected_file_reason(path)
     if reason is not None:
-        raise InputError(
-            f"{what} {path} is {reason}; an output option never writes over it. Give another file name."
-        )
+        raise InputError(f"{what} {path} is {reason}; an output option never writes over it. Give another file name.")
 
 
 def check_name_lengths(path: Path, what: str) -> None:
@@ -398,8 +396,10 @@ def check_inputs_are_not_outputs(
                 raise InputError(
                     f"{out_option} {out} contains the input {in_option} {given}; write the output elsewhere."
                 )
-            if in_is_dir and _inside(real_out, real_in) and (
-                kind == "folder" or Path(real_out).suffix.lower() in _READ_BY_WALKS
+            if (
+                in_is_dir
+                and _inside(real_out, real_in)
+                and (kind == "folder" or Path(real_out).suffix.lower() in _READ_BY_WALKS)
             ):
                 if kind == "file":
                     _check_not_protected(Path(out), f"{out_option} file")  # the more telling message first

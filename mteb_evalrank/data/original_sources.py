@@ -188,11 +188,22 @@ def load_registry(path: str | os.PathLike = REGISTRY_FILE) -> tuple[SourceFile, 
                 archives[name] = Archive(name, tuple(rest), pinned(sha), pinned(size, int))
             elif kind == "file":
                 datasets, *urls = rest
-                entries.append(SourceFile(name, tuple(urls), pinned(sha), pinned(size, int), tuple(datasets.split(","))))
+                entries.append(
+                    SourceFile(name, tuple(urls), pinned(sha), pinned(size, int), tuple(datasets.split(",")))
+                )
             elif kind == "member":
                 datasets, archive, member = rest
-                entries.append(SourceFile(name, (), pinned(sha), pinned(size, int), tuple(datasets.split(",")),
-                                          archive=archives[archive], member=member))  # fmt: skip
+                entries.append(
+                    SourceFile(
+                        name,
+                        (),
+                        pinned(sha),
+                        pinned(size, int),
+                        tuple(datasets.split(",")),
+                        archive=archives[archive],
+                        member=member,
+                    )
+                )
             else:
                 raise ValueError(f"unknown record kind {kind!r}")
         except (ValueError, KeyError) as exc:
@@ -218,7 +229,12 @@ DATASETS: dict[str, str] = {
 }
 #: What :func:`download_sources` fetches by default: every dataset whose files are all pinned (not HEROS).
 DEFAULT_DATASETS: tuple[str, ...] = (
-    "evalrank-word", "evalrank-sent", "n2o-corpus", "sts-senteval", "senteval-downstream", "word-similarity",
+    "evalrank-word",
+    "evalrank-sent",
+    "n2o-corpus",
+    "sts-senteval",
+    "senteval-downstream",
+    "word-similarity",
 )
 #: Destination of the STR csv (its text is restored from it when the published dataset is used).
 STR_DEST = "sts_senteval/STR/sem_text_rel_ranked.csv"
@@ -361,8 +377,10 @@ def _present(root: Path, entry: SourceFile) -> bool:
 
 def _offline_message(missing: Sequence[SourceFile]) -> str:
     names = sorted({n for e in missing for n in e.datasets})
-    var = f"{OFFLINE_ENV}={os.environ.get(OFFLINE_ENV)}" if os.environ.get(OFFLINE_ENV, "").strip() else (
-        f"{HF_OFFLINE_ENV}={os.environ.get(HF_OFFLINE_ENV)}"
+    var = (
+        f"{OFFLINE_ENV}={os.environ.get(OFFLINE_ENV)}"
+        if os.environ.get(OFFLINE_ENV, "").strip()
+        else (f"{HF_OFFLINE_ENV}={os.environ.get(HF_OFFLINE_ENV)}")
     )
     return (
         f"Offline ({var}): {len(missing)} source file(s) of {', '.join(names)} are not downloaded, e.g. "
@@ -404,12 +422,20 @@ class _Downloader:
             from tqdm.auto import tqdm
 
             # a total > 0 from the start: pooch tests the bar's truth value, which tqdm refuses without a total
-            bar = tqdm(total=self.size or 1, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,
-                       desc=f"mteb-evalrank: {self.label}", dynamic_ncols=True)  # fmt: skip
+            bar = tqdm(
+                total=self.size or 1,
+                unit="B",
+                unit_scale=True,
+                unit_divisor=1024,
+                file=sys.stderr,
+                desc=f"mteb-evalrank: {self.label}",
+                dynamic_ncols=True,
+            )
         http = pooch.HTTPDownloader(
-            progressbar=bar if bar is not None else False, timeout=self.timeout,
+            progressbar=bar if bar is not None else False,
+            timeout=self.timeout,
             headers={"User-Agent": _USER_AGENT, "Accept-Encoding": "identity"},
-        )  # fmt: skip
+        )
         try:
             http(url, output_file, pup)
         except requests.HTTPError as exc:
@@ -449,8 +475,18 @@ def _download_missing(
         print(f"mteb-evalrank: downloading {len(missing)} source file(s) into {root}", file=sys.stderr)
     with _quiet_pooch():
         for entry in plain:
-            _fetch(root, entry.dest, entry.sha256, entry.size, entry.urls, mirror, entry.dest,
-                   progress=progress, timeout=timeout, retries=retries)  # fmt: skip
+            _fetch(
+                root,
+                entry.dest,
+                entry.sha256,
+                entry.size,
+                entry.urls,
+                mirror,
+                entry.dest,
+                progress=progress,
+                timeout=timeout,
+                retries=retries,
+            )
         for archive, members in archives.items():
             _fetch_archive(root, archive, members, mirror, progress=progress, timeout=timeout, retries=retries)
 
@@ -463,9 +499,19 @@ def _failure_message(what: str, errors: list[str]) -> str:
 
 
 def _fetch(
-    root: Path, fname: str, sha256: str | None, size: int | None, urls: Sequence[str], mirror: str | None,
-    what: str, *, progress: bool, timeout: float, retries: int, processor=None,
-) -> None:  # fmt: skip
+    root: Path,
+    fname: str,
+    sha256: str | None,
+    size: int | None,
+    urls: Sequence[str],
+    mirror: str | None,
+    what: str,
+    *,
+    progress: bool,
+    timeout: float,
+    retries: int,
+    processor=None,
+) -> None:
     """Fetch ``fname`` into ``root`` with pooch from the first of ``urls`` that works (checked, retried)."""
     import pooch
     import requests
@@ -492,15 +538,32 @@ def _fetch(
 
 
 def _fetch_archive(
-    root: Path, archive: Archive, members: list[SourceFile], mirror: str | None, *,
-    progress: bool, timeout: float, retries: int,
-) -> None:  # fmt: skip
+    root: Path,
+    archive: Archive,
+    members: list[SourceFile],
+    mirror: str | None,
+    *,
+    progress: bool,
+    timeout: float,
+    retries: int,
+) -> None:
     """Fetch ``archive`` with pooch, extract ``members`` with its Untar/Unzip processor, check and place them."""
     fname = f"{_ARCHIVE_DIR}/{archive.name}"
     what = f"{', '.join(m.dest for m in members)} (from the archive {archive.name})"
     try:
-        _fetch(root, fname, archive.sha256, archive.size, archive.urls, mirror, what, progress=progress, timeout=timeout,
-               retries=retries, processor=_Extract(root, members))  # fmt: skip
+        _fetch(
+            root,
+            fname,
+            archive.sha256,
+            archive.size,
+            archive.urls,
+            mirror,
+            what,
+            progress=progress,
+            timeout=timeout,
+            retries=retries,
+            processor=_Extract(root, members),
+        )
     finally:
         shutil.rmtree(root / _ARCHIVE_DIR, ignore_errors=True)
 

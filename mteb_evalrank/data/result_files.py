@@ -90,8 +90,9 @@ def read_model_meta(revision_folder: str | Path, *, strict: bool = False, mteb_s
     except json.JSONDecodeError as exc:
         if not strict:
             return None
-        raise InputError(f"{path}: malformed {MODEL_META} (not JSON: {exc.msg}, line {exc.lineno} column "
-                         f"{exc.colno}); {fix}") from None  # fmt: skip
+        raise InputError(
+            f"{path}: malformed {MODEL_META} (not JSON: {exc.msg}, line {exc.lineno} column {exc.colno}); {fix}"
+        ) from None
     except (OSError, InputError) as exc:
         if not strict:
             return None
@@ -108,7 +109,9 @@ def read_model_meta(revision_folder: str | Path, *, strict: bool = False, mteb_s
     elif not isinstance(meta.get("name"), str) or "/" not in meta["name"]:
         problem = f"'name' must be an 'org/name' string, not {meta.get('name')!r}"
     elif "revision" not in meta or not (meta["revision"] is None or isinstance(meta["revision"], str)):
-        problem = "no 'revision'" if "revision" not in meta else f"'revision' must be a string, not {meta['revision']!r}"
+        problem = (
+            "no 'revision'" if "revision" not in meta else f"'revision' must be a string, not {meta['revision']!r}"
+        )
     if problem:
         raise InputError(f"{path}: malformed {MODEL_META} ({problem}); {fix}")
     return meta
@@ -179,5 +182,16 @@ def task_result_files(folder: str | Path, task: str) -> list[Path]:
     return regular_files(sorted(root.rglob(f"{task}.json")), what="result file")
 
 
-__all__ = ["MODEL_META", "RUN_SETTINGS", "ResultIdentity", "has_result", "model_name_from_folder", "read_model_meta",
-           "result_identity", "results_root", "revision_folders", "task_result_files", "walk_result_files"]
+__all__ = [
+    "MODEL_META",
+    "RUN_SETTINGS",
+    "ResultIdentity",
+    "has_result",
+    "model_name_from_folder",
+    "read_model_meta",
+    "result_identity",
+    "results_root",
+    "revision_folders",
+    "task_result_files",
+    "walk_result_files",
+]

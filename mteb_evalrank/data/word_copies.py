@@ -101,8 +101,11 @@ def check_copies(sets: dict[str, Any] | None = None, *, n_words: int = 1000, thr
             r = similarity_structure_correlation(mats[a][chosen], mats[b][chosen])
             row = None
             ta, tb = sets[a], sets[b]
-            if isinstance(ta, word_zoo.SubwordVectors) and isinstance(tb, word_zoo.SubwordVectors) \
-                    and ta.matrix.shape == tb.matrix.shape:  # fmt: skip
+            if (
+                isinstance(ta, word_zoo.SubwordVectors)
+                and isinstance(tb, word_zoo.SubwordVectors)
+                and ta.matrix.shape == tb.matrix.shape
+            ):
                 row = median_row_cosine(ta.matrix, tb.matrix)
             pairs.append({"a": a, "b": b, "r": r, "row_cosine": row, "copy": r >= threshold or (row or 0) >= threshold})
     return {"words": int(len(chosen)), "threshold": threshold, "pairs": pairs, "sets": names}
@@ -112,9 +115,11 @@ def format_copies(report: dict[str, Any], *, show_above: float = 0.5) -> str:
     """The pairs with r >= ``show_above`` (and every copy), then each set's closest other set."""
     pairs = sorted(report["pairs"], key=lambda p: -p["r"])
     shown = [p for p in pairs if p["r"] >= show_above or p["copy"]]
-    lines = [f"copy check on {report['words']} frequent words known to all {len(report['sets'])} sets "
-             f"(similarity-structure correlation r; copy if r or the token tables' median row cosine >= "
-             f"{report['threshold']}); {len(shown)} of {len(pairs)} pairs have r >= {show_above}:"]  # fmt: skip
+    lines = [
+        f"copy check on {report['words']} frequent words known to all {len(report['sets'])} sets "
+        f"(similarity-structure correlation r; copy if r or the token tables' median row cosine >= "
+        f"{report['threshold']}); {len(shown)} of {len(pairs)} pairs have r >= {show_above}:"
+    ]
     for p in shown:
         row = f"  row cosine {p['row_cosine']:.4f}" if p["row_cosine"] is not None else ""
         lines.append(f"  r={p['r']:.4f}{row}  {p['a']}  vs  {p['b']}" + ("   <- COPY" if p["copy"] else ""))

@@ -33,7 +33,9 @@ MIN_LINE_TOKENS = 3
 
 def _dpkg_version(package: str) -> str | None:
     try:
-        done = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            ["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=False
+        )
     except OSError:
         return None
     return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
@@ -53,8 +55,10 @@ def corpus_file(name: str) -> tuple[Path, dict[str, Any]]:
             if have is None:
                 raise InputError(f"corpus {name}: Debian package {pkg} is not installed: {entry['install']}")
             if pkg == part["debian_package"] and have != part["version"]:
-                raise InputError(f"corpus {name}: {pkg} {have} is installed, the recipe pins {part['version']} "
-                                 "(another text): install that version or update the pin in catalogue.json")  # fmt: skip
+                raise InputError(
+                    f"corpus {name}: {pkg} {have} is installed, the recipe pins {part['version']} "
+                    "(another text): install that version or update the pin in catalogue.json"
+                )
             versions[pkg] = have
     digest = hashlib.sha256(json.dumps(entry, sort_keys=True).encode()).hexdigest()[:12]
     folder = word_zoo.word_models_root() / "corpora" / name / digest
@@ -119,9 +123,11 @@ def read_kjv(part: dict[str, Any]) -> Iterator[str]:
 
 #: a corpus part's ``reader`` → the function that yields its lines
 READERS: dict[str, Callable[[dict[str, Any]], Iterator[str]]] = {
-    "dictd": read_gcide, "wordnet": read_wordnet, "kjv": read_kjv,
+    "dictd": read_gcide,
+    "wordnet": read_wordnet,
+    "kjv": read_kjv,
     **{name: doc_corpora.read_sentences for name in doc_corpora.READERS},
-}  # fmt: skip
+}
 
 
 def _read_part(part: dict[str, Any]) -> Iterator[str]:

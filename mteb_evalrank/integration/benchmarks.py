@@ -105,12 +105,18 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("EvalRank sentence", "EvalRank sentence level: MRR of the partner sentence among the pool", ("EvalRankSent",)),
     ("HEROS", "HEROS minimal pairs: normalised cosine", ("HEROS",)),
     ("N2O", "N2O needle test: MRR of the paraphrase among the corpus", ("N2O",)),
-    ("Baselines: STS", "Sentence-similarity baselines (Spearman): STS12-16, STS-B, SICK-R, STR",
-     tuple(SIMILARITY_BASELINES)),
-    ("Baselines: word similarity", "Word-similarity baselines (Spearman): the 13 sets of the EvalRank toolkit",
-     (*WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS)),
+    (
+        "Baselines: STS",
+        "Sentence-similarity baselines (Spearman): STS12-16, STS-B, SICK-R, STR",
+        tuple(SIMILARITY_BASELINES),
+    ),
+    (
+        "Baselines: word similarity",
+        "Word-similarity baselines (Spearman): the 13 sets of the EvalRank toolkit",
+        (*WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS),
+    ),
     ("Downstream", "SentEval downstream transfer tasks and SciCite (accuracy)", tuple(DOWNSTREAM_TASKS)),
-)  # fmt: skip
+)
 
 
 def evaluation_grouping(tasks: list[Any]):
@@ -185,7 +191,9 @@ def build_benchmarks() -> list[Any]:
         "intrinsic scores (EvalRankWord, EvalRankSent, HEROS, STS12-16, STS-B, SICK-R, STR) and the downstream "
         "scores they should predict (MR, CR, SUBJ, MPQA, SST-2, SST-5, TREC, MRPC, SICK-E, SciCite). Run it for "
         "many models (`mteb-evalrank study`), then correlate intrinsic with downstream scores across models.\n- "
-        + "\n- ".join(PAPERS[k]["description"] + f" ({PAPERS[k]['reference']})" for k in ("EvalRank", "HEROS", "SentEval")),
+        + "\n- ".join(
+            PAPERS[k]["description"] + f" ({PAPERS[k]['reference']})" for k in ("EvalRank", "HEROS", "SentEval")
+        ),
         reference=PAPERS["EvalRank"]["reference"],
         citation=_citation(EVALRANK_CITATION, HEROS_CITATION, SENTEVAL_CITATION),
     )

@@ -97,8 +97,7 @@ def check_embeddings(
         raise InputError(f"{source}: expected a 2-D embedding matrix, got shape {arr.shape}.")
     if n_rows is not None and arr.shape[0] != n_rows:
         raise InputError(
-            f"{source}: returned {arr.shape[0]} embeddings for {n_rows} inputs "
-            "(one row per input text is required)."
+            f"{source}: returned {arr.shape[0]} embeddings for {n_rows} inputs (one row per input text is required)."
         )
     if arr.shape[1] == 0:
         raise InputError(f"{source}: embeddings have dimension 0.")
@@ -116,7 +115,6 @@ def check_embeddings(
         zero = ~arr.any(axis=1)
         if zero.any():
             raise InputError(
-                f"{source}: {int(zero.sum())} embeddings are all-zero vectors (cosine is undefined): "
-                f"{_rows(zero)}."
+                f"{source}: {int(zero.sum())} embeddings are all-zero vectors (cosine is undefined): {_rows(zero)}."
             )
     return np.ascontiguousarray(arr)

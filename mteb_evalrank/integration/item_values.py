@@ -144,14 +144,32 @@ def read_items(path: Path | str) -> dict[tuple[str, str], SubsetItems]:
         prefix = f"{key}/"
         values = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix) and k[len(prefix) :] != GROUPS}
         out[(split, subset)] = SubsetItems(
-            values=values, digest=str(entry["digest"]), groups=arrays.get(f"{key}/{GROUPS}"), scores=dict(entry.get("scores", {}))
+            values=values,
+            digest=str(entry["digest"]),
+            groups=arrays.get(f"{key}/{GROUPS}"),
+            scores=dict(entry.get("scores", {})),
         )
     return out
 
 
 def scores_of(scores: Mapping[str, Any], keys: Iterable[str]) -> dict[str, float]:
     """The plain float scores among ``keys`` (what :attr:`SubsetItems.scores` keeps)."""
-    return {k: float(scores[k]) for k in keys if isinstance(scores.get(k), (int, float)) and not isinstance(scores.get(k), bool)}
+    return {
+        k: float(scores[k])
+        for k in keys
+        if isinstance(scores.get(k), (int, float)) and not isinstance(scores.get(k), bool)
+    }
 
 
-__all__ = ["GROUPS", "SUFFIX", "SubsetItems", "flush", "forget", "items_digest", "items_path", "read_items", "record", "scores_of"]
+__all__ = [
+    "GROUPS",
+    "SUFFIX",
+    "SubsetItems",
+    "flush",
+    "forget",
+    "items_digest",
+    "items_path",
+    "read_items",
+    "record",
+    "scores_of",
+]

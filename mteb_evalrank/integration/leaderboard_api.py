@@ -106,8 +106,12 @@ def patch_frames_module(frames_module) -> None:
     try:
         loaded = _loaded(folder)
     except InputError as exc:
-        print(f"mteb-evalrank: error: {exc} (MTEB's API backend on {folder}, CACHE_REPO empty: the folder's own "
-              "results only)", file=sys.stderr, flush=True)  # fmt: skip
+        print(
+            f"mteb-evalrank: error: {exc} (MTEB's API backend on {folder}, CACHE_REPO empty: the folder's own "
+            "results only)",
+            file=sys.stderr,
+            flush=True,
+        )
         raise SystemExit(2) from None
 
     @functools.cache
@@ -143,7 +147,9 @@ def api_app(folder: str | Path):
     try:
         import mteb.api.app as app_module
     except ImportError as exc:
-        raise InputError(f"MTEB's API backend needs mteb[api]: pip install 'mteb-evalrank[leaderboard]' ({exc})") from None
+        raise InputError(
+            f"MTEB's API backend needs mteb[api]: pip install 'mteb-evalrank[leaderboard]' ({exc})"
+        ) from None
     return app_module.app, loaded
 
 
@@ -162,9 +168,13 @@ def serve_api(folder: str | Path, host: str = "127.0.0.1", port: int = 8000, on_
 
     unregistered = [m for m in loaded.models if not m.registered]
     if unregistered:
-        on_ready(f"{len(unregistered)} model(s) not in MTEB's registry, listed as '... {NOT_IN_REGISTRY}': "
-                 + ", ".join(sorted(m.name for m in unregistered)))  # fmt: skip
+        on_ready(
+            f"{len(unregistered)} model(s) not in MTEB's registry, listed as '... {NOT_IN_REGISTRY}': "
+            + ", ".join(sorted(m.name for m in unregistered))
+        )
     base = f"http://{host}:{port}"
-    on_ready(f"MTEB's API backend on {loaded.folder}: {base}{API_PREFIX}/benchmarks/{quote(EVALRANK_NAME)}/scores "
-             f"(all endpoints: {base}/docs)")  # fmt: skip
+    on_ready(
+        f"MTEB's API backend on {loaded.folder}: {base}{API_PREFIX}/benchmarks/{quote(EVALRANK_NAME)}/scores "
+        f"(all endpoints: {base}/docs)"
+    )
     uvicorn.run(app, host=host, port=port, log_level="info")

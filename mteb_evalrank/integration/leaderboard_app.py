@@ -162,7 +162,9 @@ class _AfterImportLoader(importlib.abc.Loader):
         except Exception as exc:  # noqa: BLE001 - the leaderboard must open even if the plugin's part cannot
             import warnings
 
-            warnings.warn(f"mteb-evalrank: leaderboard hook for {self._name} failed: {exc!r}", RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"mteb-evalrank: leaderboard hook for {self._name} failed: {exc!r}", RuntimeWarning, stacklevel=2
+            )
 
     def __getattr__(self, name):
         return getattr(self._wrapped, name)
@@ -238,8 +240,10 @@ def _unreadable_file(files: list[Path], exc: Exception) -> str:
             mteb.TaskResult.from_disk(path)
         except Exception as file_exc:  # noqa: BLE001 - reported, nothing else read from it
             first = (str(file_exc).strip().splitlines() or [type(file_exc).__name__])[0]
-            return (f"{path}: not an MTEB result file ({type(file_exc).__name__}: {first[:200]}); fix it, or move it "
-                    "out of the results folder")  # fmt: skip
+            return (
+                f"{path}: not an MTEB result file ({type(file_exc).__name__}: {first[:200]}); fix it, or move it "
+                "out of the results folder"
+            )
     first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     return f"MTEB could not read the results ({type(exc).__name__}: {first[:200]})"
 
@@ -341,7 +345,9 @@ def prepare_leaderboard_cache(folder: str | Path) -> PreparedLeaderboard:
         notes.append(f"not shown ({not_shown}); the files are left as they are")
     for name in sorted({m.name for m in models if not m.registered and " @ " in m.display}):
         revs = sorted(str(m.revision) for m in models if m.name == name)
-        notes.append(f"{name}: results of {len(revs)} revisions ({', '.join(revs)}), one row each ('{name} @ REVISION')")
+        notes.append(
+            f"{name}: results of {len(revs)} revisions ({', '.join(revs)}), one row each ('{name} @ REVISION')"
+        )
     return PreparedLeaderboard(path=path, rows=rows, models=models, notes=notes)
 
 
@@ -378,10 +384,15 @@ def _parquet_models(parquet: Path) -> dict[str, set[str]]:
             return {row[0]: set(row[1]) for row in groups.iter_rows()}
         frames = BenchmarkResults.load_leaderboard_cache(parquet)
     except Exception as exc:  # noqa: BLE001 - a damaged file: say what to run
-        raise InputError(f"{parquet}: cannot read the leaderboard file ({type(exc).__name__}); write it again with "
-                         f"`mteb-evalrank leaderboard {parquet.parent.parent} --prepare-only`") from None  # fmt: skip
-    return {name: set(f["model_name"].unique().to_list()) for name, f in frames.items()
-            if not f.is_empty() and "model_name" in f.columns}  # fmt: skip
+        raise InputError(
+            f"{parquet}: cannot read the leaderboard file ({type(exc).__name__}); write it again with "
+            f"`mteb-evalrank leaderboard {parquet.parent.parent} --prepare-only`"
+        ) from None
+    return {
+        name: set(f["model_name"].unique().to_list())
+        for name, f in frames.items()
+        if not f.is_empty() and "model_name" in f.columns
+    }
 
 
 def _plugin_results(folder: Path) -> bool:
@@ -438,8 +449,10 @@ def before_app(cache, *, rebuild: bool, cache_repo_id: str | None) -> str | None
         return cache_repo_id
     models = _parquet_models(parquet)
     if not models:
-        raise InputError(f"{parquet} holds no result: run `mteb-evalrank leaderboard {folder} --prepare-only` after "
-                         f"`mteb-evalrank run ... --output-folder {folder}`")  # fmt: skip
+        raise InputError(
+            f"{parquet} holds no result: run `mteb-evalrank leaderboard {folder} --prepare-only` after "
+            f"`mteb-evalrank run ... --output-folder {folder}`"
+        )
     from mteb.models.model_implementations import MODEL_REGISTRY
 
     missing = sorted({m for names in models.values() for m in names if m not in MODEL_REGISTRY})
@@ -450,8 +463,12 @@ def before_app(cache, *, rebuild: bool, cache_repo_id: str | None) -> str | None
         )
     if not models.get(app_module.DEFAULT_BENCHMARK_NAME):
         name = opening_benchmark(models)
-        print(f"mteb-evalrank: {folder} has no result for {app_module.DEFAULT_BENCHMARK_NAME}; the leaderboard opens on "
-              f"{name}", file=sys.stderr, flush=True)  # fmt: skip
+        print(
+            f"mteb-evalrank: {folder} has no result for {app_module.DEFAULT_BENCHMARK_NAME}; the leaderboard opens on "
+            f"{name}",
+            file=sys.stderr,
+            flush=True,
+        )
         _set_default_benchmark(name)
     return cache_repo_id
 
@@ -472,7 +489,9 @@ def wrap_app_module(app_module) -> None:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         params = bound.arguments
-        params["cache_repo_id"] = before_app(params["cache"], rebuild=params["rebuild"], cache_repo_id=params["cache_repo_id"])
+        params["cache_repo_id"] = before_app(
+            params["cache"], rebuild=params["rebuild"], cache_repo_id=params["cache_repo_id"]
+        )
         return original(*bound.args, **bound.kwargs)
 
     get_leaderboard_app.__mteb_evalrank__ = True
@@ -516,12 +535,16 @@ def leaderboard_app(folder: str | Path, default_benchmark: str | None = None):
     try:
         import mteb.leaderboard.app as app_module
     except ImportError as exc:
-        raise InputError(f"the leaderboard needs MTEB's Gradio app: pip install 'mteb-evalrank[leaderboard]' ({exc})") from None
+        raise InputError(
+            f"the leaderboard needs MTEB's Gradio app: pip install 'mteb-evalrank[leaderboard]' ({exc})"
+        ) from None
     if default_benchmark is None:
         default_benchmark = opening_benchmark(prepared.rows)
     elif default_benchmark not in prepared.rows:
-        raise InputError(f"{folder} has no result for a task of {default_benchmark}; benchmarks with results: "
-                         f"{', '.join(sorted(prepared.rows))}")  # fmt: skip
+        raise InputError(
+            f"{folder} has no result for a task of {default_benchmark}; benchmarks with results: "
+            f"{', '.join(sorted(prepared.rows))}"
+        )
     _set_default_benchmark(default_benchmark)
     cache = mteb.ResultCache(prepared.path.parent.parent)
     return app_module.get_leaderboard_app(cache, rebuild=False, cache_repo_id=None), prepared
@@ -543,22 +566,28 @@ def check_port(host: str, port: int) -> None:
             with socket.socket(family, kind, proto) as free:
                 free.bind((address[0], 0, *address[2:]))
                 other = free.getsockname()[1]
-            raise InputError(f"cannot serve on {host}:{port} ({exc.strerror or exc}): the port is taken; pass another "
-                             f"--port, e.g. --port {other}") from None  # fmt: skip
+            raise InputError(
+                f"cannot serve on {host}:{port} ({exc.strerror or exc}): the port is taken; pass another "
+                f"--port, e.g. --port {other}"
+            ) from None
 
 
-def launch(folder: str | Path, host: str = "127.0.0.1", port: int = 7860, default_benchmark: str | None = None,
-           on_ready=print) -> None:  # fmt: skip
+def launch(
+    folder: str | Path, host: str = "127.0.0.1", port: int = 7860, default_benchmark: str | None = None, on_ready=print
+) -> None:
     """Serve :func:`leaderboard_app` on ``host:port`` until interrupted (as ``mteb leaderboard`` does).
     ``on_ready`` gets each line to show the user (notes, then the address)."""
     check_port(host, port)  # before the app is built: a taken port fails at once
     app, prepared = leaderboard_app(folder, default_benchmark)
     import gradio as gr  # installed: leaderboard_app imported MTEB's app
+
     for note in prepared.notes:
         on_ready(f"note: {note}")
     if prepared.unregistered:
-        on_ready(f"{len(prepared.unregistered)} model(s) not in MTEB's registry, listed as '... {NOT_IN_REGISTRY}': "
-                 + ", ".join(sorted(m.name for m in prepared.unregistered)))  # fmt: skip
+        on_ready(
+            f"{len(prepared.unregistered)} model(s) not in MTEB's registry, listed as '... {NOT_IN_REGISTRY}': "
+            + ", ".join(sorted(m.name for m in prepared.unregistered))
+        )
     name = _current_default()
     on_ready(f"MTEB leaderboard on {folder}: http://{host}:{port}/?benchmark_name={quote(name)}")
     try:

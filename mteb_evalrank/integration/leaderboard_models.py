@@ -121,24 +121,48 @@ def build_meta(fields: dict[str, Any]):
     from mteb.models import ModelMeta
 
     common = dict(
-        loader=None, name=fields["name"], revision=fields["revision"], release_date=None, languages=None,
-        n_parameters=fields.get("n_parameters"), n_embedding_parameters=fields.get("n_embedding_parameters"),
-        memory_usage_mb=None, max_tokens=None, embed_dim=fields.get("embed_dim"), license=None, open_weights=None,
-        public_training_code=None, public_training_data=None, framework=[], reference=None,
-        similarity_fn_name=None, use_instructions=None, training_datasets=None,
-    )  # fmt: skip
+        loader=None,
+        name=fields["name"],
+        revision=fields["revision"],
+        release_date=None,
+        languages=None,
+        n_parameters=fields.get("n_parameters"),
+        n_embedding_parameters=fields.get("n_embedding_parameters"),
+        memory_usage_mb=None,
+        max_tokens=None,
+        embed_dim=fields.get("embed_dim"),
+        license=None,
+        open_weights=None,
+        public_training_code=None,
+        public_training_data=None,
+        framework=[],
+        reference=None,
+        similarity_fn_name=None,
+        use_instructions=None,
+        training_datasets=None,
+    )
     try:
-        return ModelMeta(**common, modalities=fields.get("modalities", ["text"]), model_type=fields.get("model_type", ["dense"]))
+        return ModelMeta(
+            **common, modalities=fields.get("modalities", ["text"]), model_type=fields.get("model_type", ["dense"])
+        )
     except ValueError:  # modalities / model type MTEB does not know: its defaults
         return ModelMeta(**common)
 
 
 #: MTEB's caches built from the model registry (functools caches); emptied when metas are added
 _REGISTRY_CACHES = (
-    ("mteb.benchmarks._create_table", ("_static_model_meta", "_meta_df_no_zs", "_meta_df_with_zs",
-                                       "_training_datasets_cached", "_zero_shot_pct_cached")),
+    (
+        "mteb.benchmarks._create_table",
+        (
+            "_static_model_meta",
+            "_meta_df_no_zs",
+            "_meta_df_with_zs",
+            "_training_datasets_cached",
+            "_zero_shot_pct_cached",
+        ),
+    ),
     ("mteb.results.benchmark_results", ("_get_cached_model_metas",)),
-)  # fmt: skip
+)
 
 
 def forget_registry_views() -> None:
@@ -191,6 +215,7 @@ def read_models_file(path: Path) -> list[dict[str, Any]]:
             if not isinstance(m, dict) or not isinstance(m.get("name"), str) or "/" not in m["name"]:
                 raise ValueError(f"bad entry {m!r}")
     except (OSError, ValueError, AttributeError) as exc:
-        raise InputError(f"{path}: {exc}; write it again with `mteb-evalrank leaderboard {path.parent.parent} "
-                         "--prepare-only`") from None  # fmt: skip
+        raise InputError(
+            f"{path}: {exc}; write it again with `mteb-evalrank leaderboard {path.parent.parent} --prepare-only`"
+        ) from None
     return models

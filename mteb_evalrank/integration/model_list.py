@@ -90,7 +90,9 @@ def read_model_list(path: str | os.PathLike) -> list[ModelRow]:
 
     path = model_list_path(path)
     if not path.is_file():
-        raise InputError(f"--models {path}: no such file (expected a CSV with the header model,lineage,lineage_reason).")
+        raise InputError(
+            f"--models {path}: no such file (expected a CSV with the header model,lineage,lineage_reason)."
+        )
     rows = list(csv.reader(io.StringIO(read_text(path, what="--models file"), newline="")))
     while rows and not any(c.strip() for c in rows[0]):
         rows.pop(0)
@@ -99,8 +101,10 @@ def read_model_list(path: str | os.PathLike) -> list[ModelRow]:
     header = [c.strip().lower() for c in rows[0]]
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
     if missing:
-        raise InputError(f"--models {path}, line 1: missing column(s) {', '.join(missing)} "
-                         f"(the header needs {','.join(REQUIRED_COLUMNS)}; optional {','.join(OPTIONAL_COLUMNS)}).")  # fmt: skip
+        raise InputError(
+            f"--models {path}, line 1: missing column(s) {', '.join(missing)} "
+            f"(the header needs {','.join(REQUIRED_COLUMNS)}; optional {','.join(OPTIONAL_COLUMNS)})."
+        )
     dup_cols = sorted({c for c in header if c and header.count(c) > 1})
     if dup_cols:
         raise InputError(f"--models {path}, line 1: column {dup_cols[0]!r} appears twice.")
@@ -111,21 +115,29 @@ def read_model_list(path: str | os.PathLike) -> list[ModelRow]:
         if not any(c.strip() for c in row):
             continue
         if len(row) > len(header):
-            raise InputError(f"--models {path}, line {k}: {len(row)} fields, the header has {len(header)} "
-                             "(quote a field that contains a comma).")  # fmt: skip
+            raise InputError(
+                f"--models {path}, line {k}: {len(row)} fields, the header has {len(header)} "
+                "(quote a field that contains a comma)."
+            )
         cell = {c: (row[i].strip() if i < len(row) else "") for c, i in col.items()}
         for c in REQUIRED_COLUMNS:
             if not cell[c]:
-                raise InputError(f"--models {path}, line {k}: empty {c}"
-                                 + (f" for {cell['model']!r}" if c != "model" else "") + ".")  # fmt: skip
+                raise InputError(
+                    f"--models {path}, line {k}: empty {c}" + (f" for {cell['model']!r}" if c != "model" else "") + "."
+                )
         if cell["model"] in seen:
-            raise InputError(f"--models {path}, line {k}: model {cell['model']!r} already on line {seen[cell['model']]}.")
+            raise InputError(
+                f"--models {path}, line {k}: model {cell['model']!r} already on line {seen[cell['model']]}."
+            )
         seen[cell["model"]] = k
         floor = cell.get("floor", "").lower()
         if floor not in _TRUE + _FALSE:
             raise InputError(f"--models {path}, line {k}: floor must be true or false, got {cell['floor']!r}.")
-        out.append(ModelRow(cell["model"], cell["lineage"], cell["lineage_reason"], floor in _TRUE,
-                            cell.get("family") or None, k))  # fmt: skip
+        out.append(
+            ModelRow(
+                cell["model"], cell["lineage"], cell["lineage_reason"], floor in _TRUE, cell.get("family") or None, k
+            )
+        )
     if not out:
         raise InputError(f"--models {path}: no model rows after the header.")
     return out
@@ -155,8 +167,10 @@ def registry_lineage(name: str, metas: Mapping[str, Any] | None = None) -> tuple
             break
     root = chain[-1]
     if len(chain) == 1:
-        return root, ("MTEB registry: records no adapted_from, so its own lineage (the registry names no shared "
-                      "weights; not verified against the model card)")  # fmt: skip
+        return root, (
+            "MTEB registry: records no adapted_from, so its own lineage (the registry names no shared "
+            "weights; not verified against the model card)"
+        )
     where = "a checkpoint outside the registry" if root not in metas else "records no adapted_from"
     return root, f"MTEB registry adapted_from chain: {' → '.join(chain)} (root {root}: {where})"
 
@@ -167,8 +181,9 @@ def _registry_metas() -> dict[str, Any]:
     return {m.name: m for m in mteb.get_model_metas()}
 
 
-def fill_lineages_from_registry(rows: Iterable[Mapping[str, str]], metas: Mapping[str, Any] | None = None
-                                ) -> list[dict[str, str]]:  # fmt: skip
+def fill_lineages_from_registry(
+    rows: Iterable[Mapping[str, str]], metas: Mapping[str, Any] | None = None
+) -> list[dict[str, str]]:
     """The rows with every empty ``lineage`` filled by :func:`registry_lineage` (its reason in
     ``lineage_reason``); rows that already have a lineage are kept as they are."""
     metas = _registry_metas() if metas is None else metas
@@ -192,8 +207,10 @@ TOKENS_PER_TEXT = 30
 GPU_FLOPS = 20e12
 #: assumed fixed hours per model: loading, the downstream classifiers and the rank evaluations (CPU-side)
 OVERHEAD_HOURS = 0.1
-GPU_HOURS_FORMULA = (f"gpu_hours_est = {OVERHEAD_HOURS} + 2 × n_parameters × {STUDY_TEXTS:,} texts × "
-                     f"{TOKENS_PER_TEXT} tokens / ({GPU_FLOPS:.0e} FLOP/s × 3600)")  # fmt: skip
+GPU_HOURS_FORMULA = (
+    f"gpu_hours_est = {OVERHEAD_HOURS} + 2 × n_parameters × {STUDY_TEXTS:,} texts × "
+    f"{TOKENS_PER_TEXT} tokens / ({GPU_FLOPS:.0e} FLOP/s × 3600)"
+)
 
 
 def gpu_hours(n_parameters: int | float | None) -> float | None:
@@ -230,8 +247,10 @@ def resolve_rows(rows: Sequence[ModelRow], *, source: str | os.PathLike = "FILE"
         except InputError as exc:
             raise InputError(f"--models {source}, line {row.line}: {str(exc).splitlines()[0]}") from None
         if name in by_name:
-            raise InputError(f"--models {source}, line {row.line}: {row.model!r} is the same model as "
-                             f"{by_name[name].model!r} on line {by_name[name].line} ({name}).")  # fmt: skip
+            raise InputError(
+                f"--models {source}, line {row.line}: {row.model!r} is the same model as "
+                f"{by_name[name].model!r} on line {by_name[name].line} ({name})."
+            )
         by_name[name] = row
         group = f"zoo:{resolve_zoo_spec(row.model).base}" if is_zoo_spec(row.model) else row.model
         out.append(ResolvedModel(row, name, revision, group))
@@ -282,8 +301,12 @@ def run_model_list(
     out = Path(out)
     cache = open_result_cache(out)
     index, count = parse_shard(shard)
-    run = StudyRun(started=time.strftime("%Y-%m-%dT%H:%M:%S%z"), shard=f"{index + 1}/{count}",
-                   environment=run_environment(), run_id=f"{time.time():.6f}-{os.getpid()}")  # fmt: skip
+    run = StudyRun(
+        started=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        shard=f"{index + 1}/{count}",
+        environment=run_environment(),
+        run_id=f"{time.time():.6f}-{os.getpid()}",
+    )
     tasks = list(dict.fromkeys(tasks))
     if "HEROS" in tasks:
         reason = heros_available()
@@ -319,9 +342,13 @@ def run_model_list(
             t0 = time.perf_counter()
             try:
                 result = mteb.evaluate(
-                    encoder, [task_objects[task_name]], cache=cache, overwrite_strategy="only-missing",
-                    encode_kwargs={"batch_size": batch_size, "show_progress_bar": progress}, show_progress_bar=False,
-                )  # fmt: skip
+                    encoder,
+                    [task_objects[task_name]],
+                    cache=cache,
+                    overwrite_strategy="only-missing",
+                    encode_kwargs={"batch_size": batch_size, "show_progress_bar": progress},
+                    show_progress_bar=False,
+                )
                 errors = list(result.exceptions or [])
             except Exception as exc:  # noqa: BLE001
                 errors = [exc]
@@ -341,12 +368,21 @@ def run_model_list(
 
 
 # --- study-population ---------------------------------------------------------------------------------------
-POPULATION_FILE_COLUMNS = ("model", "lineage", "lineage_reason", "floor", "family", "tier", "n_parameters",
-                           "gpu_hours_est")  # fmt: skip
+POPULATION_FILE_COLUMNS = (
+    "model",
+    "lineage",
+    "lineage_reason",
+    "floor",
+    "family",
+    "tier",
+    "n_parameters",
+    "gpu_hours_est",
+)
 
 
-def registry_population(rows: Iterable[Mapping[str, str]] | Iterable[str], metas: Mapping[str, Any] | None = None
-                        ) -> list[dict[str, str]]:  # fmt: skip
+def registry_population(
+    rows: Iterable[Mapping[str, str]] | Iterable[str], metas: Mapping[str, Any] | None = None
+) -> list[dict[str, str]]:
     """A model list of MTEB registry models: each row (a name, or a mapping with at least ``model``) gets its
     lineage from :func:`registry_lineage` when it has none, and ``n_parameters`` and ``gpu_hours_est``
     (:func:`gpu_hours`) from ``ModelMeta.n_parameters``; other columns are kept.  A name outside the registry
@@ -356,8 +392,10 @@ def registry_population(rows: Iterable[Mapping[str, str]] | Iterable[str], metas
     for row in rows:
         name = str(row.get("model", "")).strip()
         if name not in metas:
-            raise InputError(f"{name!r} is not in MTEB's model registry (mteb.get_model_meta); a model list for "
-                             "study-population --from-registry takes registry names only.")  # fmt: skip
+            raise InputError(
+                f"{name!r} is not in MTEB's model registry (mteb.get_model_meta); a model list for "
+                "study-population --from-registry takes registry names only."
+            )
     out = []
     for row in fill_lineages_from_registry(rows, metas):
         n = getattr(metas[row["model"]], "n_parameters", None)

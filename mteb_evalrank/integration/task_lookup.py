@@ -50,8 +50,9 @@ def get_tasks_or_explain(names: Sequence[str]):
     return mteb.get_tasks(tasks=list(names))
 
 
-def plugin_task_names(*, input_level: str | None = None, downstream: bool | None = None,
-                      role: str | Sequence[str] | None = None) -> tuple[str, ...]:  # fmt: skip
+def plugin_task_names(
+    *, input_level: str | None = None, downstream: bool | None = None, role: str | Sequence[str] | None = None
+) -> tuple[str, ...]:
     """Names of the plugin's registered tasks, in registration order, that declare ``input_level``
     (``"word"``/``"sentence"``), ``downstream`` and/or ``role`` (one role or several) — class attributes of
     each task class (``mteb_evalrank.tasks._base.EncodeOnceTask``), the one source of the task lists derived
@@ -69,8 +70,10 @@ def plugin_task_names(*, input_level: str | None = None, downstream: bool | None
     registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
     ours = [cls for cls in registry.values() if is_plugin_task(cls)]
     if not ours:
-        raise RuntimeError("no mteb-evalrank task is registered with MTEB (is MTEB_EVALRANK_NO_AUTOLOAD set?); "
-                           "import mteb_evalrank.tasks first")  # fmt: skip
+        raise RuntimeError(
+            "no mteb-evalrank task is registered with MTEB (is MTEB_EVALRANK_NO_AUTOLOAD set?); "
+            "import mteb_evalrank.tasks first"
+        )
     roles = None if role is None else ({role} if isinstance(role, str) else set(role))
     return tuple(
         cls.metadata.name

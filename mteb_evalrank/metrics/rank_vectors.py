@@ -45,8 +45,9 @@ def _rows_per_chunk(chunk_size: int, m: int) -> int:
     return max(1, min(int(chunk_size), MAX_CHUNK_ELEMENTS // max(1, m)))
 
 
-def rank_vectors(queries: np.ndarray, corpus: np.ndarray, *, chunk_size: int = 1024,
-                 out: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+def rank_vectors(
+    queries: np.ndarray, corpus: np.ndarray, *, chunk_size: int = 1024, out: np.ndarray | None = None
+) -> np.ndarray:
     """``u(x)`` for each query row: ``(n, m)`` float32, unit norm (Eq. 2-3), computed a chunk of rows at a time.
 
     ``out``: an ``(n, m)`` float32 array (or view) to fill instead of allocating a new one.
@@ -99,7 +100,9 @@ def combined_similarity(rank_sim: np.ndarray, cos_sim: np.ndarray, weight: float
     return w * np.asarray(rank_sim, dtype=np.float64) + (1.0 - w) * np.asarray(cos_sim, dtype=np.float64)
 
 
-def rank_encoder_embeddings(embeddings: np.ndarray, corpus: np.ndarray, weight: float, *, chunk_size: int = 1024) -> np.ndarray:
+def rank_encoder_embeddings(
+    embeddings: np.ndarray, corpus: np.ndarray, weight: float, *, chunk_size: int = 1024
+) -> np.ndarray:
     """``[√λ · u(x), √(1 − λ) · E(x)/‖E(x)‖]``: unit-norm rows whose dot products (= cosines) are Eq. 7."""
     w = check_weight(weight)
     e = unit_rows(embeddings, "RankEncoder base embeddings")

@@ -91,7 +91,9 @@ def wilson_interval(p: float, n_eff: float, z: float = Z95) -> tuple[float, floa
     return float(max(0.0, centre - half)), float(min(1.0, centre + half))
 
 
-def mean_uncertainty(values: Any, groups: Any = None, *, bounds: tuple[float, float] | None = (0.0, 1.0)) -> dict[str, float]:
+def mean_uncertainty(
+    values: Any, groups: Any = None, *, bounds: tuple[float, float] | None = (0.0, 1.0)
+) -> dict[str, float]:
     """``{"se", "ci_low", "ci_high"}`` of the mean of ``values``: cluster-robust se, normal interval
     ``m ± z se`` (clipped to ``bounds``)."""
     m, se, _ = clustered_mean_se(values, groups)
@@ -115,7 +117,9 @@ def _keys(name: str, u: Mapping[str, float]) -> dict[str, float]:
     return {f"{name}_se": u["se"], f"{name}_ci_low": u["ci_low"], f"{name}_ci_high": u["ci_high"]}
 
 
-def rank_uncertainty(ranks: Any, groups: Any = None, *, ks: Sequence[int] = (1, 3, 10), prefix: str = "") -> dict[str, float]:
+def rank_uncertainty(
+    ranks: Any, groups: Any = None, *, ks: Sequence[int] = (1, 3, 10), prefix: str = ""
+) -> dict[str, float]:
     """Uncertainty keys of EvalRank-style scores from per-item ranks: ``<prefix>mrr_se``,
     ``<prefix>mrr_ci_low``, ``<prefix>mrr_ci_high`` (from ``1 / rank``) and the same three for every
     ``<prefix>hits_at_<k>`` (from ``rank <= k``, Wilson)."""
@@ -173,7 +177,11 @@ def heros_bootstrap(
     reps = {s: ((counts @ c) / n - base)[ok] / denom[ok] for s, c in cos.items()}
     reps["mean"] = np.mean([reps[s] for s in cos], axis=0)
     return {
-        s: {"se": float(np.std(v, ddof=1)), "ci_low": float(np.percentile(v, 2.5)), "ci_high": float(np.percentile(v, 97.5))}
+        s: {
+            "se": float(np.std(v, ddof=1)),
+            "ci_low": float(np.percentile(v, 2.5)),
+            "ci_high": float(np.percentile(v, 97.5)),
+        }
         for s, v in reps.items()
     }
 

@@ -166,4 +166,3 @@ def sts_scores(
         entry.update(num_pairs=int(sum(sizes)), num_subsets=len(sizes), aggregation=main)
         out["all"] = entry
     return out
-

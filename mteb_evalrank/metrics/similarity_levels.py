@@ -54,18 +54,33 @@ def parse_bins(text: str) -> list[tuple[float, float]]:
     return bins
 
 
-def spearman_with_interval(pred: np.ndarray, gold: np.ndarray, *, n_resamples: int = 1000, seed: int = 0) -> tuple[float, float, float]:
+def spearman_with_interval(
+    pred: np.ndarray, gold: np.ndarray, *, n_resamples: int = 1000, seed: int = 0
+) -> tuple[float, float, float]:
     """ρ (scipy's ``spearmanr``) and a paired percentile bootstrap interval over pairs."""
     from scipy.stats import bootstrap, spearmanr
 
     rho = float(spearmanr(pred, gold).statistic)
-    res = bootstrap((pred, gold), spearman_along, paired=True, vectorized=True, n_resamples=n_resamples,
-                    method="percentile", random_state=np.random.default_rng(seed))  # fmt: skip
+    res = bootstrap(
+        (pred, gold),
+        spearman_along,
+        paired=True,
+        vectorized=True,
+        n_resamples=n_resamples,
+        method="percentile",
+        random_state=np.random.default_rng(seed),
+    )
     return rho, float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
-def spearman_by_bin(pred: Sequence[float], gold: Sequence[float], bins: Sequence[tuple[float, float]], *,
-                    n_resamples: int = 1000, seed: int = 0) -> list[BinScore]:  # fmt: skip
+def spearman_by_bin(
+    pred: Sequence[float],
+    gold: Sequence[float],
+    bins: Sequence[tuple[float, float]],
+    *,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> list[BinScore]:
     """ρ(pred, gold) inside each gold-score bin (see the module docstring)."""
     pred, gold = paired_scores(pred, gold, what="predictions and gold scores", hint="")
     out = []
@@ -84,7 +99,9 @@ def spearman_by_bin(pred: Sequence[float], gold: Sequence[float], bins: Sequence
     return out
 
 
-def topk_overlap(a: np.ndarray, b: np.ndarray, corpus: np.ndarray, *, k: int = 100, chunk_size: int = 1024) -> np.ndarray:
+def topk_overlap(
+    a: np.ndarray, b: np.ndarray, corpus: np.ndarray, *, k: int = 100, chunk_size: int = 1024
+) -> np.ndarray:
     """|N_k(a_i) ∩ N_k(b_i)| / k: shared share of the two sentences' top-k corpus neighbours by cosine."""
     c = np.asarray(corpus, dtype=np.float64)
     c = c / np.linalg.norm(c, axis=1, keepdims=True)
@@ -115,6 +132,14 @@ def gain_by_overlap(gold, base_sim, new_sim, overlap, *, n_bins: int = 4) -> lis
             continue
         b = float(spearman_along(base_sim[mask], gold[mask]))
         n = float(spearman_along(new_sim[mask], gold[mask]))
-        rows.append({"overlap_low": float(lo), "overlap_high": float(hi), "n_pairs": int(mask.sum()),
-                     "base": b, "new": n, "gain": n - b})  # fmt: skip
+        rows.append(
+            {
+                "overlap_low": float(lo),
+                "overlap_high": float(hi),
+                "n_pairs": int(mask.sum()),
+                "base": b,
+                "new": n,
+                "gain": n - b,
+            }
+        )
     return rows

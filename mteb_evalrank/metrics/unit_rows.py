@@ -21,8 +21,13 @@ import numpy as np
 from mteb_evalrank.errors import InputError
 
 
-def unit_rows(x: Any, what: str = "embeddings", *, labels: Sequence[str] | None = None,
-              zero_rows: Literal["raise", "zero"] = "raise") -> np.ndarray:  # fmt: skip
+def unit_rows(
+    x: Any,
+    what: str = "embeddings",
+    *,
+    labels: Sequence[str] | None = None,
+    zero_rows: Literal["raise", "zero"] = "raise",
+) -> np.ndarray:
     """``x`` (rows × dim) with each row divided by its Euclidean norm, float64 (see the module docstring)."""
     arr = np.asarray(x, dtype=np.float64)
     if arr.ndim != 2:
@@ -35,8 +40,11 @@ def unit_rows(x: Any, what: str = "embeddings", *, labels: Sequence[str] | None 
     if len(zero) and zero_rows == "raise":
         shown = zero[:5].tolist()
         names = f" ({', '.join(repr(str(labels[i])[:60]) for i in shown)})" if labels is not None else ""
-        raise InputError(f"{what}: {len(zero)} all-zero embedding(s), cosine is undefined: rows {shown}{names}"
-                         + (" ..." if len(zero) > 5 else "") + ".")  # fmt: skip
+        raise InputError(
+            f"{what}: {len(zero)} all-zero embedding(s), cosine is undefined: rows {shown}{names}"
+            + (" ..." if len(zero) > 5 else "")
+            + "."
+        )
     if zero_rows not in ("raise", "zero"):
         raise InputError(f"unit_rows: zero_rows must be 'raise' or 'zero', not {zero_rows!r}.")
     return arr / np.where(norms > 0, norms, 1.0)[:, None]

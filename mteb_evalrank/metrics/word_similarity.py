@@ -203,6 +203,10 @@ def word_similarity_scores(
     for prefix, reading, a, b in (("cosine", "cos", cos_a, cos_b), ("l2", "l2", l2_a, l2_b)):
         pred = pair_predictions(a, b, reading)
         corr = correlations(pred, gold, what=f"{what} ({reading})")
-        out.update({f"{prefix}_{k}": v for k, v in (("spearman", corr["spearman"]), ("pearson", corr["pearson"]),
-                                                    ("kendall", corr["kendall"]))})  # fmt: skip
+        out.update(
+            {
+                f"{prefix}_{k}": v
+                for k, v in (("spearman", corr["spearman"]), ("pearson", corr["pearson"]), ("kendall", corr["kendall"]))
+            }
+        )
     return out

@@ -85,8 +85,17 @@ def __dir__() -> list[str]:
 # without MTEB: ``import mteb_evalrank.models.pooling`` imports neither mteb nor the task package
 # (``tests/test_layers.py`` checks this in a fresh interpreter).
 _WITHOUT_MTEB = frozenset(
-    {"catalogue", "lineage", "neutral_corpus", "onnx_forward", "pooling", "postprocessing", "rankencoder_loss",
-     "transformer_forward", "word_vector_files"}
+    {
+        "catalogue",
+        "lineage",
+        "neutral_corpus",
+        "onnx_forward",
+        "pooling",
+        "postprocessing",
+        "rankencoder_loss",
+        "transformer_forward",
+        "word_vector_files",
+    }
 )
 
 
@@ -114,10 +123,12 @@ class _MtebFirst(importlib.abc.MetaPathFinder):
         prefix, _, rest = fullname.partition(__name__ + ".")
         if not prefix and rest and rest.split(".")[0] not in _WITHOUT_MTEB and "mteb" not in sys.modules:
             import mteb  # noqa: F401
+
             loaded = sys.modules.get(fullname)
             if loaded is not None:  # the start-up hook imported it meanwhile: that module is the module
-                spec = importlib.util.spec_from_loader(fullname, _AlreadyLoaded(loaded, loaded.__spec__),
-                                                       origin=getattr(loaded, "__file__", None))  # fmt: skip
+                spec = importlib.util.spec_from_loader(
+                    fullname, _AlreadyLoaded(loaded, loaded.__spec__), origin=getattr(loaded, "__file__", None)
+                )
                 loaded.__spec__ = spec
                 return spec
         return None  # the normal finders import the module itself

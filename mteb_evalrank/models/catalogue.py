@@ -32,15 +32,52 @@ CATALOGUE_FILE = Path(__file__).with_name("catalogue.json")
 LINEAGES_FILE = Path(__file__).with_name("lineages.json")
 SPEEDS_FILE = Path(__file__).with_name("speeds.json")
 #: the keys a base entry may have besides its engine's ``weights`` (checked when the file is read)
-BASE_KEYS = frozenset({
-    "name", "engine", "kind", "family", "lineage", "selection", "description", "package", "weights", "reference",
-    "dim", "n_layers", "exposed_layers", "engine_pooling", "prefix", "license", "n_parameters", "label", "framework",
-    "floor", "provenance", "word", "variants", "folder", "slow", "model_kind", "contrast",
-})  # fmt: skip
-VARIANT_KEYS = frozenset({
-    "variant", "expectation", "pooling", "whiten", "stop_words", "static_post", "fit_corpus", "reference", "requires",
-    "word_level", "selection",
-})  # fmt: skip
+BASE_KEYS = frozenset(
+    {
+        "name",
+        "engine",
+        "kind",
+        "family",
+        "lineage",
+        "selection",
+        "description",
+        "package",
+        "weights",
+        "reference",
+        "dim",
+        "n_layers",
+        "exposed_layers",
+        "engine_pooling",
+        "prefix",
+        "license",
+        "n_parameters",
+        "label",
+        "framework",
+        "floor",
+        "provenance",
+        "word",
+        "variants",
+        "folder",
+        "slow",
+        "model_kind",
+        "contrast",
+    }
+)
+VARIANT_KEYS = frozenset(
+    {
+        "variant",
+        "expectation",
+        "pooling",
+        "whiten",
+        "stop_words",
+        "static_post",
+        "fit_corpus",
+        "reference",
+        "requires",
+        "word_level",
+        "selection",
+    }
+)
 SELECTIONS = ("study", "population", "word")
 #: the keys a base entry must have (``docs/contributing.md`` lists them)
 REQUIRED_BASE_KEYS = ("engine", "kind", "family", "lineage", "selection", "description", "reference", "dim", "variants")
@@ -72,7 +109,9 @@ def check(data: dict[str, Any], *, source: str = "catalogue.json") -> dict[str, 
         if unknown or missing:
             raise InputError(f"{source}: base {name}: unknown keys {sorted(unknown)}, missing keys {sorted(missing)}.")
         if entry["selection"] not in SELECTIONS:
-            raise InputError(f"{source}: base {name}: selection {entry['selection']!r} is not one of {', '.join(SELECTIONS)}.")
+            raise InputError(
+                f"{source}: base {name}: selection {entry['selection']!r} is not one of {', '.join(SELECTIONS)}."
+            )
         variants = [v.get("variant") for v in entry["variants"]]
         if len(set(variants)) != len(variants) or not all(variants):
             raise InputError(f"{source}: base {name}: variants without a name or duplicated.")

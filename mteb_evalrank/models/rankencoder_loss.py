@@ -42,8 +42,16 @@ def rank_loss(rank_sim: Tensor, cos_sim: Tensor, mask: Tensor) -> Tensor:
 class RankEncoderLoss(nn.Module):
     """``max(λ_train · l_r, l_cl)`` for a SentenceTransformer ``model`` (see the module docstring)."""
 
-    def __init__(self, model, rank_vectors: Tensor, *, lambda_train: float = 0.05, tau_low: float = 0.5,
-                 tau_high: float = 0.8, scale: float = 20.0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        model,
+        rank_vectors: Tensor,
+        *,
+        lambda_train: float = 0.05,
+        tau_low: float = 0.5,
+        tau_high: float = 0.8,
+        scale: float = 20.0,
+    ) -> None:
         super().__init__()
         if not 0 <= tau_low <= tau_high <= 1:
             raise InputError(f"need 0 ≤ τ_l ≤ τ_u ≤ 1, got τ_l={tau_low}, τ_u={tau_high}.")
@@ -51,7 +59,12 @@ class RankEncoderLoss(nn.Module):
             raise InputError(f"λ_train must be ≥ 0, got {lambda_train}.")
         self.model = model
         self.register_buffer("rank_vectors", torch.as_tensor(rank_vectors, dtype=torch.float32))
-        self.lambda_train, self.tau_low, self.tau_high, self.scale = float(lambda_train), float(tau_low), float(tau_high), float(scale)
+        self.lambda_train, self.tau_low, self.tau_high, self.scale = (
+            float(lambda_train),
+            float(tau_low),
+            float(tau_high),
+            float(scale),
+        )
         self.last: dict[str, float] = {}
 
     def forward(self, sentence_features: Iterable[dict[str, Tensor]], labels: Tensor) -> Tensor:
@@ -70,8 +83,12 @@ class RankEncoderLoss(nn.Module):
         rank_sim = u @ u.T
         l_r = rank_loss(rank_sim, a @ a.T, pair_mask(rank_sim, self.tau_low, self.tau_high))
         total = torch.maximum(self.lambda_train * l_r, l_cl)
-        self.last = {"l_cl": float(l_cl.detach()), "l_r": float(l_r.detach()), "l_total": float(total.detach()),
-                     "pairs": int(pair_mask(rank_sim, self.tau_low, self.tau_high).sum())}  # fmt: skip
+        self.last = {
+            "l_cl": float(l_cl.detach()),
+            "l_r": float(l_r.detach()),
+            "l_total": float(total.detach()),
+            "pairs": int(pair_mask(rank_sim, self.tau_low, self.tau_high).sum()),
+        }
         return total
 
     @property

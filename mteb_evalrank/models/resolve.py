@@ -51,7 +51,12 @@ from mteb_evalrank.models.packaged import (
 
 ST_MARKERS = ("modules.json", "config_sentence_transformers.json")
 #: a Hugging Face transformers folder: ``config.json`` and one of these weight files
-HF_WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json", "pytorch_model.bin.index.json")
+HF_WEIGHT_FILES = (
+    "model.safetensors",
+    "pytorch_model.bin",
+    "model.safetensors.index.json",
+    "pytorch_model.bin.index.json",
+)
 HF_TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model")
 _SKIP_IN_HASH = re.compile(r"^(README.*|\.git.*|.*\.lock|\.cache)$", re.IGNORECASE)
 _SNAPSHOT = re.compile(r"^models--(?P<org>[^/]+?)--(?P<name>.+)$")
@@ -155,9 +160,6 @@ def _suggestions(spec: str) -> str:
     return f" Did you mean: {', '.join(close)}?" if close else ""
 
 
-
-
-
 def _check_no_vector_options(spec: str, stop_words: Any, strip_punctuation: bool) -> None:
     if stop_words is not None or strip_punctuation:
         raise InputError(f"{spec}: stop_words/strip_punctuation apply to word-vector models only")
@@ -192,7 +194,7 @@ def _load_st_folder(path: Path, *, device: str | None, revision: str | None):
             )
             return meta.load_model(device=device)
     # 3. any other folder: local/<folder>, content hash
-    name, rev = (snap if snap is not None else (f"local/{path.name}", folder_digest(path)))
+    name, rev = snap if snap is not None else (f"local/{path.name}", folder_digest(path))
     _check_revision(path, revision, rev)
     if not _is_st_folder(path):  # a plain transformers folder: sentence-transformers adds a pooling
         if not any((path / t).is_file() for t in HF_TOKENIZER_FILES):
@@ -235,7 +237,11 @@ def _describe_pipeline(model: Any) -> str:
     if pooling is not None:
         config = pooling.get_config_dict() if hasattr(pooling, "get_config_dict") else {}
         mode = config.get("pooling_mode") or next(
-            (k.removeprefix("pooling_mode_").removesuffix("_tokens") for k, v in config.items() if k.startswith("pooling_mode_") and v),
+            (
+                k.removeprefix("pooling_mode_").removesuffix("_tokens")
+                for k, v in config.items()
+                if k.startswith("pooling_mode_") and v
+            ),
             None,
         )
     normalised = any(type(m).__name__ == "Normalize" for m in modules)
@@ -307,7 +313,9 @@ def _load_from_hub(spec: str, *, device: str | None, revision: str | None):
             0
         ].startswith(("httpx", "httpcore", "requests", "urllib3"))
         if network:
-            raise InputError(f"{offline_msg} ({type(exc).__name__}: {exc}).{_suggestions(spec)} {ACCEPTED_FORMS_SENTENCE}") from None
+            raise InputError(
+                f"{offline_msg} ({type(exc).__name__}: {exc}).{_suggestions(spec)} {ACCEPTED_FORMS_SENTENCE}"
+            ) from None
         raise
 
 
@@ -346,9 +354,14 @@ def load_model(
     if shortcut is not None:
         matrix, vocab, name, fields = packaged_word_vectors(shortcut)
         return _load_vectors(
-            matrix, vocab, name=name, revision=revision, stop_words=stop_words,
-            strip_punctuation=strip_punctuation, meta_overrides=fields,
-        )  # fmt: skip
+            matrix,
+            vocab,
+            name=name,
+            revision=revision,
+            stop_words=stop_words,
+            strip_punctuation=strip_punctuation,
+            meta_overrides=fields,
+        )
 
     # local paths
     from mteb_evalrank.models.word_vector_files import split_matrix_spec
@@ -367,18 +380,26 @@ def load_model(
             npy = _vectors_in_folder(path)
             if npy is not None:
                 return _load_vectors(
-                    npy, None, name=f"local/{path.resolve().name}", revision=revision,
-                    stop_words=stop_words, strip_punctuation=strip_punctuation,
-                )  # fmt: skip
+                    npy,
+                    None,
+                    name=f"local/{path.resolve().name}",
+                    revision=revision,
+                    stop_words=stop_words,
+                    strip_punctuation=strip_punctuation,
+                )
             raise InputError(
                 f"{path}: a folder, but neither a SentenceTransformer model (no {' or '.join(ST_MARKERS)}), "
                 f"nor a Hugging Face transformers model (config.json and {' or '.join(HF_WEIGHT_FILES[:2])}), "
                 f"nor a folder with one .npy word-vector matrix {ACCEPTED_FORMS_SENTENCE}"
             )
         return _load_vectors(
-            path, vocab, name=None, revision=revision, stop_words=stop_words,
+            path,
+            vocab,
+            name=None,
+            revision=revision,
+            stop_words=stop_words,
             strip_punctuation=strip_punctuation,
-        )  # fmt: skip
+        )
     if vocab is not None or _looks_like_path(s):
         missing = path if not path.exists() else vocab
         raise InputError(f"{missing}: no such file or folder {ACCEPTED_FORMS_SENTENCE}")

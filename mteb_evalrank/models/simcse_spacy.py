@@ -63,7 +63,9 @@ def _delete_words(text: str, rate: float, rng: np.random.Generator) -> str:
     return " ".join(w for w, k in zip(words, keep) if k)
 
 
-def train_simcse_spacy(build: str, cache: str | os.PathLike | None = None, *, log=print, max_steps: int | None = None) -> Path:
+def train_simcse_spacy(
+    build: str, cache: str | os.PathLike | None = None, *, log=print, max_steps: int | None = None
+) -> Path:
     """Run the recipe of build ``build`` (the catalogue's ``builds``) and write its checkpoints (idempotent: a finished build with the same recipe is kept).
 
     ``max_steps`` (tests) stops early and writes only the checkpoints reached, without a manifest.
@@ -71,9 +73,14 @@ def train_simcse_spacy(build: str, cache: str | os.PathLike | None = None, *, lo
     from thinc.api import Adam
 
     from mteb_evalrank.models.population import (
-        _checked_corpus, _replace_folder, _write_manifest, build_folder, build_manifest,
-        build_recipe, load_spacy_cnn,
-    )  # fmt: skip
+        _checked_corpus,
+        _replace_folder,
+        _write_manifest,
+        build_folder,
+        build_manifest,
+        build_recipe,
+        load_spacy_cnn,
+    )
 
     folder = build_folder(build, cache)
     if max_steps is None and build_manifest(build, cache) is not None:
@@ -107,7 +114,9 @@ def train_simcse_spacy(build: str, cache: str | os.PathLike | None = None, *, lo
         losses.append(round(loss, 5))
         if step in checkpoints:
             (tmp / f"step-{step:05d}.bin").write_bytes(tok2vec.to_bytes())
-            log(f"{build}: step {step}, loss (mean of last 25) {np.mean(losses[-25:]):.4f}, {time.perf_counter() - start:.0f} s")
+            log(
+                f"{build}: step {step}, loss (mean of last 25) {np.mean(losses[-25:]):.4f}, {time.perf_counter() - start:.0f} s"
+            )
     seconds = round(time.perf_counter() - start, 1)
     if max_steps is not None and last < checkpoints[-1]:
         return tmp

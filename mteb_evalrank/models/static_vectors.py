@@ -98,7 +98,6 @@ STOP_WORD_PRESETS: dict[str, frozenset[str]] = {
 }
 
 
-
 # --- stop words --------------------------------------------------------------------------------
 def resolve_stop_words(stop_words: str | Iterable[str] | None) -> tuple[frozenset[str], Any]:
     """Return ``(set, label)`` for a stop-word option.
@@ -113,8 +112,7 @@ def resolve_stop_words(stop_words: str | Iterable[str] | None) -> tuple[frozense
         if key in STOP_WORD_PRESETS:
             return STOP_WORD_PRESETS[key], "sbert"
         raise InputError(
-            f"unknown stop-word preset {stop_words!r}; use one of {sorted(STOP_WORD_PRESETS)}, "
-            "a set of words, or None"
+            f"unknown stop-word preset {stop_words!r}; use one of {sorted(STOP_WORD_PRESETS)}, a set of words, or None"
         )
     words = frozenset(str(w).lower() for w in stop_words)
     if not words:
@@ -142,9 +140,7 @@ class WordVectors:
         if self.matrix.ndim != 2:
             raise InputError(f"word vectors must be a 2-D matrix, got shape {self.matrix.shape}")
         if len(self.words) != self.matrix.shape[0]:
-            raise InputError(
-                f"vocabulary has {len(self.words)} words but the matrix has {self.matrix.shape[0]} rows"
-            )
+            raise InputError(f"vocabulary has {len(self.words)} words but the matrix has {self.matrix.shape[0]} rows")
         if self.matrix.shape[0] == 0:
             raise InputError("no word vectors (empty vocabulary)")
         word2id: dict[str, int] = {}
@@ -297,9 +293,7 @@ def _iter_texts(inputs: Any) -> Iterator[str]:
             yield item
         elif isinstance(item, Mapping):
             if "text" not in item:
-                raise InputError(
-                    f"StaticWordVectorEncoder encodes text only; batch has keys {sorted(item)}"
-                )
+                raise InputError(f"StaticWordVectorEncoder encodes text only; batch has keys {sorted(item)}")
             texts = item["text"]
             if isinstance(texts, str):
                 yield texts

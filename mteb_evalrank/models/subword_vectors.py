@@ -34,8 +34,9 @@ class SubwordVectors:
         if matrix.ndim != 2 or matrix.shape[0] == 0:
             raise InputError(f"{name}: a token table must be a non-empty 2-D matrix, got shape {matrix.shape}.")
         if tokenizer.get_vocab_size() > matrix.shape[0]:
-            raise InputError(f"{name}: the tokenizer has {tokenizer.get_vocab_size()} tokens, the table "
-                             f"{matrix.shape[0]} rows.")  # fmt: skip
+            raise InputError(
+                f"{name}: the tokenizer has {tokenizer.get_vocab_size()} tokens, the table {matrix.shape[0]} rows."
+            )
         self.name = name
         self.matrix = matrix
         self.tokenizer = tokenizer
@@ -106,7 +107,9 @@ def shared_row_vectors(table: np.ndarray, words: Sequence[str], rows: np.ndarray
     table = np.asarray(table, dtype=np.float32)
     rows = np.asarray(rows, dtype=np.int64)
     if len(words) != len(rows) or rows.min(initial=0) < 0 or rows.max(initial=0) >= table.shape[0]:
-        raise InputError(f"shared-row vectors: {len(words)} words, {len(rows)} row indices, table of {table.shape[0]} rows.")
+        raise InputError(
+            f"shared-row vectors: {len(words)} words, {len(rows)} row indices, table of {table.shape[0]} rows."
+        )
     vectors = WordVectors(matrix=table, words=[f"\x00row{i}" for i in range(table.shape[0])])
     vectors.words = list(words)
     vectors.word2id = {}

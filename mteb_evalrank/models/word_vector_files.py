@@ -25,8 +25,16 @@ import numpy as np
 
 from mteb_evalrank.errors import SourceFormatError
 
-__all__ = ["TEXT_SUFFIXES", "VOCAB_SUFFIXES", "read_text_vectors", "read_vocabulary", "find_vocabulary_for",
-           "read_npy_vectors", "split_matrix_spec", "is_word_vector_path"]  # fmt: skip
+__all__ = [
+    "TEXT_SUFFIXES",
+    "VOCAB_SUFFIXES",
+    "read_text_vectors",
+    "read_vocabulary",
+    "find_vocabulary_for",
+    "read_npy_vectors",
+    "split_matrix_spec",
+    "is_word_vector_path",
+]
 
 #: suffixes of word-vector text files (a ``.gz`` of one is read too)
 TEXT_SUFFIXES = (".txt", ".vec", ".glove", ".w2v")
@@ -134,9 +142,11 @@ def _check_word(path: Path, word: str, lineno: int) -> None:
         raise SourceFormatError(path, f"the word {word!r} holds a NUL byte", line=lineno)
     if word != word.strip():
         raise SourceFormatError(
-            path, f"the word {word!r} has a space or tab at its end: separate the word and every value by one "
-            "space (two spaces before the values?)", line=lineno,
-        )  # fmt: skip
+            path,
+            f"the word {word!r} has a space or tab at its end: separate the word and every value by one "
+            "space (two spaces before the values?)",
+            line=lineno,
+        )
 
 
 def _fromstring_exact(text: str, count: int) -> np.ndarray | None:
@@ -164,8 +174,13 @@ def _parse_lines(
     joined = " ".join(p[2] for p in parts)
     arr = None
     odd_word = any("\x00" in p[0] or p[0] != p[0].strip() for p in parts)  # refused: line by line, in file order
-    if simple and not odd_word and "  " not in joined and not joined.startswith(" ") \
-            and not any(c in joined for c in "\t\n\v\f\r"):
+    if (
+        simple
+        and not odd_word
+        and "  " not in joined
+        and not joined.startswith(" ")
+        and not any(c in joined for c in "\t\n\v\f\r")
+    ):
         arr = _fromstring_exact(joined, len(simple) * dim)
     words: list[str] = [""] * len(lines)
     if arr is None:  # an error somewhere (or odd but valid lines): line by line, the first bad line in file order
@@ -228,10 +243,19 @@ def _parse_block_fast(data: bytes, dim: int) -> tuple[list[str], np.ndarray] | N
     schema = {"word": pl.String, **{c: pl.Float64 for c in value_columns}, "rest": pl.String}
     try:
         frame = pl.read_csv(
-            data, separator=" ", has_header=False, quote_char=None, schema=schema, encoding="utf8",
-            comment_prefix=None, null_values=None, empty_string_is_null=True, truncate_ragged_lines=False,
-            extra_columns="raise", missing_columns="insert",
-        )  # fmt: skip
+            data,
+            separator=" ",
+            has_header=False,
+            quote_char=None,
+            schema=schema,
+            encoding="utf8",
+            comment_prefix=None,
+            null_values=None,
+            empty_string_is_null=True,
+            truncate_ragged_lines=False,
+            extra_columns="raise",
+            missing_columns="insert",
+        )
     except Exception:  # noqa: BLE001 - any parse or decoding problem: the careful reader says what it is
         return None
     if frame.null_count().row(0)[:-1] != (0,) * (dim + 1):
@@ -336,8 +360,13 @@ def read_text_vectors(
         layout = _layout(path)
         if layout is None:
             raise SourceFormatError(path, "empty file: no word vectors found")
-        with tqdm(total=size if path.suffix != ".gz" else None, unit="B", unit_scale=True,
-                  desc=f"Reading {path.name}", disable=not show_progress) as bar:  # fmt: skip
+        with tqdm(
+            total=size if path.suffix != ".gz" else None,
+            unit="B",
+            unit_scale=True,
+            desc=f"Reading {path.name}",
+            disable=not show_progress,
+        ) as bar:
             for first_line, data in _blocks(path, skip_lines=layout.lines_before_rows):
                 parsed = _parse_block_fast(data, layout.dim) if fast else None
                 if parsed is None:
@@ -351,9 +380,10 @@ def read_text_vectors(
         raise SourceFormatError(path, "empty file: no word vectors found")
     if layout.header is not None and layout.header[0] != len(words):
         raise SourceFormatError(
-            path, f"header announces {layout.header[0]} vectors but the file has {len(words)}",
+            path,
+            f"header announces {layout.header[0]} vectors but the file has {len(words)}",
             line=layout.lines_before_rows,
-        )  # fmt: skip
+        )
     matrix = blocks[0] if len(blocks) == 1 else np.concatenate(blocks, axis=0)
     return matrix, words
 
@@ -382,8 +412,9 @@ def read_vocabulary(path: str | os.PathLike) -> list[str]:
                     break
         if col is None:
             raise SourceFormatError(
-                path, f"cannot tell which column holds the words among {names}; "
-                "expected one column or a column named word/token/index"
+                path,
+                f"cannot tell which column holds the words among {names}; "
+                "expected one column or a column named word/token/index",
             )
         words = table.column(col).to_pylist()
         bad = next((i for i, w in enumerate(words) if not isinstance(w, str)), None)

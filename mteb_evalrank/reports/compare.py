@@ -78,7 +78,9 @@ def _result_path(files: dict[str, list[tuple[Any, Path]]], model: str, task: str
         )
     if len({(i.revision, getattr(i, "experiment", None)) for i, _ in found}) > 1:
         revisions = sorted({i.revision for i, _ in found})
-        raise InputError(f"{model} has {task} results for several revisions ({', '.join(revisions)}); name one as {model}@REVISION.")
+        raise InputError(
+            f"{model} has {task} results for several revisions ({', '.join(revisions)}); name one as {model}@REVISION."
+        )
     return found[0][1]
 
 
@@ -101,7 +103,13 @@ def _items(path: Path, model: str, task: str, folder: Path) -> dict[tuple[str, s
     return read_items(ipath)
 
 
-def _check_belongs(items: dict[tuple[str, str], SubsetItems], entries: dict[tuple[str, str], dict[str, Any]], path: Path, model: str, task: str) -> None:
+def _check_belongs(
+    items: dict[tuple[str, str], SubsetItems],
+    entries: dict[tuple[str, str], dict[str, Any]],
+    path: Path,
+    model: str,
+    task: str,
+) -> None:
     for key, item in items.items():
         entry = entries.get(key)
         if entry is None:
@@ -115,7 +123,9 @@ def _check_belongs(items: dict[tuple[str, str], SubsetItems], entries: dict[tupl
                 )
 
 
-def _per_item(task: str, items: dict[tuple[str, str], SubsetItems], split: str) -> tuple[str, str, np.ndarray, np.ndarray | None]:
+def _per_item(
+    task: str, items: dict[tuple[str, str], SubsetItems], split: str
+) -> tuple[str, str, np.ndarray, np.ndarray | None]:
     """(subset label, metric, per-item values of the task's main score, groups)."""
     subsets = {sub: it for (sp, sub), it in items.items() if sp == split}
     if not subsets:
@@ -135,8 +145,16 @@ def _per_item(task: str, items: dict[tuple[str, str], SubsetItems], split: str) 
     return f"mean of {len(names)} subsets", "normalized_cosine", np.mean(np.vstack(arrays), axis=0), None
 
 
-def compare_task(folder: Path | str, model_a: str, model_b: str, task: str, *, n_resamples: int = N_RESAMPLES,
-                 seed: int = 0, files: dict[str, list[tuple[Any, Path]]] | None = None) -> TaskComparison:  # fmt: skip
+def compare_task(
+    folder: Path | str,
+    model_a: str,
+    model_b: str,
+    task: str,
+    *,
+    n_resamples: int = N_RESAMPLES,
+    seed: int = 0,
+    files: dict[str, list[tuple[Any, Path]]] | None = None,
+) -> TaskComparison:
     """Compare ``model_a`` and ``model_b`` on ``task`` in ``folder`` (see the module docstring)."""
     folder = Path(folder)
     if not folder.is_dir():
@@ -160,21 +178,33 @@ def compare_task(folder: Path | str, model_a: str, model_b: str, task: str, *, n
         for option in SCORING_OPTIONS:
             a, b = entries[0].get(key, {}).get(option), entries[1].get(key, {}).get(option)
             if a != b:
-                raise InputError(f"{task}/{key[1]}: {option} differs ({model_a}: {a!r}, {model_b}: {b!r}); run both with the same settings.")
+                raise InputError(
+                    f"{task}/{key[1]}: {option} differs ({model_a}: {a!r}, {model_b}: {b!r}); run both with the same settings."
+                )
     subset, metric, a, groups = _per_item(task, items[0], split)
     _, _, b, _ = _per_item(task, items[1], split)
     result = paired_bootstrap(a, b, groups, n_resamples=n_resamples, seed=seed)
     return TaskComparison(task, subset, metric, float(a.mean()), float(b.mean()), result)
 
 
-def compare_models(folder: Path | str, model_a: str, model_b: str, tasks: Sequence[str], *,
-                   n_resamples: int = N_RESAMPLES, seed: int = 0) -> list[TaskComparison]:  # fmt: skip
+def compare_models(
+    folder: Path | str,
+    model_a: str,
+    model_b: str,
+    tasks: Sequence[str],
+    *,
+    n_resamples: int = N_RESAMPLES,
+    seed: int = 0,
+) -> list[TaskComparison]:
     """:func:`compare_task` for every task (every task is checked before any is reported)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError(f"results folder {folder} does not exist.")
     files = _model_files(folder)
-    return [compare_task(folder, model_a, model_b, t, n_resamples=n_resamples, seed=seed, files=files) for t in dict.fromkeys(tasks)]
+    return [
+        compare_task(folder, model_a, model_b, t, n_resamples=n_resamples, seed=seed, files=files)
+        for t in dict.fromkeys(tasks)
+    ]
 
 
 def format_lines(comparisons: Sequence[TaskComparison], model_a: str, model_b: str) -> list[str]:
@@ -190,11 +220,11 @@ def format_lines(comparisons: Sequence[TaskComparison], model_a: str, model_b: s
         )
     if len(comparisons) > 1:
         adjusted = holm([c.result.p_value for c in comparisons])
-        parts = [
-            f"{c.task} p = {p:.4g}" + (" (differ)" if p < 0.05 else "") for c, p in zip(comparisons, adjusted)
-        ]
+        parts = [f"{c.task} p = {p:.4g}" + (" (differ)" if p < 0.05 else "") for c, p in zip(comparisons, adjusted)]
         lines.append(f"Holm-adjusted over {len(comparisons)} tasks: " + "; ".join(parts))
-    return [f"A = {model_a}, B = {model_b}; paired bootstrap over items ({comparisons[0].result.n_resamples} resamples)"] + lines
+    return [
+        f"A = {model_a}, B = {model_b}; paired bootstrap over items ({comparisons[0].result.n_resamples} resamples)"
+    ] + lines
 
 
 __all__ = ["TaskComparison", "compare_models", "compare_task", "format_lines"]

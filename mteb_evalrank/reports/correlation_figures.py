@@ -36,11 +36,20 @@ def plot_heatmap(table: pd.DataFrame, path: str | Path, *, title: str | None = N
     ax.set_yticks(range(rows), grid.index, fontsize=8 if rows > 20 else 10)
     if rows * cols <= 400:
         for (r, c), v in np.ndenumerate(grid.to_numpy(dtype=float)):
-            ax.text(c, r, "–" if np.isnan(v) else format_number(v, 0), ha="center", va="center", fontsize=8,
-                    color="white" if not np.isnan(v) and abs(v) > 60 else "black")  # fmt: skip
+            ax.text(
+                c,
+                r,
+                "–" if np.isnan(v) else format_number(v, 0),
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if not np.isnan(v) and abs(v) > 60 else "black",
+            )
     n = int(table["n_models"].max()) if len(table) else 0
-    ax.set_title(title or f"Spearman ρ×100 across {n} models\n(rows: intrinsic scores; columns: downstream; – undefined)",
-                 fontsize=10)  # fmt: skip
+    ax.set_title(
+        title or f"Spearman ρ×100 across {n} models\n(rows: intrinsic scores; columns: downstream; – undefined)",
+        fontsize=10,
+    )
     fig.colorbar(im, ax=ax, label="ρ × 100")
     return save_figure(fig, path)
 
@@ -77,15 +86,15 @@ def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], 
         valid = part[c].notna().to_numpy()
         ranks = part[c].rank(ascending=False, method="average").to_numpy()
         dodge = (k - (len(cols) - 1) / 2) * step
-        ax.scatter(x[valid] + dodge, ranks[valid], s=max(8, 40 - n // 5), marker=markers[k % len(markers)],
-                   alpha=0.75, label=c)  # fmt: skip
+        ax.scatter(
+            x[valid] + dodge, ranks[valid], s=max(8, 40 - n // 5), marker=markers[k % len(markers)], alpha=0.75, label=c
+        )
     ax.set_xlabel(f"models ranked by {downstream} (1 = best)")
     ax.set_ylabel("rank of the model under the intrinsic score")
     ax.invert_yaxis()
     step = max(1, math.ceil(n / 40))  # at most ~40 model names on the axis, whatever the number of models
     shown = x[::step]
-    ax.set_xticks(shown, [str(m).removeprefix("zoo/") for m in part.index[::step]], rotation=70, ha="right",
-                  fontsize=7)  # fmt: skip
+    ax.set_xticks(shown, [str(m).removeprefix("zoo/") for m in part.index[::step]], rotation=70, ha="right", fontsize=7)
     if step > 1:
         ax.set_xlabel(f"models ranked by {downstream} (1 = best; every {step}th model named)")
     question, hint = f"Do intrinsic scores rank {n} models as {downstream} does?", "(dots on the line = yes)"

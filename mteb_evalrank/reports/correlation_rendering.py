@@ -44,8 +44,15 @@ def _cell_text(r: Any, cluster: bool) -> str:
     return f"{interval} (n={r.n_models}, f={n_fam}{extra})"
 
 
-def _block(table: pd.DataFrame, intrinsic: list[str], downstream: list[str], *, mark: bool, cluster: bool,
-           noise: Mapping[str, float] | None) -> list[str]:  # fmt: skip
+def _block(
+    table: pd.DataFrame,
+    intrinsic: list[str],
+    downstream: list[str],
+    *,
+    mark: bool,
+    cluster: bool,
+    noise: Mapping[str, float] | None,
+) -> list[str]:
     cell = {(r.intrinsic, r.downstream): r for r in table.itertuples()}
     rank: dict[tuple[str, str], int] = {}
     if mark:
@@ -91,18 +98,26 @@ def format_markdown(table: pd.DataFrame, *, noise: Mapping[str, float] | None = 
         lines += _block(table, primary, downstream, mark=True, cluster=cluster, noise=noise)
     if exploratory:
         if lines:
-            lines += ["", "**Exploratory scores** (other metrics and subsets of the same tasks; not fixed in advance, "
-                      "so never marked best and never used by the comparisons):", ""]  # fmt: skip
+            lines += [
+                "",
+                "**Exploratory scores** (other metrics and subsets of the same tasks; not fixed in advance, "
+                "so never marked best and never used by the comparisons):",
+                "",
+            ]
         lines += _block(table, exploratory, downstream, mark=False, cluster=cluster, noise=noise)
     n = int(table["n_resamples"].iloc[0]) if "n_resamples" in table and len(table) else 0
-    kind = ("family bootstrap: whole families resampled" if cluster else "bootstrap over models")
-    legend = (f"Spearman's ρ × 100 across models; [95% percentile interval, {kind}, {n} resamples]; n = models with "
-              "both scores, f = families; partial = Spearman partial correlation controlling for family (ranks "
-              "minus the family's mean rank), shown when ≥ 2 families have ≥ 2 models. Best primary ρ per column "
-              "**bold**, second <u>underlined</u>.")  # fmt: skip
+    kind = "family bootstrap: whole families resampled" if cluster else "bootstrap over models"
+    legend = (
+        f"Spearman's ρ × 100 across models; [95% percentile interval, {kind}, {n} resamples]; n = models with "
+        "both scores, f = families; partial = Spearman partial correlation controlling for family (ranks "
+        "minus the family's mean rank), shown when ≥ 2 families have ≥ 2 models. Best primary ρ per column "
+        "**bold**, second <u>underlined</u>."
+    )
     if noise and any(v < NOISE_RATIO_MIN for v in noise.values()):
-        legend += (f" ⚠ = mostly noise: the column's spread across models is below {NOISE_RATIO_MIN:g} median "
-                   "standard errors of a model's score.")  # fmt: skip
+        legend += (
+            f" ⚠ = mostly noise: the column's spread across models is below {NOISE_RATIO_MIN:g} median "
+            "standard errors of a model's score."
+        )
     lines += ["", legend]
     return "\n".join(lines)
 
@@ -110,18 +125,25 @@ def format_markdown(table: pd.DataFrame, *, noise: Mapping[str, float] | None = 
 def format_comparisons(comp: pd.DataFrame) -> str:
     """Markdown table of exploratory paired comparisons: ρ(A) − ρ(B) × 100 [95% interval], unadjusted p,
     Benjamini-Hochberg q, n models and clusters.  No row is a verdict."""
-    lines = ["| A | B | downstream | ρ(A) − ρ(B) | 95% interval | p | q (BH) | n, clusters |",
-             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "| A | B | downstream | ρ(A) − ρ(B) | 95% interval | p | q (BH) | n, clusters |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in comp.itertuples():
         if r.note:
             lines.append(f"| {r.a} | {r.b} | {r.downstream} | – | – | – | – | {r.n_models} ({r.note}) |")
             continue
-        lines.append(f"| {r.a} | {r.b} | {r.downstream} | {r.difference:+.1f} | [{r.ci_low:+.1f}, {r.ci_high:+.1f}] "
-                     f"| {_p(r.p_value)} | {_p(r.q_bh)} | {r.n_models}, {r.n_families} |")  # fmt: skip
+        lines.append(
+            f"| {r.a} | {r.b} | {r.downstream} | {r.difference:+.1f} | [{r.ci_low:+.1f}, {r.ci_high:+.1f}] "
+            f"| {_p(r.p_value)} | {_p(r.q_bh)} | {r.n_models}, {r.n_families} |"
+        )
     n = comp.attrs.get("n_comparisons", len(comp))
-    lines += ["", f"Exploratory. p: two-sided, normal approximation with the bootstrap standard error of the difference; "
-              f"q: Benjamini-Hochberg over the {n} comparisons of this table. These rows never decide a claim: the "
-              "confirmatory tests are in the Findings (`--claim`)."]  # fmt: skip
+    lines += [
+        "",
+        f"Exploratory. p: two-sided, normal approximation with the bootstrap standard error of the difference; "
+        f"q: Benjamini-Hochberg over the {n} comparisons of this table. These rows never decide a claim: the "
+        "confirmatory tests are in the Findings (`--claim`).",
+    ]
     return "\n".join(lines)
 
 
@@ -133,14 +155,21 @@ def _p(p: float) -> str:
 
 def format_noise(noise: pd.DataFrame) -> str:
     """Markdown of :func:`noise_table`."""
-    lines = ["| score | models | spread across models (std, points) | median standard error (points) | ratio | |",
-             "|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "| score | models | spread across models (std, points) | median standard error (points) | ratio | |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in noise.itertuples():
         flag = "⚠ mostly noise" if r.mostly_noise else ("no standard error stored" if not np.isfinite(r.ratio) else "")
-        lines.append(f"| {r.score} | {r.n_models} | {r.spread:.2f} | {r.median_se:.2f} | "
-                     f"{'–' if not np.isfinite(r.ratio) else f'{r.ratio:.1f}'} | {flag} |")  # fmt: skip
-    lines += ["", "Standard errors: accuracy binomial over the test items; STS Spearman by Fieller's approximation "
-              "(1 − ρ²)·√(1.06 / (n − 3)); EvalRank MRR bounded by √(m(1 − m) / (pairs / 2)); a mean of sub-scores "
-              "√(Σ se²) / k. A column whose spread is below "
-              f"{NOISE_RATIO_MIN:g} median standard errors cannot rank models and is marked ⚠."]  # fmt: skip
+        lines.append(
+            f"| {r.score} | {r.n_models} | {r.spread:.2f} | {r.median_se:.2f} | "
+            f"{'–' if not np.isfinite(r.ratio) else f'{r.ratio:.1f}'} | {flag} |"
+        )
+    lines += [
+        "",
+        "Standard errors: accuracy binomial over the test items; STS Spearman by Fieller's approximation "
+        "(1 − ρ²)·√(1.06 / (n − 3)); EvalRank MRR bounded by √(m(1 − m) / (pairs / 2)); a mean of sub-scores "
+        "√(Σ se²) / k. A column whose spread is below "
+        f"{NOISE_RATIO_MIN:g} median standard errors cannot rank models and is marked ⚠.",
+    ]
     return "\n".join(lines)

@@ -69,8 +69,22 @@ from mteb_evalrank.reports.results_reader import (  # noqa: F401
     table_scores,
 )
 
-CSV_COLUMNS = ["intrinsic", "downstream", "primary", "rho", "ci_low", "ci_high", "kendall_tau", "n_models", "n_families",
-               "rho_partial_family", "partial_note", "cluster_ci_low", "cluster_ci_high", "note"]
+CSV_COLUMNS = [
+    "intrinsic",
+    "downstream",
+    "primary",
+    "rho",
+    "ci_low",
+    "ci_high",
+    "kendall_tau",
+    "n_models",
+    "n_families",
+    "rho_partial_family",
+    "partial_note",
+    "cluster_ci_low",
+    "cluster_ci_high",
+    "note",
+]
 
 
 # --- families ------------------------------------------------------------------------------------------
@@ -117,8 +131,9 @@ def read_groups_csv(path: str | Path) -> dict[str, dict[str, str]]:
     table = read_strict_table(path, what="--families file", key="model", index_name="model")
     header = [h.lower() for h in table.header]
     if header[:2] != ["model", "family"]:
-        raise InputError(f"--families {path}: the first row must be the header 'model,family' "
-                         f"(found: {','.join(table.header)}).")  # fmt: skip
+        raise InputError(
+            f"--families {path}: the first row must be the header 'model,family' (found: {','.join(table.header)})."
+        )
     extra = {name: header.index(name) for name in ("lineage", "floor") if name in header}
     out: dict[str, dict[str, str]] = {}
     for line, row in table.rows:
@@ -135,8 +150,9 @@ def read_groups_csv(path: str | Path) -> dict[str, dict[str, str]]:
     return out
 
 
-def model_lineages(models: Sequence[str], families: Mapping[str, str], *,
-                   groups: Mapping[str, Mapping[str, str]] | None = None) -> tuple[dict[str, str], dict[str, bool]]:  # fmt: skip
+def model_lineages(
+    models: Sequence[str], families: Mapping[str, str], *, groups: Mapping[str, Mapping[str, str]] | None = None
+) -> tuple[dict[str, str], dict[str, bool]]:
     """Each model's lineage and whether it is a random floor: an explicit ``lineage``/``floor`` (a
     ``--families`` file or score-table column) first, then the zoo's (each base's ``lineage`` in
     ``models/catalogue.json``, reasons in ``models/lineages.json``), else the lineage is the model's family
@@ -158,8 +174,9 @@ def model_lineages(models: Sequence[str], families: Mapping[str, str], *,
     return lineages, floors
 
 
-def model_families(models: Sequence[str], *, families: Mapping[str, str] | str | Path | None = None,
-                   family_regex: str | None = None) -> dict[str, str]:  # fmt: skip
+def model_families(
+    models: Sequence[str], *, families: Mapping[str, str] | str | Path | None = None, family_regex: str | None = None
+) -> dict[str, str]:
     """Each model's family: an explicit entry (``families``: a mapping or a ``model,family`` CSV) first,
     then the zoo's family of a zoo name, then the first group of ``family_regex``, else the model itself."""
     import re
@@ -173,8 +190,9 @@ def model_families(models: Sequence[str], *, families: Mapping[str, str] | str |
         except re.error as exc:
             raise InputError(f"--family-regex {family_regex!r} is not a valid regular expression: {exc}.") from None
         if pattern.groups < 1:
-            raise InputError(f"--family-regex {family_regex!r} needs a group: the family is its first group, "
-                             "e.g. '^(.*?)__' .")  # fmt: skip
+            raise InputError(
+                f"--family-regex {family_regex!r} needs a group: the family is its first group, e.g. '^(.*?)__' ."
+            )
     out: dict[str, str] = {}
     for m in models:
         family = explicit.get(m) or zoo_family(m)
@@ -186,9 +204,15 @@ def model_families(models: Sequence[str], *, families: Mapping[str, str] | str |
 
 
 # --- the correlation table ------------------------------------------------------------------------------
-def correlation_table(scores: pd.DataFrame, intrinsic: Sequence[str], downstream: Sequence[str], *,
-                      families: Mapping[str, str] | None = None, n_resamples: int = 1000,
-                      seed: int = 0) -> pd.DataFrame:  # fmt: skip
+def correlation_table(
+    scores: pd.DataFrame,
+    intrinsic: Sequence[str],
+    downstream: Sequence[str],
+    *,
+    families: Mapping[str, str] | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> pd.DataFrame:
     """One row per (intrinsic, downstream) cell from a models × scores matrix.
 
     Columns: ``rho`` and its model-level interval ``ci_low``/``ci_high``; ``kendall_tau``; ``n_models``,
@@ -212,12 +236,27 @@ def correlation_table(scores: pd.DataFrame, intrinsic: Sequence[str], downstream
                 cl_low, cl_high, cl_note = clus.ci_low, clus.ci_high, clus.reason or ""
             else:
                 partial, partial_note, cl_low, cl_high, cl_note = float("nan"), "", float("nan"), float("nan"), ""
-            rows.append({"intrinsic": i, "downstream": d, "rho": c.rho, "ci_low": c.ci_low, "ci_high": c.ci_high,
-                         "kendall_tau": c.tau, "n_models": c.n_models, "n_families": n_fam,
-                         "rho_partial_family": partial, "partial_note": partial_note,
-                         "cluster_ci_low": cl_low, "cluster_ci_high": cl_high, "cluster_note": cl_note,
-                         "primary": is_primary(i), "n_dropped": int(len(scores) - len(pair)),
-                         "n_resamples": c.n_resamples, "note": _name_constant(c.reason, pair, d, i)})  # fmt: skip
+            rows.append(
+                {
+                    "intrinsic": i,
+                    "downstream": d,
+                    "rho": c.rho,
+                    "ci_low": c.ci_low,
+                    "ci_high": c.ci_high,
+                    "kendall_tau": c.tau,
+                    "n_models": c.n_models,
+                    "n_families": n_fam,
+                    "rho_partial_family": partial,
+                    "partial_note": partial_note,
+                    "cluster_ci_low": cl_low,
+                    "cluster_ci_high": cl_high,
+                    "cluster_note": cl_note,
+                    "primary": is_primary(i),
+                    "n_dropped": int(len(scores) - len(pair)),
+                    "n_resamples": c.n_resamples,
+                    "note": _name_constant(c.reason, pair, d, i),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -252,8 +291,10 @@ def correlate(
         raise InputError("give at least one intrinsic and one downstream score.")
     both = [str(n) for n in dict.fromkeys(intrinsic) if n in set(downstream)]
     if both:
-        raise InputError(f"{', '.join(both)} is given both as intrinsic and as downstream score; a score always ranks "
-                         "models as itself does: give different --intrinsic and --downstream scores.")  # fmt: skip
+        raise InputError(
+            f"{', '.join(both)} is given both as intrinsic and as downstream score; a score always ranks "
+            "models as itself does: give different --intrinsic and --downstream scores."
+        )
     names = list(dict.fromkeys([*intrinsic, *downstream]))
     folder = open_score_source(results)  # a results folder or a score table, read the same way
     scores = folder.matrix(names, revision_policy=revision_policy)
@@ -266,8 +307,9 @@ def correlate(
     explicit.update(dict(families or {}))
     fam = model_families(list(scores.index), families=explicit, family_regex=family_regex)
     lineages, floors = model_lineages(list(scores.index), fam, groups=groups)
-    table = correlation_table(scores, list(intrinsic), list(downstream), families=fam, n_resamples=n_resamples,
-                              seed=seed)  # fmt: skip
+    table = correlation_table(
+        scores, list(intrinsic), list(downstream), families=fam, n_resamples=n_resamples, seed=seed
+    )
     table.attrs["scores"] = scores
     table.attrs["families"] = fam
     table.attrs["lineages"] = lineages
@@ -278,9 +320,18 @@ def correlate(
     return table
 
 
-def decide_claim(scores: pd.DataFrame, claim: str, baselines: Sequence[str], target: str | Sequence[str], *,
-                 lineages: Mapping[str, str], floors: Mapping[str, bool] | None = None, alpha: float = 0.05,
-                 n_resamples: int = 2000, seed: int = 0) -> Any:  # fmt: skip
+def decide_claim(
+    scores: pd.DataFrame,
+    claim: str,
+    baselines: Sequence[str],
+    target: str | Sequence[str],
+    *,
+    lineages: Mapping[str, str],
+    floors: Mapping[str, bool] | None = None,
+    alpha: float = 0.05,
+    n_resamples: int = 2000,
+    seed: int = 0,
+) -> Any:
     """``correlate --claim``: does ``claim`` predict ``target`` better than *every* baseline given?  The
     target is one downstream score, or the mean of several (models with all of them).  Random floors are
     left out; lineages are resampled whole (:func:`~mteb_evalrank.metrics.confirmatory.better_than_all`).
@@ -291,43 +342,77 @@ def decide_claim(scores: pd.DataFrame, claim: str, baselines: Sequence[str], tar
     if claim not in scores.columns:
         raise InputError(f"--claim {claim!r} is not one of the intrinsic scores ({', '.join(scores.columns)}).")
     if not is_primary(claim):
-        raise InputError(f"--claim {claim!r} is an exploratory score (Task:metric or Task/subset); a claim is "
-                         "made for a task's main score.")  # fmt: skip
+        raise InputError(
+            f"--claim {claim!r} is an exploratory score (Task:metric or Task/subset); a claim is "
+            "made for a task's main score."
+        )
     baselines = [b for b in baselines if b != claim and is_primary(b)]
     if not baselines:
-        raise InputError(f"--claim {claim} needs at least one other primary intrinsic score to compare with "
-                         "(give it in --intrinsic).")  # fmt: skip
+        raise InputError(
+            f"--claim {claim} needs at least one other primary intrinsic score to compare with "
+            "(give it in --intrinsic)."
+        )
     targets = [target] if isinstance(target, str) else list(target)
     label = targets[0] if len(targets) == 1 else f"the mean of {', '.join(targets)}"
     part = scores[[claim, *baselines, *targets]].dropna()
     kept = [m for m in part.index if not (floors or {}).get(m, False)]
     part = part.loc[kept]
     if len(part) < 3:  # a rank correlation, let alone its bootstrap, needs models
-        raise InputError(f"--claim {claim}: {len(part)} model(s) have {claim}, every baseline and {label} "
-                         "(random floors left out); the test needs at least 3.")  # fmt: skip
+        raise InputError(
+            f"--claim {claim}: {len(part)} model(s) have {claim}, every baseline and {label} "
+            "(random floors left out); the test needs at least 3."
+        )
     y = part[targets].mean(axis=1).to_numpy()
-    args = (part[claim].to_numpy(), {b: part[b].to_numpy() for b in baselines}, y,
-            [lineages.get(m, str(m)) for m in part.index])
+    args = (
+        part[claim].to_numpy(),
+        {b: part[b].to_numpy() for b in baselines},
+        y,
+        [lineages.get(m, str(m)) for m in part.index],
+    )
     test = better_than_all(*args, alpha=alpha, n_resamples=n_resamples, seed=seed)
-    where = (f"{len(part)} models in {len(set(lineages.get(m, m) for m in part.index))} lineages"
-             + (f" ({sum(bool(v) for v in (floors or {}).values())} random floors left out)" if floors and any(floors.values()) else "")
-             + ". ")  # fmt: skip
-    finding = better_than_all_finding(f"{claim} predicts {label} better than every other primary intrinsic score given",
-                                      test, claim, label, baselines, alpha=alpha, n_claims=1, population=where)  # fmt: skip
-    per_model = better_than_all(*args, alpha=alpha, n_resamples=n_resamples, seed=seed, weighting="model",
-                                simulate_growth=False)  # fmt: skip
+    where = (
+        f"{len(part)} models in {len(set(lineages.get(m, m) for m in part.index))} lineages"
+        + (
+            f" ({sum(bool(v) for v in (floors or {}).values())} random floors left out)"
+            if floors and any(floors.values())
+            else ""
+        )
+        + ". "
+    )
+    finding = better_than_all_finding(
+        f"{claim} predicts {label} better than every other primary intrinsic score given",
+        test,
+        claim,
+        label,
+        baselines,
+        alpha=alpha,
+        n_claims=1,
+        population=where,
+    )
+    per_model = better_than_all(
+        *args, alpha=alpha, n_resamples=n_resamples, seed=seed, weighting="model", simulate_growth=False
+    )
     if per_model.contrasts:
         worst = min(per_model.contrasts, key=lambda c: c.difference)
-        line = (f"Sensitivity (exploratory, never deciding): the per-model ρ (each model one unit of weight, lineages "
-                f"resampled whole): ρ({claim}) = {per_model.rho_claim:.1f}; smallest advantage {worst.difference:+.1f} "
-                f"over {worst.baseline}; intersection-union p = {per_model.p_support:.3f}.")  # fmt: skip
+        line = (
+            f"Sensitivity (exploratory, never deciding): the per-model ρ (each model one unit of weight, lineages "
+            f"resampled whole): ρ({claim}) = {per_model.rho_claim:.1f}; smallest advantage {worst.difference:+.1f} "
+            f"over {worst.baseline}; intersection-union p = {per_model.p_support:.3f}."
+        )
         finding = dataclasses.replace(finding, sensitivity=line)
     return finding
 
 
-def comparisons(scores: pd.DataFrame, pairs: Iterable[tuple[str, str]], downstream: Sequence[str], *,
-                families: Mapping[str, str] | None = None, n_resamples: int = 1000, seed: int = 0,
-                alpha: float = 0.05) -> pd.DataFrame:  # fmt: skip
+def comparisons(
+    scores: pd.DataFrame,
+    pairs: Iterable[tuple[str, str]],
+    downstream: Sequence[str],
+    *,
+    families: Mapping[str, str] | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
     """Exploratory paired (cluster) bootstrap of ρ(a, d) − ρ(b, d) for each (a, b) and downstream d, on the
     models having all three; two-sided p (normal approximation with the bootstrap standard error) and the
     Benjamini-Hochberg ``q_bh`` across every row of the returned table.  These never decide a claim: the
@@ -340,21 +425,56 @@ def comparisons(scores: pd.DataFrame, pairs: Iterable[tuple[str, str]], downstre
         for d in downstream:
             part = scores[[a, b, d]].dropna()
             fam = [(families or {}).get(m, str(m)) for m in part.index]
-            c = compare_clustered(part[a].to_numpy(), part[b].to_numpy(), part[d].to_numpy(), fam,
-                                  n_resamples=n_resamples, seed=seed)  # fmt: skip
-            rows.append({"a": a, "b": b, "downstream": d, "difference": c.difference, "ci_low": c.ci_low,
-                         "ci_high": c.ci_high, "se": c.se, "p_value": c.p_value, "n_models": c.n_models,
-                         "n_families": c.n_families, "note": c.reason or ""})  # fmt: skip
-    comp = pd.DataFrame(rows, columns=["a", "b", "downstream", "difference", "ci_low", "ci_high", "se", "p_value",
-                                       "n_models", "n_families", "note"])  # fmt: skip
+            c = compare_clustered(
+                part[a].to_numpy(), part[b].to_numpy(), part[d].to_numpy(), fam, n_resamples=n_resamples, seed=seed
+            )
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "downstream": d,
+                    "difference": c.difference,
+                    "ci_low": c.ci_low,
+                    "ci_high": c.ci_high,
+                    "se": c.se,
+                    "p_value": c.p_value,
+                    "n_models": c.n_models,
+                    "n_families": c.n_families,
+                    "note": c.reason or "",
+                }
+            )
+    comp = pd.DataFrame(
+        rows,
+        columns=[
+            "a",
+            "b",
+            "downstream",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "se",
+            "p_value",
+            "n_models",
+            "n_families",
+            "note",
+        ],
+    )
     comp["q_bh"] = bh_q(comp["p_value"].to_numpy()) if len(comp) else []
     comp.attrs.update(n_resamples=n_resamples, seed=seed, alpha=alpha, n_comparisons=int(comp["p_value"].notna().sum()))
     return comp
 
 
-def fair_comparisons(scores: pd.DataFrame, evalrank: Sequence[str], baselines: Sequence[str],
-                     downstream: Sequence[str], *, families: Mapping[str, str] | None = None,
-                     n_resamples: int = 1000, seed: int = 0, alpha: float = 0.05) -> pd.DataFrame:  # fmt: skip
+def fair_comparisons(
+    scores: pd.DataFrame,
+    evalrank: Sequence[str],
+    baselines: Sequence[str],
+    downstream: Sequence[str],
+    *,
+    families: Mapping[str, str] | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
     """Each EvalRank primary score against *every* primary baseline present, per downstream column
     (exploratory: unadjusted p and BH q; no baseline is singled out after looking)."""
     evalrank = [e for e in evalrank if e in scores.columns and is_primary(e)]
@@ -381,9 +501,16 @@ def noise_table(scores: pd.DataFrame, errors: pd.DataFrame, columns: Sequence[st
         x = scores[c].dropna() if c in scores else pd.Series(dtype=float)
         se = errors[c].reindex(x.index).dropna() if c in errors else pd.Series(dtype=float)
         ratio = noise_ratio(x.to_numpy(), se.to_numpy())
-        rows.append({"score": c, "n_models": int(len(x)), "spread": float(x.std(ddof=1) * 100) if len(x) > 1 else float("nan"),
-                     "median_se": float(se.median() * 100) if len(se) else float("nan"), "ratio": ratio,
-                     "mostly_noise": bool(np.isfinite(ratio) and ratio < NOISE_RATIO_MIN)})  # fmt: skip
+        rows.append(
+            {
+                "score": c,
+                "n_models": int(len(x)),
+                "spread": float(x.std(ddof=1) * 100) if len(x) > 1 else float("nan"),
+                "median_se": float(se.median() * 100) if len(se) else float("nan"),
+                "ratio": ratio,
+                "mostly_noise": bool(np.isfinite(ratio) and ratio < NOISE_RATIO_MIN),
+            }
+        )
     return pd.DataFrame(rows, columns=["score", "n_models", "spread", "median_se", "ratio", "mostly_noise"])
 
 
@@ -441,12 +568,22 @@ def correlate_report(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         source = open_score_source(results, progress=progress)
-        table = correlate(source, intrinsic, downstream, n_resamples=n_resamples, seed=seed,
-                          revision_policy=revision_policy, families=families, family_regex=family_regex)  # fmt: skip
+        table = correlate(
+            source,
+            intrinsic,
+            downstream,
+            n_resamples=n_resamples,
+            seed=seed,
+            revision_policy=revision_policy,
+            families=families,
+            family_regex=family_regex,
+        )
         scores = table.attrs["scores"]
         extra = [n for pair in compare for n in pair if n not in scores.columns]
         if extra:
-            scores = scores.join(source.matrix(list(dict.fromkeys(extra)), revision_policy=revision_policy), how="outer")
+            scores = scores.join(
+                source.matrix(list(dict.fromkeys(extra)), revision_policy=revision_policy), how="outer"
+            )
         fam = {m: table.attrs["families"].get(m, str(m)) for m in scores.index}
         errors = source.standard_errors(list(downstream), revision_policy=revision_policy)
     notes = list(dict.fromkeys(str(w.message) for w in caught))
@@ -457,18 +594,34 @@ def correlate_report(
     finding = None
     parts = [f"# Intrinsic vs downstream: Spearman ρ × 100 across {len(scores)} models in {n_fam} families", ""]
     if claim is not None:
-        finding = decide_claim(scores, claim, [i for i in intrinsic if i != claim], target or list(downstream),
-                               lineages=lineages, floors=table.attrs["floors"], seed=seed,
-                               n_resamples=max(n_resamples, 2000))  # fmt: skip
-        parts += ["## Finding", "", "One claim, one test fixed in advance (docs/statistics.md); everything below is "
-                  "exploratory.", "", finding.line(), ""]  # fmt: skip
+        finding = decide_claim(
+            scores,
+            claim,
+            [i for i in intrinsic if i != claim],
+            target or list(downstream),
+            lineages=lineages,
+            floors=table.attrs["floors"],
+            seed=seed,
+            n_resamples=max(n_resamples, 2000),
+        )
+        parts += [
+            "## Finding",
+            "",
+            "One claim, one test fixed in advance (docs/statistics.md); everything below is exploratory.",
+            "",
+            finding.line(),
+            "",
+        ]
         if finding.sensitivity:
             parts += [finding.sensitivity, ""]
     parts += [format_markdown(table, noise=ratios)]
     dropped = table[table["n_dropped"] > 0]
     if len(dropped):
-        parts += ["", "Models without a score are dropped from that cell, never imputed: "
-                  + "; ".join(f"{r.intrinsic} × {r.downstream}: {r.n_dropped} dropped" for r in dropped.itertuples())]  # fmt: skip
+        parts += [
+            "",
+            "Models without a score are dropped from that cell, never imputed: "
+            + "; ".join(f"{r.intrinsic} × {r.downstream}: {r.n_dropped} dropped" for r in dropped.itertuples()),
+        ]
     if n_fam < len(scores):
         groups: dict[str, list[str]] = {}
         for m, f in fam.items():
@@ -484,14 +637,24 @@ def correlate_report(
     if pairs:
         clusters = {m: lineages.get(m, fam[m]) for m in scores.index}
         if compare_all:
-            comp = fair_comparisons(scores, list(dict.fromkeys(a for a, _ in pairs)),
-                                    list(dict.fromkeys(b for _, b in pairs)), downstream, families=clusters,
-                                    n_resamples=n_resamples, seed=seed)  # fmt: skip
+            comp = fair_comparisons(
+                scores,
+                list(dict.fromkeys(a for a, _ in pairs)),
+                list(dict.fromkeys(b for _, b in pairs)),
+                downstream,
+                families=clusters,
+                n_resamples=n_resamples,
+                seed=seed,
+            )
         else:
             comp = comparisons(scores, pairs, downstream, families=clusters, n_resamples=n_resamples, seed=seed)
         kind = "lineages resampled whole" if len(set(clusters.values())) < len(scores) else "models resampled"
-        parts += ["", f"## Exploratory paired comparisons (bootstrap, {kind}, {n_resamples} resamples, seed {seed})",
-                  "", format_comparisons(comp)]  # fmt: skip
+        parts += [
+            "",
+            f"## Exploratory paired comparisons (bootstrap, {kind}, {n_resamples} resamples, seed {seed})",
+            "",
+            format_comparisons(comp),
+        ]
         table.attrs["comparisons"] = comp
     parts += ["", "## Is each downstream score above its noise?", "", format_noise(noise)]
     if notes:

@@ -6,7 +6,9 @@ from pathlib import Path
 from typing import Any
 
 
-def save_figure(fig: Any, path: str | Path, *, dpi: int = 130, rect: tuple[float, float, float, float] | None = None) -> Path:
+def save_figure(
+    fig: Any, path: str | Path, *, dpi: int = 130, rect: tuple[float, float, float, float] | None = None
+) -> Path:
     """``tight_layout`` (within ``rect`` of the figure, leaving the rest for e.g. a figure legend), write ``path``
     (its folder created; format from the suffix, ``.png`` added when there is none) through a temporary file
     renamed over it, close the figure."""

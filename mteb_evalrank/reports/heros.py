@@ -150,7 +150,9 @@ def format_table(results: list[HerosModelResult]) -> str:
         for r in results
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in rows]
+    lines = [
+        "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in rows
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     legend = (
         "normalised cosine (cos - cos_avg) / (1 - cos_avg), mean per subset; "
@@ -230,8 +232,14 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
         ys = centers - 0.4 + bar * (j + 0.5)
         xs = np.array([r.normalized.get(subset, np.nan) for r in results], dtype=float)
         handles.append(
-            ax.barh(ys, np.nan_to_num(xs, nan=0.0), left=0.0, height=bar * 0.92,
-                    color=colors[j % len(colors)], label=SUBSET_LABELS[subset])
+            ax.barh(
+                ys,
+                np.nan_to_num(xs, nan=0.0),
+                left=0.0,
+                height=bar * 0.92,
+                color=colors[j % len(colors)],
+                label=SUBSET_LABELS[subset],
+            )
         )  # bars start at 0: their lengths are the values, differences are not exaggerated
     ax.set_yticks(centers)
     ax.set_yticklabels([r.model for r in results], fontsize=9)
@@ -247,13 +255,18 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
     ax.tick_params(axis="x", top=long_chart, labeltop=long_chart)  # long charts: x labels on top too
     fig.tight_layout(rect=(0, footer_in / total, 1, 1 - header_in / total))
     labels = [SUBSET_LABELS[s] for s in SUBSETS]
-    fig.suptitle(title or f"HEROS: normalised cosine per subset ({n_models} model{'s' if n_models != 1 else ''})",
-                 y=1 - 0.12 / total, va="top")
-    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 1 - 0.45 / total), ncol=6,
-               fontsize=9, frameon=False)
+    fig.suptitle(
+        title or f"HEROS: normalised cosine per subset ({n_models} model{'s' if n_models != 1 else ''})",
+        y=1 - 0.12 / total,
+        va="top",
+    )
+    fig.legend(
+        handles, labels, loc="upper center", bbox_to_anchor=(0.5, 1 - 0.45 / total), ncol=6, fontsize=9, frameon=False
+    )
     if long_chart:
-        fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.05 / total), ncol=6,
-                   fontsize=9, frameon=False)
+        fig.legend(
+            handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.05 / total), ncol=6, fontsize=9, frameon=False
+        )
     try:
         with atomic_target(path) as tmp:  # whole or not at all; a symlink at PATH is replaced, not written through
             fig.savefig(tmp, dpi=110, bbox_inches="tight", format=path.suffix[1:].lower())

@@ -60,9 +60,16 @@ EVALRANK_RANK_TASKS = ("EvalRankWord", "EvalRankSent")  # the plugin's "intrinsi
 #: keys shown next to the main score in the generic per-task tables, when present
 EXTRA_KEYS = ("devacc", "f1", "cosine_pearson", "cosine_spearman_mean")
 META_FIELDS = (
-    "n_parameters", "embed_dim", "max_tokens", "similarity_fn_name", "framework", "license",
-    "release_date", "open_weights", "reference",
-)  # fmt: skip
+    "n_parameters",
+    "embed_dim",
+    "max_tokens",
+    "similarity_fn_name",
+    "framework",
+    "license",
+    "release_date",
+    "open_weights",
+    "reference",
+)
 
 
 @dataclass
@@ -195,10 +202,14 @@ def collect(results_dir: Path | str) -> ReportData:
         run = runs.get(folder)
         if run is None:  # who ran it: the results reader's one parse of MTEB's folders (model_meta.json wins)
             who = result_identity(path)
-            run = runs[folder] = ModelRun(name=who.model, revision=who.revision, folder=folder, experiment=who.experiment)
+            run = runs[folder] = ModelRun(
+                name=who.model, revision=who.revision, folder=folder, experiment=who.experiment
+            )
             _read_model_files(run, skipped)
         if tr.task_name in run.results:
-            skipped.append(Skipped(path, f"a second result for {tr.task_name} in {folder} (kept {run.files[tr.task_name].name})"))
+            skipped.append(
+                Skipped(path, f"a second result for {tr.task_name} in {folder} (kept {run.files[tr.task_name].name})")
+            )
             continue
         if tr.task_name in registry:
             task = task_cache.get(tr.task_name)
@@ -215,8 +226,7 @@ def collect(results_dir: Path | str) -> ReportData:
     models = [r for r in runs.values() if r.results]
     if not models:
         raise InputError(
-            f"no readable MTEB result file below {root}: "
-            + "; ".join(f"{s.path}: {s.reason}" for s in skipped[:3])
+            f"no readable MTEB result file below {root}: " + "; ".join(f"{s.path}: {s.reason}" for s in skipped[:3])
         )
     _label(models)
     tasks = _order_tasks({t for m in models for t in m.results})
@@ -367,12 +377,19 @@ def _heros_block(data: ReportData) -> dict[str, Any] | None:
     if not results:
         return None
     rows = [
-        {"label": r.model, "values": [r.normalized.get(s) for s in SUBSETS] + [r.readings.get(k) for k in SUMMARY_READINGS]}
+        {
+            "label": r.model,
+            "values": [r.normalized.get(s) for s in SUBSETS] + [r.readings.get(k) for k in SUMMARY_READINGS],
+        }
         for r in results
     ]
     shown = results[:MAX_CHART_MODELS]
     chart = _figure_uri(lambda p: plot_heros(shown, p))
-    note = None if len(results) <= MAX_CHART_MODELS else f"chart: the first {MAX_CHART_MODELS} of {len(results)} models in leaderboard order; the table lists all"
+    note = (
+        None
+        if len(results) <= MAX_CHART_MODELS
+        else f"chart: the first {MAX_CHART_MODELS} of {len(results)} models in leaderboard order; the table lists all"
+    )
     return {
         "columns": [SUBSET_LABELS[s] for s in SUBSETS] + list(SUMMARY_READINGS),
         "rows": rows,
@@ -478,7 +495,9 @@ def _evalrank_block(data: ReportData, task: str) -> dict[str, Any]:
 
 def _generic_block(data: ReportData, task: str) -> dict[str, Any]:
     subsets = _subsets(data, task)
-    extras = [k for k in EXTRA_KEYS if any(k in _first_entry(m.results[task]) for m in data.models if task in m.results)]
+    extras = [
+        k for k in EXTRA_KEYS if any(k in _first_entry(m.results[task]) for m in data.models if task in m.results)
+    ]
     single = len(subsets) == 1
     columns = (["main score"] if single else list(subsets)) + extras
     rows = []
@@ -590,7 +609,8 @@ def build_context(
     for t in rest:
         groups[_task_kind(t)].append(_generic_block(data, t))
     return {
-        "title": title or f"Embedding evaluation report: {len(data.models)} model{'s' if len(data.models) != 1 else ''}",
+        "title": title
+        or f"Embedding evaluation report: {len(data.models)} model{'s' if len(data.models) != 1 else ''}",
         "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "root": str(data.root),
         "mteb_version": mteb.__version__,

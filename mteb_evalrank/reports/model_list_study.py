@@ -70,13 +70,25 @@ def model_list_population(models: Sequence[ResolvedModel]) -> pd.DataFrame:
             post = v.whiten is not None or v.static_post is not None
             plain = unprocessed_counterpart(v)
             extra = {"unprocessed": plain.mteb_name if plain is not None else "", **contrast_factors(v)}
-        rows.append({"model": m.name, "family": m.row.family or zoo_family(m.name) or m.name, "floor": m.row.floor,
-                     "postprocessed": post, "kind": _kind(m), "lineage": m.row.lineage,
-                     "lineage_reason": m.row.lineage_reason, "left_out": False, **extra})  # fmt: skip
+        rows.append(
+            {
+                "model": m.name,
+                "family": m.row.family or zoo_family(m.name) or m.name,
+                "floor": m.row.floor,
+                "postprocessed": post,
+                "kind": _kind(m),
+                "lineage": m.row.lineage,
+                "lineage_reason": m.row.lineage_reason,
+                "left_out": False,
+                **extra,
+            }
+        )
     return pd.DataFrame(rows, columns=["model", *POPULATION_COLUMNS]).set_index("model")
 
 
-def model_list_scores(out: Path, models: Sequence[ResolvedModel], tasks: Sequence[str], level) -> tuple[pd.DataFrame, list[str], list[str]]:
+def model_list_scores(
+    out: Path, models: Sequence[ResolvedModel], tasks: Sequence[str], level
+) -> tuple[pd.DataFrame, list[str], list[str]]:
     """The models × scores table of the listed models in ``out/results``: the level's primary intrinsic scores
     and the downstream tasks among ``tasks`` that some model has, plus the downstream mean (models with every
     downstream task).  Returns ``(scores, intrinsic, downstream)``."""
@@ -90,9 +102,11 @@ def model_list_scores(out: Path, models: Sequence[ResolvedModel], tasks: Sequenc
     intrinsic = [t for t in level.intrinsic if t in tasks and t in have]
     down = [t for t in DOWNSTREAM_TASKS if t in tasks and t in have]
     if not intrinsic or not down:
-        raise InputError(f"the listed models have no {'intrinsic' if not intrinsic else 'downstream'} results for the "
-                         f"{level.name} level in {out / 'results'}: the correlation needs at least one of each "
-                         "(run the study first, with --tasks naming both kinds).")  # fmt: skip
+        raise InputError(
+            f"the listed models have no {'intrinsic' if not intrinsic else 'downstream'} results for the "
+            f"{level.name} level in {out / 'results'}: the correlation needs at least one of each "
+            "(run the study first, with --tasks naming both kinds)."
+        )
     scores, _ = score_matrix(folder, [*intrinsic, *down])
     scores = scores[scores.index.isin(names)].copy()
     scores[DOWNSTREAM_MEAN] = scores[down].mean(axis=1, skipna=False)
@@ -108,8 +122,16 @@ def _lineage_table(pop: pd.DataFrame, present: Sequence[str]) -> str:
     return "\n".join(rows)
 
 
-def write_model_list_report(out: str | Path, models: Sequence[ResolvedModel], tasks: Sequence[str], *,
-                            level: str = "sentence", source: str = "", n_resamples: int = 1000, seed: int = 0) -> str:  # fmt: skip
+def write_model_list_report(
+    out: str | Path,
+    models: Sequence[ResolvedModel],
+    tasks: Sequence[str],
+    *,
+    level: str = "sentence",
+    source: str = "",
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> str:
     """Write the level's population, scores, correlation files and page into ``out``; return the page."""
     from mteb_evalrank.integration.study import run_environment
     from mteb_evalrank.reports.correlation_study import correlate_report, decide_claim
@@ -122,38 +144,66 @@ def write_model_list_report(out: str | Path, models: Sequence[ResolvedModel], ta
     scores, intrinsic, downstream = model_list_scores(out, models, tasks, spec)
     pop.to_csv(out / f"{pre}population.csv")
     scores.rename_axis("model").to_csv(out / f"{pre}scores.csv", float_format="%.6f")
-    report = correlate_report(out / f"{pre}scores.csv", intrinsic, downstream, families=out / f"{pre}population.csv",
-                              csv=out / f"{pre}correlation.csv", plot=out / f"{pre}correlation.png",
-                              rank_plot=out / f"{pre}ranks.png", compare_all=any(i.startswith("EvalRank") for i in intrinsic)
-                              and any(not i.startswith("EvalRank") for i in intrinsic),
-                              n_resamples=n_resamples, seed=seed)  # fmt: skip
+    report = correlate_report(
+        out / f"{pre}scores.csv",
+        intrinsic,
+        downstream,
+        families=out / f"{pre}population.csv",
+        csv=out / f"{pre}correlation.csv",
+        plot=out / f"{pre}correlation.png",
+        rank_plot=out / f"{pre}ranks.png",
+        compare_all=any(i.startswith("EvalRank") for i in intrinsic)
+        and any(not i.startswith("EvalRank") for i in intrinsic),
+        n_resamples=n_resamples,
+        seed=seed,
+    )
     attrs = report.table.attrs
     baselines = [b for b in spec.baselines if b in intrinsic]
     if spec.claim_score in intrinsic and baselines:
-        finding = decide_claim(attrs["scores"], spec.claim_score, baselines, downstream[:-1] if len(downstream) > 2
-                               else downstream[0], lineages=attrs["lineages"], floors=attrs["floors"], seed=seed,
-                               n_resamples=max(n_resamples, 2000)).line()  # fmt: skip
+        finding = decide_claim(
+            attrs["scores"],
+            spec.claim_score,
+            baselines,
+            downstream[:-1] if len(downstream) > 2 else downstream[0],
+            lineages=attrs["lineages"],
+            floors=attrs["floors"],
+            seed=seed,
+            n_resamples=max(n_resamples, 2000),
+        ).line()
     else:
-        finding = (f"- Not tested: the claim needs {spec.claim_score} and at least one of {', '.join(spec.baselines)} "
-                   "among the tasks run.")  # fmt: skip
+        finding = (
+            f"- Not tested: the claim needs {spec.claim_score} and at least one of {', '.join(spec.baselines)} "
+            "among the tasks run."
+        )
     env = run_environment()
     missing = [m.name for m in models if m.name not in scores.index]
     parts = [
         f"# Study of a model list ({spec.name} level): {len(scores)} models in "
         f"{pop.loc[scores.index, 'lineage'].nunique()} lineages",
-        "", "## Finding", "",
+        "",
+        "## Finding",
+        "",
         "One claim, one test fixed in advance (docs/statistics.md): the claim score against every primary "
         f"{spec.similarity_label} score run, on the downstream mean; lineages from the model list. Everything "
-        "below it is exploratory.", "", finding, "",
-        "## Reproduce", "",
+        "below it is exploratory.",
+        "",
+        finding,
+        "",
+        "## Reproduce",
+        "",
         f"`mteb-evalrank study --models {Path(source).name if source else 'FILE'} --level {spec.name} --out OUT"
-        + (f" --tasks {' '.join(tasks)}" if tasks else "") + "` at commit "
+        + (f" --tasks {' '.join(tasks)}" if tasks else "")
+        + "` at commit "
         f"`{env.get('commit', 'unknown')}` (mteb {env.get('mteb')}, torch {env.get('torch')}). "
         f"The scores are in `{pre}scores.csv` and the lineages in `{pre}population.csv`: "
         f"`mteb-evalrank correlate {pre}scores.csv --families {pre}population.csv --intrinsic … --downstream …` "
-        "redoes every table without encoding.", "",
-        "## Population", "", _lineage_table(pop, list(scores.index)), "",
-    ]  # fmt: skip
+        "redoes every table without encoding.",
+        "",
+        "## Population",
+        "",
+        _lineage_table(pop, list(scores.index)),
+        "",
+    ]
     if missing:
         parts += [f"Listed but without results here ({len(missing)}): " + ", ".join(missing), ""]
     body = report.markdown.split("\n", 1)[1] if report.markdown.startswith("# ") else report.markdown
@@ -163,9 +213,19 @@ def write_model_list_report(out: str | Path, models: Sequence[ResolvedModel], ta
     return page
 
 
-def model_list_command(out: str | Path, models_file: str | Path, *, tasks: Sequence[str] | None, shard: str | None,
-                       device: str | None, batch_size: int, progress: bool, correlate_only: bool, n_resamples: int,
-                       level: str = "sentence") -> int:  # fmt: skip
+def model_list_command(
+    out: str | Path,
+    models_file: str | Path,
+    *,
+    tasks: Sequence[str] | None,
+    shard: str | None,
+    device: str | None,
+    batch_size: int,
+    progress: bool,
+    correlate_only: bool,
+    n_resamples: int,
+    level: str = "sentence",
+) -> int:
     """The CLI's ``study --models FILE``: check the list, run this shard, then (one shard, or
     ``--correlate-only``) write the population and the page."""
     from mteb_evalrank.integration.model_list import read_model_list, resolve_rows, run_model_list
@@ -181,19 +241,25 @@ def model_list_command(out: str | Path, models_file: str | Path, *, tasks: Seque
     if not correlate_only:
         start = time.perf_counter()
         run = run_model_list(out, models, tasks, shard=shard, device=device, batch_size=batch_size, progress=progress)
-        print(f"\nstudy of {models_file} ({level} level): {len(models)} models × {len(run.tasks)} tasks, shard "
-              f"{run.shard}: {run.items_run} run, {run.items_skipped_done} already done, {len(run.failures)} failed, "
-              f"{time.perf_counter() - start:.0f} s")  # fmt: skip
+        print(
+            f"\nstudy of {models_file} ({level} level): {len(models)} models × {len(run.tasks)} tasks, shard "
+            f"{run.shard}: {run.items_run} run, {run.items_skipped_done} already done, {len(run.failures)} failed, "
+            f"{time.perf_counter() - start:.0f} s"
+        )
         for f in run.failures[:10]:
             print(f"  failed: {f['variant']} on {f['task']}: {f['error'][:200]}", file=sys.stderr)
         if count > 1:
-            print(f"shard {run.shard} done. When every shard has finished, write the report with:\n"
-                  f"  mteb-evalrank study --models {models_file} --level {level} --out {out} --correlate-only")  # fmt: skip
+            print(
+                f"shard {run.shard} done. When every shard has finished, write the report with:\n"
+                f"  mteb-evalrank study --models {models_file} --level {level} --out {out} --correlate-only"
+            )
             return 1 if run.failures else 0
     page = write_model_list_report(out, models, tasks, level=level, source=str(models_file), n_resamples=n_resamples)
     print(page)
-    print(f"report: {out / LEVELS[level].page} ({LEVELS[level].prefix}population.csv, {LEVELS[level].prefix}scores.csv, "
-          f"{LEVELS[level].prefix}correlation.csv, plots)")  # fmt: skip
+    print(
+        f"report: {out / LEVELS[level].page} ({LEVELS[level].prefix}population.csv, {LEVELS[level].prefix}scores.csv, "
+        f"{LEVELS[level].prefix}correlation.csv, plots)"
+    )
     return 0
 
 

@@ -71,12 +71,16 @@ def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
         query_ids = np.asarray(entry["query_ids"], dtype=np.int64)
         size = int(entry["corpus_size"])
     except (TypeError, ValueError, OverflowError) as exc:
-        raise InputError(f"{path}: key scores.{split}[].neighbors/query_ids/corpus_size: not integers of the "
-                         f"expected shape ({type(exc).__name__}).") from None  # fmt: skip
+        raise InputError(
+            f"{path}: key scores.{split}[].neighbors/query_ids/corpus_size: not integers of the "
+            f"expected shape ({type(exc).__name__})."
+        ) from None
     # shapes: neighbours (samples, queries, k), query ids (samples, queries), every id a corpus position
     if ids.ndim != 3 or query_ids.ndim != 2 or ids.shape[:2] != query_ids.shape or ids.shape[2] < 1:
-        raise InputError(f"{path}: key scores.{split}[].neighbors has shape {ids.shape} and query_ids "
-                         f"{query_ids.shape}; expected (samples, queries, k) and (samples, queries).")  # fmt: skip
+        raise InputError(
+            f"{path}: key scores.{split}[].neighbors has shape {ids.shape} and query_ids "
+            f"{query_ids.shape}; expected (samples, queries, k) and (samples, queries)."
+        )
     if size < 1 or ids.min() < 0 or ids.max() >= size or query_ids.min() < 0 or query_ids.max() >= size:
         raise InputError(f"{path}: key scores.{split}[].neighbors holds ids outside the corpus of {size} sentences.")
     return NeighborSet(
@@ -244,8 +248,14 @@ def neighbor_sets_for_models(
     for i, model in enumerate(models):
         name = names[i] if names else model_label(model)
         emb = encode_corpus(
-            model, corpus, task_metadata=N2O.metadata, fingerprint=fp, use_cache=use_cache, root=cache_root,
-            encode_kwargs=encode_kwargs, progress=progress,
+            model,
+            corpus,
+            task_metadata=N2O.metadata,
+            fingerprint=fp,
+            use_cache=use_cache,
+            root=cache_root,
+            encode_kwargs=encode_kwargs,
+            progress=progress,
         )
         meta: dict[str, Any] = {"search": "exact"}
         if use_faiss:
@@ -254,7 +264,9 @@ def neighbor_sets_for_models(
             approx.recall = recall_at_k(approx.ids, exact_ids)
             ids = approx.ids
             meta.update(search="faiss-hnsw", recall=approx.recall, build_seconds=approx.build_seconds)
-            print_fn(f"{name}: FAISS HNSW recall@{k} vs exact = {approx.recall:.4f} (build {approx.build_seconds:.1f}s)")
+            print_fn(
+                f"{name}: FAISS HNSW recall@{k} vs exact = {approx.recall:.4f} (build {approx.build_seconds:.1f}s)"
+            )
         else:
             ids, _ = exact_knn(emb, unique_q, k, progress=False)
         out.append(
@@ -386,16 +398,26 @@ def neighbor_sets_from_corpus_file(
     for spec in model_specs:  # every spec resolves before anything is encoded
         key = check_model_spec(spec)
         if key in resolved:
-            raise InputError(f"each model can be compared once; {resolved[key]} and {spec} are the same model ({key[0]}).")
+            raise InputError(
+                f"each model can be compared once; {resolved[key]} and {spec} are the same model ({key[0]})."
+            )
         resolved[key] = spec
     sets: list[NeighborSet] = []
     for spec in tqdm(model_specs, desc="models", unit="model"):
         model = load_any_model(spec, device=device)
         sets.extend(
             neighbor_sets_for_models(
-                [model], corpus, k=k, n_queries=n_queries, samples=samples, seed=seed,
-                use_faiss=use_faiss, use_cache=use_cache, batch_size=batch_size, names=[spec],
+                [model],
+                corpus,
+                k=k,
+                n_queries=n_queries,
+                samples=samples,
+                seed=seed,
+                use_faiss=use_faiss,
+                use_cache=use_cache,
+                batch_size=batch_size,
+                names=[spec],
             )
-        )  # fmt: skip
+        )
         del model
     return corpus, sets

@@ -23,8 +23,14 @@ from mteb_evalrank.errors import InputError
 from mteb_evalrank.reports.figures import save_figure
 
 
-def overlap_gain_table(gold: Sequence[float], base_sim: Sequence[float], new_sim: Sequence[float],
-                       overlap: Sequence[float], *, n_groups: int = 5) -> list[dict[str, float]]:  # fmt: skip
+def overlap_gain_table(
+    gold: Sequence[float],
+    base_sim: Sequence[float],
+    new_sim: Sequence[float],
+    overlap: Sequence[float],
+    *,
+    n_groups: int = 5,
+) -> list[dict[str, float]]:
     """Per base-cosine quantile group: n, cosine range, mean top-k overlap, ρ(base), ρ(new), gain (ρ fractions)."""
     from scipy.stats import spearmanr
 
@@ -40,24 +46,37 @@ def overlap_gain_table(gold: Sequence[float], base_sim: Sequence[float], new_sim
         constant = np.ptp(g) == 0 or np.ptp(b) == 0 or np.ptp(n) == 0
         rho_b = float("nan") if constant else float(spearmanr(b, g).statistic)
         rho_n = float("nan") if constant else float(spearmanr(n, g).statistic)
-        rows.append({"cos_low": float(b.min()), "cos_high": float(b.max()), "n_pairs": int(len(idx)),
-                     "mean_overlap": float(overlap[idx].mean()), "base": rho_b, "new": rho_n,
-                     "gain": rho_n - rho_b})  # fmt: skip
+        rows.append(
+            {
+                "cos_low": float(b.min()),
+                "cos_high": float(b.max()),
+                "n_pairs": int(len(idx)),
+                "mean_overlap": float(overlap[idx].mean()),
+                "base": rho_b,
+                "new": rho_n,
+                "gain": rho_n - rho_b,
+            }
+        )
     return rows
 
 
 def format_overlap_gain(rows: list[dict[str, float]], *, k: int, base: str, new: str) -> str:
     """Markdown table of :func:`overlap_gain_table` (ρ × 100)."""
-    lines = [f"| base cosine ({base}) | pairs | shared top-{k} neighbours | ρ {base} | ρ {new} | gain |",
-             "|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        f"| base cosine ({base}) | pairs | shared top-{k} neighbours | ρ {base} | ρ {new} | gain |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {r['cos_low']:.2f} to {r['cos_high']:.2f} | {r['n_pairs']} | {r['mean_overlap'] * k:.1f} | "
-                     f"{r['base'] * 100:.1f} | {r['new'] * 100:.1f} | {r['gain'] * 100:+.1f} |")  # fmt: skip
+        lines.append(
+            f"| {r['cos_low']:.2f} to {r['cos_high']:.2f} | {r['n_pairs']} | {r['mean_overlap'] * k:.1f} | "
+            f"{r['base'] * 100:.1f} | {r['new'] * 100:.1f} | {r['gain'] * 100:+.1f} |"
+        )
     return "\n".join(lines)
 
 
-def plot_overlap_gain(rows: list[dict[str, float]], path: str | Path, *, k: int, base: str, new: str,
-                      task: str = "STS") -> Path:  # fmt: skip
+def plot_overlap_gain(
+    rows: list[dict[str, float]], path: str | Path, *, k: int, base: str, new: str, task: str = "STS"
+) -> Path:
     """Bars: mean shared top-k neighbours per base-cosine group; line: Spearman gain of ``new`` over ``base``."""
     import matplotlib
 

@@ -51,6 +51,8 @@ def format_effects(effects: pd.DataFrame, groups: Sequence[str]) -> str:
     lines.append("")
     for g in groups:
         valid = effects[g].dropna()
-        lines.append(f"- post-processing raised the mean {g} score in {int((valid > 0).sum())} of {len(valid)} pairs "
-                     f"(mean Δ {valid.mean():+.2f} points)")  # fmt: skip
+        lines.append(
+            f"- post-processing raised the mean {g} score in {int((valid > 0).sum())} of {len(valid)} pairs "
+            f"(mean Δ {valid.mean():+.2f} points)"
+        )
     return "\n".join(lines)

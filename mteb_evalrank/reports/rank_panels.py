@@ -58,11 +58,18 @@ def plot_rank_panels(
         raise InputError(f"none of the scores {list(series)} is in the table.")
     names = sorted({families.get(m, m) for m in scores.index[scores[pivot].notna()]})
     cmap = plt.get_cmap("tab20" if len(names) > 10 else "tab10")
-    style = {f: (cmap(i % cmap.N), MARKERS[(i // cmap.N) % len(MARKERS)] if len(names) > cmap.N else MARKERS[i % len(MARKERS)])
-             for i, f in enumerate(names)}  # fmt: skip
+    style = {
+        f: (
+            cmap(i % cmap.N),
+            MARKERS[(i // cmap.N) % len(MARKERS)] if len(names) > cmap.N else MARKERS[i % len(MARKERS)],
+        )
+        for i, f in enumerate(names)
+    }
     rows = math.ceil(len(shown) / columns)
     cols = min(columns, len(shown))
-    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols + (0 if rows * cols > len(shown) else 2.6), 4.6 * rows), squeeze=False)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(4.6 * cols + (0 if rows * cols > len(shown) else 2.6), 4.6 * rows), squeeze=False
+    )
     for ax, score in zip(axes.flat, shown):
         part = scores[[pivot, score]].dropna()
         n = len(part)
@@ -77,13 +84,22 @@ def plot_rank_panels(
         for f in dict.fromkeys(fam):
             mask = np.array([g == f for g in fam])
             colour, marker = style[f]
-            ax.scatter(x[mask], y[mask], s=max(10, 46 - n // 4), color=colour, marker=marker, alpha=0.85,
-                       edgecolors="none", zorder=2)  # fmt: skip
+            ax.scatter(
+                x[mask],
+                y[mask],
+                s=max(10, 46 - n // 4),
+                color=colour,
+                marker=marker,
+                alpha=0.85,
+                edgecolors="none",
+                zorder=2,
+            )
         rho = 100 * spearmanr(part[pivot], part[score]).statistic
         partial = partial_spearman_family(part[pivot].to_numpy(), part[score].to_numpy(), fam)
         partial_text = f"{partial.value:.0f}" if np.isfinite(partial.value) else "undefined"
-        ax.set_title(f"{score}\nρ = {rho:.0f}, family-partial ρ = {partial_text} (n = {n}, {len(set(fam))} families)",
-                     fontsize=9)  # fmt: skip
+        ax.set_title(
+            f"{score}\nρ = {rho:.0f}, family-partial ρ = {partial_text} (n = {n}, {len(set(fam))} families)", fontsize=9
+        )
         ax.set_xlim(0, n + 1)
         ax.set_ylim(n + 1, 0)  # rank 1 at the top left: the diagonal runs from the best model to the worst
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -92,12 +108,17 @@ def plot_rank_panels(
         ax.set_ylabel(f"rank under {score}", fontsize=8)
         ax.tick_params(labelsize=7)
         ax.set_aspect("equal", adjustable="box")
-    spare = list(axes.flat)[len(shown):]
+    spare = list(axes.flat)[len(shown) :]
     for ax in spare:
         ax.axis("off")
     handles = [plt.Line2D([], [], color=style[f][0], marker=style[f][1], linestyle="", markersize=6) for f in names]
-    legend_kw = {"title": "family", "fontsize": 7, "title_fontsize": 8, "frameon": False,
-                 "ncol": 1 if len(names) <= 16 else 2}  # fmt: skip
+    legend_kw = {
+        "title": "family",
+        "fontsize": 7,
+        "title_fontsize": 8,
+        "frameon": False,
+        "ncol": 1 if len(names) <= 16 else 2,
+    }
     if spare:  # the legend takes an empty panel
         spare[0].legend(handles, names, loc="center", **legend_kw)
         rect = None
@@ -105,6 +126,9 @@ def plot_rank_panels(
         fig.legend(handles, names, loc="center right", **legend_kw)
         rect = (0, 0, 1 - 2.4 / (4.6 * cols + 2.6), 0.97)
     n_models = int(scores[pivot].notna().sum())
-    fig.suptitle(f"Ranks of {n_models} models on {pivot} (x) against each score (y); dots on the diagonal = the "
-                 "same order (EvalRank Figure 4)", fontsize=10)  # fmt: skip
+    fig.suptitle(
+        f"Ranks of {n_models} models on {pivot} (x) against each score (y); dots on the diagonal = the "
+        "same order (EvalRank Figure 4)",
+        fontsize=10,
+    )
     return save_figure(fig, path, rect=rect or (0, 0, 1, 0.97))

@@ -64,7 +64,9 @@ def revision_labels(identities: Iterable[tuple[str, str]], *, length: int | None
     return [f"{m}@{r[:length] if length else r}" if counts[m] > 1 else m for m, r in pairs]
 
 
-def choose_revisions(records: Iterable[dict[str, Any]], policy: str = "newest") -> tuple[dict[str, list[str]], list[str]]:
+def choose_revisions(
+    records: Iterable[dict[str, Any]], policy: str = "newest"
+) -> tuple[dict[str, list[str]], list[str]]:
     """Which revisions of each model count, and the warnings about the ones left out.
 
     ``records`` carry ``model``, ``revision`` and ``mtime`` (of the result file).  ``newest`` / ``oldest``:
@@ -84,11 +86,14 @@ def choose_revisions(records: Iterable[dict[str, Any]], policy: str = "newest") 
             continue
         order = sorted(revs, key=revs.get, reverse=policy != "oldest")
         if policy == "error":
-            raise InputError(f"model {model} has results for {len(revs)} revisions: {', '.join(order)} "
-                             "(choose --revision-policy newest, oldest or separate).")  # fmt: skip
+            raise InputError(
+                f"model {model} has results for {len(revs)} revisions: {', '.join(order)} "
+                "(choose --revision-policy newest, oldest or separate)."
+            )
         chosen[model] = [order[0]]
-        notes.append(f"model {model} has {len(revs)} revisions ({', '.join(order)}); using {order[0]} "
-                     f"({policy} results file)")  # fmt: skip
+        notes.append(
+            f"model {model} has {len(revs)} revisions ({', '.join(order)}); using {order[0]} ({policy} results file)"
+        )
     return chosen, notes
 
 
@@ -172,11 +177,14 @@ def check_score_range(path: str | Path, subset: str, key: str, value: float) -> 
     from mteb_evalrank.errors import EvalRankWarning
 
     if re.fullmatch(_FRACTION_KEY, key) and not 0.0 <= value <= 1.0:
-        raise InputError(f"{path}: score {subset}.{key} is {value!r}, outside [0, 1] (a fraction); repair or "
-                         "re-run this result.")  # fmt: skip
+        raise InputError(
+            f"{path}: score {subset}.{key} is {value!r}, outside [0, 1] (a fraction); repair or re-run this result."
+        )
     if re.fullmatch(_SIGNED_KEY, key) and not -1.0 <= value <= 1.0:
-        warnings.warn(EvalRankWarning(f"{path}: score {subset}.{key} is {value!r}, outside [-1, 1]; check this "
-                                      "result."), stacklevel=3)  # fmt: skip
+        warnings.warn(
+            EvalRankWarning(f"{path}: score {subset}.{key} is {value!r}, outside [-1, 1]; check this result."),
+            stacklevel=3,
+        )
 
 
 def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
@@ -188,11 +196,16 @@ def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
     for entry in _entries_for(record["scores"], name) or ():
         v = entry.get(key)
         if isinstance(v, bool) or (v is not None and not isinstance(v, (int, float))):
-            raise InputError(f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is "
-                             f"{json.dumps(v)[:40]}, not a number; repair or re-run this result.")  # fmt: skip
+            raise InputError(
+                f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is "
+                f"{json.dumps(v)[:40]}, not a number; repair or re-run this result."
+            )
         if key in entry and (v is None or not math.isfinite(v)):
-            warnings.warn(f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is {v!r}; "
-                          f"counted as missing ({name} of {record['model']} is left out)", stacklevel=3)  # fmt: skip
+            warnings.warn(
+                f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is {v!r}; "
+                f"counted as missing ({name} of {record['model']} is left out)",
+                stacklevel=3,
+            )
         elif v is not None:
             check_score_range(record["path"], entry.get("hf_subset", "default"), key, float(v))
 
@@ -228,10 +241,14 @@ def _entry_standard_error(entry: dict[str, Any], key: str) -> float | None:
     n = entry.get("num_pairs")
     if not isinstance(n, (int, float)) or n <= 0:
         return None
-    if "cosine_spearman" in entry and (key == "cosine_spearman" or (key == "main_score" and main == entry["cosine_spearman"])):
+    if "cosine_spearman" in entry and (
+        key == "cosine_spearman" or (key == "main_score" and main == entry["cosine_spearman"])
+    ):
         return spearman_se(float(value), int(n))
-    if "mrr" in entry and (key.removeprefix("l2_") in ("mrr", "hits_at_1", "hits_at_3", "hits_at_10")
-                           or (key == "main_score" and main == entry["mrr"])):  # fmt: skip
+    if "mrr" in entry and (
+        key.removeprefix("l2_") in ("mrr", "hits_at_1", "hits_at_3", "hits_at_10")
+        or (key == "main_score" and main == entry["mrr"])
+    ):
         return bounded_mean_se(float(value), max(int(n) // 2, 1))  # both directions of each pair: n / 2 items
     return None
 
@@ -338,8 +355,16 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
                 f"{owner} and {path.parent} both hold results of {who.label} revision {who.revision} (their "
                 "model_meta.json name the same model and revision); move or remove one of them."
             )
-        out.records.append({"model": who.label, "revision": who.revision, "task": result.task_name,
-                            "scores": result.scores, "mtime": path.stat().st_mtime, "path": str(path)})  # fmt: skip
+        out.records.append(
+            {
+                "model": who.label,
+                "revision": who.revision,
+                "task": result.task_name,
+                "scores": result.scores,
+                "mtime": path.stat().st_mtime,
+                "path": str(path),
+            }
+        )
     if not out.records:
         raise InputError(
             f"no MTEB results found in {folder}"
@@ -373,7 +398,11 @@ def score_matrix(
     for r in folder.records:
         if r["revision"] not in chosen[r["model"]]:
             continue
-        label = f"{r['model']}@{r['revision']}" if revision_policy == "separate" and len(chosen[r["model"]]) > 1 else r["model"]
+        label = (
+            f"{r['model']}@{r['revision']}"
+            if revision_policy == "separate" and len(chosen[r["model"]]) > 1
+            else r["model"]
+        )
         row = rows.setdefault(label, {})
         seen |= available_names(r["scores"], r["task"])
         for name in parsed:
@@ -470,11 +499,16 @@ def read_score_table(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     header = [h.lower() if h.lower() in GROUP_COLUMNS else h for h in table.header]
     models = table.column("model")
     group_cols = [c for c in GROUP_COLUMNS if c in lower]
-    groups = pd.DataFrame({c: [cells[lower.index(c)] for _, cells in table.rows] for c in group_cols},
-                          index=pd.Index(models, name="model"), dtype=object)  # fmt: skip
+    groups = pd.DataFrame(
+        {c: [cells[lower.index(c)] for _, cells in table.rows] for c in group_cols},
+        index=pd.Index(models, name="model"),
+        dtype=object,
+    )
     if "floor" in groups:
-        groups["floor"] = [bool(parse_bool_cell(cells[lower.index("floor")], path=path, what=what, line=line,
-                                                column="floor")) for line, cells in table.rows]  # fmt: skip
+        groups["floor"] = [
+            bool(parse_bool_cell(cells[lower.index("floor")], path=path, what=what, line=line, column="floor"))
+            for line, cells in table.rows
+        ]
     scores = {}
     for i, col in enumerate(header):
         if col == "model" or col in GROUP_COLUMNS:
@@ -490,8 +524,10 @@ def read_score_table(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
             except ValueError:
                 raise InputError(f"{what} {path}, line {line}, column {col!r}: {text!r} is not a number.") from None
             if not np.isfinite(value):
-                raise InputError(f"{what} {path}, line {line}, column {col!r}: {text!r} is not a finite number "
-                                 "(leave the cell empty for a missing score).")  # fmt: skip
+                raise InputError(
+                    f"{what} {path}, line {line}, column {col!r}: {text!r} is not a finite number "
+                    "(leave the cell empty for a missing score)."
+                )
             values.append(value)
         scores[col] = np.asarray(values, dtype=float)
     if not scores:
@@ -511,8 +547,28 @@ def table_scores(frame: pd.DataFrame, names: Sequence[str], path: str | Path) ->
 
 
 __all__ = [
-    "GROUP_COLUMNS", "REVISION_POLICIES", "SPLIT_PREFERENCE", "TABLE_SUFFIXES", "ResultIdentity", "ResultsFolder",
-    "ScoreName", "ScoreSource", "ScoreTable", "available_names", "choose_revisions", "is_primary", "is_score_table",
-    "model_name_from_folder", "open_score_source", "read_results_folder", "read_score", "read_score_table",
-    "read_standard_error", "result_identity", "revision_labels", "score_matrix", "table_scores", "task_result_files",
-]  # fmt: skip
+    "GROUP_COLUMNS",
+    "REVISION_POLICIES",
+    "SPLIT_PREFERENCE",
+    "TABLE_SUFFIXES",
+    "ResultIdentity",
+    "ResultsFolder",
+    "ScoreName",
+    "ScoreSource",
+    "ScoreTable",
+    "available_names",
+    "choose_revisions",
+    "is_primary",
+    "is_score_table",
+    "model_name_from_folder",
+    "open_score_source",
+    "read_results_folder",
+    "read_score",
+    "read_score_table",
+    "read_standard_error",
+    "result_identity",
+    "revision_labels",
+    "score_matrix",
+    "table_scores",
+    "task_result_files",
+]

@@ -51,13 +51,22 @@ def _subset_predictions(data: dict[str, Any], subset: str, split: str, path: Pat
     entry = data.get(subset, {}).get(split)
     if not entry or "gold" not in entry or "cosine" not in entry:
         subsets = [k for k in data if k != "mteb_model_meta"]
-        raise InputError(f"{path}: no {subset}/{split} predictions with gold and cosine (subsets: {', '.join(subsets)}).")
+        raise InputError(
+            f"{path}: no {subset}/{split} predictions with gold and cosine (subsets: {', '.join(subsets)})."
+        )
     return entry["cosine"], entry["gold"]
 
 
-def levels_table(folders: Sequence[str | Path], *, task: str = "SentEvalSTSB", bins: str = "0-2,2-4,4-5",
-                 subset: str = "default", split: str = "test", n_resamples: int = 1000,
-                 seed: int = 0) -> dict[str, list[BinScore]]:  # fmt: skip
+def levels_table(
+    folders: Sequence[str | Path],
+    *,
+    task: str = "SentEvalSTSB",
+    bins: str = "0-2,2-4,4-5",
+    subset: str = "default",
+    split: str = "test",
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> dict[str, list[BinScore]]:
     """Model name → per-bin scores."""
     edges = parse_bins(bins)
     out: dict[str, list[BinScore]] = {}
@@ -74,7 +83,9 @@ def format_levels(levels: dict[str, list[BinScore]], *, task: str) -> str:
     head = [f"gold {b.low:g}-{b.high:g}" for b in first]
     lines = [f"| {task}: model | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
     for name, scores in levels.items():
-        cells = [b.note or f"{b.rho * 100:.1f} [{b.ci_low * 100:.0f}, {b.ci_high * 100:.0f}] (n={b.n_pairs})" for b in scores]
+        cells = [
+            b.note or f"{b.rho * 100:.1f} [{b.ci_low * 100:.0f}, {b.ci_high * 100:.0f}] (n={b.n_pairs})" for b in scores
+        ]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -100,15 +111,26 @@ def plot_levels(levels: dict[str, list[BinScore]], path: str | Path, *, task: st
         ax.bar(x + (k - (len(names) - 1) / 2) * width, vals, width, yerr=err, capsize=3, label=name[:60])
     ax.set_xticks(x, [f"gold {b.low:g}–{b.high:g}\n({b.n_pairs} pairs)" for b in first])
     ax.set_ylabel("Spearman ρ × 100 within the bin")
-    ax.set_title(f"{task}: how well each model orders pairs of similar gold score\n"
-                 "(Spearman within each bin; error bars: 95% bootstrap interval)", fontsize=10)  # fmt: skip
+    ax.set_title(
+        f"{task}: how well each model orders pairs of similar gold score\n"
+        "(Spearman within each bin; error bars: 95% bootstrap interval)",
+        fontsize=10,
+    )
     ax.axhline(0, color="black", lw=0.8)
     ax.legend(fontsize=8)
     return save_figure(fig, path)
 
 
-def sts_by_level(folders: Sequence[str | Path], *, task: str, bins: str, out: str | Path | None = None,
-                 subset: str = "default", split: str = "test", n_resamples: int = 1000) -> str:  # fmt: skip
+def sts_by_level(
+    folders: Sequence[str | Path],
+    *,
+    task: str,
+    bins: str,
+    out: str | Path | None = None,
+    subset: str = "default",
+    split: str = "test",
+    n_resamples: int = 1000,
+) -> str:
     """What the CLI prints (and plots to ``out``, checked to be writable before anything is computed)."""
     if out:
         from mteb_evalrank.data.files import figure_file
@@ -117,4 +139,7 @@ def sts_by_level(folders: Sequence[str | Path], *, task: str, bins: str, out: st
     levels = levels_table(folders, task=task, bins=bins, subset=subset, split=split, n_resamples=n_resamples)
     if out:
         plot_levels(levels, out, task=task)
-    return format_levels(levels, task=task) + f"\n\nSpearman ρ × 100 within gold-score bins; [95% bootstrap interval over pairs, {n_resamples} resamples]."
+    return (
+        format_levels(levels, task=task)
+        + f"\n\nSpearman ρ × 100 within gold-score bins; [95% bootstrap interval over pairs, {n_resamples} resamples]."
+    )

@@ -29,7 +29,6 @@ correlations, the claim tests, their sensitivity, the within-checkpoint and post
 (the plots) — and writes their output.
 """
 
-
 from __future__ import annotations
 
 import json
@@ -67,12 +66,20 @@ def word_level_variants(out: Path, *, folder: Any = None) -> list[str]:
     for r in folder.records:
         tasks_of.setdefault(r["model"], set()).add(r["task"])
     names = {VARIANTS[v].mteb_name: v for v in word_level_names() if v in VARIANTS}
-    return sorted(names[m] for m, t in tasks_of.items()
-                  if m in names and "EvalRankWord" in t and t & set(WORD_SIMILARITY_TASKS))  # fmt: skip
+    return sorted(
+        names[m] for m, t in tasks_of.items() if m in names and "EvalRankWord" in t and t & set(WORD_SIMILARITY_TASKS)
+    )
 
 
-def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence[str] = STUDY_TASKS, *,
-                       level: str = "sentence", n_resamples: int = 1000, seed: int = 0) -> str:  # fmt: skip
+def write_study_report(
+    out: str | Path,
+    variants: Sequence[str],
+    tasks: Sequence[str] = STUDY_TASKS,
+    *,
+    level: str = "sentence",
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> str:
     """Write one level's tables and plots into ``out`` and return its Markdown page (``study.md`` for the
     sentence level, ``word_level.md`` for the word level).
 
@@ -92,9 +99,11 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     if a is None or a.scores.empty:
         raise InputError(f"no results of the chosen zoo variants in {out / 'results'}; run the study first.")
     if not a.downstream:
-        raise InputError(f"no downstream task has results for the {len(a.scores)} {level}-level variants in "
-                         f"{out / 'results'}: the correlation needs at least one (run the study with its downstream "
-                         "tasks, e.g. without --tasks); the intrinsic results are saved.")  # fmt: skip
+        raise InputError(
+            f"no downstream task has results for the {len(a.scores)} {level}-level variants in "
+            f"{out / 'results'}: the correlation needs at least one (run the study with its downstream "
+            "tasks, e.g. without --tasks); the intrinsic results are saved."
+        )
     scores, pop, table = a.scores, a.pop, a.table
     families = pop["family"].to_dict()
     pre = spec.prefix
@@ -112,11 +121,16 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
     if spec is SENTENCE:
         sent = a
         words = word_level_variants(out, folder=folder)
-        word = analyse(out, words, WORD_STUDY_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder) if words else None
+        word = (
+            analyse(out, words, WORD_STUDY_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder)
+            if words
+            else None
+        )
     else:
         word = a
-        sent = analyse(out, _sentence_variants(out), STUDY_TASKS, SENTENCE, n_resamples=n_resamples, seed=seed,
-                       folder=folder)  # fmt: skip
+        sent = analyse(
+            out, _sentence_variants(out), STUDY_TASKS, SENTENCE, n_resamples=n_resamples, seed=seed, folder=folder
+        )
     sensitivity = sensitivity_tables(scores, pop, a.primary, a.downstream, families, n_resamples, seed)
     bow = bag_of_words_table(a, n_resamples=n_resamples, seed=seed)
     if bow is not None:
@@ -125,17 +139,35 @@ def write_study_report(out: str | Path, variants: Sequence[str], tasks: Sequence
         bow = (bow[0], bow_md)
     timing = json.loads((out / "timing.json").read_text(encoding="utf-8")) if (out / "timing.json").exists() else []
     timed = [v for v in variants if v in VARIANTS]
-    family_rows = (family_times(timing, timed, {v: BASES[VARIANTS[v].base].family_name for v in timed},
-                                {v: VARIANTS[v].base for v in timed}) if timing else None)  # fmt: skip
+    family_rows = (
+        family_times(
+            timing, timed, {v: BASES[VARIANTS[v].base].family_name for v in timed}, {v: VARIANTS[v].base for v in timed}
+        )
+        if timing
+        else None
+    )
     page = render_study_page(
-        a, out=out, variants=variants, tasks=tasks,
+        a,
+        out=out,
+        variants=variants,
+        tasks=tasks,
         study_tasks=[t for t in tasks if t in STUDY_TASKS or t in WORD_STUDY_TASKS],
         absent=[v for v in variants if v in VARIANTS and VARIANTS[v].mteb_name not in scores.index],
-        timing=timing, environment=run_environment(), findings=confirmatory_findings(sent, word),
-        second=[f for x in (sent, word) if x is not None for f in x.within_findings()], claim_analyses=[sent, word],
-        main_md=main_md, ratios=ratios, sensitivity=sensitivity, bow=bow, plots=plots, rank_cols=rank_cols,
-        family_rows=family_rows, n_resamples=n_resamples, seed=seed,
-    )  # fmt: skip
+        timing=timing,
+        environment=run_environment(),
+        findings=confirmatory_findings(sent, word),
+        second=[f for x in (sent, word) if x is not None for f in x.within_findings()],
+        claim_analyses=[sent, word],
+        main_md=main_md,
+        ratios=ratios,
+        sensitivity=sensitivity,
+        bow=bow,
+        plots=plots,
+        rank_cols=rank_cols,
+        family_rows=family_rows,
+        n_resamples=n_resamples,
+        seed=seed,
+    )
     (out / spec.page).write_text(page, encoding="utf-8")
     return page
 
@@ -154,7 +186,11 @@ def _sentence_variants(out: Path) -> list[str]:
     from mteb_evalrank.integration.study import select_variants
 
     try:
-        return [v for v in select_variants(["population"], installed_only=False, with_slow=True) if _has_result(out, v, "EvalRankSent")]
+        return [
+            v
+            for v in select_variants(["population"], installed_only=False, with_slow=True)
+            if _has_result(out, v, "EvalRankSent")
+        ]
     except InputError:
         return []
 
@@ -170,13 +206,25 @@ def default_word_variants(*, installed_only: bool = True) -> list[str]:
     try:
         return select_variants("word", installed_only=installed_only)
     except InputError:
-        return [v for v in sorted(VARIANTS) if BASES[VARIANTS[v].base].kind == "static"
-                and variant_status(VARIANTS[v]) == "installed"]  # fmt: skip
+        return [
+            v
+            for v in sorted(VARIANTS)
+            if BASES[VARIANTS[v].base].kind == "static" and variant_status(VARIANTS[v]) == "installed"
+        ]
 
 
-def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence[str] | None, shard: str | None,
-                  batch_size: int, progress: bool, correlate_only: bool, n_resamples: int,
-                  level: str = "sentence") -> int:  # fmt: skip
+def study_command(
+    out: str | Path,
+    *,
+    zoo: Sequence[str] | None,
+    tasks: Sequence[str] | None,
+    shard: str | None,
+    batch_size: int,
+    progress: bool,
+    correlate_only: bool,
+    n_resamples: int,
+    level: str = "sentence",
+) -> int:
     """The CLI's ``study``: run (unless ``correlate_only``), then report unless this is one shard of several.
 
     ``level="sentence"`` (EvalRank Table 6): the zoo's ``population`` selection (every installed sentence-level
@@ -192,8 +240,11 @@ def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence
         raise InputError(f"--level must be one of {', '.join(LEVELS)}, got {level!r}.")
     out = Path(out)
     if level == "word":
-        variants = (select_variants(zoo, installed_only=not correlate_only) if zoo
-                    else default_word_variants(installed_only=not correlate_only))  # fmt: skip
+        variants = (
+            select_variants(zoo, installed_only=not correlate_only)
+            if zoo
+            else default_word_variants(installed_only=not correlate_only)
+        )
         tasks = list(tasks or WORD_STUDY_TASKS)
     else:
         if correlate_only and not zoo:  # a report from committed results: the variants run at sentence level,
@@ -207,16 +258,22 @@ def study_command(out: str | Path, *, zoo: Sequence[str] | None, tasks: Sequence
     if not correlate_only:
         start = time.perf_counter()
         run = run_study(out, variants=variants, tasks=tasks, shard=shard, batch_size=batch_size, progress=progress)
-        print(f"\nstudy ({level} level): {len(variants)} variants × {len(run.tasks)} tasks, shard {run.shard}: "
-              f"{run.items_run} run, {run.items_skipped_done} already done, {len(run.failures)} failed, "
-              f"{time.perf_counter() - start:.0f} s")  # fmt: skip
-        print(f"forward passes (texts) per base: {run.forward_texts_by_base}; distinct texts cached: "
-              f"{run.cached_texts_by_base}; embedding cache {run.cache_bytes / 2**20:.0f} MiB")  # fmt: skip
+        print(
+            f"\nstudy ({level} level): {len(variants)} variants × {len(run.tasks)} tasks, shard {run.shard}: "
+            f"{run.items_run} run, {run.items_skipped_done} already done, {len(run.failures)} failed, "
+            f"{time.perf_counter() - start:.0f} s"
+        )
+        print(
+            f"forward passes (texts) per base: {run.forward_texts_by_base}; distinct texts cached: "
+            f"{run.cached_texts_by_base}; embedding cache {run.cache_bytes / 2**20:.0f} MiB"
+        )
         for f in run.failures[:10]:
             print(f"  failed: zoo:{f['variant']} on {f['task']}: {f['error'][:200]}")
         if count > 1:
-            print(f"shard {run.shard} done. When every shard has finished, write the report with:\n"
-                  f"  mteb-evalrank study --level {level} --out {out} --correlate-only")  # fmt: skip
+            print(
+                f"shard {run.shard} done. When every shard has finished, write the report with:\n"
+                f"  mteb-evalrank study --level {level} --out {out} --correlate-only"
+            )
             return 1 if run.failures else 0
     page = write_study_report(out, variants, tasks, level=level, n_resamples=n_resamples)
     print(page)

@@ -62,18 +62,38 @@ class Level:
     rank_cols: tuple[str, ...]
 
 
-SENTENCE = Level("sentence", INTRINSIC_TASKS, EXTRA_INTRINSIC, ("EvalRankSent", "EvalRankWord"), SIMILARITY,
-                 SENTENCE_CLAIM, "EvalRankSent", "similarity (STS12-16, STS-B, SICK-R, STR)", "", "study.md",
-                 ("EvalRankSent", "SentEvalSTSB", "STR", "EvalRankWord"))  # fmt: skip
-WORD = Level("word", ("EvalRankWord", *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS),
-             ("EvalRankWord:hits_at_1", "EvalRankWord:hits_at_3"), ("EvalRankWord",), WORD_SIMILARITY_TASKS,
-             WORD_CLAIM, "EvalRankWord", "word similarity (the 9 sets of Table 3)", "word_", "word_level.md",
-             ("EvalRankWord", "SimLex-999", "WS-353-All", "MEN-TR-3K"))  # fmt: skip
+SENTENCE = Level(
+    "sentence",
+    INTRINSIC_TASKS,
+    EXTRA_INTRINSIC,
+    ("EvalRankSent", "EvalRankWord"),
+    SIMILARITY,
+    SENTENCE_CLAIM,
+    "EvalRankSent",
+    "similarity (STS12-16, STS-B, SICK-R, STR)",
+    "",
+    "study.md",
+    ("EvalRankSent", "SentEvalSTSB", "STR", "EvalRankWord"),
+)
+WORD = Level(
+    "word",
+    ("EvalRankWord", *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS),
+    ("EvalRankWord:hits_at_1", "EvalRankWord:hits_at_3"),
+    ("EvalRankWord",),
+    WORD_SIMILARITY_TASKS,
+    WORD_CLAIM,
+    "EvalRankWord",
+    "word similarity (the 9 sets of Table 3)",
+    "word_",
+    "word_level.md",
+    ("EvalRankWord", "SimLex-999", "WS-353-All", "MEN-TR-3K"),
+)
 LEVELS = {"sentence": SENTENCE, "word": WORD}
 
 
-def study_scores(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Level = SENTENCE, *,
-                 folder: Any = None) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+def study_scores(
+    out: Path, variants: Sequence[str], tasks: Sequence[str], level: Level = SENTENCE, *, folder: Any = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The models × scores matrix of the chosen zoo variants (primary scores, exploratory extras, downstream
     mean) and the matching matrix of sampling standard errors."""
     from mteb_evalrank.metrics.sampling_error import mean_se
@@ -128,17 +148,36 @@ def population(models: Sequence[str]) -> pd.DataFrame:
         base = BASES[v.base]
         lineage, why = lineage_of(base.family_name)
         plain = unprocessed_counterpart(v)
-        rows.append({"model": m, "family": base.family_name, "floor": bool(base.floor),
-                     "postprocessed": v.whiten is not None or v.static_post is not None, "kind": base.model_kind_name,
-                     "lineage": lineage, "lineage_reason": why, "left_out": lineage in left_out_lineages(),
-                     "unprocessed": plain.mteb_name if plain is not None else "", **contrast_factors(v)})  # fmt: skip
+        rows.append(
+            {
+                "model": m,
+                "family": base.family_name,
+                "floor": bool(base.floor),
+                "postprocessed": v.whiten is not None or v.static_post is not None,
+                "kind": base.model_kind_name,
+                "lineage": lineage,
+                "lineage_reason": why,
+                "left_out": lineage in left_out_lineages(),
+                "unprocessed": plain.mteb_name if plain is not None else "",
+                **contrast_factors(v),
+            }
+        )
     return pd.DataFrame(rows, columns=["model", *POPULATION_COLUMNS]).set_index("model")
 
 
 #: the within-checkpoint contrast factors of a population (the second estimand's pair types)
 FACTOR_COLUMNS = ["recipe", "quantisation", "training", "dimension", "pooling", "layer", "post-processing"]
-POPULATION_COLUMNS = ["family", "floor", "postprocessed", "kind", "lineage", "lineage_reason", "left_out",
-                      "unprocessed", *FACTOR_COLUMNS]  # fmt: skip
+POPULATION_COLUMNS = [
+    "family",
+    "floor",
+    "postprocessed",
+    "kind",
+    "lineage",
+    "lineage_reason",
+    "left_out",
+    "unprocessed",
+    *FACTOR_COLUMNS,
+]
 
 
 def confirmatory_models(pop: pd.DataFrame) -> pd.Index:
@@ -192,22 +231,40 @@ class Analysis:
         left = len(self.pop) - len(confirm) - floors
         out = f"{floors} random floors" + (f" and {left} models of lineages of unknown provenance" if left else "")
         where = f"{len(confirm)} {self.level.name}-level models in {lineages} lineages ({out} left out). "
-        return better_than_all_finding(self.level.claim, self.claim, self.level.claim_score, DOWNSTREAM_MEAN,
-                                       self.baselines, alpha=alpha, n_claims=n_claims, population=where)  # fmt: skip
+        return better_than_all_finding(
+            self.level.claim,
+            self.claim,
+            self.level.claim_score,
+            DOWNSTREAM_MEAN,
+            self.baselines,
+            alpha=alpha,
+            n_claims=n_claims,
+            population=where,
+        )
 
     def postprocessing_finding(self, n_claims: int = N_CLAIMS, alpha: float = 0.05):
         from mteb_evalrank.reports.verdict import postprocessing_finding
 
-        return postprocessing_finding(self.pp_similarity, self.pp_downstream, n_pairs=self.n_pairs, alpha=alpha,
-                                      n_claims=n_claims, similarity_label=self.level.similarity_label)  # fmt: skip
+        return postprocessing_finding(
+            self.pp_similarity,
+            self.pp_downstream,
+            n_pairs=self.n_pairs,
+            alpha=alpha,
+            n_claims=n_claims,
+            similarity_label=self.level.similarity_label,
+        )
 
     def within_findings(self, alpha: float = 0.05) -> list[Any]:
         """The second estimand against its baselines, one Finding per contrast type, Holm across the types."""
         from mteb_evalrank.reports.verdict import adjust_across_claims, within_contrast_finding
 
         n = len(self.within_tests)
-        raw = [within_contrast_finding(self.level.claim_score, DOWNSTREAM_MEAN, kind, t, self.baselines, alpha=alpha,
-                                       n_types=n) for kind, t in self.within_tests.items()]  # fmt: skip
+        raw = [
+            within_contrast_finding(
+                self.level.claim_score, DOWNSTREAM_MEAN, kind, t, self.baselines, alpha=alpha, n_types=n
+            )
+            for kind, t in self.within_tests.items()
+        ]
         return adjust_across_claims(raw, alpha, what="contrast types", family_size=n)
 
     def within_finding(self, alpha: float = 0.05):
@@ -216,9 +273,19 @@ class Analysis:
         return within_checkpoint_finding(self.level.claim_score, DOWNSTREAM_MEAN, self.within, alpha=alpha)
 
 
-def _claim_test(scores: pd.DataFrame, pop: pd.DataFrame, level: Level, models, clusters: str, *, n_resamples: int,
-                seed: int, weighting: str = "lineage", mdd_alpha: float | None = None,
-                simulate_growth: bool = False):  # fmt: skip
+def _claim_test(
+    scores: pd.DataFrame,
+    pop: pd.DataFrame,
+    level: Level,
+    models,
+    clusters: str,
+    *,
+    n_resamples: int,
+    seed: int,
+    weighting: str = "lineage",
+    mdd_alpha: float | None = None,
+    simulate_growth: bool = False,
+):
     """:func:`~mteb_evalrank.metrics.confirmatory.better_than_all` of the level's claim on ``models``."""
     from mteb_evalrank.metrics.confirmatory import better_than_all
 
@@ -226,10 +293,17 @@ def _claim_test(scores: pd.DataFrame, pop: pd.DataFrame, level: Level, models, c
     if level.claim_score not in scores.columns or DOWNSTREAM_MEAN not in scores.columns or not baselines:
         return None
     part = scores.loc[list(models), [level.claim_score, *baselines, DOWNSTREAM_MEAN]].dropna()
-    return better_than_all(part[level.claim_score].to_numpy(), {b: part[b].to_numpy() for b in baselines},
-                           part[DOWNSTREAM_MEAN].to_numpy(), pop.loc[part.index, clusters].tolist(),
-                           n_resamples=n_resamples, seed=seed, weighting=weighting, mdd_alpha=mdd_alpha,
-                           simulate_growth=simulate_growth)  # fmt: skip
+    return better_than_all(
+        part[level.claim_score].to_numpy(),
+        {b: part[b].to_numpy() for b in baselines},
+        part[DOWNSTREAM_MEAN].to_numpy(),
+        pop.loc[part.index, clusters].tolist(),
+        n_resamples=n_resamples,
+        seed=seed,
+        weighting=weighting,
+        mdd_alpha=mdd_alpha,
+        simulate_growth=simulate_growth,
+    )
 
 
 def _factors(pop: pd.DataFrame, models) -> list[dict[str, str]] | None:
@@ -239,8 +313,9 @@ def _factors(pop: pd.DataFrame, models) -> list[dict[str, str]] | None:
     return [{c: str(pop.at[m, c]) for c in cols} for m in models]
 
 
-def within_tests(scores: pd.DataFrame, pop: pd.DataFrame, level: Level, models, *, n_resamples: int, seed: int,
-                 alpha: float = 0.05) -> dict[str, Any]:  # fmt: skip
+def within_tests(
+    scores: pd.DataFrame, pop: pd.DataFrame, level: Level, models, *, n_resamples: int, seed: int, alpha: float = 0.05
+) -> dict[str, Any]:
     """The second estimand, one test per contrast type with pairs: does the level's claim score pick the better
     variant within a checkpoint more often than every baseline (:func:`~mteb_evalrank.metrics.confirmatory.
     better_within`)?  The MDD is at Holm's first step across the contrast types tested."""
@@ -256,10 +331,19 @@ def within_tests(scores: pd.DataFrame, pop: pd.DataFrame, level: Level, models, 
     out = {}
     for kind in kinds:
         chosen = [(i, j) for i, j, t in pairs if t == kind]
-        out[kind] = better_within(part[level.claim_score].to_numpy(), {b: part[b].to_numpy() for b in baselines}, y,
-                                  pop.loc[part.index, "family"].tolist(), pop.loc[part.index, "lineage"].tolist(),
-                                  chosen, alpha=alpha, mdd_alpha=alpha / max(len(kinds), 1), n_resamples=n_resamples,
-                                  seed=seed, simulate_growth=False)  # fmt: skip
+        out[kind] = better_within(
+            part[level.claim_score].to_numpy(),
+            {b: part[b].to_numpy() for b in baselines},
+            y,
+            pop.loc[part.index, "family"].tolist(),
+            pop.loc[part.index, "lineage"].tolist(),
+            chosen,
+            alpha=alpha,
+            mdd_alpha=alpha / max(len(kinds), 1),
+            n_resamples=n_resamples,
+            seed=seed,
+            simulate_growth=False,
+        )
     return out
 
 
@@ -287,8 +371,11 @@ def within_concordance_table(scores: pd.DataFrame, pop: pd.DataFrame, names: Seq
         series["embedding dimension (not a score)"] = dims
     counts: dict[str, str] = {}
     for kind in [*columns, "all single-factor pairs"]:
-        chosen = [(i, j) for i, j, t in pairs if (t == kind or (kind.startswith("all") and t in CONTRAST_TYPES))
-                  and y[i] != y[j]]  # fmt: skip
+        chosen = [
+            (i, j)
+            for i, j, t in pairs
+            if (t == kind or (kind.startswith("all") and t in CONTRAST_TYPES)) and y[i] != y[j]
+        ]
         if not chosen:
             continue
         for name, s in series.items():
@@ -323,19 +410,37 @@ def floor_beats(scores: pd.DataFrame, pop: pd.DataFrame, names: Sequence[str]) -
     return pd.DataFrame(out).T.reindex(columns=[n for n in names if n in scores.columns])
 
 
-def analyse(out: Path, variants: Sequence[str], tasks: Sequence[str], level: Level, *, n_resamples: int = 1000,
-            seed: int = 0, folder: Any = None, alpha: float = 0.05) -> Analysis | None:  # fmt: skip
+def analyse(
+    out: Path,
+    variants: Sequence[str],
+    tasks: Sequence[str],
+    level: Level,
+    *,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    folder: Any = None,
+    alpha: float = 0.05,
+) -> Analysis | None:
     """Correlations, exploratory comparisons, noise, Table 10 effects and the level's confirmatory tests of the
     zoo variants' results in ``out`` (``None``: no results); see :func:`analyse_scores`."""
     scores, errors = study_scores(out, variants, tasks, level, folder=folder)
     if scores.empty:
         return None
-    return analyse_scores(scores, errors, population(list(scores.index)), level, n_resamples=n_resamples, seed=seed,
-                          alpha=alpha)  # fmt: skip
+    return analyse_scores(
+        scores, errors, population(list(scores.index)), level, n_resamples=n_resamples, seed=seed, alpha=alpha
+    )
 
 
-def analyse_scores(scores: pd.DataFrame, errors: pd.DataFrame, pop: pd.DataFrame, level: Level, *,
-                   n_resamples: int = 1000, seed: int = 0, alpha: float = 0.05) -> Analysis:  # fmt: skip
+def analyse_scores(
+    scores: pd.DataFrame,
+    errors: pd.DataFrame,
+    pop: pd.DataFrame,
+    level: Level,
+    *,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> Analysis:
     """Every number of one level from a models × scores matrix and its population (:func:`population`'s
     columns).  The confirmatory tests use the models that are neither random floors nor left out by the lineage
     rule, weigh every lineage equally and resample whole lineages; the sensitivity lines rerun them per model,
@@ -351,8 +456,15 @@ def analyse_scores(scores: pd.DataFrame, errors: pd.DataFrame, pop: pd.DataFrame
     table = correlation_table(scores, intrinsic, downstream, families=families, n_resamples=n_resamples, seed=seed)
     confirm = confirmatory_models(pop)
     lineage = pop["lineage"].to_dict()
-    comp = fair_comparisons(scores.loc[confirm], list(level.evalrank), list(level.baselines), downstream,
-                            families=lineage, n_resamples=n_resamples, seed=seed)  # fmt: skip
+    comp = fair_comparisons(
+        scores.loc[confirm],
+        list(level.evalrank),
+        list(level.baselines),
+        downstream,
+        families=lineage,
+        n_resamples=n_resamples,
+        seed=seed,
+    )
     noise = noise_table(scores, errors, downstream)
     plain = pop["unprocessed"] if "unprocessed" in pop else pd.Series("", index=pop.index)
     effect_pairs = [(m, plain[m]) for m in scores.index if plain.get(m) and plain[m] in scores.index]
@@ -367,20 +479,27 @@ def analyse_scores(scores: pd.DataFrame, errors: pd.DataFrame, pop: pd.DataFrame
     at = alpha / N_CLAIMS  # the level of the verdict at Holm's first step across the claims
     a.claim = _claim_test(scores, pop, level, confirm, "lineage", mdd_alpha=at, simulate_growth=True, **boot)
     a.claim_sensitivity = {
-        "per-model ρ (each model one unit of weight), lineages resampled whole":
-            _claim_test(scores, pop, level, confirm, "lineage", weighting="model", mdd_alpha=at, **boot),
-        "with the random floors and left-out lineages, lineage-weighted":
-            _claim_test(scores, pop, level, pop.index, "lineage", mdd_alpha=at, **boot),
-        "by checkpoint family (families weighted and resampled as units)":
-            _claim_test(scores, pop, level, confirm, "family", mdd_alpha=at, **boot),
-    }  # fmt: skip
+        "per-model ρ (each model one unit of weight), lineages resampled whole": _claim_test(
+            scores, pop, level, confirm, "lineage", weighting="model", mdd_alpha=at, **boot
+        ),
+        "with the random floors and left-out lineages, lineage-weighted": _claim_test(
+            scores, pop, level, pop.index, "lineage", mdd_alpha=at, **boot
+        ),
+        "by checkpoint family (families weighted and resampled as units)": _claim_test(
+            scores, pop, level, confirm, "family", mdd_alpha=at, **boot
+        ),
+    }
     a.within_tests = within_tests(scores, pop, level, confirm, alpha=alpha, **boot)
     a.within_table = within_concordance_table(scores, pop, [level.claim_score, *a.baselines], confirm)
     a.floor_beats = floor_beats(scores, pop, [level.claim_score, *a.baselines, DOWNSTREAM_MEAN])
     if level.claim_score in scores.columns and DOWNSTREAM_MEAN in scores.columns:
         part = scores.loc[confirm, [level.claim_score, DOWNSTREAM_MEAN]].dropna()
-        a.within = within_cluster_permutation(part[level.claim_score].to_numpy(), part[DOWNSTREAM_MEAN].to_numpy(),
-                                              pop.loc[part.index, "family"].tolist(), seed=seed)  # fmt: skip
+        a.within = within_cluster_permutation(
+            part[level.claim_score].to_numpy(),
+            part[DOWNSTREAM_MEAN].to_numpy(),
+            pop.loc[part.index, "family"].tolist(),
+            seed=seed,
+        )
     sim, down = level.similarity_label, "downstream (10 tasks)"
     if not effects.empty and sim in effects and down in effects:
         ok = effects[effects["processed"].isin(confirm)]
@@ -400,10 +519,15 @@ def confirmatory_findings(sentence: Analysis | None, word: Analysis | None, alph
     def missing(claim: str, what: str) -> Any:
         return Finding(claim, INCONCLUSIVE, f"Not tested: no {what} results in this study.", "see docs/statistics.md")
 
-    raw = [sentence.claim_finding(alpha=alpha) if sentence is not None else missing(SENTENCE_CLAIM, "sentence-level"),
-           word.claim_finding(alpha=alpha) if word is not None else missing(WORD_CLAIM, "word-level (study --level word)"),
-           sentence.postprocessing_finding(alpha=alpha) if sentence is not None
-           else missing("Post-processing helps similarity scores but not downstream (EvalRank Table 10)", "sentence-level")]  # fmt: skip
+    raw = [
+        sentence.claim_finding(alpha=alpha) if sentence is not None else missing(SENTENCE_CLAIM, "sentence-level"),
+        word.claim_finding(alpha=alpha) if word is not None else missing(WORD_CLAIM, "word-level (study --level word)"),
+        sentence.postprocessing_finding(alpha=alpha)
+        if sentence is not None
+        else missing(
+            "Post-processing helps similarity scores but not downstream (EvalRank Table 10)", "sentence-level"
+        ),
+    ]
     return adjust_across_claims(raw, alpha)
 
 
@@ -413,13 +537,22 @@ def variant_of(mteb_name: str):
     return parse_zoo_name(mteb_name)
 
 
-def sensitivity_tables(scores: pd.DataFrame, pop: pd.DataFrame, primary: list[str], downstream: list[str],
-                       families: dict[str, str], n_resamples: int, seed: int) -> list[tuple[str, list[str], Any]]:  # fmt: skip
+def sensitivity_tables(
+    scores: pd.DataFrame,
+    pop: pd.DataFrame,
+    primary: list[str],
+    downstream: list[str],
+    families: dict[str, str],
+    n_resamples: int,
+    seed: int,
+) -> list[tuple[str, list[str], Any]]:
     """The exploratory sensitivity populations — (a) without the random floors, (b) without the post-processed
     variants, (c) within each family of at least :data:`MIN_FAMILY_FOR_WITHIN` models — each as
     ``(title, models, correlation table)``; the table is ``None`` for fewer than 3 models."""
-    subsets = [("(a) Without random floors", pop.index[~pop["floor"]]),
-               ("(b) Without post-processed variants (EvalRank Table 11's check)", pop.index[~pop["postprocessed"]])]
+    subsets = [
+        ("(a) Without random floors", pop.index[~pop["floor"]]),
+        ("(b) Without post-processed variants (EvalRank Table 11's check)", pop.index[~pop["postprocessed"]]),
+    ]
     for fam, part in pop.groupby("family", sort=True):
         if len(part) >= MIN_FAMILY_FOR_WITHIN:
             subsets.append((f"(c) Within the {fam} family only", part.index))
@@ -429,8 +562,9 @@ def sensitivity_tables(scores: pd.DataFrame, pop: pd.DataFrame, primary: list[st
         if len(models) < 3:
             out.append((title, models, None))
             continue
-        t = correlation_table(scores.loc[models], primary, downstream, families=families, n_resamples=n_resamples,
-                              seed=seed)  # fmt: skip
+        t = correlation_table(
+            scores.loc[models], primary, downstream, families=families, n_resamples=n_resamples, seed=seed
+        )
         out.append((title, models, t))
     return out
 
@@ -443,6 +577,12 @@ def bag_of_words_table(a: Analysis, *, n_resamples: int, seed: int) -> tuple[lis
     if a.level is not SENTENCE or len(bow) < 3:
         return None
     bow_intrinsic = [c for c in ("EvalRankWord", "EvalRankSent", *SIMILARITY) if c in scores.columns]
-    table = correlation_table(scores.loc[bow], bow_intrinsic, a.downstream, families=pop["family"].to_dict(),
-                              n_resamples=n_resamples, seed=seed)  # fmt: skip
+    table = correlation_table(
+        scores.loc[bow],
+        bow_intrinsic,
+        a.downstream,
+        families=pop["family"].to_dict(),
+        n_resamples=n_resamples,
+        seed=seed,
+    )
     return bow, table

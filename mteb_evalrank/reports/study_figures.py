@@ -20,17 +20,28 @@ from mteb_evalrank.reports.rank_panels import plot_rank_panels
 from mteb_evalrank.reports.study_analysis import DOWNSTREAM_MEAN
 
 
-def write_study_figures(out: Path, prefix: str, scores: pd.DataFrame, table: pd.DataFrame, families: dict[str, str],
-                        rank_cols: Sequence[str]) -> list[str]:  # fmt: skip
+def write_study_figures(
+    out: Path,
+    prefix: str,
+    scores: pd.DataFrame,
+    table: pd.DataFrame,
+    families: dict[str, str],
+    rank_cols: Sequence[str],
+) -> list[str]:
     """Write one level's figures into ``out`` (names starting with ``prefix``) and return their file names, in
     the order the page lists them.  ``table``: the level's correlation table (its primary rows are drawn);
     ``rank_cols``: the intrinsic scores whose ranks are plotted (none: no rank plot)."""
     rank_cols = list(rank_cols)
     n_fam = len(set(families.values()))
-    plot_heatmap(table[table["primary"]], out / f"{prefix}correlation.png",
-                 title=f"Spearman ρ×100 across {len(scores)} models in {n_fam} families (primary scores)")  # fmt: skip
+    plot_heatmap(
+        table[table["primary"]],
+        out / f"{prefix}correlation.png",
+        title=f"Spearman ρ×100 across {len(scores)} models in {n_fam} families (primary scores)",
+    )
     plots = [f"{prefix}correlation.png"]
-    if "SentEvalMR" in scores.columns and rank_cols:  # EvalRank Figure 4: MR as the pivot, SST2 and the intrinsic scores
+    if (
+        "SentEvalMR" in scores.columns and rank_cols
+    ):  # EvalRank Figure 4: MR as the pivot, SST2 and the intrinsic scores
         plot_rank_panels(scores, "SentEvalMR", ["SentEvalSST2", *rank_cols], families, out / f"{prefix}ranks.png")
         plots.append(f"{prefix}ranks.png")
     for d in ("SentEvalMR", "SentEvalSST2", DOWNSTREAM_MEAN):  # the same, one axes per pivot, with model names

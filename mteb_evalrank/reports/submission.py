@@ -111,7 +111,9 @@ def _in_mteb_model_registry(name: str) -> bool:
         return False
     loader = getattr(meta, "loader", None)
     # the plugin adds its zoo variants to the registry; MTEB's own entries keep their names
-    return not (name.startswith("zoo/") or getattr(loader, "__module__", "").startswith("mteb_evalrank.integration.zoo"))
+    return not (
+        name.startswith("zoo/") or getattr(loader, "__module__", "").startswith("mteb_evalrank.integration.zoo")
+    )
 
 
 def _check_meta(folder: Path, findings: list[Finding]) -> Any | None:
@@ -171,18 +173,28 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
         model_dir, revision_dir = _expected_folder(folder)
         revision = str(meta.revision)
         if revision.strip().lower() in UNPINNED_REVISIONS:
-            sub.findings.append(Finding(folder, f"revision {revision!r} is not pinned (give the commit or content hash)", REJECTED))
+            sub.findings.append(
+                Finding(folder, f"revision {revision!r} is not pinned (give the commit or content hash)", REJECTED)
+            )
             continue
         if model_dir != meta.model_name_as_path() or revision_dir != revision:
             sub.findings.append(
-                Finding(folder, f"folder {model_dir}/{revision_dir} does not match the model meta "
-                        f"({meta.model_name_as_path()}/{revision})", REJECTED)  # fmt: skip
+                Finding(
+                    folder,
+                    f"folder {model_dir}/{revision_dir} does not match the model meta "
+                    f"({meta.model_name_as_path()}/{revision})",
+                    REJECTED,
+                )
             )
             continue
         if not _in_mteb_model_registry(meta.name):
             sub.findings.append(
-                Finding(folder, f"model {meta.name} is not in MTEB's model registry: reviewers ask for a reference "
-                        "implementation in mteb/models/model_implementations", UPSTREAM)  # fmt: skip
+                Finding(
+                    folder,
+                    f"model {meta.name} is not in MTEB's model registry: reviewers ask for a reference "
+                    "implementation in mteb/models/model_implementations",
+                    UPSTREAM,
+                )
             )
         target = target_root / meta.model_name_as_path() / revision
         if folder.parent.name == "experiments":
@@ -197,9 +209,12 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
             task = path.stem
             if task not in own_tasks:
                 sub.findings.append(
-                    Finding(path, f"task {task} is not part of MTEB {mteb.__version__} (a plugin task): the public "
-                            "repository and leaderboard load results with plain mteb; the task must be added upstream first",
-                            UPSTREAM)  # fmt: skip
+                    Finding(
+                        path,
+                        f"task {task} is not part of MTEB {mteb.__version__} (a plugin task): the public "
+                        "repository and leaderboard load results with plain mteb; the task must be added upstream first",
+                        UPSTREAM,
+                    )
                 )
         if accepted:
             plan.append((folder, target, accepted, (meta.name, revision)))
@@ -257,7 +272,9 @@ def run_settings_gaps(paths: list[Path]) -> list[RunSettingsGap]:
         if version is None:
             problems.append(f"no usable mteb_version (got {tr.mteb_version!r})")
         elif version < Version(MIN_MTEB_VERSION):
-            problems.append(f"written by mteb {tr.mteb_version}, the results repository needs mteb >= {MIN_MTEB_VERSION}")
+            problems.append(
+                f"written by mteb {tr.mteb_version}, the results repository needs mteb >= {MIN_MTEB_VERSION}"
+            )
         settings = path.parent / RUN_SETTINGS
         if settings not in settings_cache:
             try:
@@ -268,7 +285,9 @@ def run_settings_gaps(paths: list[Path]) -> list[RunSettingsGap]:
         if isinstance(covered, str):
             problems.append(covered)
         else:
-            scored = {(tr.task_name, split, block["hf_subset"]) for split, blocks in tr.scores.items() for block in blocks}
+            scored = {
+                (tr.task_name, split, block["hf_subset"]) for split, blocks in tr.scores.items() for block in blocks
+            }
             missing = sorted(f"{split}/{subset}" for _, split, subset in scored - covered)
             if missing:
                 problems.append(f"{', '.join(missing)} not in {RUN_SETTINGS}")
@@ -282,10 +301,12 @@ def refusal_line(sub: Submission) -> str:
     gaps = sub.run_settings_gaps
     shown = "; ".join(f"{g.path}: {', '.join(g.problems)}" for g in gaps[:3])
     more = f"; and {len(gaps) - 3} more" if len(gaps) > 3 else ""
-    return (f"{len(gaps)} result file(s) lack the run settings the results repository's CI requires "
-            f"(tests/run_settings_check.py): {shown}{more}; nothing was written. "
-            f"Run those tasks again with mteb >= {MIN_MTEB_VERSION}, e.g. `mteb-evalrank run -m MODEL -t TASK "
-            "--overwrite-strategy always --output-folder FOLDER`, which writes run_settings.jsonl")  # fmt: skip
+    return (
+        f"{len(gaps)} result file(s) lack the run settings the results repository's CI requires "
+        f"(tests/run_settings_check.py): {shown}{more}; nothing was written. "
+        f"Run those tasks again with mteb >= {MIN_MTEB_VERSION}, e.g. `mteb-evalrank run -m MODEL -t TASK "
+        "--overwrite-strategy always --output-folder FOLDER`, which writes run_settings.jsonl"
+    )
 
 
 def _check_result(path: Path, registry: dict[str, Any]) -> str | None:
@@ -303,7 +324,9 @@ def _check_result(path: Path, registry: dict[str, Any]) -> str | None:
         task = mteb.get_task(tr.task_name)
         missing = tr.get_missing_evaluations(task)
         if missing:
-            return "missing splits/subsets: " + "; ".join(f"{split}: {', '.join(sorted(subs))}" for split, subs in missing.items())
+            return "missing splits/subsets: " + "; ".join(
+                f"{split}: {', '.join(sorted(subs))}" for split, subs in missing.items()
+            )
     for split, entries in tr.scores.items():
         for entry in entries:
             value = entry.get("main_score")
@@ -324,14 +347,23 @@ def format_check(sub: Submission, root: Path) -> str:
     for name, rev in sub.models:
         lines.append(f"- {name} @ {rev}")
     if sub.run_settings_gaps:
-        lines += ["", f"## Refused: run settings ({len(sub.run_settings_gaps)}) — nothing was copied", "",
-                  f"The results repository's CI (`tests/run_settings_check.py`) fails a pull request with a result whose "
-                  f"`{RUN_SETTINGS}` does not cover each of its (task, split, subset), or written by mteb < "
-                  f"{MIN_MTEB_VERSION}. Run these tasks again with a current mteb, then prepare the submission again.", ""]
-        lines += [f"- `{g.path}`: {'; '.join(g.problems)}" for g in sub.run_settings_gaps]  # fmt: skip
+        lines += [
+            "",
+            f"## Refused: run settings ({len(sub.run_settings_gaps)}) — nothing was copied",
+            "",
+            f"The results repository's CI (`tests/run_settings_check.py`) fails a pull request with a result whose "
+            f"`{RUN_SETTINGS}` does not cover each of its (task, split, subset), or written by mteb < "
+            f"{MIN_MTEB_VERSION}. Run these tasks again with a current mteb, then prepare the submission again.",
+            "",
+        ]
+        lines += [f"- `{g.path}`: {'; '.join(g.problems)}" for g in sub.run_settings_gaps]
     lines += ["", f"## Would be rejected ({len(sub.rejected)}) — not copied", ""]
     lines += [f"- `{f.path}`: {f.reason}" for f in sub.rejected] or ["- nothing"]
-    lines += ["", f"## Needs work upstream ({len(sub.needs_upstream)}) — copied, but not shown on the public leaderboard yet", ""]
+    lines += [
+        "",
+        f"## Needs work upstream ({len(sub.needs_upstream)}) — copied, but not shown on the public leaderboard yet",
+        "",
+    ]
     lines += [f"- `{f.path}`: {f.reason}" for f in sub.needs_upstream] or ["- nothing"]
     lines += [
         "",

@@ -77,7 +77,14 @@ PR_NAME = "PR_DESCRIPTION.md"
 #: the menu entry the benchmark joins (General Purpose → Miscellaneous), found by its last benchmark
 MENU_ANCHOR = '"MINERSBitextMining",'
 
-_REQUIRED = (TASKS_INIT, BENCHMARKS_MODULE, BENCHMARKS_INIT, MENU_MODULE, "mteb/_evaluators/text", "mteb/abstasks/abstask.py")
+_REQUIRED = (
+    TASKS_INIT,
+    BENCHMARKS_MODULE,
+    BENCHMARKS_INIT,
+    MENU_MODULE,
+    "mteb/_evaluators/text",
+    "mteb/abstasks/abstask.py",
+)
 
 
 def check_mteb_source(path: str | Path) -> Path:
@@ -119,7 +126,9 @@ class InputError(ValueError):
         text = text.replace("from mteb_evalrank.errors import InputError\n", "")
         text = re.sub(r"mteb_evalrank\.metrics\.ranking\.(\w+)", rf"{here}.evalrank_ranking_\1", text)
         text = text.replace("mteb_evalrank.metrics.ranking", f"{here}.evalrank_ranking")
-        text = text.replace("from mteb_evalrank.metrics import exact_scores as", f"from {here} import evalrank_exact_scores as")
+        text = text.replace(
+            "from mteb_evalrank.metrics import exact_scores as", f"from {here} import evalrank_exact_scores as"
+        )
         text = text.replace("mteb_evalrank.metrics.exact_scores", f"{here}.evalrank_exact_scores")
         text = text.replace("mteb_evalrank.errors.InputError", "InputError")
         text = re.sub(r":mod:`\.(exact|ties|tie_arithmetic|scores)`", r":mod:`.evalrank_ranking_\1`", text)
@@ -136,10 +145,25 @@ class InputError(ValueError):
 
 
 _METADATA_FIELDS = (
-    "name", "description", "reference", "dataset", "type", "category", "modalities", "date", "eval_splits",
-    "eval_langs", "main_score", "domains", "task_subtypes", "license", "annotations_creators", "dialect",
-    "sample_creation", "bibtex_citation",
-)  # fmt: skip
+    "name",
+    "description",
+    "reference",
+    "dataset",
+    "type",
+    "category",
+    "modalities",
+    "date",
+    "eval_splits",
+    "eval_langs",
+    "main_score",
+    "domains",
+    "task_subtypes",
+    "license",
+    "annotations_creators",
+    "dialect",
+    "sample_creation",
+    "bibtex_citation",
+)
 
 
 def _py(value: Any) -> str:
@@ -422,8 +446,11 @@ def _stats_files() -> dict[str, str]:
 def _git(repo: Path, *args: str) -> str:
     return subprocess.run(
         ["git", "-c", "user.name=mteb-evalrank", "-c", "user.email=export@localhost", *args],
-        cwd=repo, check=True, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
 
 
 def build_patch(mteb_source: str | Path) -> str:

@@ -41,9 +41,20 @@ from mteb_evalrank.metrics.confirmatory import (
     holm_across_claims,
 )
 
-__all__ = ["SUPPORTED", "NOT_SUPPORTED", "INCONCLUSIVE", "Finding", "EQUIVALENCE_MARGIN", "better_than_all_finding",
-           "postprocessing_finding", "within_checkpoint_finding", "within_contrast_finding", "adjust_across_claims",
-           "format_p", "power_sentence"]  # fmt: skip
+__all__ = [
+    "SUPPORTED",
+    "NOT_SUPPORTED",
+    "INCONCLUSIVE",
+    "Finding",
+    "EQUIVALENCE_MARGIN",
+    "better_than_all_finding",
+    "postprocessing_finding",
+    "within_checkpoint_finding",
+    "within_contrast_finding",
+    "adjust_across_claims",
+    "format_p",
+    "power_sentence",
+]
 
 #: the equivalence margin of "post-processing does not change downstream", in points (× 100), fixed in advance
 EQUIVALENCE_MARGIN = 1.0
@@ -66,7 +77,9 @@ class Finding:
 
     def line(self) -> str:
         power = f" {self.power}" if self.power else ""
-        return f"- **{self.claim}: {self.verdict.upper()}.** {self.figures}{power} *Test (fixed in advance):* {self.rule}"
+        return (
+            f"- **{self.claim}: {self.verdict.upper()}.** {self.figures}{power} *Test (fixed in advance):* {self.rule}"
+        )
 
 
 def format_p(p: float) -> str:
@@ -80,8 +93,9 @@ def _signed(v: float, digits: int = 1) -> str:
     return "–" if not np.isfinite(v) else f"{v:+.{digits}f}"
 
 
-def adjust_across_claims(findings: Sequence[Finding], alpha: float = 0.05, what: str = "claims",
-                         family_size: int | None = None) -> list[Finding]:  # fmt: skip
+def adjust_across_claims(
+    findings: Sequence[Finding], alpha: float = 0.05, what: str = "claims", family_size: int | None = None
+) -> list[Finding]:
     """Holm across the confirmatory claims only (or across one level's contrast types, ``what``): re-decide each
     Finding from its Holm-adjusted p-values (support and refutation are adjusted separately).  The family is the
     Findings that were tested, or ``family_size`` of them when fixed in advance (a member without a p-value, e.g.
@@ -116,94 +130,147 @@ def power_sentence(test: BetterThanAll, *, claim_score: str, unit: str, n_claims
     population with the observed structure would need (simulated)."""
     if not np.isfinite(test.mdd):
         if test.contrasts and not all(c.se > 0 for c in test.contrasts):
-            return "Minimum detectable difference: none (a baseline ranks the models exactly as the claim's score does)."
-        return (f"Minimum detectable difference: none: with {test.n_clusters} lineages no advantage, however large, had 80% "
-                "power.")  # fmt: skip
+            return (
+                "Minimum detectable difference: none (a baseline ranks the models exactly as the claim's score does)."
+            )
+        return (
+            f"Minimum detectable difference: none: with {test.n_clusters} lineages no advantage, however large, had 80% "
+            "power."
+        )
     at = f"α = {test.mdd_alpha:.4g}, {level_name}"
     text = f"Minimum detectable difference (80% power, {at}): {test.mdd:.1f} {unit} over every baseline."
     best = max(test.contrasts, key=lambda c: c.rho_baseline)
     if not test.attainable:
-        text += (f" No attainable advantage had 80% power: the best baseline ({best.baseline}) is at {best.rho_baseline:.1f}, "
-                 f"so an advantage can be at most {test.room:.1f} points, and even that would be SUPPORTED with "
-                 f"probability {test.power_at_room:.0%}. What these data could show instead: that {claim_score} is not "
-                 f"worse than every baseline by more than {test.mdd:.1f} points (non-inferiority, 80% power if the true "
-                 "difference is 0).")  # fmt: skip
+        text += (
+            f" No attainable advantage had 80% power: the best baseline ({best.baseline}) is at {best.rho_baseline:.1f}, "
+            f"so an advantage can be at most {test.room:.1f} points, and even that would be SUPPORTED with "
+            f"probability {test.power_at_room:.0%}. What these data could show instead: that {claim_score} is not "
+            f"worse than every baseline by more than {test.mdd:.1f} points (non-inferiority, 80% power if the true "
+            "difference is 0)."
+        )
     if np.isfinite(test.more_lineages) or test.more_lineages == float("inf"):
         target = test.growth_target
         goal = f"+{target:.0f}" if target >= 10 else f"+{target:.1f} (the largest attainable advantage)"
         if test.more_lineages == float("inf"):
-            text += (f" Even {test.growth_cap - test.n_clusters} more lineages like these would not give 80% power at "
-                     f"{goal} (simulated by drawing lineages from the observed ones).")  # fmt: skip
+            text += (
+                f" Even {test.growth_cap - test.n_clusters} more lineages like these would not give 80% power at "
+                f"{goal} (simulated by drawing lineages from the observed ones)."
+            )
         elif test.more_lineages > 0:
-            text += (f" About {test.more_lineages:.0f} more lineages like these ({test.n_clusters + test.more_lineages:.0f} "
-                     f"in all) would give 80% power at {goal} (simulated by drawing lineages from the observed ones).")  # fmt: skip
+            text += (
+                f" About {test.more_lineages:.0f} more lineages like these ({test.n_clusters + test.more_lineages:.0f} "
+                f"in all) would give 80% power at {goal} (simulated by drawing lineages from the observed ones)."
+            )
     return text
 
 
-def better_than_all_finding(claim: str, test: BetterThanAll | None, claim_score: str, target: str,
-                            baselines: Sequence[str], *, alpha: float = 0.05, n_claims: int = 3,
-                            population: str = "") -> Finding:  # fmt: skip
+def better_than_all_finding(
+    claim: str,
+    test: BetterThanAll | None,
+    claim_score: str,
+    target: str,
+    baselines: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    n_claims: int = 3,
+    population: str = "",
+) -> Finding:
     """Word :func:`~mteb_evalrank.metrics.confirmatory.better_than_all` as a Finding (p-values unadjusted
     across claims: :func:`adjust_across_claims` adjusts them)."""
     names = ", ".join(baselines) if baselines else "none present"
     holm = f"after Holm across the {n_claims} claims" if n_claims > 1 else "one claim, no correction across claims"
     estimand = test.estimand if test is not None else "lineage-weighted"
     rho = "ρ_w" if estimand == "lineage-weighted" else "ρ"
-    rule = (f"{claim_score} against every primary baseline named in advance ({names}) on {target}; the estimand is "
-            f"the {estimand} Spearman {rho} (every lineage one unit of weight, its models sharing it; weighted ranks, "
-            f"then weighted Pearson: Bailey et al., wCorr Formulas); for each baseline b a one-sided paired "
-            f"lineage-bootstrap test of {rho}({claim_score}) − {rho}(b) (bootstrap SE, Student t with lineages − 1 df); "
-            f"intersection-union (Berger 1982): supported iff every test rejects at α = {alpha:g} (p = the largest), "
-            f"{holm}; not supported iff some baseline is shown better (one-sided, Bonferroni over the "
-            f"baselines{', Holm across the claims' if n_claims > 1 else ''}); random floors and lineages of unknown "
-            f"provenance left out; fewer than {MIN_CLUSTERS} lineages never decide.")  # fmt: skip
+    rule = (
+        f"{claim_score} against every primary baseline named in advance ({names}) on {target}; the estimand is "
+        f"the {estimand} Spearman {rho} (every lineage one unit of weight, its models sharing it; weighted ranks, "
+        f"then weighted Pearson: Bailey et al., wCorr Formulas); for each baseline b a one-sided paired "
+        f"lineage-bootstrap test of {rho}({claim_score}) − {rho}(b) (bootstrap SE, Student t with lineages − 1 df); "
+        f"intersection-union (Berger 1982): supported iff every test rejects at α = {alpha:g} (p = the largest), "
+        f"{holm}; not supported iff some baseline is shown better (one-sided, Bonferroni over the "
+        f"baselines{', Holm across the claims' if n_claims > 1 else ''}); random floors and lineages of unknown "
+        f"provenance left out; fewer than {MIN_CLUSTERS} lineages never decide."
+    )
     if test is None or not baselines:
-        return Finding(claim, INCONCLUSIVE, f"Not tested: no {claim_score} results or no baseline for this population.",
-                       rule)  # fmt: skip
+        return Finding(
+            claim, INCONCLUSIVE, f"Not tested: no {claim_score} results or no baseline for this population.", rule
+        )
     if not test.contrasts:
-        return Finding(claim, INCONCLUSIVE, f"{population}Not decidable: {test.reason}.", rule, reason=test.reason,
-                       n_clusters=test.n_clusters)  # fmt: skip
+        return Finding(
+            claim,
+            INCONCLUSIVE,
+            f"{population}Not decidable: {test.reason}.",
+            rule,
+            reason=test.reason,
+            n_clusters=test.n_clusters,
+        )
     worst = min(test.contrasts, key=lambda c: c.difference)
-    each = "; ".join(f"{c.baseline} {c.rho_baseline:.1f} ({_signed(c.difference)} [{_signed(c.ci_low)}, "
-                     f"{_signed(c.ci_high)}], {format_p(c.p_better)})" for c in test.contrasts)  # fmt: skip
-    figures = (f"{population}{target}: {rho}({claim_score}) = {test.rho_claim:.1f}; each baseline's {rho} (difference "
-               f"[{100 - 2 * 100 * alpha:g}% interval], one-sided p): {each}. Smallest advantage "
-               f"{_signed(worst.difference)} over {worst.baseline}; intersection-union {format_p(test.p_support)}; "
-               f"some baseline better: {format_p(test.p_refute)} ({test.n_clusters} lineages).")  # fmt: skip
+    each = "; ".join(
+        f"{c.baseline} {c.rho_baseline:.1f} ({_signed(c.difference)} [{_signed(c.ci_low)}, "
+        f"{_signed(c.ci_high)}], {format_p(c.p_better)})"
+        for c in test.contrasts
+    )
+    figures = (
+        f"{population}{target}: {rho}({claim_score}) = {test.rho_claim:.1f}; each baseline's {rho} (difference "
+        f"[{100 - 2 * 100 * alpha:g}% interval], one-sided p): {each}. Smallest advantage "
+        f"{_signed(worst.difference)} over {worst.baseline}; intersection-union {format_p(test.p_support)}; "
+        f"some baseline better: {format_p(test.p_refute)} ({test.n_clusters} lineages)."
+    )
     verdict = decide(test.p_support, test.p_refute, alpha, test.n_clusters, test.reason)
     figures += _inconclusive_because(test.reason, test.n_clusters)
     level = f"Holm's first step across the {n_claims} claims" if n_claims > 1 else "one claim"
     power = power_sentence(test, claim_score=claim_score, unit="ρ points", n_claims=n_claims, level_name=level)
     if verdict == INCONCLUSIVE and test.attainable:
-        power += (f" So an advantage of {test.mdd:.0f} points or more would probably have been seen; a smaller one "
-                  "could not be told from none.")  # fmt: skip
+        power += (
+            f" So an advantage of {test.mdd:.0f} points or more would probably have been seen; a smaller one "
+            "could not be told from none."
+        )
     return Finding(claim, verdict, figures, rule, power, test.p_support, test.p_refute, test.n_clusters, test.reason)
 
 
-def within_contrast_finding(score: str, target: str, contrast: str, test: BetterThanAll | None,
-                            baselines: Sequence[str], *, alpha: float = 0.05, n_types: int = 1) -> Finding:  # fmt: skip
+def within_contrast_finding(
+    score: str,
+    target: str,
+    contrast: str,
+    test: BetterThanAll | None,
+    baselines: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    n_types: int = 1,
+) -> Finding:
     """The second estimand against its baselines, for one contrast type (p-values unadjusted across the types:
     :func:`adjust_across_claims` adjusts them)."""
     claim = f"{score} picks the better {contrast} variant within a checkpoint more often than every baseline"
     names = ", ".join(baselines) if baselines else "none present"
-    rule = (f"over every pair of variants of one checkpoint that differ only in {contrast} (and in {target}), the "
-            f"lineage-weighted concordance κ = Σ w·sign(Δscore)·sign(Δ{target}) / Σ w × 100 (each lineage one unit of "
-            f"weight over its pairs); {score} against every primary baseline named in advance ({names}); one-sided "
-            f"paired lineage-bootstrap tests of κ({score}) − κ(b) (Student t, lineages − 1 df), intersection-union "
-            f"(Berger 1982) at α = {alpha:g}, Holm across the {n_types} contrast types of this level; not supported iff "
-            f"some baseline is shown better; random floors and lineages of unknown provenance left out; fewer than "
-            f"{MIN_CLUSTERS} lineages never decide.")  # fmt: skip
+    rule = (
+        f"over every pair of variants of one checkpoint that differ only in {contrast} (and in {target}), the "
+        f"lineage-weighted concordance κ = Σ w·sign(Δscore)·sign(Δ{target}) / Σ w × 100 (each lineage one unit of "
+        f"weight over its pairs); {score} against every primary baseline named in advance ({names}); one-sided "
+        f"paired lineage-bootstrap tests of κ({score}) − κ(b) (Student t, lineages − 1 df), intersection-union "
+        f"(Berger 1982) at α = {alpha:g}, Holm across the {n_types} contrast types of this level; not supported iff "
+        f"some baseline is shown better; random floors and lineages of unknown provenance left out; fewer than "
+        f"{MIN_CLUSTERS} lineages never decide."
+    )
     if test is None or not test.contrasts:
         why = test.reason if test is not None else f"no {contrast} pairs"
-        return Finding(claim, INCONCLUSIVE, f"Not decidable: {why}.", rule, reason=why,
-                       n_clusters=test.n_clusters if test is not None else 0)  # fmt: skip
+        return Finding(
+            claim,
+            INCONCLUSIVE,
+            f"Not decidable: {why}.",
+            rule,
+            reason=why,
+            n_clusters=test.n_clusters if test is not None else 0,
+        )
     worst = min(test.contrasts, key=lambda c: c.difference)
-    each = "; ".join(f"{c.baseline} {c.rho_baseline:.1f} ({_signed(c.difference)}, {format_p(c.p_better)})"
-                     for c in test.contrasts)  # fmt: skip
-    figures = (f"{test.n_models} models in {test.n_clusters} lineages: κ({score}) = {test.rho_claim:.1f}; each "
-               f"baseline's κ (difference, one-sided p): {each}. Smallest advantage {_signed(worst.difference)} over "
-               f"{worst.baseline}; intersection-union {format_p(test.p_support)}; some baseline better: "
-               f"{format_p(test.p_refute)}.")  # fmt: skip
+    each = "; ".join(
+        f"{c.baseline} {c.rho_baseline:.1f} ({_signed(c.difference)}, {format_p(c.p_better)})" for c in test.contrasts
+    )
+    figures = (
+        f"{test.n_models} models in {test.n_clusters} lineages: κ({score}) = {test.rho_claim:.1f}; each "
+        f"baseline's κ (difference, one-sided p): {each}. Smallest advantage {_signed(worst.difference)} over "
+        f"{worst.baseline}; intersection-union {format_p(test.p_support)}; some baseline better: "
+        f"{format_p(test.p_refute)}."
+    )
     verdict = decide(test.p_support, test.p_refute, alpha, test.n_clusters, test.reason)
     figures += _inconclusive_because(test.reason, test.n_clusters)
     level = f"Holm's first step across the {n_types} contrast types" if n_types > 1 else "one contrast type"
@@ -211,55 +278,74 @@ def within_contrast_finding(score: str, target: str, contrast: str, test: Better
     return Finding(claim, verdict, figures, rule, power, test.p_support, test.p_refute, test.n_clusters, test.reason)
 
 
-def postprocessing_finding(similarity: MeanTest | None, downstream: MeanTest | None, *, n_pairs: int,
-                           alpha: float = 0.05, n_claims: int = 3, margin: float = EQUIVALENCE_MARGIN,
-                           similarity_label: str = "similarity") -> Finding:  # fmt: skip
+def postprocessing_finding(
+    similarity: MeanTest | None,
+    downstream: MeanTest | None,
+    *,
+    n_pairs: int,
+    alpha: float = 0.05,
+    n_claims: int = 3,
+    margin: float = EQUIVALENCE_MARGIN,
+    similarity_label: str = "similarity",
+) -> Finding:
     """EvalRank Table 10's reading as a confirmatory test (see the module docstring)."""
     claim = "Post-processing helps similarity scores but not downstream (EvalRank Table 10)"
-    rule = (f"over every (post-processed, unprocessed) pair of one checkpoint, the lineage-weighted mean change in "
-            f"points (every lineage one unit of weight), lineages resampled whole; supported iff the {similarity_label} change is > 0 (one-sided) and the downstream change "
-            f"lies within the equivalence margin ±{margin:g} point (TOST, Schuirmann 1987), both at α = {alpha:g} "
-            f"(intersection-union, p = the larger), after Holm across the {n_claims} claims; not supported iff the "
-            f"similarity change is shown ≤ 0 or the downstream change is shown outside the margin (Bonferroni over "
-            f"the two); fewer than {MIN_CLUSTERS} lineages never decide.")  # fmt: skip
+    rule = (
+        f"over every (post-processed, unprocessed) pair of one checkpoint, the lineage-weighted mean change in "
+        f"points (every lineage one unit of weight), lineages resampled whole; supported iff the {similarity_label} change is > 0 (one-sided) and the downstream change "
+        f"lies within the equivalence margin ±{margin:g} point (TOST, Schuirmann 1987), both at α = {alpha:g} "
+        f"(intersection-union, p = the larger), after Holm across the {n_claims} claims; not supported iff the "
+        f"similarity change is shown ≤ 0 or the downstream change is shown outside the margin (Bonferroni over "
+        f"the two); fewer than {MIN_CLUSTERS} lineages never decide."
+    )
     if similarity is None or downstream is None or n_pairs == 0:
         return Finding(claim, INCONCLUSIVE, "Not tested: no (post-processed, unprocessed) pair has results.", rule)
     reason = similarity.reason or downstream.reason
     if not np.isfinite(similarity.mean) or not np.isfinite(downstream.mean):
-        return Finding(claim, INCONCLUSIVE, f"Not decidable: {reason}.", rule, reason=reason,
-                       n_clusters=similarity.n_clusters)  # fmt: skip
+        return Finding(
+            claim, INCONCLUSIVE, f"Not decidable: {reason}.", rule, reason=reason, n_clusters=similarity.n_clusters
+        )
     p_support = max(similarity.p_positive, downstream.p_equivalent)
     p_refute = min(1.0, 2 * min(similarity.p_not_positive, downstream.p_outside))
     L = similarity.n_clusters
     label = similarity_label[:1].upper() + similarity_label[1:]
-    figures = (f"{n_pairs} pairs in {L} lineages. {label} Δ (lineage-weighted) {_signed(similarity.mean, 2)} "
-               f"[{_signed(similarity.ci_low, 2)}, {_signed(similarity.ci_high, 2)}], Δ > 0: "
-               f"{format_p(similarity.p_positive)}; downstream Δ {_signed(downstream.mean, 2)} [{_signed(downstream.ci_low, 2)}, "
-               f"{_signed(downstream.ci_high, 2)}], equivalence (±{margin:g}) {format_p(downstream.p_equivalent)}, outside "
-               f"the margin {format_p(downstream.p_outside)}. Intersection-union {format_p(p_support)}; against: "
-               f"{format_p(p_refute)}.")  # fmt: skip
+    figures = (
+        f"{n_pairs} pairs in {L} lineages. {label} Δ (lineage-weighted) {_signed(similarity.mean, 2)} "
+        f"[{_signed(similarity.ci_low, 2)}, {_signed(similarity.ci_high, 2)}], Δ > 0: "
+        f"{format_p(similarity.p_positive)}; downstream Δ {_signed(downstream.mean, 2)} [{_signed(downstream.ci_low, 2)}, "
+        f"{_signed(downstream.ci_high, 2)}], equivalence (±{margin:g}) {format_p(downstream.p_equivalent)}, outside "
+        f"the margin {format_p(downstream.p_outside)}. Intersection-union {format_p(p_support)}; against: "
+        f"{format_p(p_refute)}."
+    )
     verdict = decide(p_support, p_refute, alpha, L, reason)
     figures += _inconclusive_because(reason, L)
-    power = (f"Minimum detectable difference (80% power, α = {similarity.mdd_alpha:.4g}, Holm's first step across the "
-             f"{n_claims} claims): a similarity gain of {similarity.mdd_positive:.2f} points; "
-             f"the narrowest equivalence margin these pairs could show when the true downstream change is 0 is "
-             f"±{downstream.min_margin:.2f} points (fixed margin ±{margin:g}).")  # fmt: skip
+    power = (
+        f"Minimum detectable difference (80% power, α = {similarity.mdd_alpha:.4g}, Holm's first step across the "
+        f"{n_claims} claims): a similarity gain of {similarity.mdd_positive:.2f} points; "
+        f"the narrowest equivalence margin these pairs could show when the true downstream change is 0 is "
+        f"±{downstream.min_margin:.2f} points (fixed margin ±{margin:g})."
+    )
     return Finding(claim, verdict, figures, rule, power, p_support, p_refute, L, reason)
 
 
-def within_checkpoint_finding(score: str, target: str, test: WithinPermutation | None, *,
-                              alpha: float = 0.05) -> Finding:  # fmt: skip
+def within_checkpoint_finding(
+    score: str, target: str, test: WithinPermutation | None, *, alpha: float = 0.05
+) -> Finding:
     """The second estimand: does ``score`` order the variants of one checkpoint as ``target`` does?"""
     claim = f"{score} picks the better variant within a checkpoint (second estimand)"
-    rule = (f"partial Spearman ρ of {score} and {target} for checkpoint (ranks minus their checkpoint's mean rank), "
-            f"one-sided stratified permutation test ({target} shuffled within each checkpoint) at α = {alpha:g}, on its "
-            "own (not one of the three claims); supported iff ρ > 0 is shown, not supported iff ρ < 0 is shown; "
-            "random floors excluded.")  # fmt: skip
+    rule = (
+        f"partial Spearman ρ of {score} and {target} for checkpoint (ranks minus their checkpoint's mean rank), "
+        f"one-sided stratified permutation test ({target} shuffled within each checkpoint) at α = {alpha:g}, on its "
+        "own (not one of the three claims); supported iff ρ > 0 is shown, not supported iff ρ < 0 is shown; "
+        "random floors excluded."
+    )
     if test is None or not np.isfinite(test.partial_rho):
         why = test.reason if test is not None else f"no {score} results"
         return Finding(claim, INCONCLUSIVE, f"Not decidable: {why}.", rule)
     verdict = SUPPORTED if test.p_value < alpha else NOT_SUPPORTED if test.p_reverse < alpha else INCONCLUSIVE
-    figures = (f"partial ρ = {test.partial_rho:.1f} over {test.n_models} models in {test.n_strata} checkpoints with "
-               f"≥ 2 variants; {format_p(test.p_value)} (ρ > 0), {format_p(test.p_reverse)} (ρ < 0), {test.n_permutations} "
-               "permutations.")  # fmt: skip
+    figures = (
+        f"partial ρ = {test.partial_rho:.1f} over {test.n_models} models in {test.n_strata} checkpoints with "
+        f"≥ 2 variants; {format_p(test.p_value)} (ρ > 0), {format_p(test.p_reverse)} (ρ < 0), {test.n_permutations} "
+        "permutations."
+    )
     return Finding(claim, verdict, figures, rule)

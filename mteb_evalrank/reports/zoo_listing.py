@@ -28,15 +28,21 @@ def format_models_table(rows: Sequence[Mapping[str, Any]], *, details: bool = Fa
     for r, row in zip(rows, cells):
         lines.append(line(row))
         if details:
-            lines.append(f"    MTEB name {r.get('mteb_name')}  revision {r.get('revision')}"
-                         + (f"  fitted on {r['fit_corpus']}" if r.get("fit_corpus") else ""))  # fmt: skip
+            lines.append(
+                f"    MTEB name {r.get('mteb_name')}  revision {r.get('revision')}"
+                + (f"  fitted on {r['fit_corpus']}" if r.get("fit_corpus") else "")
+            )
             if r.get("level") == "word":
-                lines.append(f"    word level: vectors from {r.get('origin')}; licence {r.get('licence') or 'not stated'}"
-                             + (f"; vocabulary {r['vocab']}" if r.get("vocab") else ""))  # fmt: skip
+                lines.append(
+                    f"    word level: vectors from {r.get('origin')}; licence {r.get('licence') or 'not stated'}"
+                    + (f"; vocabulary {r['vocab']}" if r.get("vocab") else "")
+                )
                 lines.append(f"    family {r.get('family')}; speed here: {r.get('speed') or 'not measured'}")
             else:  # sentence level: provenance from models/catalogue.json
                 lines.append(f"    family {r.get('family')}; source: {r.get('source') or r.get('weights')}")
-                lines.append(f"    licence {r.get('licence') or 'not stated'}; speed here: {r.get('speed') or 'not measured'}")
+                lines.append(
+                    f"    licence {r.get('licence') or 'not stated'}; speed here: {r.get('speed') or 'not measured'}"
+                )
             lines.append(f"    expected: {r.get('expectation')}")
     installed = sum(1 for r in rows if r.get("status") == "installed")
     lines.append(f"\n{len(rows)} variants, {installed} installed; dim 'full' = whitened to the fitted rank")
@@ -55,9 +61,11 @@ def word_level_summary(rows: Sequence[Mapping[str, Any]]) -> str:
     ok = [r for r in word if r.get("status") == "installed"]
     sources = sorted({r["origin"] for r in ok if r.get("origin") and not str(r["origin"]).startswith("random")})
     families = sorted({r["family"] for r in ok})
-    return (f"word level: {len(word)} variants, {len(ok)} installed, from {len(sources)} sources of vectors "
-            f"(random floor not counted) in {len(families)} families; build the missing ones with "
-            "`mteb-evalrank build-word-models`")  # fmt: skip
+    return (
+        f"word level: {len(word)} variants, {len(ok)} installed, from {len(sources)} sources of vectors "
+        f"(random floor not counted) in {len(families)} families; build the missing ones with "
+        "`mteb-evalrank build-word-models`"
+    )
 
 
 def models_listing(*, level: str = "all", details: bool = False) -> str:
@@ -71,9 +79,13 @@ def models_listing(*, level: str = "all", details: bool = False) -> str:
 
 
 def build_word_models_and_print(
-    names: Sequence[str] = (), *, force: bool = False, spacy_wheel_dir: str | None = None, check_copies: bool = False,
+    names: Sequence[str] = (),
+    *,
+    force: bool = False,
+    spacy_wheel_dir: str | None = None,
+    check_copies: bool = False,
     words: int = 1000,
-) -> int:  # fmt: skip
+) -> int:
     """``mteb-evalrank build-word-models``: build the named word sets (default: every one not built yet)
     and print the outcome; with ``check_copies``, also (or, without names, only) print the copy check.
     Returns the exit code: 1 when a build failed."""
@@ -81,8 +93,9 @@ def build_word_models_and_print(
 
     failed = 0
     if not check_copies or names:
-        results = builds.build_word_models(list(names) or None, force=force, spacy_wheel_dir=spacy_wheel_dir,
-                                           log=lambda m: print(m, flush=True))  # fmt: skip
+        results = builds.build_word_models(
+            list(names) or None, force=force, spacy_wheel_dir=spacy_wheel_dir, log=lambda m: print(m, flush=True)
+        )
         print(builds.format_results(results))
         failed = sum(r.state == "failed" for r in results)
     if check_copies:

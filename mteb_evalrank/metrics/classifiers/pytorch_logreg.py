@@ -122,8 +122,21 @@ def _train_pytorch(Xt, yt, streams, wd: np.ndarray, n_classes: int, proto: _Sett
         while active.size and nepoch <= proto.max_epoch:
             # tensors of the active streams (views are replaced when streams finish)
             for _ in range(proto.epoch_size):
-                _one_pass(Xt, yt, [train_rows[s] for s in active], [rngs[s] for s in active],
-                          W, vW, wd_t, R, C, B, alpha, lr, eps)  # fmt: skip
+                _one_pass(
+                    Xt,
+                    yt,
+                    [train_rows[s] for s in active],
+                    [rngs[s] for s in active],
+                    W,
+                    vW,
+                    wd_t,
+                    R,
+                    C,
+                    B,
+                    alpha,
+                    lr,
+                    eps,
+                )
             nepoch += proto.epoch_size
             correct = _count_correct(Xt, yt, [dev_rows[s] for s in active], W, R, C)  # (A, R)
             for a, s in enumerate(active):

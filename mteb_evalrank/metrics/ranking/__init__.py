@@ -84,7 +84,6 @@ of ``H`` for sparse input); ``benchmarks/ties_speed.py`` compares it with dense 
 shape.
 """
 
-
 from mteb_evalrank.metrics.ranking.scores import (
     DEFAULT_KS,
     TIES,

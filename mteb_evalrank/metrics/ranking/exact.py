@@ -331,8 +331,17 @@ class _RankEngine:
 # the float32 path
 # --------------------------------------------------------------------------------------------------
 def _float32_path(
-    engine: _RankEngine, u: np.ndarray, uq: np.ndarray, up: np.ndarray, q_idx: np.ndarray, p_idx: np.ndarray,
-    todo: np.ndarray, chunk_size: int | None, dt: np.dtype, pessimistic: bool, rank_cos: np.ndarray,
+    engine: _RankEngine,
+    u: np.ndarray,
+    uq: np.ndarray,
+    up: np.ndarray,
+    q_idx: np.ndarray,
+    p_idx: np.ndarray,
+    todo: np.ndarray,
+    chunk_size: int | None,
+    dt: np.dtype,
+    pessimistic: bool,
+    rank_cos: np.ndarray,
     rank_l2: np.ndarray,
 ) -> None:
     """Ranks of the pairs ``todo`` through the float32 filter (one score chunk held at a time)."""

@@ -201,7 +201,7 @@ def _exact_half_sqnorm(row: np.ndarray) -> tuple[float, float] | None:
     """``||row||^2 / 2`` exactly as ``hi + lo`` (two float64 numbers), or ``None`` if it needs more."""
     from fractions import Fraction
 
-    (ints, e), = xs.exact_integers(row[None, :])
+    ((ints, e),) = xs.exact_integers(row[None, :])
     value = Fraction(sum(v * v for v in ints)) * Fraction(2) ** (2 * e - 1)
     hi = float(value)
     lo = float(value - Fraction(hi))
@@ -231,8 +231,13 @@ def _cos_entry_keys(tie, g, h, r, col, q, positive=None):
     else:
         e_h = np.zeros(r.size)
     e_kappa = tie.e_mu[q] + tie.e_mm + u * np.abs(kappa)
-    e_nu = 1.02 * (e_h + tie.e_mu[col] + e_kappa + nr * tie.normr[col]
-                   + 3.0 * u * (np.abs(gv) + np.abs(hv) + np.abs(tie.mu[col]) + np.abs(kappa)))  # fmt: skip
+    e_nu = 1.02 * (
+        e_h
+        + tie.e_mu[col]
+        + e_kappa
+        + nr * tie.normr[col]
+        + 3.0 * u * (np.abs(gv) + np.abs(hv) + np.abs(tie.mu[col]) + np.abs(kappa))
+    )
     inv = tie.inv_acc(col)
     t = nu * inv
     return t, e_nu * inv * (1.0 + 4.0 * u) + tie.c_rel * np.abs(t) + tie.engine.eta2 * inv
@@ -256,8 +261,9 @@ def _dot2(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
         lo += t.sum(axis=1)
         levels += 1
     hi = p[:, 0]
-    err = (xs.gamma(2 * d + 2, np.float64) * _F64_U * (levels + 2) * np.abs(x * y).sum(axis=1) * 1.01
-           + 4 * d * 2.0**-1060)  # fmt: skip
+    err = (
+        xs.gamma(2 * d + 2, np.float64) * _F64_U * (levels + 2) * np.abs(x * y).sum(axis=1) * 1.01 + 4 * d * 2.0**-1060
+    )
     return hi, lo, err
 
 
@@ -294,9 +300,13 @@ def _cos_dd_decisions(rows64, q: np.ndarray, j: np.ndarray, p: np.ndarray) -> np
         k_l = k_e + (x_l - y_l)
         va, vp = np.abs(aj[i]) * (1 + 4 * u) + eaj[i], np.abs(ap[i]) * (1 + 4 * u) + eap[i]
         wn, wp = np.abs(nj[i]) * (1 + 4 * u) + enj[i], np.abs(np_[i]) * (1 + 4 * u) + enp[i]
-        err = ((2 * va * eaj[i] + eaj[i] ** 2) * wp + va * va * enp[i]
-               + (2 * vp * eap[i] + eap[i] ** 2) * wn + vp * vp * enj[i]
-               + 64 * u * u * (va * va * wp + vp * vp * wn))  # fmt: skip
+        err = (
+            (2 * va * eaj[i] + eaj[i] ** 2) * wp
+            + va * va * enp[i]
+            + (2 * vp * eap[i] + eap[i] ** 2) * wn
+            + vp * vp * enj[i]
+            + 64 * u * u * (va * va * wp + vp * vp * wn)
+        )
         total = k_h + k_l  # within u |total| of k_h + k_l, which is within err of a_j^2 n_p - a_p^2 n_j
         ok = np.abs(total) > 1.1 * err + 2 * u * np.abs(total)
         sign = np.sign(total) * sj[i]  # a larger a^2 n ratio means a larger cosine for positive numerators

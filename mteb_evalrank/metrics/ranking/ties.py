@@ -300,8 +300,14 @@ class _TiePath:
         return h_true * 1.01, h_err
 
     def ranks(
-        self, g: np.ndarray, h: _LazyH | _SplitH | None, cq: np.ndarray, cp: np.ndarray, other: np.ndarray,
-        metric: str, pessimistic: bool,
+        self,
+        g: np.ndarray,
+        h: _LazyH | _SplitH | None,
+        cq: np.ndarray,
+        cp: np.ndarray,
+        other: np.ndarray,
+        metric: str,
+        pessimistic: bool,
     ) -> np.ndarray:
         e = self.engine
         bsz = g.shape[0]
@@ -334,8 +340,9 @@ class _TiePath:
                 key = g.copy()
             key *= e.inv64
             h_max = h_true + h_err
-            e_nu = 1.01 * (h_unc + self.e_mu_max + e_kappa + rr_max
-                           + 3.0 * u * (g_max + h_max + self.mu_max + np.abs(kappa)))  # fmt: skip
+            e_nu = 1.01 * (
+                h_unc + self.e_mu_max + e_kappa + rr_max + 3.0 * u * (g_max + h_max + self.mu_max + np.abs(kappa))
+            )
             delta = 2.0 * 1.01 * (e_nu * e.w_max + e.c2_cos * e.norm_up[cq] + e.eta2 * e.w_max)
             kp = key[rows, cp]
         hi = np.nextafter(kp + delta, np.inf)
@@ -429,9 +436,14 @@ class _TiePath:
         # per row: the entry-wise bound (:meth:`_l2_small_bound`) with every column quantity at its maximum
         nx, nr = self.normx[cq], self.normr[cq]
         e_h = lambda normr, normx: (self.c_h * ((nx * normr + nr * normx) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
-        row_err = 1.02 * (e_h(self.normr_max, self.normx_max) + e_h(self.normr[cp], self.normx[cp])
-                          + self.e_rho_max + self.e_rho[cp] + nr * (self.normr_max + self.normr[cp])
-                          + 3.0 * u * (np.abs(hp_row) + self.rho_max + np.abs(rho_p)))  # fmt: skip
+        row_err = 1.02 * (
+            e_h(self.normr_max, self.normx_max)
+            + e_h(self.normr[cp], self.normx[cp])
+            + self.e_rho_max
+            + self.e_rho[cp]
+            + nr * (self.normr_max + self.normr[cp])
+            + 3.0 * u * (np.abs(hp_row) + self.rho_max + np.abs(rho_p))
+        )
         err = (row_err[r] + 1.02 * 3.0 * u * np.abs(hj)) * (1.0 + 16.0 * u)
         dec = np.full(r.size, 2, dtype=np.int8)
         sure = flat & (np.abs(s) > err * (1.0 + 4.0 * u))
@@ -470,12 +482,23 @@ class _TiePath:
                 return self.c_h64 * (nx * self.normr[col] + nr * self.normx[col]) + 2.0 * self.engine.eta2
             return (self.c_h * ((nx * self.normr[col] + nr * self.normx[col]) * _R_SCALE) + self.eta_h) / _R_SCALE
 
-        return 1.02 * (e_h(jc) + e_h(pc) + self.e_rho[jc] + self.e_rho[pc]
-                       + nr * (self.normr[jc] + self.normr[pc])
-                       + 3.0 * _F64_U * (np.abs(hj) + np.abs(hp) + np.abs(self.rho[jc]) + np.abs(self.rho[pc])))  # fmt: skip
+        return 1.02 * (
+            e_h(jc)
+            + e_h(pc)
+            + self.e_rho[jc]
+            + self.e_rho[pc]
+            + nr * (self.normr[jc] + self.normr[pc])
+            + 3.0 * _F64_U * (np.abs(hj) + np.abs(hp) + np.abs(self.rho[jc]) + np.abs(self.rho[pc]))
+        )
 
     def _exact_decisions(
-        self, g: np.ndarray, h: _LazyH | _SplitH | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray,
+        self,
+        g: np.ndarray,
+        h: _LazyH | _SplitH | None,
+        r: np.ndarray,
+        j: np.ndarray,
+        cq: np.ndarray,
+        cp: np.ndarray,
         metric: str,
     ) -> np.ndarray:
         """Sign of ``key_j - key_p`` for band entries (row ``r``, column ``j``): 1, -1, 0 or 2 (undecided)."""
@@ -537,8 +560,16 @@ def _use_tie_path(prep: _Prepared, engine: _RankEngine, uq: np.ndarray, up: np.n
 
 
 def _tie_path_ranks(
-    prep: _Prepared, engine: _RankEngine, uq: np.ndarray, up: np.ndarray, q_idx: np.ndarray, p_idx: np.ndarray,
-    chunk_size: int | None, pessimistic: bool, rank_cos: np.ndarray, rank_l2: np.ndarray,
+    prep: _Prepared,
+    engine: _RankEngine,
+    uq: np.ndarray,
+    up: np.ndarray,
+    q_idx: np.ndarray,
+    p_idx: np.ndarray,
+    chunk_size: int | None,
+    pessimistic: bool,
+    rank_cos: np.ndarray,
+    rank_l2: np.ndarray,
 ) -> np.ndarray:
     """Ranks through the tie path of the pairs it can take, if :func:`_use_tie_path` chooses it; the pairs
     left to the float32 path (all of them when the tie path is not taken)."""
@@ -551,8 +582,9 @@ def _tie_path_ranks(
     todo = np.flatnonzero(~fits)  # these pairs take the float32 path
     on_tie = np.flatnonzero(fits)
     per_item = 12 if tie.sparse is not None else (4 if tie.g32 else 8)  # bytes of G (and H) per score
-    t_chunk = max(1, min(_TIE_CHUNK_BYTES // (per_item * n_distinct) if chunk_size is None else int(chunk_size),
-                         on_tie.size or 1))  # fmt: skip
+    t_chunk = max(
+        1, min(_TIE_CHUNK_BYTES // (per_item * n_distinct) if chunk_size is None else int(chunk_size), on_tie.size or 1)
+    )
     t_block = max(1, min(t_chunk, 4 * _BLOCK_BYTES // (8 * n_distinct)))
     on_tie = on_tie[np.argsort(uq[on_tie], kind="stable")]  # pairs of one query row together
     for start in range(0, on_tie.size, t_chunk):

