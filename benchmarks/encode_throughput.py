@@ -80,7 +80,7 @@ def bench_base(name: str, folder: Path, package: str, texts: list[str], *, emit)
     default_threads = torch.get_num_threads()
     emit(f"texts_{name}", n)
     emit(f"blocks_{name}", "+".join(blocks))
-    emit(f"torch_threads_default", default_threads)
+    emit("torch_threads_default", default_threads)
 
     st = SentenceTransformer(str(folder), device="cpu")
     st.encode(texts[:64], batch_size=64)  # warm-up

@@ -126,8 +126,8 @@ def main() -> None:
     import mteb  # noqa: F401  (registers the plugin, incl. the offline MiniLM)
 
     from mteb_evalrank.data.embedding_cache import corpus_fingerprint, encode_corpus
-    from mteb_evalrank.models import load_model
     from mteb_evalrank.metrics.neighbors import sample_queries
+    from mteb_evalrank.models import load_model
     from mteb_evalrank.tasks.n2o import N2O
 
     corpus = gather_sentences(args.sources, args.corpus_size)

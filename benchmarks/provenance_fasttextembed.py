@@ -26,7 +26,6 @@ Usage: ``python benchmarks/provenance_fasttextembed.py --repo <checkout of cemsi
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import subprocess
 from pathlib import Path
@@ -61,7 +60,7 @@ def main() -> None:
 
         TextEmbedding()
         emit("offline_load", True)
-    except Exception as exc:  # noqa: BLE001 - the point is to report it
+    except Exception as exc:
         emit("offline_load", False)
         emit("offline_error", f"{type(exc).__name__}: {str(exc)[:120]}")
 
@@ -100,7 +99,7 @@ def main() -> None:
             continue
         try:
             vecs = base_sentence_vectors(name, docs)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             emit(f"error_{name}", repr(exc)[:100])
             continue
         if vecs.shape[1] == golden.shape[1]:

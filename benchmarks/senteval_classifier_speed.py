@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import inspect
-import io
 import json
 import os
 import sys
@@ -67,7 +66,7 @@ SCHEME = {
 
 
 def _lines(path: Path, encoding: str) -> list[str]:
-    with io.open(path, "r", encoding=encoding) as f:
+    with open(path, encoding=encoding) as f:
         return f.read().splitlines()
 
 

@@ -42,8 +42,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from encode_throughput import _zoo_encode, sts_sentences  # noqa: E402
-
+from encode_throughput import _zoo_encode, sts_sentences
 
 DEFAULT_TORCH_THREADS = 0
 
@@ -153,7 +152,7 @@ def bench_mpnet(texts: list[str], emit) -> None:
         if not int8_file.exists():
             quantize_dynamic(str(onnx_file), str(int8_file), weight_type=QuantType.QInt8)
         variants["onnx_int8"] = int8_file
-    except Exception as exc:  # noqa: BLE001 - report and go on
+    except Exception as exc:
         emit("mpnet_onnx_int8_error", repr(exc)[:200])
     for label, path in variants.items():
         for t in (None, 1):
@@ -191,10 +190,10 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=200)
     args = parser.parse_args()
 
+    import torch
+
     from mteb_evalrank.integration.zoo import install_status, register_zoo
     from mteb_evalrank.models.zoo import BASES
-
-    import torch
 
     global DEFAULT_TORCH_THREADS
     DEFAULT_TORCH_THREADS = torch.get_num_threads()

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from encode_throughput import sts_sentences  # noqa: E402
+from encode_throughput import sts_sentences
 
 
 def main() -> int:

@@ -46,10 +46,10 @@ class _RegisteringLoader(importlib.abc.Loader):
     def __init__(self, wrapped: importlib.abc.Loader) -> None:
         self._wrapped = wrapped
 
-    def create_module(self, spec):  # noqa: D102
+    def create_module(self, spec):
         return self._wrapped.create_module(spec)
 
-    def exec_module(self, module) -> None:  # noqa: D102
+    def exec_module(self, module) -> None:
         self._wrapped.exec_module(module)
         _uninstall()
         _register_now()
@@ -59,7 +59,7 @@ class _RegisteringLoader(importlib.abc.Loader):
 
 
 class _MtebFinder(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname, path=None, target=None):  # noqa: D102
+    def find_spec(self, fullname, path=None, target=None):
         if fullname != _TARGET:
             return None
         for finder in sys.meta_path:

@@ -1105,7 +1105,7 @@ def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
     import os
 
     cmd, a = args.command, args
-    results = lambda folder: os.path.join(folder, "results") if folder else None  # noqa: E731
+    results = lambda folder: os.path.join(folder, "results") if folder else None
     table = {
         "run": (
             _existing_paths("--model", [a.model]) if cmd == "run" else [],

@@ -12,7 +12,7 @@ ALL_TASKS += SENTEVAL_TASKS  # SentEvalMR ... SentEvalSICKE, SciCite (the downst
 ALL_TASKS += SIMILARITY_TASKS  # SentEvalSTS12..16, SentEvalSTSB, SentEvalSICKR, STR
 ALL_TASKS += WORD_SIMILARITY_TASKS  # WS-353-All ... VERB-143 (the 13 word-similarity sets)
 
-__all__ = ["ALL_TASKS", "HEROS", "EvalRankSent", "EvalRankWord", "N2O"]
+__all__ = ["ALL_TASKS", "HEROS", "N2O", "EvalRankSent", "EvalRankWord"]
 
 # If these modules were imported before `mteb`, importing them is what imported mteb, and the
 # autoload hook deferred registration until the task list above existed: register now (idempotent).

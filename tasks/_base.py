@@ -58,7 +58,7 @@ class PluginTaskMetadata(TaskMetadata):
         return self._input_level
 
     @property
-    def descriptive_stat_path(self) -> Path:  # noqa: D102
+    def descriptive_stat_path(self) -> Path:
         return (stats_dir_override() or SHIPPED_STATS_DIR) / f"{self.name}.json"
 
     @property
@@ -104,7 +104,7 @@ class ShippedStatsMixin:
     package.  Only ``mteb-evalrank descriptive-stats`` rewrites the shipped files.
     """
 
-    def calculate_descriptive_statistics(self, overwrite_results: bool = False, num_proc=None):  # noqa: D102
+    def calculate_descriptive_statistics(self, overwrite_results: bool = False, num_proc=None):
         if stats_dir_override() is not None:  # an explicit destination: regeneration, or a caller's choice
             with subsets_as_languages():  # statistics per named subset, as MTEB computes them
                 return super().calculate_descriptive_statistics(overwrite_results=overwrite_results, num_proc=num_proc)
@@ -162,7 +162,7 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
         self._state: Any = None
 
     # --- data --------------------------------------------------------------------------------
-    def load_data(self, num_proc: int | None = None, *, timer=None, **kwargs: Any) -> None:  # noqa: D102
+    def load_data(self, num_proc: int | None = None, *, timer=None, **kwargs: Any) -> None:
         if self.data_loaded:
             return
         from mteb.timing import TimingStack
@@ -172,7 +172,7 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
             self.dataset = self._load(num_proc=num_proc)
         self.data_loaded = True
 
-    def unload_data(self) -> None:  # noqa: D102
+    def unload_data(self) -> None:
         self._state_key, self._state = None, None
         super().unload_data()
 
@@ -191,7 +191,7 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
         self._state_key, self._state = key, state
         return state
 
-    def _evaluate_subset(  # noqa: D102
+    def _evaluate_subset(
         self,
         model,
         data_split,

@@ -96,9 +96,9 @@ class _EvalRankTask(EncodeOnceTask):
 
     # --- data ----------------------------------------------------------------------------------
     def _load(self, num_proc: int | None = None) -> dict[str, dict[str, Any]]:
+        from mteb_evalrank.data.evalrank import EvalRankData
         from mteb_evalrank.data.resolution import resolve_dataset
         from mteb_evalrank.errors import InputError
-        from mteb_evalrank.data.evalrank import EvalRankData
         from mteb_evalrank.hub_datasets.layout import read_config
 
         resolved = resolve_dataset(self.dataset_name)
@@ -135,7 +135,7 @@ class _EvalRankTask(EncodeOnceTask):
     def _restore_redacted(self, pairs, background):
         return pairs, background
 
-    def unload_data(self) -> None:  # noqa: D102
+    def unload_data(self) -> None:
         self.data = None
         super().unload_data()
 

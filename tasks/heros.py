@@ -78,9 +78,9 @@ class HEROS(EncodeOnceTask):
 
         self.data, self.data_origin = load_heros()
         self.data_fingerprint = self.data.fingerprint()
-        return {s: {split: s for split in self.metadata.eval_splits} for s in self.hf_subsets}
+        return {s: dict.fromkeys(self.metadata.eval_splits, s) for s in self.hf_subsets}
 
-    def unload_data(self) -> None:  # noqa: D102
+    def unload_data(self) -> None:
         self.data = None
         super().unload_data()
 

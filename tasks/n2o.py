@@ -153,9 +153,9 @@ class N2O(EncodeOnceTask):
                 f"{len(self.corpus)} unique sentences."
             )
         _check_k(self.k_max, len(self.corpus))
-        return {"default": {split: None for split in self.metadata.eval_splits}}
+        return {"default": dict.fromkeys(self.metadata.eval_splits)}
 
-    def unload_data(self) -> None:  # noqa: D102
+    def unload_data(self) -> None:
         self.corpus, self.needles = [], []
         super().unload_data()
 

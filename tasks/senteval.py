@@ -203,7 +203,7 @@ class _SentEvalDownstreamTask(EncodeOnceTask):
         self.data_fingerprint = resolved.fingerprint
         return {SUBSET: {EVAL_SPLIT: None}}
 
-    def unload_data(self) -> None:  # noqa: D102
+    def unload_data(self) -> None:
         self.rows = {}
         super().unload_data()
 

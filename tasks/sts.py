@@ -261,7 +261,7 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
     def _restore_redacted(self, df):
         return df
 
-    def unload_data(self) -> None:  # noqa: D102
+    def unload_data(self) -> None:
         self.pairs = None
         super().unload_data()
 

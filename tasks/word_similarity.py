@@ -162,7 +162,7 @@ class _WordSimilarityTask(EncodeOnceTask):
         self.pairs, self.vocabulary, self.data_fingerprint = df, vocabulary, resolved.fingerprint
         return {SUBSET: {EVAL_SPLIT: np.arange(len(df))}}
 
-    def unload_data(self) -> None:  # noqa: D102
+    def unload_data(self) -> None:
         self.pairs, self.vocabulary = None, None
         super().unload_data()
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from results_fixture import MODELS, model_folder, model_meta, write_results  # noqa: E402
+from results_fixture import MODELS, model_folder, model_meta, write_results
 
 GLOVE = ("local/glove.6B.50d", "8def0747613c")
 #: a second folder of all-MiniLM-L6-v2 under another revision, with made-up metadata (32 dimensions):

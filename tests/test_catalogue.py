@@ -11,12 +11,13 @@ from pathlib import Path
 import mteb  # noqa: F401 - first (see below)
 import pytest
 
+from mteb_evalrank.errors import InputError
+
 # Importing mteb_evalrank.models.zoo before mteb makes models/__init__.py's _MtebFirst finder import mteb in the
 # middle of that import, and the module is then executed twice (integration.zoo keeps the first module's
 # BASES): import mteb first, as the plugin's own entry points do.
 from mteb_evalrank.models import catalogue as cat
 from mteb_evalrank.models import zoo
-from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.engines import ENGINES, engine_of
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -194,7 +194,7 @@ def test_entering_a_lineage_k_times_changes_no_figure(target_lineage, k):
 def test_within_and_mean_tests_do_not_move_with_duplicated_lineages(k):
     rng = np.random.default_rng(15)
     a, bs, y, lin = simulate(rng, 0.6, [0.8])
-    strata = np.array([f"{l}-{i % 3}" for i, l in enumerate(lin)])
+    strata = np.array([f"{lineage}-{i % 3}" for i, lineage in enumerate(lin)])
     pairs = [(i, j) for i, j, _ in within_pairs(strata)]
     base = better_within(a, bs, y, strata, lin, pairs, n_resamples=400, seed=2, simulate_growth=False)
     (a2, b2, y2, s2), lin2 = _duplicate(rng, [a, bs["b0"], y, strata], lin, 1, k)

@@ -14,24 +14,23 @@
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
+import mteb
 import numpy as np
 import pytest
+from results_fixture import model_meta, task_score, write_results
 from scipy import stats
 
-import mteb
 from mteb_evalrank.models import catalogue as catalogue_file
 from mteb_evalrank.models import zoo
 from mteb_evalrank.models.engines import ENGINES, engine_of
 from mteb_evalrank.models.engines.base import Engine, register_engine
 from mteb_evalrank.reports.results_reader import open_score_source, result_identity, revision_labels, task_result_files
-from results_fixture import model_meta, task_score, write_results
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "contributing.md"

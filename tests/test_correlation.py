@@ -18,6 +18,7 @@ from scipy import stats
 
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.rank_correlation import compare_predictors, spearman_with_ci
+from mteb_evalrank.reports.correlation_rendering import format_markdown
 from mteb_evalrank.reports.correlation_study import (
     CSV_COLUMNS,
     correlate,
@@ -25,7 +26,6 @@ from mteb_evalrank.reports.correlation_study import (
     correlation_table,
     score_matrix,
 )
-from mteb_evalrank.reports.correlation_rendering import format_markdown
 
 N_MODELS = 30
 N_IMPORTED = 10  # the last models' downstream and STS-B scores come from SentEval via import-senteval

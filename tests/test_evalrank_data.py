@@ -2,8 +2,8 @@
 
 import pytest
 
-from mteb_evalrank.errors import InputError
 from mteb_evalrank.data.evalrank import EvalRankData
+from mteb_evalrank.errors import InputError
 
 
 def test_indexes_pairs_and_subsets():

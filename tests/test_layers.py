@@ -341,7 +341,7 @@ def test_one_results_reader():
     """Only ``data/result_files.py`` walks results folders and names ``model_meta.json``; everything else (the
     reports, the leaderboards, the submission, compare, the study) goes through it."""
     found = []
-    for module, path in _modules():
+    for _, path in _modules():
         if path in READER:
             continue
         rel = (
@@ -377,9 +377,9 @@ def test_task_lists_derive_from_declared_roles():
     classes = plugin_tasks()
     assert all(getattr(c, "role", "") in ROLES for c in classes), [c.__name__ for c in classes if c.role not in ROLES]
     by_role = {r: plugin_task_names(role=r) for r in ROLES}
-    assert EVALRANK_TASKS == tuple(t for r in ROLES for t in by_role[r])
+    assert tuple(t for r in ROLES for t in by_role[r]) == EVALRANK_TASKS
     assert set(EVALRANK_RANK_TASKS) == set(by_role["intrinsic"])
-    assert study.DOWNSTREAM_TASKS == by_role["downstream"]
+    assert by_role["downstream"] == study.DOWNSTREAM_TASKS
     assert set(study.WORD_SIMILARITY_TASKS) | set(study.SIMILARITY_BASELINES) == set(by_role["baseline"])
     assert set(study.OTHER_WORD_SIMILARITY_TASKS) == set(by_role["similarity"])
     grouped = {t for _, _, names in GROUPS for t in names}

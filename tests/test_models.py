@@ -15,19 +15,18 @@ import textwrap
 from pathlib import Path
 from types import SimpleNamespace
 
+import mteb
 import numpy as np
 import pytest
-
-import mteb
 from mteb._create_dataloaders import _create_dataloader_from_texts
 
 from mteb_evalrank.errors import InputError, SourceFormatError
 from mteb_evalrank.models import (
-    packaged_models,
     StaticWordVectorEncoder,
     describe_model,
     load_model,
     load_word_vectors,
+    packaged_models,
     task_input_level,
 )
 from mteb_evalrank.models import packaged as packaged_mod

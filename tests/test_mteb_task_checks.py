@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 import mteb
+import pytest
 from mteb.abstasks import AbsTask, AbsTaskRetrieval
 
 from mteb_evalrank.integration.descriptive_stats import PROVISIONAL_KEY, compute_descriptive_stats

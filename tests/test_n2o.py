@@ -433,8 +433,8 @@ def test_compare_cli_rejects_mismatched_results(tmp_path, capsys):
 
 
 def test_explain_query_prints_popular_and_outlier_neighbours_with_texts():
-    from mteb_evalrank.reports.n2o import explain_query
     from mteb_evalrank.metrics.neighbors import NeighborSet
+    from mteb_evalrank.reports.n2o import explain_query
 
     # one sample, one query (corpus row 0); 3 neighbours each, stored k_max = 3
     query_ids = np.array([[0]])

@@ -45,7 +45,7 @@ class LoopbackServer:
             def log_message(self, *args) -> None:  # keep pytest output clean
                 pass
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 path = self.path.split("?", 1)[0]
                 server.requests.append((path, self.headers.get("Range")))
                 data = server.files.get(path)
@@ -133,8 +133,8 @@ def leftovers(folder: Path) -> list[str]:
 def test_real_manifest_is_pinned_and_covers_every_file_the_builders_read():
     from importlib import import_module
 
-    from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL
     from mteb_evalrank.hub_datasets.heros.source import FILENAME as HEROS_FILE
+    from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL
 
     word, sent, n2o = (
         import_module(f"mteb_evalrank.hub_datasets.{p}.build") for p in ("evalrank_word", "evalrank_sent", "n2o_corpus")

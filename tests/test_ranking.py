@@ -12,9 +12,9 @@ from itertools import product
 import numpy as np
 import pytest
 
-from mteb_evalrank.metrics.ranking import exact as rx
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.ranking import RankResult, evalrank_ranks, evalrank_scores, summarize_ranks
+from mteb_evalrank.metrics.ranking import exact as rx
 
 
 def ranks(emb, pairs, **kw):

@@ -16,8 +16,8 @@ import pytest
 
 from mteb_evalrank.metrics import exact_scores as xs
 from mteb_evalrank.metrics import neighbors
-from mteb_evalrank.metrics.ranking import exact as rx
 from mteb_evalrank.metrics.ranking import evalrank_ranks
+from mteb_evalrank.metrics.ranking import exact as rx
 
 
 # --------------------------------------------------------------------------------------------------

@@ -13,13 +13,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from test_ranking_exact import exact_reference
 
+from mteb_evalrank.metrics.ranking import evalrank_ranks
 from mteb_evalrank.metrics.ranking import exact as rx
 from mteb_evalrank.metrics.ranking import tie_arithmetic as ta
 from mteb_evalrank.metrics.ranking import ties as rt
-from mteb_evalrank.metrics.ranking import evalrank_ranks
-
-from test_ranking_exact import exact_reference
 
 
 # --------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
+from results_fixture import MODELS, task_score, write_results
 
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.reports.results_reader import (
@@ -21,7 +22,6 @@ from mteb_evalrank.reports.results_reader import (
     revision_labels,
     task_result_files,
 )
-from results_fixture import MODELS, task_score, write_results
 
 
 def test_identity_from_folders_and_model_meta(tmp_path):

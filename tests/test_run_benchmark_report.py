@@ -13,11 +13,11 @@ import types
 from html.parser import HTMLParser
 from pathlib import Path
 
+import mteb
 import numpy as np
 import pytest
 from results_fixture import MODELS, model_folder, model_meta, mteb_task_score, task_score, write_results
 
-import mteb
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.integration import run as run_module
 from mteb_evalrank.integration.benchmarks import EVALRANK_TASKS, STUDY_NAME
@@ -214,7 +214,7 @@ def test_result_files_validate_and_aggregate_with_mtebs_own_code(three_models):
     results = mteb.ResultCache(root).load_results(tasks=bench, validate_and_filter=True, include_remote=False)
     assert sorted(results.model_names) == sorted(n for n, _ in MODELS)
     expected_mean = {}
-    for (name, revision), tasks in written.items():
+    for (name, _revision), tasks in written.items():
         mr = next(m for m in results.model_results if m.model_name == name)
         for tr in mr.task_results:
             assert tr.validate_and_filter_scores().get_score() == pytest.approx(mteb_task_score(tasks[tr.task_name]))
@@ -283,7 +283,7 @@ def test_report_of_three_models_has_the_right_values(three_models, tmp_path):
     assert header[5:] == list(EVALRANK_TASKS)
     assert len(rows) == 3
     means = {}
-    for (name, revision), tasks in written.items():
+    for (name, _revision), tasks in written.items():
         row = next(r for r in rows if r[1] == name)
         for task, cell in zip(header[5:], row[5:], strict=True):
             assert cell == f"{task_score(tasks[task]):.4f}", (name, task)

@@ -31,9 +31,9 @@ DOWNSTREAM = [
     "SciCite",
 ]
 
-POSITIVE = "good great excellent wonderful superb delightful brilliant charming".split()
-NEGATIVE = "bad awful terrible dreadful boring dull horrible painful".split()
-FILLER = "the film movie story plot acting was is and a very really quite".split()
+POSITIVE = ["good", "great", "excellent", "wonderful", "superb", "delightful", "brilliant", "charming"]
+NEGATIVE = ["bad", "awful", "terrible", "dreadful", "boring", "dull", "horrible", "painful"]
+FILLER = ["the", "film", "movie", "story", "plot", "acting", "was", "is", "and", "a", "very", "really", "quite"]
 
 
 def _sentence(rng: random.Random, words: list[str]) -> str:

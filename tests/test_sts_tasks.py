@@ -471,8 +471,7 @@ def test_import_the_evalrank_toolkit_format(tmp_path, downstream_registered):
 
 
 def test_correlations_stored_in_percent_are_converted(tmp_path):
-    from mteb_evalrank.integration.senteval_import import import_senteval_results
-    from mteb_evalrank.integration.senteval_import import model_meta_for
+    from mteb_evalrank.integration.senteval_import import import_senteval_results, model_meta_for
 
     results = {"SICKRelatedness": {"pearson": 72.33, "spearman": 55.43, "ntest": 4927}}
     import_senteval_results(results, model_meta=model_meta_for("org/m", "r1"), output_folder=tmp_path, source="x")

@@ -36,22 +36,22 @@ def test_every_task_declares_its_kind():
 
 def test_study_lists_are_derived_from_the_declarations():
     assert study.DOWNSTREAM_TASKS == PAPER_DOWNSTREAM
-    assert study.DOWNSTREAM_TASKS == tuple(c.metadata.name for c in plugin_tasks() if c.downstream)
+    assert tuple(c.metadata.name for c in plugin_tasks() if c.downstream) == study.DOWNSTREAM_TASKS
     assert study.STUDY_TASKS == study.INTRINSIC_TASKS + PAPER_DOWNSTREAM
-    assert study.WORD_STUDY_TASKS == (
+    assert (
         "EvalRankWord",
         *study.WORD_SIMILARITY_TASKS,
         *study.OTHER_WORD_SIMILARITY_TASKS,
         *PAPER_DOWNSTREAM,
-    )
+    ) == study.WORD_STUDY_TASKS
     assert not hasattr(study, "WORD_LEVEL_TASKS")  # renamed: it meant two different things
     with pytest.raises(AttributeError):
         study.NO_SUCH_LIST  # noqa: B018
 
 
 def test_word_input_tasks_are_evalrankword_and_the_word_similarity_sets():
-    from mteb_evalrank.hub_datasets.word_similarity import TASK_NAMES
     from mteb_evalrank import models
+    from mteb_evalrank.hub_datasets.word_similarity import TASK_NAMES
     from mteb_evalrank.models.static_vectors import task_input_level
 
     words = plugin_task_names(input_level="word")

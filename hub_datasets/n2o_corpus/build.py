@@ -25,8 +25,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mteb_evalrank.hub_datasets import layout
-from mteb_evalrank.hub_datasets import stsb_source
+from mteb_evalrank.hub_datasets import layout, stsb_source
 from mteb_evalrank.hub_datasets.source_files import numbered_lines
 
 NAME = "n2o-corpus"

@@ -7,6 +7,7 @@ and, because STR text may not be redistributed, ``prepare_for_push`` / ``check_p
 
 from pathlib import Path
 
+from mteb_evalrank.hub_datasets.str_licence import STR_SOURCE_URL, STS_SENTEVAL
 from mteb_evalrank.hub_datasets.sts_senteval.build import (
     BUILD_COMMAND,
     CONFIGS,
@@ -19,7 +20,6 @@ from mteb_evalrank.hub_datasets.sts_senteval.build import (
     read_str_csv,
     validate,
 )
-from mteb_evalrank.hub_datasets.str_licence import STS_SENTEVAL, STR_SOURCE_URL
 
 STR_CONFIG = STR
 prepare_for_push = STS_SENTEVAL.prepare_for_push

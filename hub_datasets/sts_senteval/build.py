@@ -30,9 +30,8 @@ from pathlib import Path
 from string import Template
 
 from mteb_evalrank.errors import SourceFormatError
-from mteb_evalrank.hub_datasets import layout
+from mteb_evalrank.hub_datasets import layout, stsb_source
 from mteb_evalrank.hub_datasets import senteval_format as sf
-from mteb_evalrank.hub_datasets import stsb_source
 from mteb_evalrank.hub_datasets.senteval_format import ScoredPair
 from mteb_evalrank.hub_datasets.source_files import parse_score
 from mteb_evalrank.hub_datasets.str_licence import STS_SENTEVAL
@@ -195,7 +194,7 @@ def validate(folder: Path) -> list[str]:
     for config in CONFIGS:
         try:
             table = layout.read_config(Path(folder), config)
-        except Exception as exc:  # noqa: BLE001 - every problem is reported, not raised
+        except Exception as exc:
             problems.append(f"{config}: cannot read the table ({type(exc).__name__}: {exc}).")
             continue
         blanked = config == STR and all(c in table.column_names for c in SHA1_COLUMNS.values())
@@ -253,8 +252,8 @@ def card_metadata(report: dict[str, int]) -> dict:
 
 
 def card_body(report: dict[str, int], counts: dict, subsets: dict) -> str:
-    from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL
     from mteb_evalrank.hub_datasets.senteval_downstream.build import EVALRANK_REPO, SENTEVAL_CITATION, SENTEVAL_REPO
+    from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL
 
     lines = ["| config | sub-dataset | scored pairs | unscored pairs dropped |", "|---|---|---:|---:|"]
     for config, per_subset in subsets.items():

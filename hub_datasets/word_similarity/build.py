@@ -337,7 +337,7 @@ def validate(folder: Path) -> list[str]:
     for entry in SETS:
         try:
             table = layout.read_config(Path(folder), entry.task)
-        except Exception as exc:  # noqa: BLE001 - every problem is reported, not raised
+        except Exception as exc:
             problems.append(f"{entry.task}: cannot read the table ({type(exc).__name__}: {exc}).")
             continue
         missing = [c for c in PAIR_COLUMNS if c not in table.column_names]
@@ -359,7 +359,7 @@ def validate(folder: Path) -> list[str]:
             problems.append(f"{entry.task}: scores must be finite numbers.")
     try:
         vocabulary = layout.read_config(Path(folder), VOCABULARY)["word"].to_pylist()
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         return problems + [f"{VOCABULARY}: cannot read the table ({type(exc).__name__}: {exc})."]
     if vocabulary != list(dict.fromkeys(words)):
         problems.append(f"{VOCABULARY}: must list every word of the 13 sets once, in set and file order.")

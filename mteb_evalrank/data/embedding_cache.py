@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from mteb_evalrank.errors import InputError
 from mteb_evalrank.data.files import file_lock
 from mteb_evalrank.data.paths import cache_dir
+from mteb_evalrank.errors import InputError
 from mteb_evalrank.hashing import corpus_fingerprint
 
 logger = logging.getLogger(__name__)

@@ -249,7 +249,7 @@ def open_store(directory: str | Path, *, model: str, revision: str, layout: Sequ
 def store_backend(store: EmbeddingStore) -> Callable[..., EmbeddingStore]:
     """``cache_backend`` for ``CachedEmbeddingWrapper``: every per-task directory maps to ``store``."""
 
-    def backend(directory: Path | None = None, **kwargs: Any) -> EmbeddingStore:  # noqa: ARG001
+    def backend(directory: Path | None = None, **kwargs: Any) -> EmbeddingStore:
         return store
 
     return backend

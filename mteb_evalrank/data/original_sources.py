@@ -617,7 +617,6 @@ def _reason(exc: object) -> str:
 
 
 __all__ = [
-    "Archive",
     "DATASETS",
     "DEFAULT_DATASETS",
     "MANIFEST",
@@ -625,6 +624,7 @@ __all__ = [
     "OFFLINE_ENV",
     "REGISTRY_FILE",
     "STR_DEST",
+    "Archive",
     "SourceDownloadError",
     "SourceFile",
     "default_sources_dir",

@@ -28,9 +28,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from mteb_evalrank.data.paths import cache_dir
 from mteb_evalrank.errors import DataNotFoundError
 from mteb_evalrank.hashing import update_with_file
-from mteb_evalrank.data.paths import cache_dir
 
 DATA_ENV = "MTEB_EVALRANK_DATA"
 SOURCES_ENV = "MTEB_EVALRANK_SOURCES"

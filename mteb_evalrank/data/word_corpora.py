@@ -126,7 +126,7 @@ READERS: dict[str, Callable[[dict[str, Any]], Iterator[str]]] = {
     "dictd": read_gcide,
     "wordnet": read_wordnet,
     "kjv": read_kjv,
-    **{name: doc_corpora.read_sentences for name in doc_corpora.READERS},
+    **dict.fromkeys(doc_corpora.READERS, doc_corpora.read_sentences),
 }
 
 

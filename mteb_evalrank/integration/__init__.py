@@ -15,4 +15,4 @@ hands its classes to :func:`mteb_evalrank.integration.registry.register`.
 # this package (registry, benchmarks, zoo, ...).  Done here, before any module of the package starts, no
 # module is half-initialised when that happens (``import mteb_evalrank.integration.zoo`` as the first
 # import used to warn "the model zoo could not be registered: ... partially initialized module").
-import mteb  # noqa: E402, F401
+import mteb  # noqa: F401

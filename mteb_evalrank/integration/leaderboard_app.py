@@ -39,7 +39,6 @@ is written (``mteb-evalrank leaderboard FOLDER --prepare-only``) and without ``-
 from __future__ import annotations
 
 import importlib.abc
-import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,14 +151,14 @@ class _AfterImportLoader(importlib.abc.Loader):
         self._wrapped = wrapped
         self._name = name
 
-    def create_module(self, spec):  # noqa: D102
+    def create_module(self, spec):
         return self._wrapped.create_module(spec)
 
-    def exec_module(self, module) -> None:  # noqa: D102
+    def exec_module(self, module) -> None:
         self._wrapped.exec_module(module)
         try:
             _AFTER_IMPORT[self._name](module)
-        except Exception as exc:  # noqa: BLE001 - the leaderboard must open even if the plugin's part cannot
+        except Exception as exc:
             import warnings
 
             warnings.warn(
@@ -171,7 +170,7 @@ class _AfterImportLoader(importlib.abc.Loader):
 
 
 class _AfterImportFinder(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname, path=None, target=None):  # noqa: D102
+    def find_spec(self, fullname, path=None, target=None):
         if fullname not in _AFTER_IMPORT:
             return None
         for finder in sys.meta_path:
@@ -238,7 +237,7 @@ def _unreadable_file(files: list[Path], exc: Exception) -> str:
     for path in files:
         try:
             mteb.TaskResult.from_disk(path)
-        except Exception as file_exc:  # noqa: BLE001 - reported, nothing else read from it
+        except Exception as file_exc:
             first = (str(file_exc).strip().splitlines() or [type(file_exc).__name__])[0]
             return (
                 f"{path}: not an MTEB result file ({type(file_exc).__name__}: {first[:200]}); fix it, or move it "
@@ -278,7 +277,7 @@ def load_folder_results(folder: str | Path) -> FolderResults:
     cache = mteb.ResultCache(folder)
     try:
         results = cache.load_results(only_main_score=True, require_model_meta=False, include_remote=False)
-    except Exception as exc:  # noqa: BLE001 - a file MTEB cannot read: name it
+    except Exception as exc:
         raise InputError(_unreadable_file(files, exc)) from None
     display = {m.key: m.display for m in models}
     renamed = [
@@ -383,7 +382,7 @@ def _parquet_models(parquet: Path) -> dict[str, set[str]]:
             groups = frame.group_by(_BENCHMARK_COLUMN).agg(pl.col("model_name").unique())
             return {row[0]: set(row[1]) for row in groups.iter_rows()}
         frames = BenchmarkResults.load_leaderboard_cache(parquet)
-    except Exception as exc:  # noqa: BLE001 - a damaged file: say what to run
+    except Exception as exc:
         raise InputError(
             f"{parquet}: cannot read the leaderboard file ({type(exc).__name__}); write it again with "
             f"`mteb-evalrank leaderboard {parquet.parent.parent} --prepare-only`"

@@ -334,7 +334,7 @@ def run_model_list(
         model_start = time.perf_counter()
         try:
             encoder = load_any_model(spec, device=device)
-        except Exception as exc:  # noqa: BLE001 - one model failing must not stop the others
+        except Exception as exc:
             run.failures += [{"variant": spec, "task": t, "error": f"{type(exc).__name__}: {exc}"} for t in todo]
             log(f"  failed to load: {exc}")
             continue
@@ -350,7 +350,7 @@ def run_model_list(
                     show_progress_bar=False,
                 )
                 errors = list(result.exceptions or [])
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 errors = [exc]
                 traceback.print_exc()
             if errors:

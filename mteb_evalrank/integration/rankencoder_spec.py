@@ -71,5 +71,5 @@ class _CorpusMetadata:
     type = "STS"
     prompt = None
 
-    def get_modalities(self, prompt_type: Any = None) -> list[str]:  # noqa: ARG002
+    def get_modalities(self, prompt_type: Any = None) -> list[str]:
         return ["text"]

@@ -73,7 +73,7 @@ def _register() -> None:
         from mteb_evalrank.integration.zoo import register_zoo
 
         register_zoo()
-    except Exception as exc:  # noqa: BLE001 - one broken optional part must not disable the others
+    except Exception as exc:
         import warnings
 
         warnings.warn(f"mteb-evalrank: the model zoo could not be registered: {exc}", RuntimeWarning, stacklevel=2)

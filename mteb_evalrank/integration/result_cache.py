@@ -115,12 +115,12 @@ class SafeResultCache(ResultCache):
         #: results whose save failed (``keep_unsaved=True``): target path -> (TaskResult, reason)
         self.unsaved: dict[Path, tuple[Any, str]] = {}
 
-    def get_task_result_path(self, *args: Any, **kwargs: Any) -> Path:  # noqa: D102
+    def get_task_result_path(self, *args: Any, **kwargs: Any) -> Path:
         if self._redirect is not None:
             return self._redirect
         return super().get_task_result_path(*args, **kwargs)
 
-    def save_to_cache(self, task_result, model_name, model_revision=None, *, encode_kwargs=None) -> None:  # noqa: D102
+    def save_to_cache(self, task_result, model_name, model_revision=None, *, encode_kwargs=None) -> None:
         target = super().get_task_result_path(
             task_name=task_result.task_name, model_name=model_name, model_revision=model_revision
         )

@@ -103,9 +103,8 @@ _NO_TASK = "the plugin has no task for it; not imported"
 NOT_IMPORTED: dict[str, str] = {
     "STSB_Supervised": _SUPERVISED.format(task="SentEvalSTSB"),
     "SICKRelatedness_Supervised": _SUPERVISED.format(task="SentEvalSICKR"),
-    **{
-        name: _NO_TASK
-        for name in (
+    **dict.fromkeys(
+        (
             "SNLI",
             "ImageCaptionRetrieval",
             "Length",
@@ -118,8 +117,9 @@ NOT_IMPORTED: dict[str, str] = {
             "ObjNumber",
             "OddManOut",
             "CoordinationInversion",
-        )
-    },
+        ),
+        _NO_TASK,
+    ),
 }
 
 #: The EvalRank toolkit's STR scores: its STR loader hands strings, not token lists, to the batcher.

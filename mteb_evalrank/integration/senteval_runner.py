@@ -61,7 +61,7 @@ INSTALL_HINT = (
 def import_senteval_engine() -> Any:
     """``senteval.engine`` of the installed SentEval, or :class:`InputError` with how to install it."""
     try:
-        import senteval.engine as engine  # noqa: PLC0415 - optional, never a dependency
+        import senteval.engine as engine
     except ImportError as exc:
         if getattr(exc, "name", None) not in (None, "senteval", "senteval.engine"):
             raise InputError(f"SentEval is installed but cannot be imported: {exc}") from exc
@@ -244,7 +244,7 @@ def _eval_one(se: Any, name: str) -> Any:
         return se.eval(name)
     except EvalRankError:
         raise
-    except Exception as exc:  # noqa: BLE001 - SentEval's own failures, reported with the task name
+    except Exception as exc:
         hint = ""
         if "CUDA" in str(exc):
             hint = (

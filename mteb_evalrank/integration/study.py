@@ -141,7 +141,7 @@ def heros_available() -> str | None:
         from mteb_evalrank.hub_datasets.heros.load import load_heros
 
         load_heros()
-    except Exception as exc:  # noqa: BLE001 - any failure means "not available here"
+    except Exception as exc:
         return f"{type(exc).__name__}: {str(exc).splitlines()[0][:600]}"  # whole first line: it says what to set
     return None
 
@@ -254,7 +254,6 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
                 continue
             if part in ("all", "study"):
                 from mteb_evalrank.integration.population import population_only
-
                 from mteb_evalrank.models.word_zoo import is_new_word_variant
 
                 chosen += [
@@ -369,7 +368,7 @@ def run_study(
             run.cold_variants.append(name)  # its base has no stored embeddings yet: this variant encodes everything
         try:
             model = load_zoo_variant(meta.name)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             run.failures += [{"variant": name, "task": t, "error": f"{type(exc).__name__}: {exc}"} for t in todo]
             log(f"  failed to load: {exc}")
             continue
@@ -385,7 +384,7 @@ def run_study(
                     show_progress_bar=False,
                 )
                 errors = list(result.exceptions or [])
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 errors = [exc]
                 traceback.print_exc()
             if errors:

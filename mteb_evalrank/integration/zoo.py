@@ -187,7 +187,7 @@ def _needed_layers(base: ZooBase) -> tuple[int, ...]:
 class _FitMetadata(SimpleNamespace):
     """What ``CachedEmbeddingWrapper`` reads of a task's metadata, for a fitting corpus."""
 
-    def get_modalities(self, prompt_type: Any = None) -> list[str]:  # noqa: ARG002
+    def get_modalities(self, prompt_type: Any = None) -> list[str]:
         return ["text"]
 
 
@@ -437,17 +437,17 @@ def clear_process_state() -> None:
 
 
 __all__ = [
-    "register_zoo",
-    "load_zoo_variant",
-    "get_zoo_model",
-    "zoo_rows",
-    "resolve_zoo_spec",
-    "is_zoo_spec",
-    "variant_revision",
     "base_revision",
     "cache_root",
     "cache_size_bytes",
-    "load_base",
-    "fit_corpus_texts",
     "clear_process_state",
+    "fit_corpus_texts",
+    "get_zoo_model",
+    "is_zoo_spec",
+    "load_base",
+    "load_zoo_variant",
+    "register_zoo",
+    "resolve_zoo_spec",
+    "variant_revision",
+    "zoo_rows",
 ]

@@ -302,7 +302,7 @@ def _labels(name: str, y: Any, n: int) -> np.ndarray:
 
 
 def _check_not_constant(name: str, X: np.ndarray) -> None:
-    if X.shape[0] > 1 and np.all(X == X[0]):
+    if X.shape[0] > 1 and np.all(X[0] == X):
         raise InputError(
             f"{name}: all {X.shape[0]} feature rows are identical (constant embeddings); a classifier "
             "could only predict the majority class, so no downstream score is reported"
@@ -575,7 +575,6 @@ def evaluate_split(
     _check_not_constant("X_train", Xtr)
     classes, (yi_tr, yi_dv, yi_te) = _encode_labels(ytr, ydv, yte)
     grid = reg_grid(proto, "split")
-    G = len(grid)
     ntr, ndv, nte = Xtr.shape[0], Xdv.shape[0], Xte.shape[0]
     notes: list[str] = []
     result = _base_result(proto, "split", grid, None, seed, classes, Xtr.shape[1])
@@ -607,9 +606,9 @@ def evaluate_split(
 __all__ = [
     "DEFAULT_PROTOCOL",
     "PROTOCOLS",
-    "Protocol",
     "SCHEMES",
     "SENTEVAL_SEED",
+    "Protocol",
     "evaluate_kfold_inner",
     "evaluate_kfold_then_test",
     "evaluate_split",

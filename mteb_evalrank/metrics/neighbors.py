@@ -186,7 +186,7 @@ def _exact_top_k(
                 q_ints = xs.exact_integers(q32[None, :])[0]
             exact = {j: cos.exact_key(q_ints, j) for j in run}
             # higher exact key first; equal keys: lower corpus id first
-            run.sort(key=functools.cmp_to_key(lambda x, y: -xs.cmp_cos_exact(*exact[x], *exact[y]) or (x - y)))
+            run.sort(key=functools.cmp_to_key(lambda x, y, e=exact: -xs.cmp_cos_exact(*e[x], *e[y]) or (x - y)))
         out_ids.extend(run)
         if len(out_ids) >= k:
             break

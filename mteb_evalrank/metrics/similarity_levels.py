@@ -48,7 +48,7 @@ def parse_bins(text: str) -> list[tuple[float, float]]:
         if not hi > lo:
             raise InputError(f"bin {part.strip()!r}: the upper edge must be above the lower edge.")
         bins.append((lo, hi))
-    for (a_lo, a_hi), (b_lo, _) in zip(bins, bins[1:]):
+    for (_, a_hi), (b_lo, _) in zip(bins, bins[1:]):
         if b_lo < a_hi:
             raise InputError(f"bins {text!r} overlap or are not in increasing order.")
     return bins

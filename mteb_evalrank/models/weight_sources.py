@@ -170,8 +170,8 @@ class OnnxWheel(WeightSource):
         }
 
     def input_embeddings(self, tensor: str) -> tuple[np.ndarray, Path]:
-        from mteb_evalrank.models.packaged_forwards import dist_file, tokenizer_file
         from mteb_evalrank.models.onnx_initializers import onnx_initializer
+        from mteb_evalrank.models.packaged_forwards import dist_file, tokenizer_file
 
         spec = self.spec
         model_file = dist_file(spec.distribution, spec.model_suffix)

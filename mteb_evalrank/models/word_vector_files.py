@@ -28,12 +28,12 @@ from mteb_evalrank.errors import SourceFormatError
 __all__ = [
     "TEXT_SUFFIXES",
     "VOCAB_SUFFIXES",
+    "find_vocabulary_for",
+    "is_word_vector_path",
+    "read_npy_vectors",
     "read_text_vectors",
     "read_vocabulary",
-    "find_vocabulary_for",
-    "read_npy_vectors",
     "split_matrix_spec",
-    "is_word_vector_path",
 ]
 
 #: suffixes of word-vector text files (a ``.gz`` of one is read too)
@@ -156,7 +156,7 @@ def _fromstring_exact(text: str, count: int) -> np.ndarray | None:
         warnings.simplefilter("error")  # numpy warns (DeprecationWarning) instead of raising on unread data
         try:
             with np.errstate(over="ignore"):
-                arr = np.fromstring(text, dtype=np.float32, sep=" ")  # noqa: NPY201
+                arr = np.fromstring(text, dtype=np.float32, sep=" ")
         except (ValueError, DeprecationWarning, RuntimeWarning):
             return None
     if arr.size != count or not np.isfinite(arr).all():
@@ -240,7 +240,7 @@ def _parse_block_fast(data: bytes, dim: int) -> tuple[list[str], np.ndarray] | N
         return None  # (a row of D values takes at least 2 D bytes: a header's absurd D is not a schema)
     value_columns = [f"v{i}" for i in range(dim)]
     # one more column than the row needs: it takes a trailing space (fastText .vec) and must stay empty
-    schema = {"word": pl.String, **{c: pl.Float64 for c in value_columns}, "rest": pl.String}
+    schema = {"word": pl.String, **dict.fromkeys(value_columns, pl.Float64), "rest": pl.String}
     try:
         frame = pl.read_csv(
             data,
@@ -256,7 +256,7 @@ def _parse_block_fast(data: bytes, dim: int) -> tuple[list[str], np.ndarray] | N
             extra_columns="raise",
             missing_columns="insert",
         )
-    except Exception:  # noqa: BLE001 - any parse or decoding problem: the careful reader says what it is
+    except Exception:
         return None
     if frame.null_count().row(0)[:-1] != (0,) * (dim + 1):
         blank = frame.select(pl.all_horizontal([pl.col(c).is_null() for c in ("word", *value_columns)])).to_series()

@@ -47,8 +47,8 @@ import numpy as np
 
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.onnx_initializers import onnx_initializer
-from mteb_evalrank.models.weight_sources import weight_source
 from mteb_evalrank.models.subword_vectors import SubwordVectors, shared_row_vectors
+from mteb_evalrank.models.weight_sources import weight_source
 from mteb_evalrank.models.word_kinds import WORD_KINDS, word_kind
 
 #: the fit corpus of every word-level ABTT variant added here
@@ -388,23 +388,23 @@ def vocabulary_size(name: str) -> int | None:
 
 
 __all__ = [
-    "catalogue",
-    "word_bases",
-    "entry",
-    "word_level_names",
-    "status",
-    "base_revision",
-    "built_folder",
-    "load_vectors",
-    "apply_abtt",
-    "word_encoder",
     "SubwordVectors",
     "abtt_components",
-    "onnx_initializer",
+    "apply_abtt",
+    "base_revision",
+    "built_folder",
+    "catalogue",
+    "entry",
     "input_embeddings",
-    "origin",
+    "is_new_word_variant",
     "is_word_base",
     "is_word_level",
-    "is_new_word_variant",
+    "load_vectors",
+    "onnx_initializer",
+    "origin",
     "recipe",
+    "status",
+    "word_bases",
+    "word_encoder",
+    "word_level_names",
 ]

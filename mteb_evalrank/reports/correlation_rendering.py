@@ -16,7 +16,7 @@ import pandas as pd
 from mteb_evalrank.metrics.sampling_error import NOISE_RATIO_MIN
 from mteb_evalrank.reports.results_reader import is_primary
 
-__all__ = ["format_number", "format_markdown", "format_comparisons", "format_noise", "NOISE_RATIO_MIN"]
+__all__ = ["NOISE_RATIO_MIN", "format_comparisons", "format_markdown", "format_noise", "format_number"]
 
 
 def format_number(value: float, digits: int) -> str:

@@ -30,7 +30,6 @@ Figure 4).
 from __future__ import annotations
 
 import dataclasses
-
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.metrics.rank_correlation import compare_predictors, spearman_with_ci
+from mteb_evalrank.metrics.rank_correlation import spearman_with_ci
 from mteb_evalrank.metrics.sampling_error import NOISE_RATIO_MIN
 from mteb_evalrank.reports.correlation_figures import plot_heatmap, plot_ranks
 from mteb_evalrank.reports.correlation_rendering import format_comparisons, format_markdown, format_noise
@@ -371,7 +370,7 @@ def decide_claim(
     )
     test = better_than_all(*args, alpha=alpha, n_resamples=n_resamples, seed=seed)
     where = (
-        f"{len(part)} models in {len(set(lineages.get(m, m) for m in part.index))} lineages"
+        f"{len(part)} models in {len({lineages.get(m, m) for m in part.index})} lineages"
         + (
             f" ({sum(bool(v) for v in (floors or {}).values())} random floors left out)"
             if floors and any(floors.values())

@@ -195,7 +195,7 @@ def collect(results_dir: Path | str) -> ReportData:
     for path in tqdm(files, desc="reading results", unit="file", disable=len(files) < 200):
         try:
             tr = mteb.TaskResult.from_disk(path)
-        except Exception as exc:  # noqa: BLE001 — any unreadable file is reported and skipped
+        except Exception as exc:
             skipped.append(Skipped(path, _short_error(exc)))
             continue
         folder = path.parent
@@ -217,7 +217,7 @@ def collect(results_dir: Path | str) -> ReportData:
                 task = task_cache[tr.task_name] = mteb.get_task(tr.task_name)
             try:
                 tr = tr.validate_and_filter_scores(task=task)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 skipped.append(Skipped(path, f"does not match task {tr.task_name}: {_short_error(exc)}"))
                 continue
         run.results[tr.task_name] = tr
@@ -611,7 +611,7 @@ def build_context(
     return {
         "title": title
         or f"Embedding evaluation report: {len(data.models)} model{'s' if len(data.models) != 1 else ''}",
-        "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "generated": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "root": str(data.root),
         "mteb_version": mteb.__version__,
         "tasks": data.tasks,
@@ -667,9 +667,7 @@ def write_report(
     title: str | None = None,
 ) -> tuple[Path, ReportData]:
     """Read ``results_dir``, write the page to ``out``; return its path and the data shown."""
-    from mteb_evalrank.data.files import output_file
-
-    from mteb_evalrank.data.files import atomic_write_text, check_regular_file
+    from mteb_evalrank.data.files import atomic_write_text, check_regular_file, output_file
 
     out = output_file(Path(out), what="report file", suffixes=("html", "htm"))
     if correlation_csv is not None:

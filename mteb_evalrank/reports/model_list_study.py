@@ -57,10 +57,9 @@ def model_list_population(models: Sequence[ResolvedModel]) -> pd.DataFrame:
     (the list's), ``postprocessed`` (a zoo variant's whitening/ABTT/SIF; false otherwise), ``kind``
     (:func:`_kind`), ``lineage`` and ``lineage_reason`` (the list's)."""
     from mteb_evalrank.integration.zoo import is_zoo_spec, resolve_zoo_spec
+    from mteb_evalrank.models.zoo import contrast_factors, unprocessed_counterpart
     from mteb_evalrank.reports.correlation_study import zoo_family
     from mteb_evalrank.reports.study_analysis import POPULATION_COLUMNS
-
-    from mteb_evalrank.models.zoo import contrast_factors, unprocessed_counterpart
 
     rows = []
     for m in models:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mteb_evalrank.data.result_files import (  # noqa: F401  (part of this reader's interface)
+from mteb_evalrank.data.result_files import (
     ResultIdentity,
     model_name_from_folder,
     result_identity,
@@ -300,10 +300,10 @@ class ResultsFolder(ScoreSource):
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     warnings: list[str] = field(default_factory=list)
 
-    def matrix(self, names: Sequence[str], *, revision_policy: str = "newest", strict: bool = True) -> pd.DataFrame:  # noqa: D102
+    def matrix(self, names: Sequence[str], *, revision_policy: str = "newest", strict: bool = True) -> pd.DataFrame:
         return score_matrix(self, names, revision_policy=revision_policy, strict=strict)[0]
 
-    def standard_errors(self, names: Sequence[str], *, revision_policy: str = "newest") -> pd.DataFrame:  # noqa: D102
+    def standard_errors(self, names: Sequence[str], *, revision_policy: str = "newest") -> pd.DataFrame:
         return score_matrix(self, names, revision_policy=revision_policy, reader=read_standard_error, strict=False)[0]
 
 
@@ -337,7 +337,7 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
     for path in tqdm(paths, desc="reading results", unit="file", disable=not progress, leave=False):
         try:
             result = TaskResult.from_disk(path)
-        except Exception as exc:  # noqa: BLE001 - any unreadable file is named and skipped
+        except Exception as exc:
             reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}" if str(exc) else type(exc).__name__
             out.skipped.append((str(path), reason))
             warnings.warn(f"skipped {path}: not a readable MTEB result ({reason})", stacklevel=2)
@@ -446,7 +446,7 @@ class ScoreTable(ScoreSource):
         return cls(path, frame, group_frame)
 
     @property
-    def groups(self) -> dict[str, dict[str, str]]:  # noqa: D102
+    def groups(self) -> dict[str, dict[str, str]]:
         return {m: {k: str(v) for k, v in row.items() if str(v).strip()} for m, row in self.group_frame.iterrows()}
 
     def matrix(self, names: Sequence[str], *, revision_policy: str = "newest", strict: bool = True) -> pd.DataFrame:

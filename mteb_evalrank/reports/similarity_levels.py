@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.reports.figures import save_figure
 from mteb_evalrank.metrics.similarity_levels import BinScore, parse_bins, spearman_by_bin
+from mteb_evalrank.reports.figures import save_figure
 
 
 def find_predictions(folders: Sequence[str | Path], task: str) -> list[tuple[str, dict[str, Any], Path]]:

@@ -125,7 +125,7 @@ def _check_meta(folder: Path, findings: list[Finding]) -> Any | None:
         return None
     try:
         meta = ModelMeta.model_validate_json_resolved(meta_path.read_text(encoding="utf-8"))
-    except Exception as exc:  # noqa: BLE001 — pydantic/JSON errors: report and skip
+    except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         findings.append(Finding(meta_path, f"model meta does not load with MTEB's ModelMeta: {first}", REJECTED))
         return None
@@ -315,7 +315,7 @@ def _check_result(path: Path, registry: dict[str, Any]) -> str | None:
 
     try:
         tr = mteb.TaskResult.from_disk(path)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return f"not a valid MTEB result file: {first}"
     if tr.task_name != path.stem:

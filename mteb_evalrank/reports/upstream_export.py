@@ -187,7 +187,7 @@ def _metadata_source(task_cls) -> str:
     for field in _METADATA_FIELDS:
         value = getattr(meta, field)
         if field == "bibtex_citation":
-            lines.append(f"        bibtex_citation=_CITATION,")
+            lines.append("        bibtex_citation=_CITATION,")
             continue
         if field == "dataset":
             value = {"path": value["path"], "revision": value["revision"]}

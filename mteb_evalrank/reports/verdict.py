@@ -42,18 +42,18 @@ from mteb_evalrank.metrics.confirmatory import (
 )
 
 __all__ = [
-    "SUPPORTED",
-    "NOT_SUPPORTED",
-    "INCONCLUSIVE",
-    "Finding",
     "EQUIVALENCE_MARGIN",
+    "INCONCLUSIVE",
+    "NOT_SUPPORTED",
+    "SUPPORTED",
+    "Finding",
+    "adjust_across_claims",
     "better_than_all_finding",
+    "format_p",
     "postprocessing_finding",
+    "power_sentence",
     "within_checkpoint_finding",
     "within_contrast_finding",
-    "adjust_across_claims",
-    "format_p",
-    "power_sentence",
 ]
 
 #: the equivalence margin of "post-processing does not change downstream", in points (× 100), fixed in advance

@@ -89,7 +89,8 @@ def build_word_models_and_print(
     """``mteb-evalrank build-word-models``: build the named word sets (default: every one not built yet)
     and print the outcome; with ``check_copies``, also (or, without names, only) print the copy check.
     Returns the exit code: 1 when a build failed."""
-    from mteb_evalrank.data import word_builds as builds, word_copies as copies
+    from mteb_evalrank.data import word_builds as builds
+    from mteb_evalrank.data import word_copies as copies
 
     failed = 0
     if not check_copies or names:

@@ -435,7 +435,7 @@ class _TiePath:
         s = (hj - hp_row[r]) - (self.rho[j] - rho_p[r])
         # per row: the entry-wise bound (:meth:`_l2_small_bound`) with every column quantity at its maximum
         nx, nr = self.normx[cq], self.normr[cq]
-        e_h = lambda normr, normx: (self.c_h * ((nx * normr + nr * normx) * _R_SCALE) + self.eta_h) / _R_SCALE  # noqa: E731
+        e_h = lambda normr, normx: (self.c_h * ((nx * normr + nr * normx) * _R_SCALE) + self.eta_h) / _R_SCALE
         row_err = 1.02 * (
             e_h(self.normr_max, self.normx_max)
             + e_h(self.normr[cp], self.normx[cp])

@@ -39,4 +39,4 @@ def clear_caches() -> None:
     word_vectors.clear()
 
 
-__all__ = ["ENGINES", "Engine", "engine_named", "engine_of", "register_engine", "clear_caches"]
+__all__ = ["ENGINES", "Engine", "clear_caches", "engine_named", "engine_of", "register_engine"]

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mteb_evalrank.errors import InputError
 import mteb_evalrank.models.engines.base as engine_base
+from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.engines.base import Engine, has_module, register_engine
 
 

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from mteb_evalrank.errors import InputError
 import mteb_evalrank.models.engines.base as engine_base
 from mteb_evalrank.models.engines.base import Engine, register_engine
 
