@@ -123,3 +123,23 @@ def require_extra(module: str, extra: str):
         except ImportError as exc:
             pytest.fail(f"CI: {module} is missing (install mteb-evalrank[{extra}]): {exc}")
     return pytest.importorskip(module)
+
+
+#: a skip whose reason says a Python package (an extra) is missing: under CI (``CI`` set) it is a failure,
+#: because CI installs the extras (.ci/run) and a skip there would hide code that never ran
+_EXTRA_MISSING = re.compile(
+    r"could not import|No module named|pip install [a-z]|\(test extra\) is not installed|"
+    r"package's Rust engine"
+)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if not os.environ.get("CI") or not report.skipped or item.get_closest_marker("skip") is not None:
+        return
+    reason = str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    if _EXTRA_MISSING.search(reason):
+        report.outcome = "failed"
+        report.longrepr = f"CI: a test skipped for a missing extra ({reason}); .ci/run installs the extras"
