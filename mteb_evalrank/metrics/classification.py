@@ -250,6 +250,7 @@ def senteval_sort_order(
     if len(labels) != n or (texts_b is not None and len(texts_b) != n):
         raise InputError("senteval_sort_order: texts, labels (and texts_b) must have the same length")
     lens_a = [len(str(t).split()) for t in texts]
+    keys: list[tuple[Any, ...]]
     if texts_b is None:
         keys = [(lens_a[i], labels[i]) for i in range(n)]
     else:
@@ -339,7 +340,7 @@ def _encode_labels(*ys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     return classes, [np.searchsorted(classes, y).astype(np.int64) for y in ys]
 
 
-def _round2(x: float) -> float:
+def _round2(x: float | np.floating) -> float:
     """SentEval's ``round(v, 2)`` on a numpy float."""
     return float(np.round(np.float64(x), 2))
 

@@ -48,7 +48,7 @@ import numpy as np
 from mteb_evalrank.metrics.rank_correlation import MIN_MODELS, _undefined_reason, paired_scores
 
 
-def family_codes(families: Sequence[object], n: int | None = None) -> np.ndarray:
+def family_codes(families: Sequence[object] | np.ndarray, n: int | None = None) -> np.ndarray:
     """Integer codes ``0..k-1`` of the family labels, in order of first appearance."""
     labels = list(families)
     if n is not None and len(labels) != n:
@@ -105,7 +105,7 @@ def partial_spearman_family(x, y, families: Sequence[object]) -> PartialCorrelat
     return PartialCorrelation(float(ex @ ey / den * 100), len(x), n_fam, informative)
 
 
-def cluster_bootstrap_weights(families: Sequence[object], n_resamples: int, seed: int = 0) -> np.ndarray:
+def cluster_bootstrap_weights(families: Sequence[object] | np.ndarray, n_resamples: int, seed: int = 0) -> np.ndarray:
     """``(n_resamples, n_models)`` integer weights: each row draws the families with replacement, and a
     model's weight is how often its family was drawn (families drawn whole)."""
     codes = family_codes(families)

@@ -137,10 +137,10 @@ class _ExactCosine:
         self.eta = xs.underflow_slack(self.d, np.float32)
         self._rows = xs.ExactRows(lambda ids: np.asarray(self.corpus[ids], dtype=np.float32))
 
-    def filter_error(self, q_norm_up: np.ndarray) -> np.ndarray:
+    def filter_error(self, q_norm_up: np.ndarray | float) -> np.ndarray | float:
         return self.cos_c * q_norm_up + self.eta * self.w_max
 
-    def refine_error(self, q_norm_up: np.ndarray) -> np.ndarray:
+    def refine_error(self, q_norm_up: np.ndarray | float) -> np.ndarray | float:
         return self.c2_cos * q_norm_up
 
     def rows64(self, ids: np.ndarray) -> np.ndarray:
@@ -186,7 +186,11 @@ def _exact_top_k(
                 q_ints = xs.exact_integers(q32[None, :])[0]
             exact = {j: cos.exact_key(q_ints, j) for j in run}
             # higher exact key first; equal keys: lower corpus id first
-            run.sort(key=functools.cmp_to_key(lambda x, y, e=exact: -xs.cmp_cos_exact(*e[x], *e[y]) or (x - y)))
+
+            def higher_first(x: int, y: int, e: dict[int, tuple[xs.Exact, xs.Exact]] = exact) -> int:
+                return -xs.cmp_cos_exact(*e[x], *e[y]) or (x - y)
+
+            run.sort(key=functools.cmp_to_key(higher_first))
         out_ids.extend(run)
         if len(out_ids) >= k:
             break
@@ -602,6 +606,8 @@ def needle_ranks(
                 if counted is not None:
                     counted.update(hits)
             if counted is not None:
+                if exclude is None:  # counted is only built when there is an exclude list
+                    raise AssertionError("counted without exclude")
                 count -= sum(1 for c in set(exclude[i]) if c in counted)
             ranks[i] = count + 1
         del keys

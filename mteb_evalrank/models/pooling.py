@@ -111,4 +111,5 @@ def select_pooling(stored: np.ndarray, stored_blocks: Sequence[str], pooling: Po
         parts.append(stored[:, i * dim : (i + 1) * dim])
     if len(parts) == 1:
         return np.ascontiguousarray(parts[0], dtype=np.float32)
-    return (sum(p.astype(np.float64) for p in parts) / len(parts)).astype(np.float32)
+    total = sum((p.astype(np.float64) for p in parts), start=np.zeros((stored.shape[0], dim)))  # 0.0 + ...: as sum()
+    return (total / len(parts)).astype(np.float32)

@@ -169,7 +169,10 @@ def base_revision(base: str, engine: str | None = None, weights: dict[str, Any] 
     if weights is None or engine is None:
         from mteb_evalrank.models.catalogue import base_entry
 
-        engine, weights = base_entry(base)["engine"], _weights(base)
+        entry = base_entry(base)
+        if entry is None:
+            raise InputError(f"unknown zoo base {base!r}.")
+        engine, weights = entry["engine"], _weights(base)
     w = weights
     dist = w["requirement"].split("==")[0].split(">=")[0].strip()
     pinned = w["requirement"].split("==", 1)[1] if "==" in w["requirement"] else None

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from mteb.models.abs_encoder import AbsEncoder
@@ -39,6 +39,9 @@ from mteb.models.abs_encoder import AbsEncoder
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.hashing import corpus_fingerprint
 from mteb_evalrank.metrics.rank_vectors import check_weight, rank_encoder_embeddings
+
+if TYPE_CHECKING:
+    from mteb.models.model_meta import ModelMeta
 
 
 def _texts_of(inputs: Any) -> list[str]:
@@ -70,6 +73,8 @@ class RankEncoder(AbsEncoder):
     Similarity is MTEB's :class:`~mteb.models.AbsEncoder` one: cosine, from the ModelMeta (= Eq. 7).
     """
 
+    mteb_model_meta: ModelMeta  # set in __init__ (AbsEncoder declares it Optional)
+
     def __init__(
         self,
         base: Any,
@@ -99,7 +104,7 @@ class RankEncoder(AbsEncoder):
         self.mteb_model_meta = self._meta()
 
     # -- metadata ------------------------------------------------------------------------------------
-    def _meta(self):
+    def _meta(self) -> ModelMeta:
         from mteb.models import ModelMeta
         from mteb.models.model_meta import ScoringFunction
 

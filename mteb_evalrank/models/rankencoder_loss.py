@@ -42,6 +42,8 @@ def rank_loss(rank_sim: Tensor, cos_sim: Tensor, mask: Tensor) -> Tensor:
 class RankEncoderLoss(nn.Module):
     """``max(λ_train · l_r, l_cl)`` for a SentenceTransformer ``model`` (see the module docstring)."""
 
+    rank_vectors: Tensor  # a registered buffer (``nn.Module.__getattr__`` is typed ``Tensor | Module``)
+
     def __init__(
         self,
         model,

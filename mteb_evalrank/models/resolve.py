@@ -213,7 +213,9 @@ def _load_st_folder(path: Path, *, device: str | None, revision: str | None):
         )
     with warnings.catch_warnings():  # mteb 2.26 calls a method renamed in sentence-transformers 6
         warnings.simplefilter("ignore", FutureWarning)
-        meta = ModelMeta.from_sentence_transformer_model(enc.model, fill_missing=None)
+        # mteb's stub says fill_missing: bool, but the body tests `fill_missing is not None` and warns
+        # (DeprecationWarning) for any bool: None is the value that means "not given"
+        meta = ModelMeta.from_sentence_transformer_model(enc.model, fill_missing=None)  # type: ignore[arg-type]
     meta = meta.model_copy(
         update={
             "name": name,
@@ -350,6 +352,8 @@ def load_model(
         raise InputError(f"empty or invalid model spec {spec!r} {ACCEPTED_FORMS_SENTENCE}")
 
     # word-vector shortcuts (also the installed files of a shortcut, given as a path)
+    vocab: Path | None
+    name: str | None
     shortcut = s if s.lower() in WORD_VECTOR_ALIASES else _packaged_vectors_path(s)
     if shortcut is not None:
         matrix, vocab, name, fields = packaged_word_vectors(shortcut)
@@ -449,6 +453,8 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
             return name, files_sha256([path, vocab])
         return name, files_sha256([path])
 
+    vocab: Path | None
+    name: str | None
     shortcut = s if s.lower() in WORD_VECTOR_ALIASES else _packaged_vectors_path(s)
     if shortcut is not None:
         matrix, vocab, name, _ = packaged_word_vectors(shortcut)

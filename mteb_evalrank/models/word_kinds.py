@@ -45,6 +45,13 @@ class WordSetKind:
         """The vectors (``folder``: the build folder of a built kind, else ``None``)."""
         raise NotImplementedError
 
+    @staticmethod
+    def require_folder(name: str, folder: Path | None) -> Path:
+        """``folder`` of a built kind (:mod:`~mteb_evalrank.models.word_zoo` passes one for every built kind)."""
+        if folder is None:
+            raise AssertionError(f"word set {name}: a built kind read without its build folder")
+        return folder
+
 
 def register_word_kind(cls: type[WordSetKind]) -> type[WordSetKind]:
     """Class decorator: make ``cls`` the word-set kind called ``cls.name``."""
@@ -132,6 +139,8 @@ class TokenModel(WordSetKind):
         from mteb_evalrank.models.subword_vectors import SubwordVectors
 
         model_dir = static_model_dir(token_table(src))
+        if model_dir is None:  # read after status() said installed (word_zoo.load_vectors)
+            raise InputError(f"word model {name}: {self.status(name, src)}")
         t = load_file(str(model_dir / "model.safetensors"))
         table = t["embeddings"].astype(np.float32)
         if (
@@ -160,6 +169,7 @@ class Model2Vec(WordSetKind):
     def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
         from mteb_evalrank.models.subword_vectors import SubwordVectors
 
+        folder = self.require_folder(name, folder)
         return SubwordVectors(np.load(folder / "table.npy"), _tokenizer(folder / "tokenizer.json"), name=name)
 
 
@@ -171,6 +181,7 @@ class _SharedRows(WordSetKind):
     def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
         from mteb_evalrank.models.subword_vectors import shared_row_vectors
 
+        folder = self.require_folder(name, folder)
         words = (folder / "words.txt").read_text(encoding="utf-8").split("\n")
         return shared_row_vectors(np.load(folder / "table.npy"), words, np.load(folder / "rows.npy"))
 
@@ -206,6 +217,7 @@ class _Trained(WordSetKind):
     def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
         from mteb_evalrank.models.static_vectors import load_word_vectors
 
+        folder = self.require_folder(name, folder)
         return load_word_vectors(folder / "vectors.npy", folder / "vocab.txt")
 
 

@@ -196,7 +196,7 @@ def _parse_lines(
     if len(simple) < len(lines):
         is_simple = np.zeros(len(lines), dtype=bool)
         is_simple[simple] = True
-        for k in np.flatnonzero(~is_simple):
+        for k in np.flatnonzero(~is_simple).tolist():
             words[k], out[k] = _parse_line_strict(path, lines[k], linenos[k], dim, dim_source)
     return words, out
 

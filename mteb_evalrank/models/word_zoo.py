@@ -66,7 +66,7 @@ ENGINE = "word-set"  # the engine of the word sets in catalogue.json
 def _as_word_entry(entry: dict[str, Any]) -> dict[str, Any]:
     """A ``word-set`` base of the catalogue as this module reads it: ``source`` is its ``weights`` (the recipe),
     ``origin`` / ``vocabulary`` / ``licence`` its ``word`` listing, ``mteb_license`` its ModelMeta licence."""
-    out = {k: entry[k] for k in ("name", "family", "dim", "description", "reference") if k in entry}
+    out: dict[str, Any] = {k: entry[k] for k in ("name", "family", "dim", "description", "reference") if k in entry}
     out.update(entry.get("word", {}))
     out["source"] = entry["weights"]
     if entry.get("license") is not None:
@@ -297,28 +297,38 @@ def subword_encoder_class():
     class SubwordBagOfWords(StaticWordVectorEncoder):
         """Words are whitespace tokens (lowercased); each is the mean of its known pieces' rows."""
 
+        def _pieces(self) -> SubwordVectors:
+            """``self.vectors``, which duck-types the parent's ``WordVectors`` (built only for these, below)."""
+            vectors: object = self.vectors
+            if not isinstance(vectors, SubwordVectors):
+                raise TypeError(f"SubwordBagOfWords needs SubwordVectors, got {type(vectors).__name__}")
+            return vectors
+
         def encode_words(self, words: Sequence[str]) -> np.ndarray:
-            vecs = self.vectors.lookup([w.strip().lower() for w in words])
+            pieces = self._pieces()
+            vecs = pieces.lookup([w.strip().lower() for w in words])
             return (
-                np.stack([self.vectors.mean_vector if v is None else v for v in vecs]).astype(np.float32)
+                np.stack([pieces.mean_vector if v is None else v for v in vecs]).astype(np.float32)
                 if vecs
-                else np.zeros((0, self.vectors.dim), np.float32)
+                else np.zeros((0, pieces.dim), np.float32)
             )
 
         def encode_sentences(self, texts: Sequence[str]) -> np.ndarray:
-            out = np.empty((len(texts), self.vectors.dim), dtype=np.float32)
+            pieces = self._pieces()
+            out = np.empty((len(texts), pieces.dim), dtype=np.float32)
             for k, text in enumerate(texts):
                 toks = [t for t in text.lower().split() if t not in self.stop_words]
-                vecs = [v for v in self.vectors.lookup(toks) if v is not None]
+                vecs = [v for v in pieces.lookup(toks) if v is not None]
                 out[k] = np.mean(vecs, axis=0) if vecs else EMPTY_SENTENCE_VALUE
             return out
 
         def coverage(self, texts: Iterable[str]) -> float:
+            pieces = self._pieces()
             total = found = 0
             for text in texts:
                 toks = [t for t in text.lower().split() if t not in self.stop_words]
                 total += len(toks)
-                found += sum(v is not None for v in self.vectors.lookup(toks))
+                found += sum(v is not None for v in pieces.lookup(toks))
             return found / total if total else 0.0
 
     return SubwordBagOfWords

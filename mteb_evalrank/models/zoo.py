@@ -464,6 +464,8 @@ class ZooEncoder(AbsEncoder):
     @property
     def transform(self) -> Any:
         if not self._fitted:
+            if self._fit is None:  # _fitted starts True when there is nothing to fit
+                raise AssertionError("unfitted transform without a fit")
             self._transform = self._fit()
             self._fitted = True
         return self._transform
@@ -472,6 +474,8 @@ class ZooEncoder(AbsEncoder):
         """The variant's pooling out of the base's stored blocks (identity for static bases)."""
         if self.blocks is None:
             return np.asarray(stored, dtype=np.float32)
+        if self.pooling is None:  # set together with blocks in __init__
+            raise AssertionError("blocks without a pooling")
         return select_pooling(stored, self.blocks, self.pooling)
 
     def encode(

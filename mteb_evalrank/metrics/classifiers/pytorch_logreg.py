@@ -139,7 +139,7 @@ def _train_pytorch(Xt, yt, streams, wd: np.ndarray, n_classes: int, proto: _Sett
                 )
             nepoch += proto.epoch_size
             correct = _count_correct(Xt, yt, [dev_rows[s] for s in active], W, R, C)  # (A, R)
-            for a, s in enumerate(active):
+            for a, s in enumerate(active.tolist()):
                 for r in range(R):
                     if stopped[s, r]:
                         continue
@@ -184,10 +184,10 @@ def _one_pass(Xt, yt, rows, rngs, W, vW, wd_t, R, C, B, alpha, lr, eps) -> None:
             _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], scale, W, vW, wd_t, R, C, B, alpha, lr, eps)
             continue
         sel = torch.from_numpy(sel_np)
-        parts = [t_.index_select(0, sel) for t_ in (W, vW, wd_t)]
-        _step(Xt, yt, idx_t[sel, t * B : (t + 1) * B], scale, *parts, R, C, B, alpha, lr, eps)
-        W.index_copy_(0, sel, parts[0])
-        vW.index_copy_(0, sel, parts[1])
+        W_sel, vW_sel, wd_sel = (t_.index_select(0, sel) for t_ in (W, vW, wd_t))
+        _step(Xt, yt, idx_t[sel, t * B : (t + 1) * B], scale, W_sel, vW_sel, wd_sel, R, C, B, alpha, lr, eps)
+        W.index_copy_(0, sel, W_sel)
+        vW.index_copy_(0, sel, vW_sel)
 
 
 def _step(Xt, yt, idx, scale, W, vW, wd_t, R, C, B, alpha, lr, eps) -> None:

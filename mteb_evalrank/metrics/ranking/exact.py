@@ -230,7 +230,8 @@ class _RankEngine:
         _, hi, lo = self._filter(g, cq, cp, metric, key)
         inside = (key >= lo[:, None]) & (key <= hi[:, None])
         inside[np.arange(g.shape[0]), cp] = False
-        return np.nonzero(inside)
+        rows, cols = np.nonzero(inside)
+        return rows, cols
 
     def ranks(
         self, g: np.ndarray, cq: np.ndarray, cp: np.ndarray, other: np.ndarray, metric: str, pessimistic: bool

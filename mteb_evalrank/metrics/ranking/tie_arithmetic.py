@@ -267,7 +267,8 @@ def _dot2(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     return hi, lo, err
 
 
-def _dd_mul(ah, al, bh, bl):
+def _dd_mul(ah: np.ndarray, al: np.ndarray, bh: np.ndarray, bl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Double-double product ``(ah + al)(bh + bl)`` as a (high, low) pair."""
     p, e = _two_product(ah, bh)
     e = e + (ah * bl + al * bh)
     hi = p + e

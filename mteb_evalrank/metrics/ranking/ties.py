@@ -116,6 +116,8 @@ class _TiePath:
                 c, err = _two_sum(xt, neg)  # c == fl(x~ - m), the prepared vector
                 r = -err  # c = x~ - m + r exactly
                 any_r = any_r or bool(r.any())
+                if self.r32 is None:  # set above whenever prep.mean is not None
+                    raise AssertionError("residual block r32 missing for centred input")
                 self.r32[blk] = r * _R_SCALE  # |r| * 2^53 < 2: exact but for float32 rounding
                 rr = np.einsum("ij,ij->i", r, r)
                 normr[blk] = np.sqrt(rr) * (1.0 + 4.0 * _F64_U) * (1.0 + 2.0 * xs.gamma(d, np.float64))
@@ -223,7 +225,10 @@ class _TiePath:
         ``r`` (recomputed: TwoSum of ``x~`` and ``-m``); error at most :attr:`c_h64` ``(||x~_q|| ||r_j|| +
         ||r_q|| ||x~_j||)`` plus ``2 eta`` (underflow), for any summation order."""
         out = np.empty(q.size, dtype=np.float64)
-        neg = -self.engine.prep.mean
+        mean = self.engine.prep.mean
+        if mean is None:  # H (and so this) exists only for centred input
+            raise AssertionError("h64 needs a centring mean")
+        neg = -mean
         for s in range(0, q.size, _REFINE_BATCH):
             xq, xj = self.x64[q[s : s + _REFINE_BATCH]], self.x64[cols[s : s + _REFINE_BATCH]]
             rq, rj = -_two_sum(xq, neg)[1], -_two_sum(xj, neg)[1]
@@ -262,25 +267,32 @@ class _TiePath:
         s64, s64t, s32, r32t = self.sparse
         dense = self.dense_rows[rows]
         g = np.empty((rows.size, self.n), dtype=np.float64)
-        h1 = h2t = None
+        split: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (h1, h2t, r32)
         if r32t is not None:
-            h1 = np.empty((rows.size, self.n), dtype=np.float32)
-            h2t = np.empty((self.n, rows.size), dtype=np.float32)
+            if self.r32 is None:  # r32t is built from r32 (__init__)
+                raise AssertionError("sparse H halves without the residual block r32")
+            split = (
+                np.empty((rows.size, self.n), dtype=np.float32),
+                np.empty((self.n, rows.size), dtype=np.float32),
+                self.r32,
+            )
         for at, sparse_rows in ((np.flatnonzero(~dense), True), (np.flatnonzero(dense), False)):
             if not at.size:
                 continue
             qq = rows[at]
             if sparse_rows:
                 g[at] = (s64[qq] @ s64t).toarray()
-                if h1 is not None:
+                if split is not None:
+                    h1, h2t, r32 = split
                     h1[at] = s32[qq] @ r32t
-                    h2t[:, at] = s32 @ self.r32[qq].T
+                    h2t[:, at] = s32 @ r32[qq].T
             else:
                 g[at] = self.x64[qq] @ self.x64.T
-                if h1 is not None:
-                    h1[at] = self.x32[qq] @ self.r32.T
-                    h2t[:, at] = self.x32 @ self.r32[qq].T
-        return g, (None if h1 is None else (h1, h2t)), inv
+                if split is not None:
+                    h1, h2t, r32 = split
+                    h1[at] = self.x32[qq] @ r32.T
+                    h2t[:, at] = self.x32 @ r32[qq].T
+        return g, (None if split is None else (split[0], split[1])), inv
 
     def block_h(
         self, h: tuple[np.ndarray, np.ndarray] | None, at: np.ndarray, cq: np.ndarray
