@@ -142,11 +142,24 @@ def read_lines(path: Path, *, what: str = "file", encoding: str = "utf-8") -> li
     return [line.strip() for line in read_text(path, what=what, encoding=encoding).splitlines() if line.strip()]
 
 
+#: magic bytes of compressed files (what a user may have given a text suffix)
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"PK\x03\x04", "zip"))
+
+
+def compressed_kind(head: bytes) -> str | None:
+    """``"gzip"``, ``"bzip2"``, ``"xz"`` or ``"zip"`` when ``head`` (a file's first bytes) starts with that magic."""
+    return next((kind for magic, kind in _COMPRESSED if head.startswith(magic)), None)
+
+
 def decoding_error(
     path: Path, exc: UnicodeDecodeError, *, what: str = "file", encoding: str = "utf-8"
 ) -> SourceFormatError:
-    """The error for a file that is not in ``encoding``: names the file, the line, the column and the encoding."""
+    """The error for a file that is not in ``encoding``: names the file, the line, the column and the encoding; a
+    compressed file (gzip, bzip2, xz, zip) is named as such instead."""
     data = bytes(exc.object)
+    kind = compressed_kind(data[:6])
+    if kind is not None:
+        return SourceFormatError(path, f"a {kind}-compressed file, not text; decompress it first")
     line = data.count(b"\n", 0, exc.start) + 1
     column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
     name = "UTF-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8", "utf-8-sig") else encoding

@@ -71,7 +71,15 @@ def _is_value_token(token: str) -> bool:
 
 
 def _not_utf8(path: Path, data: bytes, exc: UnicodeDecodeError, first_line: int) -> SourceFormatError:
-    """The error for bytes that are not UTF-8: the line, the byte and its column (1-based, in bytes)."""
+    """The error for bytes that are not UTF-8: the line, the byte and its column (1-based, in bytes); a compressed
+    file (gzip, bzip2, xz, zip magic bytes) is named as such, whatever its suffix."""
+    from mteb_evalrank.data.files import compressed_kind
+
+    kind = compressed_kind(data[:6]) if first_line <= 1 else None
+    if kind is not None:
+        return SourceFormatError(
+            path, f"a {kind}-compressed file, not text; name it with its suffix (e.g. .gz) or decompress it first"
+        )
     line = first_line + data.count(b"\n", 0, exc.start)
     column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
     return SourceFormatError(
@@ -236,6 +244,8 @@ def _parse_block_fast(data: bytes, dim: int) -> tuple[list[str], np.ndarray] | N
         import polars as pl
     except ImportError:  # pragma: no cover - mteb depends on polars
         return None
+    if any(c in data for c in (b"\t", b"  ", b"\v", b"\f")):  # whitespace other than single spaces: the careful
+        return None  # reader decides (a word with surrounding whitespace is refused there)
     if 2 * dim > len(data) or b"\x00" in data or data.startswith(_BOM) or data.count(b"\r") != data.count(b"\r\n"):
         return None  # (a row of D values takes at least 2 D bytes: a header's absurd D is not a schema)
     value_columns = [f"v{i}" for i in range(dim)]

@@ -254,6 +254,14 @@ def study_command(
         tasks = list(tasks or STUDY_TASKS)
     if not variants:
         raise InputError(f"no installed zoo variant for the {level} level; see `mteb-evalrank models`.")
+    from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
+
+    get_tasks_or_explain(tasks)  # an unknown --tasks name is named (with close matches) before any work
+    import os
+
+    for folder in (Path(out), Path(out) / "results"):
+        if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):  # refused before the work, not after it
+            raise InputError(f"the study folder {folder} is not writable; the results and pages go there.")
     _, count = parse_shard(shard)
     if not correlate_only:
         start = time.perf_counter()
