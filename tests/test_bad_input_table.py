@@ -84,6 +84,14 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     (tmp_path / "ragged.txt").write_text("a 1 2\nb 3\nc 4 5 6\n")  # one row short, the next long: 6 values
     (tmp_path / "latin1_vectors.txt").write_bytes("a 1 2\ncafé 3 4\n".encode("latin-1"))
     (tmp_path / "empty_vectors.txt").write_text("\n\n")
+    import gzip
+
+    (tmp_path / "gzipped_vectors.txt").write_bytes(gzip.compress(b"money 0.1 0.2\nbank 0.3 0.4\n"))
+    preds = tmp_path / "preds" / "m"
+    preds.mkdir(parents=True)
+    (preds / "SentEvalSTSB_predictions.json").write_text(
+        json.dumps({"mteb_model_meta": {"model_name": "m"}, "default": {"test": {"cosine": [[0.1]], "gold": [1.0]}}})
+    )
     heros = tmp_path / "heros_text" / "results" / "o__m" / "r"
     heros.mkdir(parents=True)
     data = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
@@ -543,6 +551,11 @@ ROWS = [
         ["run", "-m", "nul_word.txt", "-t", "WS-353-All", "-o", "out"],
         "nul_word.txt, line 2: the word 'mo\\x00ney' holds a NUL byte",
     ),
+    # round two, the rest of the sweep: a compressed file with a text suffix, an unknown study task, predictions
+    # of the wrong shape
+    (["run", "-m", "gzipped_vectors.txt", "-t", "WS-353-All", "-o", "out"], "a gzip-compressed file, not text"),
+    (["study", "--zoo", "glove-50d", "--tasks", "Nope", "--out", "st"], "unknown task 'Nope'"),
+    (["sts-by-level", "preds"], "'cosine' and 'gold' must be two lists of numbers of one length"),
 ]
 
 
