@@ -244,12 +244,13 @@ def load_spacy_cnn(component: str, *, checkpoint: Path | None = None):
         nlp = spacy.load(SPACY_MODEL)
     except OSError as exc:
         raise InputError(f"spaCy could not load {SPACY_MODEL} ({exc}): pip install {SPACY_DIST}==3.8.0") from None
+    pipe: Any = nlp.get_pipe(component) if component in ("tok2vec", "ner", "senter") else None  # a trainable pipe
     if component == "tok2vec":
-        tok2vec = nlp.get_pipe("tok2vec").model
+        tok2vec = pipe.model
     elif component == "ner":
-        tok2vec = nlp.get_pipe("ner").model.get_ref("tok2vec").layers[0]
+        tok2vec = pipe.model.get_ref("tok2vec").layers[0]
     elif component == "senter":
-        tok2vec = nlp.get_pipe("senter").model.layers[0]
+        tok2vec = pipe.model.layers[0]
     else:
         raise InputError(f"unknown spaCy component {component!r}; known: tok2vec, ner, senter.")
     if len(tok2vec.layers) != 2 or "pad" not in tok2vec.layers[1].attrs:
