@@ -235,7 +235,10 @@ def evaluate_arguments(kwargs: dict[str, Any]) -> dict[str, Any]:
                 f"{encode_kwargs[clash[0]]!r}}} disagree; give it once."
             )
         kwargs["encode_kwargs"] = {**encode_kwargs, **moved}
-    accepted = [p for p in inspect.signature(mteb.evaluate).parameters if p not in ("model", "tasks", "cache")]
+    params = inspect.signature(mteb.evaluate).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):  # a wrapper of evaluate takes anything
+        return kwargs
+    accepted = [p for p in params if p not in ("model", "tasks", "cache")]
     unknown = sorted(set(kwargs) - set(accepted))
     if unknown:
         raise InputError(
