@@ -2,7 +2,7 @@
 
 Layers, bottom to top (a module may import its own layer and every layer below it):
 
-    0  errors, hashing             exception classes; SHA-256 of files (standard library only)
+    0  errors, hashing, file_magic  exception classes; SHA-256 of files; compressed-file magic (standard library only)
     1  metrics                     pure functions over arrays — may import only ``errors``
     2  models                      model specs -> MTEB encoders
     3  data, integration, hub_datasets   data sources and caches; MTEB internals; dataset builders
@@ -35,6 +35,7 @@ SOURCES = {
 LAYER = {
     "errors": 0,
     "hashing": 0,
+    "file_magic": 0,
     "metrics": 1,
     "models": 2,
     "data": 3,

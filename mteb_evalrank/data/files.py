@@ -32,6 +32,7 @@ from pathlib import Path
 
 from mteb_evalrank.data.result_layout import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError, SourceFormatError
+from mteb_evalrank.file_magic import compressed_kind
 from mteb_evalrank.hashing import file_sha256  # noqa: F401  (checksums of downloads and cache shards)
 
 
@@ -140,15 +141,6 @@ def regular_files(paths: Iterable[Path], *, what: str = "file") -> list[Path]:
 def read_lines(path: Path, *, what: str = "file", encoding: str = "utf-8") -> list[str]:
     """The non-blank lines of a text file, stripped (errors as in :func:`read_text`)."""
     return [line.strip() for line in read_text(path, what=what, encoding=encoding).splitlines() if line.strip()]
-
-
-#: magic bytes of compressed files (what a user may have given a text suffix)
-_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"PK\x03\x04", "zip"))
-
-
-def compressed_kind(head: bytes) -> str | None:
-    """``"gzip"``, ``"bzip2"``, ``"xz"`` or ``"zip"`` when ``head`` (a file's first bytes) starts with that magic."""
-    return next((kind for magic, kind in _COMPRESSED if head.startswith(magic)), None)
 
 
 def decoding_error(

@@ -73,7 +73,7 @@ def _is_value_token(token: str) -> bool:
 def _not_utf8(path: Path, data: bytes, exc: UnicodeDecodeError, first_line: int) -> SourceFormatError:
     """The error for bytes that are not UTF-8: the line, the byte and its column (1-based, in bytes); a compressed
     file (gzip, bzip2, xz, zip magic bytes) is named as such, whatever its suffix."""
-    from mteb_evalrank.data.files import compressed_kind
+    from mteb_evalrank.file_magic import compressed_kind
 
     kind = compressed_kind(data[:6]) if first_line <= 1 else None
     if kind is not None:
