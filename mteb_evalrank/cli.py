@@ -17,28 +17,8 @@ import sys
 import warnings
 from pathlib import Path
 
-from mteb_evalrank.cli_options import (  # noqa: F401
-    _add_catalogue_arg,
-    _add_chart_and_csv_args,
-    _add_encoding_args,
-    _add_explain_query_arg,
-    _add_model_args,
-    _add_output_folder_arg,
-    _add_resamples_arg,
-    _add_word_vector_args,
-    _checked_path,
-    _int_at_least,
-    _int_between,
+from mteb_evalrank.cli_options import (
     _use_catalogues,
-    batch_size_arg,
-    device_arg,
-    non_negative_int,
-    output_file_arg,
-    output_folder_arg,
-    port_arg,
-    positive_int,
-    seed_arg,
-    shard_arg,
 )
 from mteb_evalrank.cli_run_commands import (
     add_build_word_models_parser,

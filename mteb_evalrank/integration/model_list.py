@@ -35,7 +35,6 @@ import csv
 import io
 import os
 import time
-import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -281,7 +280,6 @@ def run_model_list(
 ):
     """Evaluate every (model, task) of this shard that has no result yet; never stops on one failure.
     Returns the :class:`~mteb_evalrank.integration.study.StudyRun` (also written to ``<out>/timing.json``)."""
-    import mteb
 
     from mteb_evalrank.integration.model_specs import load_any_model
     from mteb_evalrank.integration.result_cache import open_result_cache
@@ -289,6 +287,7 @@ def run_model_list(
         StudyRun,
         WorkItem,
         _record,
+        evaluate_tasks,
         family_round_robin,
         heros_available,
         parse_shard,
@@ -338,28 +337,16 @@ def run_model_list(
             run.failures += [{"variant": spec, "task": t, "error": f"{type(exc).__name__}: {exc}"} for t in todo]
             log(f"  failed to load: {exc}")
             continue
-        for task_name in todo:
-            t0 = time.perf_counter()
-            try:
-                result = mteb.evaluate(
-                    encoder,
-                    [task_objects[task_name]],
-                    cache=cache,
-                    overwrite_strategy="only-missing",
-                    encode_kwargs={"batch_size": batch_size, "show_progress_bar": progress},
-                    show_progress_bar=False,
-                )
-                errors = list(result.exceptions or [])
-            except Exception as exc:
-                errors = [exc]
-                traceback.print_exc()
-            if errors:
-                text = str(getattr(errors[0], "exception", errors[0]))
-                run.failures.append({"variant": spec, "task": task_name, "error": text[:500]})
-                log(f"  {task_name}: FAILED {text[:200]}")
-            else:
-                run.items_run += 1
-                log(f"  {task_name}: {time.perf_counter() - t0:.1f} s")
+        evaluate_tasks(
+            run,
+            spec,
+            encoder,
+            [task_objects[t] for t in todo],
+            cache,
+            batch_size=batch_size,
+            progress=progress,
+            log=log,
+        )
         run.seconds_by_variant[spec] = round(time.perf_counter() - model_start, 1)
         del encoder
         _record(out, run, start, before, finished=False)

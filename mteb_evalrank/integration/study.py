@@ -311,6 +311,47 @@ def _record(out: Path, run: StudyRun, start: float, before: dict[str, int], *, f
     tmp.replace(history)
 
 
+def evaluate_tasks(
+    run: Any,
+    label: str,
+    model: Any,
+    tasks: Sequence[Any],
+    cache: Any,
+    *,
+    batch_size: int,
+    progress: bool,
+    log: Callable[[str], None],
+) -> None:
+    """Evaluate ``model`` on each of ``tasks`` in turn with :func:`mteb.evaluate` into ``cache`` (finished subsets
+    kept): a task that fails is recorded in ``run.failures`` under ``label`` and logged, and the others go on;
+    each success counts in ``run.items_run``.  Shared by the zoo study and ``study --models``."""
+    import mteb
+
+    for task in tasks:
+        task_name = task.metadata.name
+        t0 = time.perf_counter()
+        try:
+            result = mteb.evaluate(
+                model,
+                [task],
+                cache=cache,
+                overwrite_strategy="only-missing",
+                encode_kwargs={"batch_size": batch_size, "show_progress_bar": progress},
+                show_progress_bar=False,
+            )
+            errors = list(result.exceptions or [])
+        except Exception as exc:
+            errors = [exc]
+            traceback.print_exc()
+        if errors:
+            text = str(getattr(errors[0], "exception", errors[0]))
+            run.failures.append({"variant": label, "task": task_name, "error": text[:500]})
+            log(f"  {task_name}: FAILED {text[:200]}")
+        else:
+            run.items_run += 1
+            log(f"  {task_name}: {time.perf_counter() - t0:.1f} s")
+
+
 def run_study(
     out: str | Path,
     *,
@@ -324,7 +365,6 @@ def run_study(
     """Evaluate every (variant, task) of this shard that has no result yet; never stops on one failure.
 
     ``tasks``: default :data:`STUDY_TASKS`."""
-    import mteb
 
     from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
@@ -372,29 +412,9 @@ def run_study(
             run.failures += [{"variant": name, "task": t, "error": f"{type(exc).__name__}: {exc}"} for t in todo]
             log(f"  failed to load: {exc}")
             continue
-        for task_name in todo:
-            t0 = time.perf_counter()
-            try:
-                result = mteb.evaluate(
-                    model,
-                    [task_objects[task_name]],
-                    cache=cache,
-                    overwrite_strategy="only-missing",
-                    encode_kwargs={"batch_size": batch_size, "show_progress_bar": progress},
-                    show_progress_bar=False,
-                )
-                errors = list(result.exceptions or [])
-            except Exception as exc:
-                errors = [exc]
-                traceback.print_exc()
-            if errors:
-                err = errors[0]
-                text = str(getattr(err, "exception", err))
-                run.failures.append({"variant": name, "task": task_name, "error": text[:500]})
-                log(f"  {task_name}: FAILED {text[:200]}")
-            else:
-                run.items_run += 1
-                log(f"  {task_name}: {time.perf_counter() - t0:.1f} s")
+        evaluate_tasks(
+            run, name, model, [task_objects[t] for t in todo], cache, batch_size=batch_size, progress=progress, log=log
+        )
         run.seconds_by_variant[name] = round(time.perf_counter() - variant_start, 1)
         _record(out, run, start, before, finished=False)  # an interrupted run keeps its entry
     _record(out, run, start, before, finished=True)
