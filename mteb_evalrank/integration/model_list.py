@@ -289,12 +289,11 @@ def run_model_list(
         _record,
         evaluate_tasks,
         family_round_robin,
-        heros_available,
         parse_shard,
         run_environment,
+        runnable_tasks,
         shard_items,
     )
-    from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
     from mteb_evalrank.models.zoo import FORWARD_COUNTER
 
     out = Path(out)
@@ -307,13 +306,7 @@ def run_model_list(
         run_id=f"{time.time():.6f}-{os.getpid()}",
     )
     tasks = list(dict.fromkeys(tasks))
-    if "HEROS" in tasks:
-        reason = heros_available()
-        if reason is not None:
-            tasks.remove("HEROS")
-            run.skipped_tasks["HEROS"] = f"data not available: {reason}"
-            log(f"HEROS skipped: data not available ({reason})")
-    task_objects = {t.metadata.name: t for t in get_tasks_or_explain(tasks)}
+    task_objects = runnable_tasks(run, tasks, log)
     by_spec = {m.row.model: m for m in models}
     items = shard_items([WorkItem(m.group, t, m.row.model) for m in models for t in tasks], index, count)
     run.items_planned, run.variants, run.tasks = len(items), [m.row.model for m in models], tasks

@@ -311,6 +311,21 @@ def _record(out: Path, run: StudyRun, start: float, before: dict[str, int], *, f
     tmp.replace(history)
 
 
+def runnable_tasks(run: Any, tasks: list[str], log: Callable[[str], None]) -> dict[str, Any]:
+    """The task objects of ``tasks`` (unknown names: :class:`InputError` with close matches), HEROS taken out of
+    ``tasks`` and recorded in ``run.skipped_tasks`` when its data cannot be loaded.  Shared by the zoo study and
+    ``study --models``."""
+    from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
+
+    if "HEROS" in tasks:
+        reason = heros_available()
+        if reason is not None:
+            tasks.remove("HEROS")
+            run.skipped_tasks["HEROS"] = f"data not available: {reason}"
+            log(f"HEROS skipped: data not available ({reason})")
+    return {t.metadata.name: t for t in get_tasks_or_explain(tasks)}
+
+
 def evaluate_tasks(
     run: Any,
     label: str,
@@ -367,7 +382,6 @@ def run_study(
     ``tasks``: default :data:`STUDY_TASKS`."""
 
     from mteb_evalrank.integration.result_cache import open_result_cache
-    from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
     from mteb_evalrank.integration.zoo import base_store_folder, cache_size_bytes, load_zoo_variant, variant_meta
     from mteb_evalrank.models.zoo import BASES, FORWARD_COUNTER, VARIANTS
 
@@ -381,13 +395,7 @@ def run_study(
         run_id=f"{time.time():.6f}-{os.getpid()}",
     )
     tasks = list(dict.fromkeys(tasks if tasks is not None else _task_list("STUDY_TASKS")))
-    if "HEROS" in tasks:
-        reason = heros_available()
-        if reason is not None:
-            tasks.remove("HEROS")
-            run.skipped_tasks["HEROS"] = f"data not available: {reason}"
-            log(f"HEROS skipped: data not available ({reason})")
-    task_objects = {t.metadata.name: t for t in get_tasks_or_explain(tasks)}
+    task_objects = runnable_tasks(run, tasks, log)
     items = shard_items(plan(variants, tasks), index, count)
     run.items_planned, run.variants, run.tasks = len(items), list(variants), tasks
     start = time.perf_counter()
