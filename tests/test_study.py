@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -143,6 +144,67 @@ def test_word_level_study_writes_table3_and_feeds_the_main_findings(glove_study,
     word_line = next(x for x in main.split("## Reproduce")[0].splitlines() if WORD_CLAIM in x)
     assert "2 word-level models in 1 lineages (1 random floors left out)" in word_line
     assert "Not decidable" in word_line and ": INCONCLUSIVE.**" in word_line
+
+
+def _report_files(folder):
+    """Every file of a study folder outside its results (the report's tables, figures and pages)."""
+    return {
+        p.relative_to(folder): p.read_bytes()
+        for p in folder.rglob("*")
+        if p.is_file() and "results" not in p.parts and p.name != "timing.json"
+    }
+
+
+def test_a_report_that_fails_midway_leaves_the_previous_report_whole(glove_study, tmp_path, monkeypatch):
+    """``study`` and ``study --models`` write their tables, figures and page together: a failure after the first
+    file (here the page renderer, or what follows the correlation) leaves every previous file as it was, with no
+    temporary file left behind."""
+    import mteb_evalrank.integration.study as study_module
+    import mteb_evalrank.reports.study as study_report
+    from mteb_evalrank.integration.model_list import read_model_list, resolve_rows
+    from mteb_evalrank.integration.study import run_study
+    from mteb_evalrank.reports.model_list_study import write_model_list_report
+
+    out = tmp_path / "study"
+    variants = ["glove-50d/mean", "glove-50d/abtt", "random-50d/mean"]
+    tasks = ["EvalRankWord", "SentEvalSTS12", "SentEvalSICKE"]
+    assert not run_study(out, variants=variants, tasks=tasks, progress=False, log=lambda s: None).failures
+    study_report.write_study_report(out, variants, tasks, n_resamples=200)
+    written = _report_files(out)
+    assert {"scores.csv", "comparisons.csv", "correlation.md", "correlation.png", "study.md"} <= {
+        str(p) for p in written
+    }
+    for name in written:  # mark each as "the previous report"
+        (out / name).write_bytes(b"previous " + str(name).encode())
+    before = _report_files(out)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the renderer failed")
+
+    monkeypatch.setattr(study_report, "render_study_page", broken)
+    with pytest.raises(RuntimeError, match="renderer failed"):
+        study_report.write_study_report(out, variants, tasks, n_resamples=200)
+    assert _report_files(out) == before  # scores.csv, comparisons.csv, figures: all still the previous ones
+
+    models_file = tmp_path / "models.csv"
+    models_file.write_text(
+        "model,lineage,lineage_reason,floor,family\n"
+        "zoo:glove-50d/mean,glove-6b,GloVe 6B,false,\n"
+        "zoo:glove-50d/abtt,glove-6b,GloVe 6B,false,\n"
+        "zoo:random-50d/mean,random-floor,random vectors,true,\n",
+        encoding="utf-8",
+    )
+    models = resolve_rows(read_model_list(models_file))
+    environment = study_module.run_environment
+    monkeypatch.setattr(study_module, "run_environment", broken)  # after the correlation tables and figures
+    with pytest.raises(RuntimeError, match="renderer failed"):
+        write_model_list_report(out, models, tasks, n_resamples=200)
+    assert _report_files(out) == before  # population.csv, scores.csv, correlation.csv/.png, the page
+    monkeypatch.setattr(study_module, "run_environment", environment)
+    write_model_list_report(out, models, tasks, n_resamples=200)  # and without the failure, all are replaced
+    after = _report_files(out)
+    assert after[Path("scores.csv")] != before[Path("scores.csv")]
+    assert after[Path("study.md")].startswith(b"# Study of a model list")
 
 
 def test_an_interrupted_study_keeps_its_timing_entry(glove_study, tmp_path):

@@ -132,6 +132,7 @@ def write_model_list_report(
     seed: int = 0,
 ) -> str:
     """Write the level's population, scores, correlation files and page into ``out``; return the page."""
+    from mteb_evalrank.data.files import all_or_nothing, atomic_target, atomic_write_text
     from mteb_evalrank.integration.study import run_environment
     from mteb_evalrank.reports.correlation_study import correlate_report, decide_claim
     from mteb_evalrank.reports.study_analysis import LEVELS
@@ -141,74 +142,81 @@ def write_model_list_report(
     pre = spec.prefix
     pop = model_list_population(models)
     scores, intrinsic, downstream = model_list_scores(out, models, tasks, spec)
-    pop.to_csv(out / f"{pre}population.csv")
-    scores.rename_axis("model").to_csv(out / f"{pre}scores.csv", float_format="%.6f")
-    report = correlate_report(
-        out / f"{pre}scores.csv",
-        intrinsic,
-        downstream,
-        families=out / f"{pre}population.csv",
-        csv=out / f"{pre}correlation.csv",
-        plot=out / f"{pre}correlation.png",
-        rank_plot=out / f"{pre}ranks.png",
-        compare_all=any(i.startswith("EvalRank") for i in intrinsic)
-        and any(not i.startswith("EvalRank") for i in intrinsic),
-        n_resamples=n_resamples,
-        seed=seed,
-    )
-    attrs = report.table.attrs
-    baselines = [b for b in spec.baselines if b in intrinsic]
-    if spec.claim_score in intrinsic and baselines:
-        finding = decide_claim(
-            attrs["scores"],
-            spec.claim_score,
-            baselines,
-            downstream[:-1] if len(downstream) > 2 else downstream[0],
-            lineages=attrs["lineages"],
-            floors=attrs["floors"],
-            seed=seed,
-            n_resamples=max(n_resamples, 2000),
-        ).line()
-    else:
-        finding = (
-            f"- Not tested: the claim needs {spec.claim_score} and at least one of {', '.join(spec.baselines)} "
-            "among the tasks run."
-        )
-    env = run_environment()
-    missing = [m.name for m in models if m.name not in scores.index]
-    parts = [
-        f"# Study of a model list ({spec.name} level): {len(scores)} models in "
-        f"{pop.loc[scores.index, 'lineage'].nunique()} lineages",
-        "",
-        "## Finding",
-        "",
-        "One claim, one test fixed in advance (docs/statistics.md): the claim score against every primary "
-        f"{spec.similarity_label} score run, on the downstream mean; lineages from the model list. Everything "
-        "below it is exploratory.",
-        "",
-        finding,
-        "",
-        "## Reproduce",
-        "",
-        f"`mteb-evalrank study --models {Path(source).name if source else 'FILE'} --level {spec.name} --out OUT"
-        + (f" --tasks {' '.join(tasks)}" if tasks else "")
-        + "` at commit "
-        f"`{env.get('commit', 'unknown')}` (mteb {env.get('mteb')}, torch {env.get('torch')}). "
-        f"The scores are in `{pre}scores.csv` and the lineages in `{pre}population.csv`: "
-        f"`mteb-evalrank correlate {pre}scores.csv --families {pre}population.csv --intrinsic … --downstream …` "
-        "redoes every table without encoding.",
-        "",
-        "## Population",
-        "",
-        _lineage_table(pop, list(scores.index)),
-        "",
-    ]
-    if missing:
-        parts += [f"Listed but without results here ({len(missing)}): " + ", ".join(missing), ""]
-    body = report.markdown.split("\n", 1)[1] if report.markdown.startswith("# ") else report.markdown
-    parts += ["## Correlations", "", body.strip(), ""]
-    page = "\n".join(parts)
-    (out / spec.page).write_text(page, encoding="utf-8")
+    # every file of this level is renamed into place together when all are written: a failure (or an
+    # interrupt) midway leaves the previous tables and page whole, never half old and half new
+    with all_or_nothing([("study report", out, "folder")]):
+        with (
+            atomic_target(out / f"{pre}population.csv") as pop_file,
+            atomic_target(out / f"{pre}scores.csv") as scores_file,
+        ):
+            pop.to_csv(pop_file)
+            scores.rename_axis("model").to_csv(scores_file, float_format="%.6f")
+            report = correlate_report(  # read back from the written files: the tables correlate reads
+                scores_file,
+                intrinsic,
+                downstream,
+                families=pop_file,
+                csv=out / f"{pre}correlation.csv",
+                plot=out / f"{pre}correlation.png",
+                rank_plot=out / f"{pre}ranks.png",
+                compare_all=any(i.startswith("EvalRank") for i in intrinsic)
+                and any(not i.startswith("EvalRank") for i in intrinsic),
+                n_resamples=n_resamples,
+                seed=seed,
+            )
+        attrs = report.table.attrs
+        baselines = [b for b in spec.baselines if b in intrinsic]
+        if spec.claim_score in intrinsic and baselines:
+            finding = decide_claim(
+                attrs["scores"],
+                spec.claim_score,
+                baselines,
+                downstream[:-1] if len(downstream) > 2 else downstream[0],
+                lineages=attrs["lineages"],
+                floors=attrs["floors"],
+                seed=seed,
+                n_resamples=max(n_resamples, 2000),
+            ).line()
+        else:
+            finding = (
+                f"- Not tested: the claim needs {spec.claim_score} and at least one of {', '.join(spec.baselines)} "
+                "among the tasks run."
+            )
+        env = run_environment()
+        missing = [m.name for m in models if m.name not in scores.index]
+        parts = [
+            f"# Study of a model list ({spec.name} level): {len(scores)} models in "
+            f"{pop.loc[scores.index, 'lineage'].nunique()} lineages",
+            "",
+            "## Finding",
+            "",
+            "One claim, one test fixed in advance (docs/statistics.md): the claim score against every primary "
+            f"{spec.similarity_label} score run, on the downstream mean; lineages from the model list. Everything "
+            "below it is exploratory.",
+            "",
+            finding,
+            "",
+            "## Reproduce",
+            "",
+            f"`mteb-evalrank study --models {Path(source).name if source else 'FILE'} --level {spec.name} --out OUT"
+            + (f" --tasks {' '.join(tasks)}" if tasks else "")
+            + "` at commit "
+            f"`{env.get('commit', 'unknown')}` (mteb {env.get('mteb')}, torch {env.get('torch')}). "
+            f"The scores are in `{pre}scores.csv` and the lineages in `{pre}population.csv`: "
+            f"`mteb-evalrank correlate {pre}scores.csv --families {pre}population.csv --intrinsic … --downstream …` "
+            "redoes every table without encoding.",
+            "",
+            "## Population",
+            "",
+            _lineage_table(pop, list(scores.index)),
+            "",
+        ]
+        if missing:
+            parts += [f"Listed but without results here ({len(missing)}): " + ", ".join(missing), ""]
+        body = report.markdown.split("\n", 1)[1] if report.markdown.startswith("# ") else report.markdown
+        parts += ["## Correlations", "", body.strip(), ""]
+        page = "\n".join(parts)
+        atomic_write_text(out / spec.page, page)
     return page
 
 

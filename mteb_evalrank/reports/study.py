@@ -87,6 +87,7 @@ def write_study_report(
     skipped or failed; then the population, the primary table with its exploratory block, the noise of each
     downstream column, the fair comparisons, the sensitivity tables, Table 10 and the scores.  The sentence
     page also carries the word-level Finding when word-level results exist in ``out``."""
+    from mteb_evalrank.data.files import all_or_nothing, atomic_write_text
     from mteb_evalrank.errors import InputError
     from mteb_evalrank.integration.study import run_environment
     from mteb_evalrank.models.zoo import BASES, VARIANTS
@@ -104,72 +105,89 @@ def write_study_report(
             f"{out / 'results'}: the correlation needs at least one (run the study with its downstream "
             "tasks, e.g. without --tasks); the intrinsic results are saved."
         )
-    scores, pop, table = a.scores, a.pop, a.table
-    families = pop["family"].to_dict()
-    pre = spec.prefix
-    scores.to_csv(out / f"{pre}scores.csv", float_format="%.6f")
-    pop.to_csv(out / f"{pre}population.csv")  # model, family, floor, ..., lineage: usable as correlate --families
-    a.errors.to_csv(out / f"{pre}standard_errors.csv", float_format="%.6f")  # sampling standard error of every score
-    write_csv(table, out / f"{pre}correlation.csv")
-    a.comp.to_csv(out / f"{pre}comparisons.csv", index=False, float_format="%.4f")
-    rank_cols = [c for c in spec.rank_cols if c in scores.columns]
-    plots = write_study_figures(out, pre, scores, table, families, rank_cols)
-    ratios = dict(zip(a.noise["score"], a.noise["ratio"]))
-    main_md = format_markdown(table, noise=ratios)
-    (out / f"{pre}correlation.md").write_text(main_md + "\n", encoding="utf-8")
+    # every table, figure and page of this level is renamed into place together when all are written: a
+    # failure (or an interrupt) midway leaves the previous report whole, never half old and half new
+    with all_or_nothing([("study report", out, "folder")]):
+        scores, pop, table = a.scores, a.pop, a.table
+        families = pop["family"].to_dict()
+        pre = spec.prefix
+        _write_csv_file(out / f"{pre}scores.csv", scores, float_format="%.6f")
+        # model, family, floor, ..., lineage: usable as correlate --families
+        _write_csv_file(out / f"{pre}population.csv", pop)
+        # the sampling standard error of every score
+        _write_csv_file(out / f"{pre}standard_errors.csv", a.errors, float_format="%.6f")
+        write_csv(table, out / f"{pre}correlation.csv")
+        _write_csv_file(out / f"{pre}comparisons.csv", a.comp, index=False, float_format="%.4f")
+        rank_cols = [c for c in spec.rank_cols if c in scores.columns]
+        plots = write_study_figures(out, pre, scores, table, families, rank_cols)
+        ratios = dict(zip(a.noise["score"], a.noise["ratio"]))
+        main_md = format_markdown(table, noise=ratios)
+        atomic_write_text(out / f"{pre}correlation.md", main_md + "\n")
 
-    if spec is SENTENCE:
-        sent = a
-        words = word_level_variants(out, folder=folder)
-        word = (
-            analyse(out, words, WORD_STUDY_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder)
-            if words
+        if spec is SENTENCE:
+            sent = a
+            words = word_level_variants(out, folder=folder)
+            word = (
+                analyse(out, words, WORD_STUDY_TASKS, WORD, n_resamples=n_resamples, seed=seed, folder=folder)
+                if words
+                else None
+            )
+        else:
+            word = a
+            sent = analyse(
+                out, _sentence_variants(out), STUDY_TASKS, SENTENCE, n_resamples=n_resamples, seed=seed, folder=folder
+            )
+        sensitivity = sensitivity_tables(scores, pop, a.primary, a.downstream, families, n_resamples, seed)
+        bow = bag_of_words_table(a, n_resamples=n_resamples, seed=seed)
+        if bow is not None:
+            bow_md = format_markdown(bow[1], noise=ratios)
+            atomic_write_text(out / "correlation_bow.md", bow_md + "\n")
+            bow = (bow[0], bow_md)
+        timing = json.loads((out / "timing.json").read_text(encoding="utf-8")) if (out / "timing.json").exists() else []
+        timed = [v for v in variants if v in VARIANTS]
+        family_rows = (
+            family_times(
+                timing,
+                timed,
+                {v: BASES[VARIANTS[v].base].family_name for v in timed},
+                {v: VARIANTS[v].base for v in timed},
+            )
+            if timing
             else None
         )
-    else:
-        word = a
-        sent = analyse(
-            out, _sentence_variants(out), STUDY_TASKS, SENTENCE, n_resamples=n_resamples, seed=seed, folder=folder
+        page = render_study_page(
+            a,
+            out=out,
+            variants=variants,
+            tasks=tasks,
+            study_tasks=[t for t in tasks if t in STUDY_TASKS or t in WORD_STUDY_TASKS],
+            absent=[v for v in variants if v in VARIANTS and VARIANTS[v].mteb_name not in scores.index],
+            timing=timing,
+            environment=run_environment(),
+            findings=confirmatory_findings(sent, word),
+            second=[f for x in (sent, word) if x is not None for f in x.within_findings()],
+            claim_analyses=[sent, word],
+            main_md=main_md,
+            ratios=ratios,
+            sensitivity=sensitivity,
+            bow=bow,
+            plots=plots,
+            rank_cols=rank_cols,
+            family_rows=family_rows,
+            n_resamples=n_resamples,
+            seed=seed,
         )
-    sensitivity = sensitivity_tables(scores, pop, a.primary, a.downstream, families, n_resamples, seed)
-    bow = bag_of_words_table(a, n_resamples=n_resamples, seed=seed)
-    if bow is not None:
-        bow_md = format_markdown(bow[1], noise=ratios)
-        (out / "correlation_bow.md").write_text(bow_md + "\n", encoding="utf-8")
-        bow = (bow[0], bow_md)
-    timing = json.loads((out / "timing.json").read_text(encoding="utf-8")) if (out / "timing.json").exists() else []
-    timed = [v for v in variants if v in VARIANTS]
-    family_rows = (
-        family_times(
-            timing, timed, {v: BASES[VARIANTS[v].base].family_name for v in timed}, {v: VARIANTS[v].base for v in timed}
-        )
-        if timing
-        else None
-    )
-    page = render_study_page(
-        a,
-        out=out,
-        variants=variants,
-        tasks=tasks,
-        study_tasks=[t for t in tasks if t in STUDY_TASKS or t in WORD_STUDY_TASKS],
-        absent=[v for v in variants if v in VARIANTS and VARIANTS[v].mteb_name not in scores.index],
-        timing=timing,
-        environment=run_environment(),
-        findings=confirmatory_findings(sent, word),
-        second=[f for x in (sent, word) if x is not None for f in x.within_findings()],
-        claim_analyses=[sent, word],
-        main_md=main_md,
-        ratios=ratios,
-        sensitivity=sensitivity,
-        bow=bow,
-        plots=plots,
-        rank_cols=rank_cols,
-        family_rows=family_rows,
-        n_resamples=n_resamples,
-        seed=seed,
-    )
-    (out / spec.page).write_text(page, encoding="utf-8")
+        atomic_write_text(out / spec.page, page)
     return page
+
+
+def _write_csv_file(path: Path, frame: Any, **to_csv: Any) -> Path:
+    """``frame.to_csv(path, **to_csv)`` through a temporary file renamed over ``path`` (``atomic_target``)."""
+    from mteb_evalrank.data.files import atomic_target
+
+    with atomic_target(path) as tmp:
+        frame.to_csv(tmp, **to_csv)
+    return path
 
 
 def _has_result(out: Path, variant: str, task: str) -> bool:
