@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.data import doc_corpora
+from mteb_evalrank.data.files import atomic_write_text
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models import word_zoo
 
@@ -84,7 +85,7 @@ def corpus_file(name: str) -> tuple[Path, dict[str, Any]]:
             counts[part["name"]] = {"lines": n_lines, "tokens": n_tokens}
     tmp.replace(path)
     info = {"name": name, "debian_versions": versions, "parts": counts, "sha256": digest_all.hexdigest()}
-    info_path.write_text(json.dumps(info, indent=1), encoding="utf-8")
+    atomic_write_text(info_path, json.dumps(info, indent=1))  # corpus.txt and corpus.json: never half a file
     return path, info
 
 

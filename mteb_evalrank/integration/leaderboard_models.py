@@ -196,12 +196,14 @@ def register_metas(fields_list: Iterable[dict[str, Any]]) -> list[str]:
 def write_models_file(path: Path, fields_list: list[dict[str, Any]]) -> None:
     import importlib.metadata
 
+    from mteb_evalrank.data.files import atomic_write_text
+
     try:
         version = importlib.metadata.version("mteb-evalrank")
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
         version = "unknown"
     payload = {"kind": MODELS_FILE_KIND, "written_by": f"mteb-evalrank {version}", "models": fields_list}
-    path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    atomic_write_text(Path(path), json.dumps(payload, indent=2) + "\n")  # never half a file
 
 
 def read_models_file(path: Path) -> list[dict[str, Any]]:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank.data.files import atomic_write_text
 from mteb_evalrank.errors import InputError
 
 REQUIRED_COLUMNS = ("model", "lineage", "lineage_reason")
@@ -397,8 +398,7 @@ def write_population_csv(rows: Sequence[Mapping[str, str]], path: str | os.PathL
     for r in rows:
         writer.writerow({c: r.get(c, "") for c in cols})
     path = Path(path)
-    path.write_text(buf.getvalue(), encoding="utf-8")
-    return path
+    return atomic_write_text(path, buf.getvalue())  # a temporary file renamed over PATH: never half a file
 
 
 def read_rows(path: str | os.PathLike) -> list[dict[str, str]]:

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.atomic_files import replace_file
 from mteb_evalrank.errors import InputError
 
 COSINE_TOLERANCE = 1e-5
@@ -106,7 +107,7 @@ def export_hidden_states(folder: str | os.PathLike, out: str | os.PathLike) -> P
         dynamic_axes={k: {0: "batch", 1: "seq"} for k in names + outputs},
     )
     model.eval()
-    out.with_suffix(".json").write_text(json.dumps(spec), encoding="utf-8")
+    replace_file(out.with_suffix(".json"), json.dumps(spec))
     tmp.replace(out)
     return out
 

@@ -467,6 +467,7 @@ def _replace_folder(tmp: Path, folder: Path) -> None:
 def speeds_update(measured: dict[str, dict[str, float]], *, how: str) -> None:
     """Store measured speeds per base in ``speeds.json`` (``benchmarks/zoo_base_speed.py --write``):
     ``texts_per_s`` (wall), ``texts_per_cpu_s`` (per CPU-second of the process) and the load average."""
+    from mteb_evalrank.atomic_files import replace_file
     from mteb_evalrank.models.catalogue import SPEEDS_FILE, clear_cache
 
     data = json.loads(SPEEDS_FILE.read_text(encoding="utf-8"))
@@ -477,5 +478,5 @@ def speeds_update(measured: dict[str, dict[str, float]], *, how: str) -> None:
             "date": date,
             "how": how,
         }
-    SPEEDS_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    replace_file(SPEEDS_FILE, json.dumps(data, indent=1, ensure_ascii=False) + "\n")  # never half a file
     clear_cache()

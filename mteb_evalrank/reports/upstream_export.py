@@ -39,6 +39,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank.data.files import atomic_write_text
 from mteb_evalrank.errors import InputError
 
 #: the tasks the patch adds to MTEB
@@ -540,6 +541,6 @@ def export_upstream(mteb_source: str | Path, out: str | Path) -> tuple[Path, Pat
         raise InputError(f"--out {out} is an existing file, not a folder")
     out.mkdir(parents=True, exist_ok=True)
     patch_path, pr_path = out / PATCH_NAME, out / PR_NAME
-    patch_path.write_text(patch, encoding="utf-8")
-    pr_path.write_text(pr_description(), encoding="utf-8")
+    atomic_write_text(patch_path, patch)  # temporary files renamed over the targets (all or nothing under the CLI)
+    atomic_write_text(pr_path, pr_description())
     return patch_path, pr_path
