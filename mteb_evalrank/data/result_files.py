@@ -67,14 +67,90 @@ def result_identity(path: str | Path) -> ResultIdentity:
     return ResultIdentity(name, revision, experiment)
 
 
+#: ``model_meta.json`` keys whose value is a positive whole number or null
+POSITIVE_INT_KEYS = ("embed_dim", "n_parameters")
+#: ``model_meta.json`` keys whose value is a JSON object or null
+OBJECT_KEYS = ("loader_kwargs",)
+
+
+def _folder_name_problem(value: str, *, slashes: bool) -> str | None:
+    """Why ``value`` (a model name, ``slashes`` allowed, or a revision) cannot name the results folders it
+    is filed under, or ``None``: empty, whitespace or a control character, a path character, an empty, ``.`` or
+    ``..`` part."""
+    if not value:
+        return "is empty"
+    bad = next((c for c in value if c.isspace() or not c.isprintable()), None)
+    if bad is not None:
+        return f"holds {bad!r} (whitespace or a control character)"
+    if "\\" in value or (not slashes and "/" in value):
+        return f"holds {'/' if '/' in value and not slashes else chr(92)!r} (a path character)"
+    if any(part in ("", ".", "..") for part in value.split("/")):
+        return "has an empty, '.' or '..' part (a path, not a name)"
+    return None
+
+
+def model_meta_problem(meta: object, *, mteb_shape: bool = True) -> str | None:
+    """What is wrong with the parsed ``model_meta.json`` ``meta`` (naming the key), or ``None``.
+
+    A JSON object; ``name`` a string that can name a folder (``org/name`` when ``mteb_shape``: what MTEB's
+    ``ResultCache`` reads), ``revision`` a string without ``/`` or null (present when ``mteb_shape``);
+    ``embed_dim`` and ``n_parameters`` positive whole numbers or null; ``loader_kwargs`` an object or null."""
+    if not isinstance(meta, dict):
+        return f"a JSON {_json_kind(meta)}, not an object"
+    name = meta.get("name")
+    if mteb_shape and (not isinstance(name, str) or "/" not in name):
+        return f"'name' must be an 'org/name' string, not {_shown(name)}"
+    if name is not None:
+        if not isinstance(name, str):
+            return f"'name' must be a string, not {_shown(name)}"
+        problem = _folder_name_problem(name, slashes=True)
+        if problem:
+            return f"'name' {name!r} {problem}"
+    if mteb_shape and "revision" not in meta:
+        return "no 'revision'"
+    revision = meta.get("revision")
+    if revision is not None:
+        if not isinstance(revision, str):
+            return f"'revision' must be a string, not {_shown(revision)}"
+        problem = _folder_name_problem(revision, slashes=False)
+        if problem:
+            return f"'revision' {revision!r} {problem}"
+    for key in POSITIVE_INT_KEYS:
+        value = meta.get(key)
+        whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+        if value is not None and (isinstance(value, bool) or not whole or value <= 0):
+            return f"{key!r} must be a positive whole number or null, not {_shown(value)}"
+    for key in OBJECT_KEYS:
+        if meta.get(key) is not None and not isinstance(meta[key], dict):
+            return f"{key!r} must be an object or null, not {_shown(meta[key])}"
+    return None
+
+
+def _json_kind(value: object) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
+
+
+def _shown(value: object) -> str:
+    """A JSON value as it appears in the file, cut to 40 characters, with its kind."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return f"{_json_kind(value)} {text[:40] + ('…' if len(text) > 40 else '')}"
+
+
 def read_model_meta(revision_folder: str | Path, *, strict: bool = False, mteb_shape: bool = True) -> dict | None:
     """The JSON object of ``revision_folder/model_meta.json`` (``None`` when there is none).
 
-    ``strict``: checked as MTEB reads it (``ResultCache._get_model_name_and_revision_from_path``): a JSON object
-    with a ``name`` (``org/name``) and a ``revision`` (string or null); anything else is a one-line
-    :class:`InputError` naming the file and the problem (MTEB's own loader stops with a traceback on such a
-    file); ``mteb_shape=False`` only asks for a readable JSON object (the writer merging into the file).
-    Lenient: ``None`` when it cannot be read or is not a JSON object."""
+    Its shape is checked (:func:`model_meta_problem`: ``name`` and ``revision`` strings that can name folders,
+    ``embed_dim``/``n_parameters`` positive whole numbers or null, ``loader_kwargs`` an object or null).
+    ``strict``: checked as MTEB reads it (``ResultCache._get_model_name_and_revision_from_path``): also a
+    ``name`` of the form ``org/name`` and a ``revision`` key; anything wrong is a one-line :class:`InputError`
+    naming the file and the key (MTEB's own loader stops with a traceback on such a file); ``mteb_shape=False``
+    drops the two MTEB-only requirements (the writer merging into the file).  Lenient: ``None`` when it cannot
+    be read or is not JSON; a JSON file of the wrong shape is not used either, with one warning naming the file
+    and the key (the folder names stand for the model and revision)."""
     path = Path(revision_folder) / MODEL_META
     if not path.exists():
         return None
@@ -99,22 +175,101 @@ def read_model_meta(revision_folder: str | Path, *, strict: bool = False, mteb_s
         if isinstance(exc, InputError):
             raise
         raise InputError(f"{path}: cannot read {MODEL_META} ({exc.strerror or exc})") from None
-    if not strict:
-        return meta if isinstance(meta, dict) else None
-    problem = None
-    if not isinstance(meta, dict):
-        problem = f"a JSON {type(meta).__name__}, not an object"
-    elif not mteb_shape:
-        pass
-    elif not isinstance(meta.get("name"), str) or "/" not in meta["name"]:
-        problem = f"'name' must be an 'org/name' string, not {meta.get('name')!r}"
-    elif "revision" not in meta or not (meta["revision"] is None or isinstance(meta["revision"], str)):
-        problem = (
-            "no 'revision'" if "revision" not in meta else f"'revision' must be a string, not {meta['revision']!r}"
+    except RecursionError:
+        if not strict:
+            return None
+        raise InputError(f"{path}: malformed {MODEL_META} (JSON nested too deeply); {fix}") from None
+    problem = model_meta_problem(meta, mteb_shape=mteb_shape and strict)
+    if problem and not strict:
+        import warnings
+
+        from mteb_evalrank.errors import EvalRankWarning
+
+        warnings.warn(
+            f"{path}: {MODEL_META} not used ({problem}); the folder names stand for the model and revision.",
+            EvalRankWarning,
+            stacklevel=2,
         )
+        return None
     if problem:
         raise InputError(f"{path}: malformed {MODEL_META} ({problem}); {fix}")
-    return meta
+    return meta if isinstance(meta, dict) else None
+
+
+#: Largest predictions file read (per-pair ids, gold scores and cosines of one task): 512 MiB.
+MAX_PREDICTIONS_BYTES = 512 * 2**20
+
+
+def read_predictions(path: str | Path) -> tuple[str, dict]:
+    """``(model name, data)`` of an MTEB ``<Task>_predictions.json`` (``--prediction-folder``), checked: a JSON
+    object whose ``mteb_model_meta`` (if any) is an object with a ``model_name`` string (default: the folder's
+    name), and whose every other key (a subset) is an object of splits.  Anything else is one
+    :class:`InputError` line naming the file and the key.  The pairs of one subset: :func:`prediction_pairs`."""
+    from mteb_evalrank.data.files import read_text
+
+    path = Path(path)
+    text = read_text(path, what="predictions file", limit=MAX_PREDICTIONS_BYTES)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not a predictions file (not JSON: {exc.msg}, line {exc.lineno}).") from None
+    except RecursionError:
+        raise InputError(f"{path}: not a predictions file (JSON nested too deeply).") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: not a predictions file (a JSON {_json_kind(data)}, expected an object of subsets).")
+    meta = data.get("mteb_model_meta")
+    if meta is not None and not isinstance(meta, dict):
+        raise InputError(f"{path}: key 'mteb_model_meta' must be an object, not {_shown(meta)}.")
+    name = (meta or {}).get("model_name")
+    if name is None:
+        name = path.parent.name
+    elif not isinstance(name, str) or not name or any(not c.isprintable() for c in name):
+        raise InputError(f"{path}: key 'mteb_model_meta.model_name' must be a printable name, not {_shown(name)}.")
+    for subset, splits in data.items():
+        if subset == "mteb_model_meta":
+            continue
+        if not isinstance(splits, dict):
+            raise InputError(f"{path}: key {subset!r} must be an object of splits, not {_shown(splits)}.")
+    return name, data
+
+
+def prediction_pairs(data: dict, subset: str, split: str, path: str | Path) -> tuple[list[float], list[float]]:
+    """The ``cosine`` and ``gold`` lists of ``subset``/``split`` of predictions read by :func:`read_predictions`:
+    two non-empty lists of finite numbers of one length, else one :class:`InputError` line naming the file and
+    the key."""
+    import math
+
+    entry = (data.get(subset) or {}).get(split) if subset != "mteb_model_meta" else None
+    if entry is not None and not isinstance(entry, dict):
+        raise InputError(
+            f"{path}: key '{subset}.{split}' must be an object with 'cosine' and 'gold', not {_shown(entry)}."
+        )
+    if not entry or "gold" not in entry or "cosine" not in entry:
+        subsets = [k for k in data if k != "mteb_model_meta"]
+        raise InputError(
+            f"{path}: no {subset}/{split} predictions with gold and cosine (subsets: {', '.join(subsets) or 'none'})."
+        )
+    cosine, gold = entry["cosine"], entry["gold"]
+    ok = all(
+        isinstance(v, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
+        for v in (cosine, gold)
+    )
+    if not ok or len(cosine) != len(gold) or not cosine:
+        raise InputError(
+            f"{path}: {subset}/{split}: 'cosine' and 'gold' must be two lists of numbers of one length, "
+            f"got {_json_kind(cosine)} and {_json_kind(gold)}"
+            + (
+                f" of lengths {len(cosine)} and {len(gold)}"
+                if isinstance(cosine, list) and isinstance(gold, list)
+                else ""
+            )
+            + "."
+        )
+    for key, values in (("cosine", cosine), ("gold", gold)):
+        bad = next((i for i, x in enumerate(values) if not math.isfinite(x)), None)
+        if bad is not None:
+            raise InputError(f"{path}: key '{subset}.{split}.{key}[{bad}]' is {values[bad]}, not a finite number.")
+    return [float(x) for x in cosine], [float(x) for x in gold]
 
 
 def results_root(folder: str | Path) -> Path:
@@ -187,8 +342,11 @@ __all__ = [
     "RUN_SETTINGS",
     "ResultIdentity",
     "has_result",
+    "model_meta_problem",
     "model_name_from_folder",
+    "prediction_pairs",
     "read_model_meta",
+    "read_predictions",
     "result_identity",
     "results_root",
     "revision_folders",

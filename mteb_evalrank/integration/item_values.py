@@ -136,10 +136,25 @@ def read_items(path: Path | str) -> dict[tuple[str, str], SubsetItems]:
             arrays = {k: data[k] for k in data.files if k != _META}
     except (OSError, ValueError, KeyError) as exc:
         raise InputError(f"{path}: not a readable items file ({type(exc).__name__}); re-run the task.") from None
+    if not isinstance(meta, dict):
+        raise InputError(f"{path}: not a readable items file (its metadata is not a JSON object); re-run the task.")
     if meta.get("format") != FORMAT:
         raise InputError(f"{path}: items file format {meta.get('format')!r}, expected {FORMAT}; re-run the task.")
+    entries = meta.get("entries", {})
+    if not isinstance(entries, dict):
+        raise InputError(f"{path}: items file key 'entries' is not an object; re-run the task.")
     out: dict[tuple[str, str], SubsetItems] = {}
-    for key, entry in meta.get("entries", {}).items():
+    for key, entry in entries.items():
+        if (
+            "/" not in key
+            or not isinstance(entry, dict)
+            or not isinstance(entry.get("digest"), str)
+            or not isinstance(entry.get("scores", {}), dict)
+        ):
+            raise InputError(
+                f"{path}: items file key 'entries.{key}' is malformed (expected 'split/subset' with a digest "
+                "string and scores); re-run the task."
+            )
         split, subset = key.split("/", 1)
         prefix = f"{key}/"
         values = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix) and k[len(prefix) :] != GROUPS}

@@ -238,7 +238,9 @@ def collect(results_dir: Path | str) -> ReportData:
 def _read_model_files(run: ModelRun, skipped: list[Skipped]) -> None:
     meta = read_model_meta(run.folder, strict=False)
     if meta is None and (run.folder / MODEL_META).exists():
-        skipped.append(Skipped(run.folder / MODEL_META, "model meta not used: not a readable JSON object"))
+        skipped.append(
+            Skipped(run.folder / MODEL_META, "model meta not used: not a readable JSON object of the expected shape")
+        )
     if meta is not None:
         run.meta = meta
         run.name = str(meta.get("name") or run.name)

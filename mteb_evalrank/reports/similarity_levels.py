@@ -9,7 +9,6 @@ model), and prints and plots ρ per bin with n and bootstrap intervals
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,54 +26,21 @@ def find_predictions(folders: Sequence[str | Path], task: str) -> list[tuple[str
         if not folder.exists():
             raise InputError(f"prediction folder {folder} does not exist.")
         from mteb_evalrank.data.files import check_regular_file, regular_files
+        from mteb_evalrank.data.result_files import read_predictions
 
         if folder.is_dir():
             paths = regular_files(sorted(folder.rglob(f"{task}_predictions.json")), what="predictions file")
         else:
             paths = [check_regular_file(folder, what="predictions file")]
         for path in paths:
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise InputError(f"{path}: not a readable predictions file ({exc}).") from None
-            if not isinstance(data, dict) or not isinstance(data.get("mteb_model_meta", {}), dict):
-                raise InputError(
-                    f"{path}: not a predictions file (expected a JSON object with subsets and mteb_model_meta)."
-                )
-            name = data.get("mteb_model_meta", {}).get("model_name", path.parent.name)
-            found.append((str(name), data, path))
+            name, data = read_predictions(path)  # checked: one line naming the file and the key
+            found.append((name, data, path))
     if not found:
         raise InputError(
             f"no {task}_predictions.json under {', '.join(map(str, folders))}; run the task with "
             "--prediction-folder (mteb run … --prediction-folder DIR) first."
         )
     return found
-
-
-def _subset_predictions(data: dict[str, Any], subset: str, split: str, path: Path) -> tuple[list[float], list[float]]:
-    entry = data.get(subset, {}).get(split) if isinstance(data.get(subset, {}), dict) else None
-    if not entry or "gold" not in entry or "cosine" not in entry:
-        subsets = [k for k in data if k != "mteb_model_meta"]
-        raise InputError(
-            f"{path}: no {subset}/{split} predictions with gold and cosine (subsets: {', '.join(subsets)})."
-        )
-    cosine, gold = entry["cosine"], entry["gold"]
-    ok = all(
-        isinstance(v, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
-        for v in (cosine, gold)
-    )
-    if not ok or len(cosine) != len(gold) or not cosine:
-        raise InputError(
-            f"{path}: {subset}/{split}: 'cosine' and 'gold' must be two lists of numbers of one length, "
-            f"got {type(cosine).__name__} and {type(gold).__name__}"
-            + (
-                f" of lengths {len(cosine)} and {len(gold)}"
-                if isinstance(cosine, list) and isinstance(gold, list)
-                else ""
-            )
-            + "."
-        )
-    return cosine, gold
 
 
 def levels_table(
@@ -88,10 +54,12 @@ def levels_table(
     seed: int = 0,
 ) -> dict[str, list[BinScore]]:
     """Model name → per-bin scores."""
+    from mteb_evalrank.data.result_files import prediction_pairs
+
     edges = parse_bins(bins)
     out: dict[str, list[BinScore]] = {}
     for name, data, path in find_predictions(folders, task):
-        pred, gold = _subset_predictions(data, subset, split, path)
+        pred, gold = prediction_pairs(data, subset, split, path)
         key = name if name not in out else f"{name} ({path.parent})"
         out[key] = spearman_by_bin(pred, gold, edges, n_resamples=n_resamples, seed=seed)
     return out
