@@ -258,3 +258,73 @@ def test_a_malformed_result_file_never_gives_a_traceback_or_changes_a_file(seede
         if task == "HEROS":
             code, err = _run(["heros-report", str(root)])
             _check(code, err, must_fail=False)
+
+
+META_KEYS = ["name", "revision", "embed_dim", "n_parameters", "loader_kwargs"]
+META_VALUES = st.one_of(
+    VALUES,
+    st.sampled_from(["../x", "..", "", " ", "a/b", "a\nb", "/abs", "o/../m", "o\\m", "x\x00y", "o/m", "r1"]),
+    st.integers(-3, 3),
+    st.floats(-2.0, 2.0),
+)
+
+
+@st.composite
+def broken_model_meta(draw) -> tuple[str, object]:
+    """``(kind, value)``: a valid ``model_meta.json`` with one key set to ``value``, a key removed, or its root
+    replaced by ``value``."""
+    kind = draw(st.sampled_from([*META_KEYS, "drop", "root"]))
+    return kind, draw(META_VALUES) if kind != "drop" else draw(st.sampled_from(META_KEYS))
+
+
+@given(broken_model_meta())
+@SETTINGS
+def test_a_malformed_model_meta_is_one_line_or_a_warning_and_changes_nothing(seeded, case):
+    """A generated ``model_meta.json``: a report reading the folder (``correlate``) gives exit 0 with one warning
+    naming the file when the metadata is malformed (the folder names stand in); a command that writes into the
+    folder (``import-senteval``) gives exit 0 or one error line naming the file, and exit 2 changes nothing."""
+    from mteb_evalrank.data.result_files import model_meta_problem
+
+    kind, value = case
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "r"
+        shutil.copytree(seeded, root)
+        folder = model_folder(root, *MODELS[0])
+        meta = json.loads((folder / "model_meta.json").read_text())
+        if kind == "root":
+            meta = value
+        elif kind == "drop":
+            meta.pop(value, None)
+        else:
+            meta[kind] = value
+        (folder / "model_meta.json").write_text(json.dumps(meta))
+        senteval = Path(tmp) / "se.json"
+        senteval.write_text(json.dumps({"CR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 10}}))
+        before = _tree(Path(tmp))
+        problem = model_meta_problem(meta, mteb_shape=False)
+        code, err = _run(
+            [
+                "correlate",
+                str(root),
+                "--intrinsic",
+                "EvalRankWord",
+                "--downstream",
+                "SentEvalMR",
+                "--n-resamples",
+                "100",
+                "--no-progress",
+            ]
+        )
+        _check(code, err, must_fail=False)
+        if problem is not None:
+            warned = [line for line in err.splitlines() if "model_meta.json not used" in line]
+            assert warned and str(folder) in warned[0] and "\n" not in warned[0], err[-1500:]
+        assert _tree(Path(tmp)) == before
+        revision = MODELS[0][1]
+        code, err = _run(
+            ["import-senteval", str(senteval), "--model", MODELS[0][0], "--revision", revision, "-o", str(root)]
+        )
+        _check(code, err, must_fail=problem is not None)
+        if code == 2:
+            assert "model_meta.json" in err.strip().splitlines()[-1], err[-1500:]
+            assert _tree(Path(tmp)) == before

@@ -185,6 +185,32 @@ def _round_two_files(tmp_path: Path, seeded: Path) -> None:
     shutil.copytree(
         model_folder(tmp_path / "two_claims", *GLOVE).parent, tmp_path / "two_claims" / "results" / "copy__glove"
     )
+    # results folders whose GloVe model_meta.json has one key of the wrong shape
+    for name, change in {
+        "meta_rev": {"revision": "../x"},
+        "meta_name": {"name": "local/../etc"},
+        "meta_dim": {"embed_dim": -1},
+        "meta_params": {"n_parameters": "20M"},
+        "meta_loader": {"loader_kwargs": "x"},
+    }.items():
+        folder = model_folder(tmp_path / name, *GLOVE)
+        shutil.copytree(model_folder(seeded, *GLOVE), folder)
+        meta = json.loads((folder / "model_meta.json").read_text())
+        (folder / "model_meta.json").write_text(json.dumps({**meta, **change}))
+    preds = tmp_path / "bad_preds"
+    for name, data in {
+        "meta_list": {"mteb_model_meta": [], "default": {"test": {"cosine": [0.1, 0.2], "gold": [1.0, 2.0]}}},
+        "name_list": {"mteb_model_meta": {"model_name": ["m"]}, "default": {"test": {}}},
+        "split_list": {"mteb_model_meta": {"model_name": "m"}, "default": {"test": ["cosine", "gold"]}},
+        "subset_str": {"mteb_model_meta": {"model_name": "m"}, "default": "x"},
+        "nan_cosine": {
+            "mteb_model_meta": {"model_name": "m"},
+            "default": {"test": {"cosine": [0.1, float("nan")], "gold": [1.0, 2.0]}},
+        },
+        "root_list": [1, 2],
+    }.items():
+        (preds / name).mkdir(parents=True)
+        (preds / name / "SentEvalSTSB_predictions.json").write_text(json.dumps(data))
 
 
 def _cuda_available() -> bool:
@@ -573,6 +599,26 @@ ROWS = [
         "--spacy-wheel-dir cache/word_models/spacy is inside the word-model cache",
     ),
     (["build-word-models", "--spacy-wheel-dir", "cache/word_models"], "is inside the word-model cache"),
+    # model_meta.json of the wrong shape: one line naming the file and the key (commands that file results
+    # under it, or serve it)
+    (
+        ["import-senteval", "senteval_cr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", "meta_rev"],
+        "malformed model_meta.json ('revision' '../x' holds '/' (a path character))",
+    ),
+    (["leaderboard", "meta_name", "--prepare-only"], "'name' 'local/../etc' has an empty, '.' or '..' part"),
+    (
+        ["import-senteval", "senteval_cr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", "meta_dim"],
+        "'embed_dim' must be a positive whole number or null, not number -1",
+    ),
+    (["leaderboard", "meta_params", "--prepare-only"], "'n_parameters' must be a positive whole number or null"),
+    (["leaderboard", "meta_loader", "--prepare-only"], "'loader_kwargs' must be an object or null, not string"),
+    # predictions of the wrong shape: one line naming the file and the key
+    (["sts-by-level", "bad_preds/meta_list"], "key 'mteb_model_meta' must be an object, not array"),
+    (["sts-by-level", "bad_preds/name_list"], "key 'mteb_model_meta.model_name' must be a printable name"),
+    (["sts-by-level", "bad_preds/split_list"], "key 'default.test' must be an object with 'cosine' and 'gold'"),
+    (["sts-by-level", "bad_preds/subset_str"], "key 'default' must be an object of splits, not string"),
+    (["sts-by-level", "bad_preds/nan_cosine"], "key 'default.test.cosine[1]' is nan, not a finite number"),
+    (["sts-by-level", "bad_preds/root_list"], "not a predictions file (a JSON array, expected an object of subsets)"),
 ]
 
 
