@@ -123,6 +123,13 @@ def _check_meta(folder: Path, findings: list[Finding]) -> Any | None:
     if not meta_path.is_file():
         findings.append(Finding(folder, f"no {MODEL_META}: the results repository needs the model meta", REJECTED))
         return None
+    from mteb_evalrank.data.result_files import read_model_meta
+
+    try:  # the plugin's shape checks first (name/revision that can name folders, positive dimensions, ...)
+        read_model_meta(folder, strict=True)
+    except InputError as exc:
+        findings.append(Finding(meta_path, f"model meta rejected: {str(exc).split(': ', 1)[-1]}", REJECTED))
+        return None
     try:
         meta = ModelMeta.model_validate_json_resolved(meta_path.read_text(encoding="utf-8"))
     except Exception as exc:
