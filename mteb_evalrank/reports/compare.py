@@ -93,8 +93,10 @@ def _entries(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def _items(path: Path, model: str, task: str, folder: Path) -> dict[tuple[str, str], SubsetItems]:
+    import os
+
     ipath = items_path(path)
-    if not ipath.is_file():
+    if not os.path.lexists(ipath):
         raise InputError(
             f"{model}'s {task} result ({path}) has no per-item values ({ipath.name}; results from before this "
             f"version or from `mteb run`): re-run that task: mteb-evalrank run -m {model} -t {task} -o {folder} "
@@ -201,6 +203,16 @@ def compare_models(
     if not folder.is_dir():
         raise InputError(f"results folder {folder} does not exist.")
     files = _model_files(folder)
+    same = [
+        (i, p)
+        for entries in files.values()
+        for i, p in entries
+        if _label_matches(i, model_a) and _label_matches(i, model_b)
+    ]
+    if same:
+        raise InputError(
+            f"{model_a} and {model_b} name the same results ({same[0][1].parent}); compare two different models."
+        )
     return [
         compare_task(folder, model_a, model_b, t, n_resamples=n_resamples, seed=seed, files=files)
         for t in dict.fromkeys(tasks)
