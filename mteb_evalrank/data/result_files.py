@@ -53,18 +53,56 @@ def result_identity(path: str | Path) -> ResultIdentity:
 
     ``name`` and ``revision`` of ``model_meta.json`` next to the file win; otherwise the folder names:
     ``<org>__<model>/<revision>/<Task>.json`` or ``<org>__<model>/<revision>/experiments/<experiment>/<Task>.json``.
+    A ``model_meta.json`` that cannot be read or is not a JSON object is warned about (the folder names are
+    used); one whose ``name`` or ``revision`` is not a name (a number, a list, ``../x``, a line break) raises
+    :class:`InputError` naming the file and the key: whose results these are is unknown.
     """
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+
     path = Path(path)
     experiment = None
     rev_dir = path.parent
     if path.parent.parent.name == "experiments":
         experiment, rev_dir = path.parent.name, path.parent.parent.parent
     name, revision = model_name_from_folder(rev_dir.parent.name), rev_dir.name
-    data = read_model_meta(path.parent, strict=False)
+    try:
+        data = read_model_meta(path.parent, strict=True, mteb_shape=False)
+    except InputError as exc:
+        warnings.warn(EvalRankWarning(f"{exc}; using the folder names ({name}, {revision})"), stacklevel=2)
+        data = None
     if data is not None:
+        meta = Path(path.parent) / MODEL_META
+        check_meta_name(meta, "name", data.get("name"))
+        check_meta_name(meta, "revision", data.get("revision"))
         name = str(data.get("name") or name)
         revision = str(data.get("revision") or revision)
     return ResultIdentity(name, revision, experiment)
+
+
+def check_meta_name(meta: Path, key: str, value: object) -> None:
+    """``name`` / ``revision`` of a ``model_meta.json``: ``None`` or a name that can be a model folder
+    (``org/name``: no ``.`` or ``..`` part, no leading ``/``, no backslash, line break or control character);
+    anything else raises :class:`InputError` naming the file and the key."""
+    if value is None:
+        return
+    problem = None
+    if not isinstance(value, str):
+        problem = f"a JSON {type(value).__name__}, not a string"
+    elif any(ord(ch) < 32 or ord(ch) == 127 for ch in value) or "\\" in value:
+        problem = "a line break, control character or backslash"
+    elif key == "name" and (
+        value.startswith("/") or any(part in (".", "..") for part in value.split("/")) or not value.strip()
+    ):
+        problem = "a path, not an 'org/name'"
+    elif key == "revision" and ("/" in value or value in (".", "..")):
+        problem = "a path, not a revision"
+    if problem:
+        raise InputError(
+            f"{meta}: malformed {MODEL_META} ('{key}' is {json.dumps(value)[:60]}: {problem}); fix it, or move "
+            "its model folder out of the results folder."
+        )
 
 
 def read_model_meta(revision_folder: str | Path, *, strict: bool = False, mteb_shape: bool = True) -> dict | None:
@@ -115,6 +153,64 @@ def read_model_meta(revision_folder: str | Path, *, strict: bool = False, mteb_s
     if problem:
         raise InputError(f"{path}: malformed {MODEL_META} ({problem}); {fix}")
     return meta
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def check_result_json(path: str | Path) -> dict:
+    """The JSON object of the result file ``path``, checked for the shape every reader needs, before MTEB's
+    ``TaskResult`` reads it: UTF-8 JSON (no byte-order mark, no key twice in one object: ``json`` would keep
+    the last silently), an object whose ``scores`` map each split to a list of objects with a string
+    ``hf_subset``, an ``evaluation_time`` that is a number of seconds ≥ 0 (or null), and whose ``task_name`` is
+    the file's name (a result is matched by its file name).  MTEB
+    1.x files (``mteb_dataset_name``, no ``scores``) are left to ``TaskResult``'s own conversion.  Anything
+    else raises :class:`InputError` naming the file and the key (a results walk skips the file with it)."""
+    from mteb_evalrank.data.files import read_bytes
+
+    path = Path(path)
+    data = read_bytes(path, what="result file")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise InputError(f"{path}: a byte-order mark before the JSON (MTEB writes none); remove it.")
+    try:
+        obj = json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicate_keys)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}).") from None
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply.") from None
+    except ValueError as exc:  # JSONDecodeError, and the duplicate keys above
+        raise InputError(f"{path}: not valid JSON ({exc}).") from None
+    if not isinstance(obj, dict):
+        raise InputError(f"{path}: a JSON {type(obj).__name__}, not a result object.")
+    if "scores" not in obj and "mteb_dataset_name" in obj:
+        return obj  # MTEB 1.x
+    if obj.get("task_name") != path.stem:
+        raise InputError(
+            f"{path}: task_name is {json.dumps(obj.get('task_name'))[:60]}, not {path.stem!r} (the file's name)."
+        )
+    seconds = obj.get("evaluation_time")
+    if seconds is not None and (
+        isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < float("inf")
+    ):
+        raise InputError(f"{path}: evaluation_time is {json.dumps(seconds)[:40]}, not a number of seconds ≥ 0.")
+    scores = obj.get("scores")
+    if not isinstance(scores, dict):
+        raise InputError(f"{path}: 'scores' is a JSON {type(scores).__name__}, not an object of splits.")
+    for split, entries in scores.items():
+        if not isinstance(entries, list):
+            raise InputError(f"{path}: scores.{split} is a JSON {type(entries).__name__}, not a list of subsets.")
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise InputError(f"{path}: scores.{split}[{i}] is a JSON {type(entry).__name__}, not an object.")
+            if "hf_subset" in entry and not isinstance(entry["hf_subset"], str):
+                raise InputError(f"{path}: scores.{split}[{i}].hf_subset is not a string.")
+    return obj
 
 
 def results_root(folder: str | Path) -> Path:
@@ -186,6 +282,8 @@ __all__ = [
     "MODEL_META",
     "RUN_SETTINGS",
     "ResultIdentity",
+    "check_meta_name",
+    "check_result_json",
     "has_result",
     "model_name_from_folder",
     "read_model_meta",
