@@ -203,16 +203,6 @@ def compare_models(
     if not folder.is_dir():
         raise InputError(f"results folder {folder} does not exist.")
     files = _model_files(folder)
-    same = [
-        (i, p)
-        for entries in files.values()
-        for i, p in entries
-        if _label_matches(i, model_a) and _label_matches(i, model_b)
-    ]
-    if same:
-        raise InputError(
-            f"{model_a} and {model_b} name the same results ({same[0][1].parent}); compare two different models."
-        )
     return [
         compare_task(folder, model_a, model_b, t, n_resamples=n_resamples, seed=seed, files=files)
         for t in dict.fromkeys(tasks)
