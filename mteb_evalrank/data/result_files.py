@@ -231,18 +231,29 @@ def _is_result_path(path: Path, root: Path) -> bool:
     return len(parts) >= 3
 
 
-def walk_result_files(folder: str | Path, *, task: str | None = None, exact_root: bool = False) -> list[Path]:
+def walk_result_files(
+    folder: str | Path, *, task: str | None = None, exact_root: bool = False, special: str = "warn"
+) -> list[Path]:
     """Every result file below ``folder`` (its ``results/`` sub-folder when it has one, unless ``exact_root``),
     in both of MTEB's layouts, sorted; only ``task``'s when given.  Only regular files are returned (anything
-    else is skipped with a warning naming it); ``model_meta.json`` and hidden files are left out.  A missing
-    ``folder`` gives an empty list (the caller says what to run)."""
-    from mteb_evalrank.data.files import regular_files
+    else is skipped with a warning naming it, or with ``special="error"`` refused with an :class:`InputError`
+    naming it: for callers that hand the folder to MTEB's own loader, which would open it); ``model_meta.json``
+    and hidden files are left out.  A missing ``folder`` gives an empty list (the caller says what to run)."""
+    from mteb_evalrank.data.files import regular_files, special_file_kind
 
     root = Path(folder) if exact_root else results_root(folder)
     if not root.is_dir():
         return []
     pattern = f"{task}.json" if task else "*.json"
     candidates = [p for p in sorted(root.rglob(pattern)) if _is_result_path(p, root)]
+    if special == "error":
+        for path in candidates:
+            kind = special_file_kind(path)
+            if kind is not None:
+                raise InputError(
+                    f"{path} is {kind}, not a result file; MTEB's own loader reads every result file of the folder: "
+                    "move it out of the results folder."
+                )
     return regular_files(candidates, what="result file")
 
 
