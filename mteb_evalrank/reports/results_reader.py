@@ -216,8 +216,7 @@ def check_entry_scores(path: str | Path, scores: dict[str, list[dict[str, Any]]]
 
 def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
     """The score ``name`` as stored in one result file: a value that is not a number is an error naming the
-    file and the key; NaN, ``null`` or no value is missing (the model is dropped from that cell), with a
-    warning.  Every other score of the entries read is checked against its range too (an MRR of 1.5 is not
+    file and the key; NaN or ``null`` is missing (the model is dropped from that cell), with a warning.  Every other score of the entries read is checked against its range too (an MRR of 1.5 is not
     let through because the main score was asked for)."""
     import json
 
@@ -230,11 +229,10 @@ def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
                 f"{record['path']}: score {subset}.{key} is {json.dumps(v)[:40]}, not a number; repair or re-run this "
                 "result."
             )
-        if v is None or not math.isfinite(v):
-            what = "missing" if key not in entry else repr(v)
+        if key in entry and (v is None or not math.isfinite(v)):  # (a metric a file lacks: the report's "dropped")
             warnings.warn(
                 EvalRankWarning(
-                    f"{record['path']}: score {subset}.{key} is {what}; counted as missing ({name} of "
+                    f"{record['path']}: score {subset}.{key} is {v!r}; counted as missing ({name} of "
                     f"{record['model']} is left out)"
                 ),
                 stacklevel=3,
