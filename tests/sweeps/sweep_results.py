@@ -292,27 +292,27 @@ CASES = [
     Case("export-upstream-out-symlink", ["export-upstream", "--mteb-source", "srcdir", "--out", "srcdir_link"]),
     Case("export-upstream-source-missing", ["export-upstream", "--mteb-source", "nosuch", "--out", "exp"]),
     Case("export-upstream-source-file", ["export-upstream", "--mteb-source", "afile", "--out", "exp"]),
-    Case("export-upstream-source-fifo", ["export-upstream", "--mteb-source", "fifo.csv", "--out", "exp"], timeout=30),
+    Case("export-upstream-source-fifo", ["export-upstream", "--mteb-source", "fifo.csv", "--out", "exp"]),
     Case("export-upstream-source-empty", ["export-upstream", "--mteb-source", "srcdir", "--out", "exp"]),
     Case("study-population-out-is-models", ["study-population", "--models", "pop_ok.csv", "--out", "pop_ok.csv"]),
     Case("sts-by-level-out-json-inside", ["sts-by-level", "preds_list", "--out", "preds_list/m/x.json"]),
     # --- special files in a results walk
-    Case("correlate-fifo-entry", correlate("V_fifo"), timeout=30, warns="FIFO"),
-    Case("correlate-socket-entry", correlate("V_socket"), timeout=30, warns="socket"),
+    Case("correlate-fifo-entry", correlate("V_fifo"), warns="FIFO"),
+    Case("correlate-socket-entry", correlate("V_socket"), warns="socket"),
     Case("correlate-dangling-entry", correlate("V_dangling"), warns="broken symlink"),
     Case("correlate-loop-entry", correlate("V_loop"), warns="symlink loop"),
     Case("correlate-dir-json-entry", correlate("V_dir_json"), warns="a folder"),
-    Case("report-fifo-entry", ["report", "V_fifo", "--out", "r.html"], timeout=30, warns="FIFO"),
-    Case("prepare-submission-fifo", ["prepare-submission", "V_fifo", "--out", "sub"], timeout=30, warns="FIFO"),
-    Case("prepare-submission-socket", ["prepare-submission", "V_socket", "--out", "sub"], timeout=30, warns="socket"),
+    Case("report-fifo-entry", ["report", "V_fifo", "--out", "r.html"], warns="FIFO"),
+    Case("prepare-submission-fifo", ["prepare-submission", "V_fifo", "--out", "sub"], warns="FIFO"),
+    Case("prepare-submission-socket", ["prepare-submission", "V_socket", "--out", "sub"], warns="socket"),
     Case("leaderboard-fifo-entry", ["leaderboard", "V_fifo", "--prepare-only"], timeout=120),
     Case("leaderboard-socket-entry", ["leaderboard", "V_socket", "--prepare-only"], timeout=120),
     Case("compare-fifo-entry", ["compare", "V_fifo", "local/glove.6B.50d", "intfloat/e5-small-v2", "-t", "N2O"]),
-    Case("correlate-fifo-families", table("T.csv", "--families", "fifo.csv"), timeout=30),
-    Case("correlate-fifo-table", table("fifo.csv"), timeout=30),
-    Case("report-fifo-correlation", ["report", "{R}", "--correlation", "fifo.csv"], timeout=30),
-    Case("study-population-fifo", ["study-population", "--models", "fifo.csv", "--out", "p.csv"], timeout=30),
-    Case("sts-by-level-fifo", ["sts-by-level", "preds_fifo"], timeout=30),
+    Case("correlate-fifo-families", table("T.csv", "--families", "fifo.csv")),
+    Case("correlate-fifo-table", table("fifo.csv")),
+    Case("report-fifo-correlation", ["report", "{R}", "--correlation", "fifo.csv"]),
+    Case("study-population-fifo", ["study-population", "--models", "fifo.csv", "--out", "p.csv"]),
+    Case("sts-by-level-fifo", ["sts-by-level", "preds_fifo"]),
     # --- result JSON shapes
     *[
         Case(f"correlate-{kind}", correlate(f"V_{kind}"), warns=warn)
@@ -390,7 +390,6 @@ CASES = [
         Case(
             f"compare-items-{kind}",
             ["compare", f"C_{kind}", "local/glove.6B.50d", "zoo/glove-50d__abtt", "-t", "EvalRankWord"],
-            timeout=30,
         )
         for kind in ("garbage", "truncated", "shape", "fifo", "meta_list", "no_digest")
     ],
@@ -413,10 +412,10 @@ CASES = [
     Case("sts-by-level-bad-json", ["sts-by-level", "preds_bad"]),
     Case("sts-by-level-list-json", ["sts-by-level", "preds_list"]),
     Case("sts-by-level-bins", ["sts-by-level", "preds_list", "--bins", "4-2"]),
-    Case("leaderboard-port-bad", ["leaderboard", "{R}", "--port", "-1"], timeout=30),
-    Case("leaderboard-missing", ["leaderboard", "nosuch", "--prepare-only"], timeout=60),
-    Case("leaderboard-file", ["leaderboard", "T.csv", "--prepare-only"], timeout=60),
-    Case("leaderboard-empty", ["leaderboard", "emptydir", "--prepare-only"], timeout=60),
+    Case("leaderboard-port-bad", ["leaderboard", "{R}", "--port", "-1"]),
+    Case("leaderboard-missing", ["leaderboard", "nosuch", "--prepare-only"]),
+    Case("leaderboard-file", ["leaderboard", "T.csv", "--prepare-only"]),
+    Case("leaderboard-empty", ["leaderboard", "emptydir", "--prepare-only"]),
 ]
 
 if __name__ == "__main__":
