@@ -306,7 +306,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
     out, data = write_report(
         args.results_dir, args.out, correlation_csv=args.correlation, figures=args.figure or (), title=args.title
     )
-    print("\n".join(summary_lines(data, out)))
+    first, *skipped = summary_lines(data, out)
+    print(first)
+    for line in skipped:  # files that could not be read: listed in the page, and named here on stderr
+        print(f"warning: {line}", file=sys.stderr)
     return 0
 
 

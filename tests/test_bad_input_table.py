@@ -98,6 +98,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     data["scores"]["test"][0]["normalized_cosine"] = "abc"
     (heros / "HEROS.json").write_text(json.dumps(data))
     _round_two_files(tmp_path, seeded)
+    _sweep_results_files(tmp_path, seeded)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -211,6 +212,59 @@ def _round_two_files(tmp_path: Path, seeded: Path) -> None:
     }.items():
         (preds / name).mkdir(parents=True)
         (preds / name / "SentEvalSTSB_predictions.json").write_text(json.dumps(data))
+
+
+def _sweep_results_files(tmp_path: Path, seeded: Path) -> None:
+    """The inputs of the results group's sweep (tests/sweeps/sweep_results.py) that became rows: result folders
+    with a score out of its range or a malformed model_meta.json, two spellings of one model, per-item values
+    that are a FIFO or not a zip, strict tables and model lists, a folder whose every result is rejected."""
+    import os
+
+    glove = model_folder(seeded, *GLOVE)
+    files = {
+        "case_dup.csv": TABLE + "M3,0.5,0.5\n",
+        "newline_model.csv": TABLE + '"m\n9",0.5,0.5\n',
+        "semicolon.csv": TABLE.replace(",", ";"),
+        "empty_column.csv": "model,EvalRankSent,SentEvalMR\n" + "".join(f"m{i},,{i / 10}\n" for i in range(8)),
+        "other_fam.csv": "model,family\n" + "".join(f"x{i},f{i}\n" for i in range(4)),
+        "pop_dup.csv": "model\nsentence-transformers/all-MiniLM-L6-v2\nsentence-transformers/all-minilm-l6-v2\n",
+        "pop_floor.csv": "model,floor\nsentence-transformers/all-MiniLM-L6-v2,sometimes\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    # a score out of its range (an MRR of 1.5, a Spearman of 1.5), a model_meta.json whose name is a number,
+    # and one model in two folders whose names differ only in case: copies of glove's folder
+    for name in ("mrr", "spearman", "meta_int", "case_twice"):
+        shutil.copytree(glove, tmp_path / name / "results" / "local__glove.6B.50d" / GLOVE[1])
+        shutil.copytree(
+            model_folder(seeded, *MODELS[0]),
+            tmp_path / name / "results" / MODELS[0][0].replace("/", "__") / MODELS[0][1],
+        )
+
+    def edit(path: Path, change) -> None:
+        data = json.loads(path.read_text())
+        change(data)
+        path.write_text(json.dumps(data))
+
+    g = lambda name: tmp_path / name / "results" / "local__glove.6B.50d" / GLOVE[1]
+    edit(g("mrr") / "EvalRankWord.json", lambda d: d["scores"]["test"][0].update(main_score=1.5, mrr=1.5))
+    edit(g("spearman") / "SentEvalSTSB.json", lambda d: d["scores"]["test"][0].update(cosine_spearman=1.5))
+    edit(g("meta_int") / "model_meta.json", lambda d: d.update(name=5))
+    shutil.copytree(g("case_twice"), tmp_path / "case_twice" / "results" / "Local__Glove.6B.50d" / GLOVE[1])
+    edit(
+        tmp_path / "case_twice" / "results" / "Local__Glove.6B.50d" / GLOVE[1] / "model_meta.json",
+        lambda d: d.update(name="Local/Glove.6B.50d"),
+    )
+    # per-item values beside a result: a FIFO, bytes that are no zip; an items file as an output target
+    for name in ("items_fifo", "items_garbage"):
+        shutil.copytree(glove, g(name))
+        shutil.copytree(model_folder(seeded, *MODELS[0]), tmp_path / name / "results" / "o__x" / "r")
+    os.mkfifo(g("items_fifo") / "N2O.items.npz")
+    (g("items_garbage") / "N2O.items.npz").write_bytes(b"PK\x03\x04 not a zip")
+    # results without model_meta.json: every one would be rejected by the results repository
+    nometa = tmp_path / "nometa" / "results" / "o__m" / "r"
+    nometa.mkdir(parents=True)
+    shutil.copy(glove / "SentEvalMR.json", nometa / "SentEvalMR.json")
 
 
 def _cuda_available() -> bool:
@@ -619,6 +673,69 @@ ROWS = [
     (["sts-by-level", "bad_preds/subset_str"], "key 'default' must be an object of splits, not string"),
     (["sts-by-level", "bad_preds/nan_cosine"], "key 'default.test.cosine[1]' is nan, not a finite number"),
     (["sts-by-level", "bad_preds/root_list"], "not a predictions file (a JSON array, expected an object of subsets)"),
+    # the results group's sweep (tests/sweeps/sweep_results.py): outputs onto per-item values, scores out of
+    # their range whatever was asked for, malformed model metadata, one model under two spellings, strict
+    # tables and model lists, per-item values that are a FIFO or not a zip, nothing to submit
+    (
+        [*CORRELATE, "--csv", f"items_garbage/results/local__glove.6B.50d/{GLOVE[1]}/N2O.items.npz"],
+        "is the per-item values of an MTEB result; an output option never writes over it",
+    ),
+    (
+        ["correlate", "mrr", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"],
+        "EvalRankWord.json: score all.mrr is 1.5, outside [0, 1] (a fraction)",
+    ),
+    (
+        ["correlate", "spearman", "--intrinsic", "SentEvalSTSB", "--downstream", "SentEvalMR", "--no-progress"],
+        "SentEvalSTSB.json: score default.cosine_spearman is 1.5, outside [-1, 1] (a correlation)",
+    ),
+    (
+        ["correlate", "case_twice", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"],
+        "(names differing in case) revision 8def0747613c",
+    ),
+    (
+        ["correlate", "case_dup.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "line 10: model 'M3' (as 'm3', differing only in case) appears again (first on line 5)",
+    ),
+    (
+        ["correlate", "newline_model.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "line 10: the model name 'm\\n9' holds a line break or control character",
+    ),
+    (
+        ["correlate", "semicolon.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "is it separated by ';'?",
+    ),
+    (
+        ["correlate", "empty_column.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
+        "no model in 8 has a value in the column 'EvalRankSent'",
+    ),
+    (
+        [
+            "correlate",
+            "T.csv",
+            "--intrinsic",
+            "EvalRankSent",
+            "--downstream",
+            "SentEvalMR",
+            "--families",
+            "other_fam.csv",
+        ],
+        "names none of the 8 models with scores",
+    ),
+    (["study-population", "--models", "pop_dup.csv", "--out", "p.csv"], "differing only in case) appears again"),
+    (["study-population", "--models", "pop_floor.csv", "--out", "p.csv"], "'sometimes' is not true or false"),
+    (
+        ["compare", "items_fifo", "local/glove.6B.50d", MODELS[0][0], "-t", "N2O"],
+        "N2O.items.npz is a FIFO (named pipe), not a regular file",
+    ),
+    (
+        ["compare", "items_garbage", "local/glove.6B.50d", MODELS[0][0], "-t", "N2O"],
+        "N2O.items.npz: not a readable items file (BadZipFile)",
+    ),
+    (
+        ["leaderboard", "fifo_results", "--prepare-only"],
+        "HEROS.json is a FIFO (named pipe), not a result file; MTEB's own loader",
+    ),
+    (["prepare-submission", "nometa", "--out", "sub"], "nothing to submit: every result of"),
 ]
 
 
@@ -777,3 +894,75 @@ def test_the_leaderboard_advice_for_an_empty_folder_parses(tmp_path):
 
     args = build_parser().parse_args(["run", "-o", str(tmp_path), "-t", "EvalRankWord"])
     assert args.output_folder == str(tmp_path)
+
+
+MR = '"main_score": 0.5'
+MALFORMED_RESULTS = [
+    ("bom", lambda t: "\ufeff" + t, "a byte-order mark before the JSON"),
+    ("duplicate key", lambda t: t.replace(MR, MR + ', "main_score": 0.9', 1), "the key 'main_score' appears twice"),
+    (
+        "scores a list",
+        lambda t: t.replace('"scores": {"test": [', '"scores": [[', 1).replace("]}", "]]", 1),
+        "'scores'",
+    ),
+    ("split a dict", lambda t: t.replace('"test": [', '"test": {"a": [', 1).replace("]}", "]}}", 1), "scores.test"),
+    ("entry a string", lambda t: t.replace('"test": [{', '"test": ["x", {', 1), "scores.test[0] is a JSON str"),
+    ("task name case", lambda t: t.replace('"task_name": "SentEvalMR"', '"task_name": "sentevalmr"'), "task_name"),
+    ("negative time", lambda t: t.replace('"evaluation_time": 1.5', '"evaluation_time": -5'), "evaluation_time is -5"),
+    ("truncated", lambda t: t[: len(t) // 2], "not valid JSON"),
+]
+
+
+@pytest.mark.parametrize(("kind", "change", "fragment"), MALFORMED_RESULTS, ids=[m[0] for m in MALFORMED_RESULTS])
+def test_a_result_file_of_the_wrong_shape_is_skipped_with_a_warning_naming_the_key(
+    seeded, tmp_path, kind, change, fragment
+):
+    """The results group's sweep: a result file a walk cannot trust is left out with one warning naming the file
+    and the key (docs/errors.md: `warning: skipped FILE: ...`), and the other models' results are read."""
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.reports.results_reader import read_results_folder
+
+    root = tmp_path / "copy"
+    shutil.copytree(seeded, root)
+    path = model_folder(root, *GLOVE) / "SentEvalMR.json"
+    data = json.loads(path.read_text())
+    data["scores"]["test"][0]["main_score"] = 0.5
+    data["evaluation_time"] = 1.5
+    text = json.dumps(data)
+    assert MR in text and '"evaluation_time": 1.5' in text
+    path.write_text(change(text), encoding="utf-8")
+    with pytest.warns(EvalRankWarning, match="skipped .*SentEvalMR.json: ") as caught:
+        folder = read_results_folder(root)
+    assert any(fragment in str(w.message) for w in caught), [str(w.message) for w in caught]
+    assert [r for r in folder.records if r["task"] == "SentEvalMR" and r["model"] == GLOVE[0]] == []
+    assert {r["model"] for r in folder.records if r["task"] == "SentEvalMR"} == {m for m, _ in MODELS}
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        ({"name": 5}, "'name' must be a string, not number 5"),
+        ({"name": "local/../x"}, "'name' 'local/../x' has an empty, '.' or '..' part"),
+        ({"revision": ["a"]}, "'revision' must be a string, not array"),
+    ],
+)
+def test_a_report_uses_the_folder_names_when_model_meta_has_a_key_of_the_wrong_shape(
+    seeded, tmp_path, change, fragment
+):
+    """A report (``correlate``, ``report``) reads a ``model_meta.json`` whose ``name`` or ``revision`` cannot be a
+    model's name as not there: one warning names the file and the key, and the folder names stand for the model
+    (never a model called ``5``); commands that file results under it or serve it refuse it (rows above)."""
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.reports.results_reader import read_results_folder
+
+    root = tmp_path / "copy"
+    shutil.copytree(seeded, root)
+    meta = model_folder(root, *GLOVE) / "model_meta.json"
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), **change}))
+    with pytest.warns(EvalRankWarning, match="model_meta.json") as caught:
+        folder = read_results_folder(root)
+    assert any(fragment in str(w.message) and str(meta) in str(w.message) for w in caught), [
+        str(w.message) for w in caught
+    ]
+    assert GLOVE[0] in {r["model"] for r in folder.records}
+    assert {r["model"] for r in folder.records} == {GLOVE[0], *(m for m, _ in MODELS)}

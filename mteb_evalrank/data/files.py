@@ -233,19 +233,23 @@ def protected_file_reason(path: Path) -> str | None:
 
     Protected: an MTEB result file (a JSON object with ``task_name`` and ``scores``, what ``TaskResult``
     writes, or MTEB 1.x's ``mteb_dataset_name``), a ``model_meta.json`` (a JSON object with ``name``; MTEB
-    writes one into every result folder), a ``run_settings.jsonl``, and any other ``.json``/``.jsonl`` file
-    of a folder that holds a ``model_meta.json`` or ``run_settings.jsonl`` (a result folder: its truncated or
-    foreign files too).
+    writes one into every result folder), a ``run_settings.jsonl``, the per-item values beside a result
+    (``<Task>.items.npz``), and any other file of a folder that holds a ``model_meta.json`` or
+    ``run_settings.jsonl`` (a result folder: its truncated or foreign files too, whatever their suffix).
     """
     import json
 
     path = Path(os.path.realpath(path))
     try:
-        if not path.is_file() or path.suffix.lower() not in (".json", ".jsonl"):
+        if not path.is_file():
             return None
         if path.name == RUN_SETTINGS:
             return "the run settings of an MTEB result folder"
+        if path.name.endswith(ITEMS_SUFFIX):
+            return "the per-item values of an MTEB result"
         in_result_folder = _in_result_folder(path)
+        if path.suffix.lower() not in (".json", ".jsonl"):
+            return "a file of an MTEB result folder" if in_result_folder else None
         if path.stat().st_size > _PROTECT_PROBE_BYTES:
             return "a file of an MTEB result folder" if in_result_folder else None
         data = json.loads(path.read_bytes())
@@ -350,7 +354,9 @@ def check_outputs(outputs: Iterable[tuple[str, Path | str | None, str]]) -> None
 
 
 #: Files a results-folder walk reads: an output file of such a name is never written inside an input folder.
-_READ_BY_WALKS = (".json", ".jsonl")
+_READ_BY_WALKS = (".json", ".jsonl", ".npz")
+#: The per-item values written beside a result file (``mteb_evalrank.integration.item_values.SUFFIX``).
+ITEMS_SUFFIX = ".items.npz"
 
 
 def _inside(child: str, parent: str) -> bool:

@@ -53,14 +53,25 @@ def result_identity(path: str | Path) -> ResultIdentity:
 
     ``name`` and ``revision`` of ``model_meta.json`` next to the file win; otherwise the folder names:
     ``<org>__<model>/<revision>/<Task>.json`` or ``<org>__<model>/<revision>/experiments/<experiment>/<Task>.json``.
+    A ``model_meta.json`` that cannot be read, is not a JSON object, or has a key of the wrong shape (a ``name``
+    or ``revision`` that is a number, a list, ``../x`` or holds a line break: :func:`model_meta_problem`) is not
+    used: one warning names the file and the key, and the folder names stand for the model and revision.
     """
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+
     path = Path(path)
     experiment = None
     rev_dir = path.parent
     if path.parent.parent.name == "experiments":
         experiment, rev_dir = path.parent.name, path.parent.parent.parent
     name, revision = model_name_from_folder(rev_dir.parent.name), rev_dir.name
-    data = read_model_meta(path.parent, strict=False)
+    try:
+        data = read_model_meta(path.parent, strict=True, mteb_shape=False)
+    except InputError as exc:
+        warnings.warn(EvalRankWarning(f"{exc}; using the folder names ({name}, {revision})"), stacklevel=2)
+        data = None
     if data is not None:
         name = str(data.get("name") or name)
         revision = str(data.get("revision") or revision)
@@ -272,6 +283,64 @@ def prediction_pairs(data: dict, subset: str, split: str, path: str | Path) -> t
     return [float(x) for x in cosine], [float(x) for x in gold]
 
 
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def check_result_json(path: str | Path) -> dict:
+    """The JSON object of the result file ``path``, checked for the shape every reader needs, before MTEB's
+    ``TaskResult`` reads it: UTF-8 JSON (no byte-order mark, no key twice in one object: ``json`` would keep
+    the last silently), an object whose ``scores`` map each split to a list of objects with a string
+    ``hf_subset``, an ``evaluation_time`` that is a number of seconds ≥ 0 (or null), and whose ``task_name`` is
+    the file's name (a result is matched by its file name).  MTEB
+    1.x files (``mteb_dataset_name``, no ``scores``) are left to ``TaskResult``'s own conversion.  Anything
+    else raises :class:`InputError` naming the file and the key (a results walk skips the file with it)."""
+    from mteb_evalrank.data.files import read_bytes
+
+    path = Path(path)
+    data = read_bytes(path, what="result file")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise InputError(f"{path}: a byte-order mark before the JSON (MTEB writes none); remove it.")
+    try:
+        obj = json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicate_keys)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}).") from None
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply.") from None
+    except ValueError as exc:  # JSONDecodeError, and the duplicate keys above
+        raise InputError(f"{path}: not valid JSON ({exc}).") from None
+    if not isinstance(obj, dict):
+        raise InputError(f"{path}: a JSON {type(obj).__name__}, not a result object.")
+    if "scores" not in obj and "mteb_dataset_name" in obj:
+        return obj  # MTEB 1.x
+    if obj.get("task_name") != path.stem:
+        raise InputError(
+            f"{path}: task_name is {json.dumps(obj.get('task_name'))[:60]}, not {path.stem!r} (the file's name)."
+        )
+    seconds = obj.get("evaluation_time")
+    if seconds is not None and (
+        isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < float("inf")
+    ):
+        raise InputError(f"{path}: evaluation_time is {json.dumps(seconds)[:40]}, not a number of seconds ≥ 0.")
+    scores = obj.get("scores")
+    if not isinstance(scores, dict):
+        raise InputError(f"{path}: 'scores' is a JSON {type(scores).__name__}, not an object of splits.")
+    for split, entries in scores.items():
+        if not isinstance(entries, list):
+            raise InputError(f"{path}: scores.{split} is a JSON {type(entries).__name__}, not a list of subsets.")
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise InputError(f"{path}: scores.{split}[{i}] is a JSON {type(entry).__name__}, not an object.")
+            if "hf_subset" in entry and not isinstance(entry["hf_subset"], str):
+                raise InputError(f"{path}: scores.{split}[{i}].hf_subset is not a string.")
+    return obj
+
+
 def results_root(folder: str | Path) -> Path:
     """``folder/results`` when it is a folder (an ``--output-folder`` of ``mteb run``), else ``folder``."""
     folder = Path(folder)
@@ -290,18 +359,29 @@ def _is_result_path(path: Path, root: Path) -> bool:
     return len(parts) >= 3
 
 
-def walk_result_files(folder: str | Path, *, task: str | None = None, exact_root: bool = False) -> list[Path]:
+def walk_result_files(
+    folder: str | Path, *, task: str | None = None, exact_root: bool = False, special: str = "warn"
+) -> list[Path]:
     """Every result file below ``folder`` (its ``results/`` sub-folder when it has one, unless ``exact_root``),
     in both of MTEB's layouts, sorted; only ``task``'s when given.  Only regular files are returned (anything
-    else is skipped with a warning naming it); ``model_meta.json`` and hidden files are left out.  A missing
-    ``folder`` gives an empty list (the caller says what to run)."""
-    from mteb_evalrank.data.files import regular_files
+    else is skipped with a warning naming it, or with ``special="error"`` refused with an :class:`InputError`
+    naming it: for callers that hand the folder to MTEB's own loader, which would open it); ``model_meta.json``
+    and hidden files are left out.  A missing ``folder`` gives an empty list (the caller says what to run)."""
+    from mteb_evalrank.data.files import regular_files, special_file_kind
 
     root = Path(folder) if exact_root else results_root(folder)
     if not root.is_dir():
         return []
     pattern = f"{task}.json" if task else "*.json"
     candidates = [p for p in sorted(root.rglob(pattern)) if _is_result_path(p, root)]
+    if special == "error":
+        for path in candidates:
+            kind = special_file_kind(path)
+            if kind is not None:
+                raise InputError(
+                    f"{path} is {kind}, not a result file; MTEB's own loader reads every result file of the folder: "
+                    "move it out of the results folder."
+                )
     return regular_files(candidates, what="result file")
 
 
@@ -341,6 +421,7 @@ __all__ = [
     "MODEL_META",
     "RUN_SETTINGS",
     "ResultIdentity",
+    "check_result_json",
     "has_result",
     "model_meta_problem",
     "model_name_from_folder",

@@ -10,7 +10,9 @@ lenient reader would silently repair:
   ``EvalRankSent.1``;
 - every row has exactly as many cells as the header (a short row is not padded, a long one not cut);
 - blank rows are skipped; a table without a data row is an error;
-- ``key`` (e.g. ``model``): that column must exist, be non-empty in every row, and be unique.
+- ``key`` (e.g. ``model``): that column must exist, be non-empty in every row, hold no line break, tab or
+  other control character, and be unique, compared case-insensitively (``org/Model`` and ``org/model`` name
+  one model on the Hugging Face Hub: two rows of them are one model twice).
 
 :func:`parse_bool_cell` is the one reading of a ``floor`` cell: ``true/false``, ``yes/no``, ``1/0`` (any
 case) or empty; anything else ("maybe") is an error naming the line and column.
@@ -81,19 +83,28 @@ def read_strict_table(
     if key is not None:
         lower = [h.lower() for h in header]
         if key not in lower:
-            raise InputError(f"{what} {path} needs a {key!r} column (found: {', '.join(header)}).")
+            other = next((c for c in (";", "\t", ",", "|") if c != sep and c in "".join(header)), None)
+            hint = f"; is it separated by {other!r}? The separator is {sep!r}" if other else ""
+            raise InputError(f"{what} {path} needs a {key!r} column (found: {', '.join(header)}){hint}.")
         k = lower.index(key)
         header[k] = key
-        seen: dict[str, int] = {}
+        seen: dict[str, tuple[str, int]] = {}
         for line, cells in rows:
-            if not cells[k]:
+            name = cells[k]
+            if not name:
                 raise InputError(f"{what} {path}, line {line}: empty {key} name.")
-            if cells[k] in seen:
+            if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
                 raise InputError(
-                    f"{what} {path}, line {line}: {key} {cells[k]!r} appears again (first on line {seen[cells[k]]}); "
+                    f"{what} {path}, line {line}: the {key} name {name!r} holds a line break or control character."
+                )
+            if name.casefold() in seen:
+                first, first_line = seen[name.casefold()]
+                again = repr(name) if first == name else f"{name!r} (as {first!r}, differing only in case)"
+                raise InputError(
+                    f"{what} {path}, line {line}: {key} {again} appears again (first on line {first_line}); "
                     f"one row per {key}."
                 )
-            seen[cells[k]] = line
+            seen[name.casefold()] = (name, line)
     if not rows:
         raise InputError(f"{what} {path} has a header but no rows.")
     return StrictTable(path, header, rows)

@@ -34,9 +34,10 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.data.files import ITEMS_SUFFIX
 from mteb_evalrank.errors import InputError
 
-SUFFIX = ".items.npz"
+SUFFIX = ITEMS_SUFFIX
 FORMAT = 1
 _META = "__meta__"
 GROUPS = "__groups__"
@@ -128,41 +129,58 @@ def forget(task: str | None = None) -> None:
 
 
 def read_items(path: Path | str) -> dict[tuple[str, str], SubsetItems]:
-    """(split, subset) -> :class:`SubsetItems` of an items file; a damaged file raises ``InputError``."""
-    path = Path(path)
+    """(split, subset) -> :class:`SubsetItems` of an items file; a damaged file (not a regular file, not a
+    readable ``.npz``, a ``__meta__`` of another shape, arrays that are not one value per item) raises
+    ``InputError`` naming the file and what is wrong."""
+    import zipfile
+
+    from mteb_evalrank.data.files import check_regular_file
+
+    path = check_regular_file(Path(path), what="items file")  # a FIFO would block np.load forever
+
+    def damaged(problem: str) -> InputError:
+        return InputError(f"{path}: not a readable items file ({problem}); re-run the task.")
+
     try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data[_META]))
-            arrays = {k: data[k] for k in data.files if k != _META}
-    except (OSError, ValueError, KeyError) as exc:
-        raise InputError(f"{path}: not a readable items file ({type(exc).__name__}); re-run the task.") from None
+        with path.open("rb") as fh:  # closed also when it is not a zip
+            data = np.load(fh, allow_pickle=False)
+            if not hasattr(data, "files"):
+                raise damaged("a single array, not an .npz archive")
+            with data:
+                meta = json.loads(str(data[_META]))
+                arrays = {k: data[k] for k in data.files if k != _META}
+    except InputError:
+        raise
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError) as exc:
+        raise damaged(type(exc).__name__) from None
     if not isinstance(meta, dict):
-        raise InputError(f"{path}: not a readable items file (its metadata is not a JSON object); re-run the task.")
+        raise damaged(f"{_META} is a JSON {type(meta).__name__}, not an object")
     if meta.get("format") != FORMAT:
         raise InputError(f"{path}: items file format {meta.get('format')!r}, expected {FORMAT}; re-run the task.")
     entries = meta.get("entries", {})
     if not isinstance(entries, dict):
-        raise InputError(f"{path}: items file key 'entries' is not an object; re-run the task.")
+        raise damaged(f"{_META}.entries is a JSON {type(entries).__name__}, not an object")
     out: dict[tuple[str, str], SubsetItems] = {}
     for key, entry in entries.items():
-        if (
-            "/" not in key
-            or not isinstance(entry, dict)
-            or not isinstance(entry.get("digest"), str)
-            or not isinstance(entry.get("scores", {}), dict)
+        if "/" not in key or not isinstance(entry, dict) or not isinstance(entry.get("digest"), str):
+            raise damaged(f"{_META}.entries[{key!r}] needs a 'split/subset' key and a string 'digest'")
+        scores = entry.get("scores", {})
+        if not isinstance(scores, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in scores.values()
         ):
-            raise InputError(
-                f"{path}: items file key 'entries.{key}' is malformed (expected 'split/subset' with a digest "
-                "string and scores); re-run the task."
-            )
+            raise damaged(f"{_META}.entries[{key!r}].scores must map names to numbers")
         split, subset = key.split("/", 1)
         prefix = f"{key}/"
         values = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix) and k[len(prefix) :] != GROUPS}
+        groups = arrays.get(f"{key}/{GROUPS}")
+        shapes = {name: a.shape for name, a in (*values.items(), *([(GROUPS, groups)] if groups is not None else []))}
+        if any(len(s) != 1 for s in shapes.values()) or len(set(shapes.values())) > 1:
+            shown = ", ".join(f"{name} {s}" for name, s in shapes.items())
+            raise damaged(f"the arrays of {key} must be one value per item, of one length: {shown}")
+        if any(a.dtype.kind not in "biuf" for a in values.values()):
+            raise damaged(f"the arrays of {key} must hold numbers")
         out[(split, subset)] = SubsetItems(
-            values=values,
-            digest=str(entry["digest"]),
-            groups=arrays.get(f"{key}/{GROUPS}"),
-            scores=dict(entry.get("scores", {})),
+            values=values, digest=entry["digest"], groups=groups, scores={k: float(v) for k, v in scores.items()}
         )
     return out
 

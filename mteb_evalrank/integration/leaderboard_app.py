@@ -221,7 +221,8 @@ def _result_files(folder: str | Path) -> tuple[Path, list[Path]]:
     if not folder.is_dir():
         raise InputError(f"{folder}: no such folder (give the --output-folder of `mteb-evalrank run`)")
     results = folder / "results"
-    files = walk_result_files(results, exact_root=True)
+    # MTEB's own loader (ResultCache.load_results) opens every result file: a FIFO would block it forever
+    files = walk_result_files(results, exact_root=True, special="error")
     if not files:
         raise InputError(
             f"{folder} holds no MTEB result file (expected {results}/<org>__<model>/<revision>/<Task>.json): run e.g. "

@@ -402,18 +402,21 @@ def write_population_csv(rows: Sequence[Mapping[str, str]], path: str | os.PathL
 
 
 def read_rows(path: str | os.PathLike) -> list[dict[str, str]]:
-    """A CSV with a ``model`` column as dicts (empty lines skipped); lineage columns may be empty."""
-    from mteb_evalrank.data.files import read_text
+    """A CSV with a ``model`` column as dicts (blank lines skipped; lineage columns may be empty), read
+    strictly (:func:`mteb_evalrank.data.tables.read_strict_table`): a repeated model or column, a row with
+    too few or too many cells, no rows, or a ``floor`` that is not true/false is an error naming the line."""
+    from mteb_evalrank.data.files import special_file_kind
+    from mteb_evalrank.data.tables import parse_bool_cell, read_strict_table
 
     path = Path(path)
-    if not path.is_file():
+    if special_file_kind(path) == "does not exist":
         raise InputError(f"{path}: no such file (expected a CSV with a 'model' column).")
-    reader = csv.DictReader(io.StringIO(read_text(path, what="model list"), newline=""))
-    if "model" not in [str(c).strip().lower() for c in reader.fieldnames or []]:
-        raise InputError(f"{path}, line 1: no 'model' column.")
+    table = read_strict_table(path, what="model list", key="model")
+    header = [h.lower() for h in table.header]
     rows = []
-    for row in reader:
-        row = {str(k).strip().lower(): (v or "").strip() for k, v in row.items() if k is not None}
-        if any(row.values()):
-            rows.append(row)
+    for line, cells in table.rows:
+        row = dict(zip(header, cells))
+        if row.get("floor"):
+            parse_bool_cell(row["floor"], path=path, what="model list", line=line, column="floor")
+        rows.append(row)
     return rows

@@ -93,8 +93,10 @@ def _entries(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def _items(path: Path, model: str, task: str, folder: Path) -> dict[tuple[str, str], SubsetItems]:
+    import os
+
     ipath = items_path(path)
-    if not ipath.is_file():
+    if not os.path.lexists(ipath):
         raise InputError(
             f"{model}'s {task} result ({path}) has no per-item values ({ipath.name}; results from before this "
             f"version or from `mteb run`): re-run that task: mteb-evalrank run -m {model} -t {task} -o {folder} "

@@ -149,6 +149,33 @@ def read_groups_csv(path: str | Path) -> dict[str, dict[str, str]]:
     return out
 
 
+def _check_families_models(path: str | Path, named: Sequence[str], models: Sequence[str]) -> None:
+    """The models of a ``--families`` file against those with scores: none in common is an error (a file for
+    another study, or names spelled another way); some not among them is a warning naming them."""
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+
+    known = set(models)
+    unknown = [m for m in named if m not in known]
+    if not unknown:
+        return
+    shown = ", ".join(repr(m) for m in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+    folded = {m.casefold(): m for m in models}
+    case = next((f" ({m!r} is {folded[m.casefold()]!r} there)" for m in unknown if m.casefold() in folded), "")
+    if len(unknown) == len(named):
+        raise InputError(
+            f"--families {path} names none of the {len(known)} models with scores ({shown}){case}; give the "
+            "families of these models, spelled as in the results."
+        )
+    warnings.warn(
+        EvalRankWarning(
+            f"--families {path}: {len(unknown)} model(s) have no scores here and are ignored: {shown}{case}"
+        ),
+        stacklevel=3,
+    )
+
+
 def model_lineages(
     models: Sequence[str], families: Mapping[str, str], *, groups: Mapping[str, Mapping[str, str]] | None = None
 ) -> tuple[dict[str, str], dict[str, bool]]:
@@ -299,7 +326,9 @@ def correlate(
     scores = folder.matrix(names, revision_policy=revision_policy)
     groups = folder.groups
     if isinstance(families, (str, Path)):
-        for m, g in read_groups_csv(families).items():
+        from_file = read_groups_csv(families)
+        _check_families_models(families, list(from_file), list(scores.index))
+        for m, g in from_file.items():
             groups[m] = {**groups.get(m, {}), **g}
         families = None
     explicit = {m: g["family"] for m, g in groups.items() if g.get("family")}

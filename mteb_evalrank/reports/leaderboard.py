@@ -45,10 +45,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mteb_evalrank.data.result_files import MODEL_META, RUN_SETTINGS, read_model_meta, walk_result_files
+from mteb_evalrank.data.result_files import (
+    MODEL_META,
+    RUN_SETTINGS,
+    check_result_json,
+    read_model_meta,
+    walk_result_files,
+)
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.shared_task_ranks import rank_on_shared_tasks
-from mteb_evalrank.reports.results_reader import result_identity
+from mteb_evalrank.reports.results_reader import check_entry_scores, result_identity
 
 TEMPLATE = "leaderboard.html.j2"
 #: charts (HEROS bars, N2O heatmap) show at most this many models, in leaderboard order
@@ -193,6 +199,11 @@ def collect(results_dir: Path | str) -> ReportData:
     runs: dict[Path, ModelRun] = {}
     skipped: list[Skipped] = []
     for path in tqdm(files, desc="reading results", unit="file", disable=len(files) < 200):
+        try:  # the shape, duplicate keys, task_name = file name, scores that are numbers in their range
+            check_entry_scores(path, check_result_json(path).get("scores", {}))
+        except InputError as exc:
+            skipped.append(Skipped(path, str(exc).removeprefix(f"{path}: ")))
+            continue
         try:
             tr = mteb.TaskResult.from_disk(path)
         except Exception as exc:

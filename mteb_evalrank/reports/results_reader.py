@@ -44,7 +44,7 @@ from mteb_evalrank.data.result_files import (
     result_identity,
     task_result_files,
 )
-from mteb_evalrank.errors import InputError
+from mteb_evalrank.errors import EvalRankWarning, InputError
 
 if TYPE_CHECKING:  # pandas is imported where a table is built: reading file names and scores stays light
     import pandas as pd
@@ -162,23 +162,29 @@ def read_score(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> floa
     return values[0] if len(values) == 1 else float(np.mean(values))
 
 
-#: The range of a stored score, by key: fractions (accuracies, F1, MRR, hits) in [0, 1], correlations and
-#: cosines in [-1, 1].  A fraction outside its range is an error (no such score exists); a cosine or main
-#: score outside [-1, 1] is a warning (a normalised cosine can in principle fall below -1).
+#: The range of a stored score, by key: fractions (accuracies, F1, MRR, hits) in [0, 1], correlations in
+#: [-1, 1]: a value outside is an error (no such score exists).  A cosine or main score outside [-1, 1] is a
+#: warning (a normalised cosine can in principle fall below -1; a main score's range is its metric's).
 _FRACTION_KEY = r"(acc|accuracy|devacc|f1.*|precision.*|recall.*|ap|map.*|mrr|.*_mrr|.*hits_at_\d+|ndcg.*)"
-_SIGNED_KEY = r"(main_score|.*spearman.*|.*pearson.*|cosine|normalized_cosine)"
+_CORRELATION_KEY = r"(.*spearman.*|.*pearson.*)"
+_SIGNED_KEY = r"(main_score|cosine|normalized_cosine)"
 
 
 def check_score_range(path: str | Path, subset: str, key: str, value: float) -> None:
-    """A finite stored score against its range (see :data:`_FRACTION_KEY`): an accuracy of -5 raises
-    :class:`InputError` naming the file and the key; a normalised cosine of 5.0 warns."""
+    """A finite stored score against its range (see :data:`_FRACTION_KEY`): an accuracy of -5 or a Spearman
+    correlation of 1.5 raises :class:`InputError` naming the file and the key; a normalised cosine of 5.0
+    warns."""
     import re
 
-    from mteb_evalrank.errors import EvalRankWarning
-
+    if key.endswith("_se"):  # a standard error, not a score
+        return
     if re.fullmatch(_FRACTION_KEY, key) and not 0.0 <= value <= 1.0:
         raise InputError(
             f"{path}: score {subset}.{key} is {value!r}, outside [0, 1] (a fraction); repair or re-run this result."
+        )
+    if re.fullmatch(_CORRELATION_KEY, key) and not -1.0 <= value <= 1.0:
+        raise InputError(
+            f"{path}: score {subset}.{key} is {value!r}, outside [-1, 1] (a correlation); repair or re-run this result."
         )
     if re.fullmatch(_SIGNED_KEY, key) and not -1.0 <= value <= 1.0:
         warnings.warn(
@@ -187,27 +193,53 @@ def check_score_range(path: str | Path, subset: str, key: str, value: float) -> 
         )
 
 
+def check_entry_scores(path: str | Path, scores: dict[str, list[dict[str, Any]]]) -> None:
+    """Every stored score of a result file's ``scores`` (checked for its shape by
+    :func:`~mteb_evalrank.data.result_files.check_result_json`): a ``main_score`` that is neither a number nor
+    ``null`` raises :class:`InputError` naming the file and the key, and so does a score outside its range
+    (:func:`check_score_range`)."""
+    import json
+
+    for entries in scores.values():
+        for entry in entries:
+            subset = entry.get("hf_subset", "default")
+            main = entry.get("main_score")
+            if isinstance(main, bool) or (main is not None and not isinstance(main, (int, float))):
+                raise InputError(
+                    f"{path}: score {subset}.main_score is {json.dumps(main)[:40]}, not a number; repair or re-run "
+                    "this result."
+                )
+            for k, value in entry.items():
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                    check_score_range(path, subset, k, float(value))
+
+
 def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
     """The score ``name`` as stored in one result file: a value that is not a number is an error naming the
-    file and the key; NaN or ``null`` is missing (the model is dropped from that cell), with a warning."""
+    file and the key; NaN or ``null`` is missing (the model is dropped from that cell), with a warning.  Every other score of the entries read is checked against its range too (an MRR of 1.5 is not
+    let through because the main score was asked for)."""
     import json
 
     key = name.metric or "main_score"
     for entry in _entries_for(record["scores"], name) or ():
         v = entry.get(key)
+        subset = entry.get("hf_subset", "default")
         if isinstance(v, bool) or (v is not None and not isinstance(v, (int, float))):
             raise InputError(
-                f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is "
-                f"{json.dumps(v)[:40]}, not a number; repair or re-run this result."
+                f"{record['path']}: score {subset}.{key} is {json.dumps(v)[:40]}, not a number; repair or re-run this "
+                "result."
             )
-        if key in entry and (v is None or not math.isfinite(v)):
+        if key in entry and (v is None or not math.isfinite(v)):  # (a metric a file lacks: the report's "dropped")
             warnings.warn(
-                f"{record['path']}: score {entry.get('hf_subset', 'default')}.{key} is {v!r}; "
-                f"counted as missing ({name} of {record['model']} is left out)",
+                EvalRankWarning(
+                    f"{record['path']}: score {subset}.{key} is {v!r}; counted as missing ({name} of "
+                    f"{record['model']} is left out)"
+                ),
                 stacklevel=3,
             )
-        elif v is not None:
-            check_score_range(record["path"], entry.get("hf_subset", "default"), key, float(v))
+        for k, value in entry.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                check_score_range(record["path"], subset, k, float(value))
 
 
 def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[str]:
@@ -318,7 +350,7 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
     from mteb.results import TaskResult
 
     from mteb_evalrank.data.files import special_file_kind
-    from mteb_evalrank.data.result_files import walk_result_files
+    from mteb_evalrank.data.result_files import check_result_json, walk_result_files
 
     folder = Path(folder)
     kind = special_file_kind(folder)
@@ -333,27 +365,35 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
     from tqdm.auto import tqdm
 
     paths = walk_result_files(folder)  # regular files only: a FIFO would block forever
-    owners: dict[tuple[str, str], Path] = {}
+    owners: dict[tuple[str, str], tuple[Path, str]] = {}
     for path in tqdm(paths, desc="reading results", unit="file", disable=not progress, leave=False):
         try:
+            check_result_json(path)  # the shape, duplicate keys, task_name = file name: InputError naming the key
             result = TaskResult.from_disk(path)
+        except InputError as exc:
+            reason = str(exc).removeprefix(f"{path}: ")
+            out.skipped.append((str(path), reason))
+            warnings.warn(EvalRankWarning(f"skipped {path}: {reason}"), stacklevel=2)
+            continue
         except Exception as exc:
             reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}" if str(exc) else type(exc).__name__
             out.skipped.append((str(path), reason))
-            warnings.warn(f"skipped {path}: not a readable MTEB result ({reason})", stacklevel=2)
+            warnings.warn(EvalRankWarning(f"skipped {path}: not a readable MTEB result ({reason})"), stacklevel=2)
             continue
         expected = path.stem
         if result.task_name != expected:  # matched by its file name, never by what it says inside
             reason = f"it holds a result of task {result.task_name}, not {expected}"
             out.skipped.append((str(path), reason))
-            warnings.warn(f"skipped {path}: {reason} (rename or remove the file)", stacklevel=2)
+            warnings.warn(EvalRankWarning(f"skipped {path}: {reason} (rename or remove the file)"), stacklevel=2)
             continue
         who = result_identity(path)
-        owner = owners.setdefault((who.label, who.revision), path.parent)
+        # one model on the Hub whatever the case of its name: org/Model and org/model are one model twice
+        owner, owner_label = owners.setdefault((who.label.casefold(), who.revision), (path.parent, who.label))
         if owner != path.parent:
+            named = who.label if owner_label == who.label else f"{owner_label} / {who.label} (names differing in case)"
             raise InputError(
-                f"{owner} and {path.parent} both hold results of {who.label} revision {who.revision} (their "
-                "model_meta.json name the same model and revision); move or remove one of them."
+                f"{owner} and {path.parent} both hold results of {named} revision {who.revision} (their "
+                "model_meta.json or folder names name the same model and revision); move or remove one of them."
             )
         out.records.append(
             {
@@ -454,7 +494,13 @@ class ScoreTable(ScoreSource):
         with close matches, and (``strict=False``) is left out instead."""
         if not strict:
             names = [n for n in names if n in self.frame.columns]
-        return table_scores(self.frame, names, self.path)
+        frame = table_scores(self.frame, names, self.path)
+        empty = [str(n) for n in frame.columns if frame[n].isna().all()] if strict else []
+        if empty:  # as for a results folder: a score no model has is an error, not an empty column
+            raise InputError(
+                f"score table {self.path}: no model in {len(frame)} has a value in the column {empty[0]!r}."
+            )
+        return frame
 
     def standard_errors(self, names: Sequence[str], *, revision_policy: str = "newest") -> pd.DataFrame:
         """A table carries no standard errors: all NaN."""
@@ -557,6 +603,8 @@ __all__ = [
     "ScoreSource",
     "ScoreTable",
     "available_names",
+    "check_entry_scores",
+    "check_score_range",
     "choose_revisions",
     "is_primary",
     "is_score_table",

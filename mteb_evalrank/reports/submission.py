@@ -225,6 +225,13 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
                 )
         if accepted:
             plan.append((folder, target, accepted, (meta.name, revision)))
+    if not plan:  # every folder would be rejected: an empty submission is no submission (nothing written)
+        first = next((f for f in sub.findings if f.severity == REJECTED), None)
+        raise InputError(
+            f"nothing to submit: every result of {root} would be rejected"
+            + (f" ({first.path}: {first.reason})" if first else "")
+            + "; fix them, or give another results folder."
+        )
     sub.run_settings_gaps = run_settings_gaps([p for _, _, accepted, _ in plan for p in accepted])
     if sub.run_settings_gaps:  # the CI would fail the whole pull request: write nothing (issue 38: no output on error)
         raise InputError(refusal_line(sub))
@@ -320,6 +327,14 @@ def _check_result(path: Path, registry: dict[str, Any]) -> str | None:
     """Why the results repository would reject this file, or ``None``."""
     import mteb
 
+    from mteb_evalrank.data.result_files import check_result_json
+    from mteb_evalrank.reports.results_reader import check_entry_scores
+
+    try:  # the shape, duplicate keys, task_name = file name, scores that are numbers in their range
+        data = check_result_json(path)
+        check_entry_scores(path, data.get("scores", {}))
+    except InputError as exc:
+        return str(exc).removeprefix(f"{path}: ")
     try:
         tr = mteb.TaskResult.from_disk(path)
     except Exception as exc:

@@ -18,6 +18,10 @@ copy of a working folder that holds a seeded MTEB results folder (``R``, written
   ``error:`` line) naming what is wrong, or with another exit code than 2;
 - ``refused``: the documented one-line error, exit 2 (the right outcome for bad input);
 - ``worked``: exit 0 on a case marked ``ok`` (the right outcome for valid input);
+- ``partial``: exit 1 on a case marked ``partial``, where the command documents "done, but part of the work
+  failed, and the command said which" (``prepare-submission`` listing the results it would reject);
+- ``warned``: exit 0 with a one-line warning holding the case's ``warns`` fragment (the right outcome where
+  the documented behaviour is to go on with a warning, e.g. a results walk skipping an unreadable file);
 - ``failed``: a case marked ``ok`` that did not exit 0.
 
 The summary line counts each outcome; the exit code is 1 when any case had a wrong outcome.
@@ -58,6 +62,8 @@ class Case:
     timeout: float = 120.0
     env: dict[str, str] = dataclasses.field(default_factory=dict)
     stdin: str | None = None
+    warns: str | None = None
+    partial: bool = False
 
 
 def snapshot(root: Path) -> dict[str, str]:
@@ -101,34 +107,69 @@ def classify(case: Case, code: int | None, stderr: str, before: dict, after: dic
         return "hang", "no exit within the timeout"
     if "Traceback (most recent call last)" in stderr:
         return "traceback", next((line for line in reversed(lines) if line and not line.startswith(" ")), last)
-    mutable = set(case.mutable) if code == 0 else set()
+    mutable = set(case.mutable) if code == 0 or (case.partial and code == 1) else set()
     changed = [
         rel
         for rel, digest in before.items()
-        if rel not in mutable and not any(rel.startswith(m.rstrip("/") + "/") for m in mutable) and after.get(rel) != digest
+        if rel not in mutable
+        and not any(rel.startswith(m.rstrip("/") + "/") for m in mutable)
+        and after.get(rel) != digest
     ]
     if changed:
         return "changed", f"exit {code}; changed: {', '.join(changed[:5])}"
     created = sorted(set(after) - set(before))
+    if case.partial and code == 1:
+        return "partial", last
     if code != 0 and created:
         return "created", f"exit {code}; created: {', '.join(created[:5])}"
+    if code == 0 and case.warns is not None:
+        warned = [line for line in lines if line.startswith(("mteb-evalrank: warning:", "warning:"))]
+        hit = next((line for line in warned if case.warns in line), None)
+        return ("warned", hit) if hit else ("silent", f"exit 0 without a warning holding {case.warns!r}: {last}")
     if code == 0:
         return ("worked", last) if case.ok else ("silent", f"exit 0: {last}")
     if case.ok:
         return "failed", f"exit {code}: {last}"
-    one_line = len(errors) == 1 and errors[0] == last and (
-        last.startswith("mteb-evalrank: error:") or last.startswith("mteb-evalrank ")
-    )
+    one_line = len(errors) == 1 and errors[0] == last and (last.startswith(("mteb-evalrank: error:", "mteb-evalrank ")))
     if code == 2 and one_line:
         return "refused", last
     return "unclear", f"exit {code}: {len(errors)} error line(s); last: {last}"
+
+
+def copy_template(template: Path, work: Path) -> None:
+    """``shutil.copytree(template, work, symlinks=True)``, also for what it cannot copy: a FIFO or a socket is
+    made anew (``copytree`` refuses special files), and files hard-linked to each other stay hard-linked."""
+    import socket
+
+    linked: dict[tuple[int, int], str] = {}
+
+    def copy(src: str, dst: str) -> str:
+        st = os.lstat(src)
+        if stat.S_ISFIFO(st.st_mode):
+            os.mkfifo(dst)
+        elif stat.S_ISSOCK(st.st_mode):
+            here = os.getcwd()
+            os.chdir(os.path.dirname(dst))  # AF_UNIX paths are limited to 108 bytes
+            try:
+                with socket.socket(socket.AF_UNIX) as sock:
+                    sock.bind(os.path.basename(dst))
+            finally:
+                os.chdir(here)
+        elif stat.S_ISREG(st.st_mode) and st.st_nlink > 1 and (st.st_dev, st.st_ino) in linked:
+            os.link(linked[(st.st_dev, st.st_ino)], dst)
+        else:
+            shutil.copy2(src, dst)
+            linked.setdefault((st.st_dev, st.st_ino), dst)
+        return dst
+
+    shutil.copytree(template, work, symlinks=True, copy_function=copy)
 
 
 def run_case(case: Case, template: Path, *, python: str = sys.executable) -> tuple[str, str, float]:
     """Run one case in a fresh copy of ``template``; its outcome, the line to show and the seconds it took."""
     with tempfile.TemporaryDirectory(prefix="sweep-") as tmp:
         work = Path(tmp) / "w"
-        shutil.copytree(template, work, symlinks=True)
+        copy_template(template, work)
         argv = [a.replace("{R}", str(work / "R")).replace("{W}", str(work)) for a in case.argv]
         env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
         env.update(HF_HUB_OFFLINE="1", MTEB_EVALRANK_CACHE=str(Path(tmp) / "cache"), PYTHONUNBUFFERED="1")
@@ -154,7 +195,9 @@ def run_case(case: Case, template: Path, *, python: str = sys.executable) -> tup
         return outcome, line, seconds
 
 
-def main(cases: Sequence[Case], prepare: Callable[[Path], None] | None = None, argv: Sequence[str] | None = None) -> int:
+def main(
+    cases: Sequence[Case], prepare: Callable[[Path], None] | None = None, argv: Sequence[str] | None = None
+) -> int:
     """Run ``cases`` (those whose name contains ``-k``, if given) and print one line per case and a summary."""
     parser = argparse.ArgumentParser(description="a held-out sweep of bad inputs (tests/sweeps/harness.py)")
     parser.add_argument("-k", default="", help="run only cases whose name contains this")
@@ -172,7 +215,7 @@ def main(cases: Sequence[Case], prepare: Callable[[Path], None] | None = None, a
         try:
             from tqdm import tqdm
         except ImportError:  # pragma: no cover - tqdm comes with the project's dependencies
-            tqdm = lambda x, **_: x  # noqa: E731
+            tqdm = lambda x, **_: x
         rows = []
         for case in tqdm(selected, desc="sweep", unit="case", file=sys.stderr):
             outcome, line, seconds = run_case(case, template)
