@@ -2,7 +2,8 @@
 
 Layers, bottom to top (a module may import its own layer and every layer below it):
 
-    0  errors, hashing, file_magic  exception classes; SHA-256 of files; compressed-file magic (standard library only)
+    0  errors, hashing, file_magic, file_kinds  exception classes; SHA-256 of files; compressed-file magic; what a
+                                 path names (FIFO, device, loop; standard library only)
     1  metrics                     pure functions over arrays — may import only ``errors``
     2  models                      model specs -> MTEB encoders
     3  data, integration, hub_datasets   data sources and caches; MTEB internals; dataset builders
@@ -36,6 +37,7 @@ LAYER = {
     "errors": 0,
     "hashing": 0,
     "file_magic": 0,
+    "file_kinds": 0,
     "metrics": 1,
     "models": 2,
     "data": 3,
