@@ -105,7 +105,9 @@ def classify(case: Case, code: int | None, stderr: str, before: dict, after: dic
     changed = [
         rel
         for rel, digest in before.items()
-        if rel not in mutable and not any(rel.startswith(m.rstrip("/") + "/") for m in mutable) and after.get(rel) != digest
+        if rel not in mutable
+        and not any(rel.startswith(m.rstrip("/") + "/") for m in mutable)
+        and after.get(rel) != digest
     ]
     if changed:
         return "changed", f"exit {code}; changed: {', '.join(changed[:5])}"
@@ -116,19 +118,45 @@ def classify(case: Case, code: int | None, stderr: str, before: dict, after: dic
         return ("worked", last) if case.ok else ("silent", f"exit 0: {last}")
     if case.ok:
         return "failed", f"exit {code}: {last}"
-    one_line = len(errors) == 1 and errors[0] == last and (
-        last.startswith("mteb-evalrank: error:") or last.startswith("mteb-evalrank ")
-    )
+    one_line = len(errors) == 1 and errors[0] == last and (last.startswith(("mteb-evalrank: error:", "mteb-evalrank ")))
     if code == 2 and one_line:
         return "refused", last
     return "unclear", f"exit {code}: {len(errors)} error line(s); last: {last}"
+
+
+#: (device, inode) of a file already copied -> its copy: a hard link in the template is a hard link in the copy
+_COPIED: dict[tuple[int, int], str] = {}
+
+
+def _copy_entry(src: str, dst: str) -> str:
+    """``shutil.copy2``, except that a FIFO or a socket (which cannot be copied) is made anew at ``dst``, and a
+    second name of a file already copied (a hard link) is linked to that copy."""
+    st = os.lstat(src)
+    mode = st.st_mode
+    if stat.S_ISREG(mode) and st.st_nlink > 1:
+        first = _COPIED.get((st.st_dev, st.st_ino))
+        if first is not None and os.path.exists(first):
+            os.link(first, dst)
+            return dst
+        _COPIED[(st.st_dev, st.st_ino)] = dst
+    if stat.S_ISFIFO(mode):
+        os.mkfifo(dst)
+    elif stat.S_ISSOCK(mode):
+        import socket
+
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(dst)  # the socket file stays after close
+        sock.close()
+    else:
+        shutil.copy2(src, dst)
+    return dst
 
 
 def run_case(case: Case, template: Path, *, python: str = sys.executable) -> tuple[str, str, float]:
     """Run one case in a fresh copy of ``template``; its outcome, the line to show and the seconds it took."""
     with tempfile.TemporaryDirectory(prefix="sweep-") as tmp:
         work = Path(tmp) / "w"
-        shutil.copytree(template, work, symlinks=True)
+        shutil.copytree(template, work, symlinks=True, copy_function=_copy_entry)
         argv = [a.replace("{R}", str(work / "R")).replace("{W}", str(work)) for a in case.argv]
         env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
         env.update(HF_HUB_OFFLINE="1", MTEB_EVALRANK_CACHE=str(Path(tmp) / "cache"), PYTHONUNBUFFERED="1")
@@ -154,7 +182,9 @@ def run_case(case: Case, template: Path, *, python: str = sys.executable) -> tup
         return outcome, line, seconds
 
 
-def main(cases: Sequence[Case], prepare: Callable[[Path], None] | None = None, argv: Sequence[str] | None = None) -> int:
+def main(
+    cases: Sequence[Case], prepare: Callable[[Path], None] | None = None, argv: Sequence[str] | None = None
+) -> int:
     """Run ``cases`` (those whose name contains ``-k``, if given) and print one line per case and a summary."""
     parser = argparse.ArgumentParser(description="a held-out sweep of bad inputs (tests/sweeps/harness.py)")
     parser.add_argument("-k", default="", help="run only cases whose name contains this")
@@ -172,7 +202,7 @@ def main(cases: Sequence[Case], prepare: Callable[[Path], None] | None = None, a
         try:
             from tqdm import tqdm
         except ImportError:  # pragma: no cover - tqdm comes with the project's dependencies
-            tqdm = lambda x, **_: x  # noqa: E731
+            tqdm = lambda x, **_: x
         rows = []
         for case in tqdm(selected, desc="sweep", unit="case", file=sys.stderr):
             outcome, line, seconds = run_case(case, template)
