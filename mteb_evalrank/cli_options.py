@@ -46,6 +46,8 @@ def _int_between(minimum: int, maximum: int):
 MAX_BATCH_SIZE = 2**20
 MAX_RESAMPLES = 10**7
 MAX_SEED = 2**32 - 1
+#: ``build-word-models --words``: the copy check samples from wordfreq's 20,000 most frequent words.
+MAX_COPY_CHECK_WORDS = 20_000
 
 positive_int = _int_at_least(1)
 non_negative_int = _int_at_least(0)
@@ -163,6 +165,8 @@ def output_folder_arg(text: str) -> str:
     kind = special_file_kind(text)
     if kind is None:
         raise argparse.ArgumentTypeError(f"{text} is an existing file, not a folder")
+    if kind is not None and kind.startswith("a file named as a folder"):
+        return text  # a file on the way: the command names it ("afile is a file, not a folder")
     if kind not in ("a folder", "does not exist"):
         raise argparse.ArgumentTypeError(f"{text} is {kind}, not a folder")
     return text

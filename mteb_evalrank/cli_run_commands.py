@@ -11,6 +11,7 @@ from pathlib import Path
 
 from mteb_evalrank.cli_options import (  # noqa: F401
     DEFAULT_MODEL,
+    MAX_COPY_CHECK_WORDS,
     _add_catalogue_arg,
     _add_chart_and_csv_args,
     _add_encoding_args,
@@ -470,7 +471,12 @@ def add_build_word_models_parser(subparsers) -> None:
         action="store_true",
         help="compare every installed word set with every other (similarity-structure correlation)",
     )
-    p.add_argument("--words", type=positive_int, default=1000, help="sample words of the copy check (default 1000)")
+    p.add_argument(
+        "--words",
+        type=_int_between(1, MAX_COPY_CHECK_WORDS),
+        default=1000,
+        help=f"sample words of the copy check (default 1000, at most {MAX_COPY_CHECK_WORDS:,})",
+    )
     p.set_defaults(func=_cmd_build_word_models)
 
 

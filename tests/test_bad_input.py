@@ -304,7 +304,7 @@ def test_plot_without_suffix_gets_png(tmp_path):
     [
         (
             ["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "afile"],
-            "dataset folder afile is an existing file, not a folder.",
+            "argument --out: afile is an existing file, not a folder",
         ),
         (
             ["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "afile/sub"],

