@@ -444,7 +444,7 @@ def _cmd_build_word_models(args: argparse.Namespace) -> int:
     return build_word_models_and_print(
         args.names,
         force=args.force,
-        spacy_wheel_dir=args.spacy_wheel_dir,
+        spacy_wheel_dir=str(args.spacy_wheel_dir) if args.spacy_wheel_dir else None,
         check_copies=args.check_copies,
         words=args.words,
     )
