@@ -133,6 +133,20 @@ def input_path_arg(text: str) -> Path:
     return Path(text)
 
 
+def input_existing_arg(text: str) -> Path:
+    """A file or folder the command reads (``build-data --sources``: a folder, or one source file): it must exist
+    and be a regular file or a folder; a FIFO, a device, a socket, a symlink loop or a broken symlink is named."""
+    from mteb_evalrank.file_kinds import special_file_kind
+
+    path = _checked_path(text)
+    kind = special_file_kind(text)
+    if kind == "does not exist":
+        raise argparse.ArgumentTypeError(f"{text}: no such file or folder")
+    if kind not in (None, "a folder"):
+        raise argparse.ArgumentTypeError(f"{text} is {kind}, not a file or folder")
+    return path
+
+
 def name_arg(text: str) -> str:
     """A name (a model revision, a Hub repository id): not empty, no whitespace at either end, no control
     character."""

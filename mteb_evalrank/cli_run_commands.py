@@ -26,6 +26,7 @@ from mteb_evalrank.cli_options import (  # noqa: F401
     _use_catalogues,
     batch_size_arg,
     device_arg,
+    input_existing_arg,
     input_file_arg,
     input_folder_arg,
     input_path_arg,
@@ -132,9 +133,9 @@ def add_data_parsers(subparsers) -> None:
     p.add_argument("name", choices=DATASET_NAMES)
     p.add_argument(
         "--sources",
-        type=input_folder_arg,
+        type=input_existing_arg,
         required=True,
-        help="folder of raw source files (layout of shared/data/sources)",
+        help="folder of raw source files (layout of shared/data/sources; heros also takes its TSV file)",
     )
     p.add_argument(
         "--out",

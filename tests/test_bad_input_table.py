@@ -590,7 +590,14 @@ ROWS = [
     (["run", "-m", "vec.txt", "-t", "WS-353-All", "-o", "out "], "the name 'out ' starts or ends with whitespace"),
     (["run", "-m", "vec.txt", "-t", "WS-353-All", "--model-revision", ""], "argument --model-revision: an empty name"),
     (["build-data", "word-similarity", "--sources", "srcdir", "--out", ""], "argument --out: '' is an empty path"),
-    (["build-data", "word-similarity", "--sources", "afile", "--out", "b"], "argument --sources: afile is a file"),
+    (
+        ["build-data", "word-similarity", "--sources", "fifo.txt", "--out", "b"],
+        "argument --sources: fifo.txt is a FIFO",
+    ),
+    (
+        ["build-data", "word-similarity", "--sources", "nowhere", "--out", "b"],
+        "argument --sources: nowhere: no such file",
+    ),
     (
         ["push-data", "heros", "--repo-id", "o/n", "--folder", "fifo.txt"],
         "fifo.txt is a FIFO (named pipe), not a folder",
