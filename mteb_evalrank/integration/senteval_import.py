@@ -175,7 +175,10 @@ class ImportReport:
 def _number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(f"{where}: expected a number, got {json.dumps(value)[:60]}.")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:  # a whole number of hundreds of digits
+        raise InputError(f"{where}: expected a finite number, got a number of {len(str(value))} digits.") from None
     if not math.isfinite(v):
         raise InputError(f"{where}: expected a finite number, got {value!r}.")
     return v
@@ -388,7 +391,8 @@ def read_senteval_json(path: Path) -> dict[str, Any]:
     """The JSON file of a SentEval run: an object with one entry per task name."""
     from mteb_evalrank.data.files import read_text
 
-    text = read_text(Path(path), what="SentEval results file", limit=_MAX_SENTEVAL_BYTES)
+    # utf-8-sig: a byte-order mark (Windows editors write one) is dropped, not a JSON error
+    text = read_text(Path(path), what="SentEval results file", encoding="utf-8-sig", limit=_MAX_SENTEVAL_BYTES)
 
     def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}

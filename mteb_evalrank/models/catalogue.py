@@ -163,9 +163,16 @@ def user_catalogue_files() -> list[Path]:
 def use_catalogue(path: str | os.PathLike) -> None:
     """Lay the user catalogue ``path`` over the packaged one from now on (the CLI's ``--catalogue FILE``); the
     zoo re-reads it with :func:`mteb_evalrank.models.zoo.reload_catalogue`."""
+    from mteb_evalrank.file_kinds import special_file_kind
+
     file = Path(path).expanduser()
-    if not file.is_file():
+    kind = special_file_kind(os.path.expanduser(os.fspath(path)))
+    if kind == "does not exist":
         raise InputError(f"--catalogue {path}: no such file (a JSON catalogue of the shape of catalogue.json).")
+    if kind is not None:
+        raise InputError(
+            f"--catalogue {path} is {kind}, not a regular file (a JSON catalogue of catalogue.json's shape)."
+        )
     _USER_FILES.append(file)
     clear_cache()
 

@@ -202,7 +202,16 @@ def _load_st_folder(path: Path, *, device: str | None, revision: str | None):
                 f"{path}: a Hugging Face transformers folder without a tokenizer (none of "
                 f"{', '.join(HF_TOKENIZER_FILES)}); save the tokenizer next to the model (tokenizer.save_pretrained)."
             )
-    enc = _local_st_loader(name, path=str(path), device=device)
+    try:
+        enc = _local_st_loader(name, path=str(path), device=device)
+    except (ValueError, OSError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        # a folder with modules.json or config.json that sentence-transformers / transformers cannot load
+        # (a missing or malformed file): one line naming the folder, not the library's traceback
+        reason = " ".join(str(exc).split())[:300] or type(exc).__name__
+        raise InputError(
+            f"{path}: cannot load this model folder ({type(exc).__name__}: {reason}); a SentenceTransformer folder "
+            "needs modules.json, config.json, the weights and the tokenizer (model.save(folder) writes them)."
+        ) from None
     if not _is_st_folder(path):
         warnings.warn(
             EvalRankWarning(
@@ -371,6 +380,7 @@ def load_model(
     from mteb_evalrank.models.word_vector_files import split_matrix_spec
 
     path, vocab = split_matrix_spec(s)
+    _check_path_kind(s if vocab is None else os.fspath(path), s)
     try:
         exists = path.exists()
     except OSError as exc:  # e.g. a name longer than the file system allows
@@ -428,6 +438,20 @@ def load_model(
     raise InputError(f"unknown model {s!r}.{_suggestions(s)} {ACCEPTED_FORMS_SENTENCE}")
 
 
+def _check_path_kind(path: str, spec: str) -> None:
+    """A model spec that names an existing entry which is neither a regular file nor a folder (a FIFO, a
+    device, a socket, a symlink loop or a broken symlink), or a file named as a folder (``vectors.txt/``):
+    :class:`InputError` naming what it is, before anything is hashed or read (a FIFO would block)."""
+    from mteb_evalrank.file_kinds import special_file_kind
+
+    kind = special_file_kind(path)
+    if kind in (None, "a folder", "does not exist", "a name longer than the file system allows"):
+        return
+    raise InputError(
+        f"model {spec!r}: {path} is {kind}; give a word-vector file or a model folder {ACCEPTED_FORMS_SENTENCE}"
+    )
+
+
 def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str | None]:
     """``(name, revision)`` under which results of ``spec`` are filed, without loading weights.
 
@@ -460,6 +484,7 @@ def describe_model(spec: Any, *, revision: str | None = None) -> tuple[str, str 
         matrix, vocab, name, _ = packaged_word_vectors(shortcut)
         return vectors(matrix, vocab, name)
     path, vocab = split_matrix_spec(s)
+    _check_path_kind(s if vocab is None else os.fspath(path), s)
     if path.exists():
         path = path.resolve()
         if path.is_dir():

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import json
 import logging
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -66,14 +67,20 @@ def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
     for key in ("neighbors", "query_ids", "corpus_fingerprint", "corpus_size"):
         if key not in entry:
             raise InputError(f"{path}: key scores.{split}[].{key} is missing.")
-    try:
-        ids = np.asarray(entry["neighbors"], dtype=np.int64)
-        query_ids = np.asarray(entry["query_ids"], dtype=np.int64)
-        size = int(entry["corpus_size"])
+    try:  # whole numbers only: 0.5 or true is no corpus position (np.int64 would truncate it silently)
+        ids = np.asarray(entry["neighbors"])
+        query_ids = np.asarray(entry["query_ids"])
+        size = entry["corpus_size"]
+        for key, value in (("neighbors", ids), ("query_ids", query_ids)):
+            if value.size and value.dtype.kind not in "iu":
+                raise TypeError(f"{key} holds {value.dtype.name} values")
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise TypeError("corpus_size is not a whole number")
+        ids, query_ids = ids.astype(np.int64), query_ids.astype(np.int64)
     except (TypeError, ValueError, OverflowError) as exc:
         raise InputError(
-            f"{path}: key scores.{split}[].neighbors/query_ids/corpus_size: not integers of the "
-            f"expected shape ({type(exc).__name__})."
+            f"{path}: key scores.{split}[].neighbors/query_ids/corpus_size: not whole numbers of the "
+            f"expected shape ({exc})."
         ) from None
     # shapes: neighbours (samples, queries, k), query ids (samples, queries), every id a corpus position
     if ids.ndim != 3 or query_ids.ndim != 2 or ids.shape[:2] != query_ids.shape or ids.shape[2] < 1:
@@ -387,7 +394,16 @@ def neighbor_sets_from_corpus_file(
 
     if len(model_specs) < 2:
         raise InputError("give at least two models to compare.")
-    repeated = sorted({m for m in model_specs if list(model_specs).count(m) > 1})
+
+    def same_key(spec: str) -> object:  # one file by two names (a hard link, a symlink, './x') is one model
+        try:
+            st = os.stat(spec)
+        except (OSError, ValueError):
+            return spec
+        return (st.st_dev, st.st_ino)
+
+    keys = [same_key(m) for m in model_specs]
+    repeated = sorted({m for m, key in zip(model_specs, keys) if keys.count(key) > 1})
     if repeated:
         raise InputError(f"each model can be compared once; repeated: {', '.join(repeated)}.")
     check_sizes(k=k, n_queries=n_queries, samples=samples, seed=seed, batch_size=batch_size)
