@@ -316,7 +316,7 @@ def _small_folder(root):
     from mteb.models import ModelMeta
 
     cache = mteb.ResultCache(root / "res")
-    rng = np.random.default_rng(7)
+    rng = np.random.default_rng(7)  # scores clipped to their ranges (a result outside them is refused)
 
     def save(task_name, meta, subsets):
         task = mteb.get_task(task_name)
@@ -326,9 +326,20 @@ def _small_folder(root):
     for k in range(12):
         meta = ModelMeta.create_empty({"name": f"org/f{k // 2}-v{k % 2}", "revision": "r1"})
         q = rng.uniform()
-        save("EvalRankSent", meta, {"all": {"mrr": round(q + rng.normal(0, 0.1), 6), "num_pairs": 6989}})
         save(
-            "SentEvalSTSB", meta, {"default": {"cosine_spearman": round(q + rng.normal(0, 0.3), 6), "num_pairs": 1379}}
+            "EvalRankSent",
+            meta,
+            {"all": {"mrr": round(float(np.clip(q + rng.normal(0, 0.1), 0, 1)), 6), "num_pairs": 6989}},
+        )
+        save(
+            "SentEvalSTSB",
+            meta,
+            {
+                "default": {
+                    "cosine_spearman": round(float(np.clip(q + rng.normal(0, 0.3), -1, 1)), 6),
+                    "num_pairs": 1379,
+                }
+            },
         )
         for task in ("SentEvalMR", "SentEvalCR"):
             save(task, meta, {"default": {"accuracy": round(0.6 + 0.3 * q + rng.normal(0, 0.02), 6), "ntest": 10000}})
