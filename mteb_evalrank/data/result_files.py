@@ -283,11 +283,16 @@ def prediction_pairs(data: dict, subset: str, split: str, path: str | Path) -> t
     return [float(x) for x in cosine], [float(x) for x in gold]
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+class DuplicateKeyError(ValueError):
+    """A JSON object names one key twice (``json`` would keep the last silently)."""
+
+
+def no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    """``object_pairs_hook`` for :func:`json.loads` that raises :class:`DuplicateKeyError` on a repeated key."""
     out: dict = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"the key {key!r} appears twice in one object")
+            raise DuplicateKeyError(f"the key {key!r} appears twice in one object")
         out[key] = value
     return out
 
@@ -307,7 +312,7 @@ def check_result_json(path: str | Path) -> dict:
     if data.startswith(b"\xef\xbb\xbf"):
         raise InputError(f"{path}: a byte-order mark before the JSON (MTEB writes none); remove it.")
     try:
-        obj = json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicate_keys)
+        obj = json.loads(data.decode("utf-8"), object_pairs_hook=no_duplicate_keys)
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}).") from None
     except RecursionError:

@@ -394,16 +394,12 @@ def read_senteval_json(path: Path) -> dict[str, Any]:
     # utf-8-sig: a byte-order mark (Windows editors write one) is dropped, not a JSON error
     text = read_text(Path(path), what="SentEval results file", encoding="utf-8-sig", limit=_MAX_SENTEVAL_BYTES)
 
-    def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:  # json.loads would keep the last silently
-                raise InputError(f"{path}: the key {key!r} appears twice in one object; keep one.")
-            out[key] = value
-        return out
+    from mteb_evalrank.data.result_files import DuplicateKeyError, no_duplicate_keys
 
     try:
-        data = json.loads(text, object_pairs_hook=unique_keys)
+        data = json.loads(text, object_pairs_hook=no_duplicate_keys)
+    except DuplicateKeyError as exc:  # json.loads would keep the last silently
+        raise InputError(f"{path}: {exc}; keep one.") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).") from None
     except RecursionError:
