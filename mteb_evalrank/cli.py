@@ -36,6 +36,7 @@ from mteb_evalrank.cli_study_commands import (
     add_correlate_parser,
     add_export_upstream_parser,
     add_leaderboard_parser,
+    add_migrate_results_parser,
     add_prepare_submission_parser,
     add_report_parser,
     add_sts_by_level_parser,
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sts_by_level_parser(sub)
     add_report_parser(sub)
     add_prepare_submission_parser(sub)
+    add_migrate_results_parser(sub)
     add_compare_parser(sub)
     add_leaderboard_parser(sub)
     add_export_upstream_parser(sub)

@@ -24,6 +24,7 @@ from mteb_evalrank.cli_options import (  # noqa: F401
     _use_catalogues,
     batch_size_arg,
     device_arg,
+    input_folder_arg,
     non_negative_int,
     output_file_arg,
     output_folder_arg,
@@ -363,6 +364,38 @@ def add_prepare_submission_parser(subparsers) -> None:
     p.set_defaults(func=_cmd_prepare_submission)
 
 
+# --- migrate-results -----------------------------------------------------------------------------
+def _cmd_migrate_results(args: argparse.Namespace) -> int:
+    from mteb_evalrank.integration.result_migration import migrate_results
+
+    plans, settings = migrate_results(args.results_dir, dry_run=args.dry_run)
+    verb = "would convert" if args.dry_run else "converted"
+    for plan in plans:
+        print(f"{verb} {plan.path}: {plan.change}" + (f"; {plan.items_change}" if plan.items_change else ""))
+    for path in settings:
+        print(f"{verb} {path}: subsets of those tasks -> default")
+    done = not plans and not settings
+    print(
+        f"{len(plans)} result file(s) and {len(settings)} run-settings file(s) {verb}"
+        + (" (every file is in the current layout)" if done else "")
+    )
+    return 0
+
+
+def add_migrate_results_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "migrate-results",
+        help="convert result files written before 0.2 to one headline per task (what MTEB shows)",
+        description="EvalRankWord, EvalRankSent, SentEvalSTS12-16 and HEROS used to file their parts (source "
+        "datasets, sub-datasets, edit types) as MTEB subsets, which MTEB averages with the whole. This rewrites "
+        "each such result file (and its items file) with one subset 'default' holding the headline and the parts "
+        "nested inside it. Atomic per file and idempotent; nothing already stored is lost.",
+    )
+    p.add_argument("results_dir", type=input_folder_arg, help="results folder of mteb run / mteb.run")
+    p.add_argument("--dry-run", action="store_true", help="list the files that would change; write nothing")
+    p.set_defaults(func=_cmd_migrate_results)
+
+
 # --- compare -------------------------------------------------------------------------------------
 def _cmd_compare(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.compare import compare_models, format_lines
@@ -433,7 +466,7 @@ def add_leaderboard_parser(subparsers) -> None:
         description="Writes FOLDER/leaderboard/benchmark_results.parquet from FOLDER's results only, then serves "
         "MTEB's Gradio leaderboard on it without asking the Hub or GitHub, opening on the EvalRank benchmark "
         "(the plugin's benchmarks are in the menu). Models not in MTEB's registry (local folders, word-vector "
-        "files) are listed as '... (not in MTEB registry)'. With --api: MTEB's FastAPI backend (mteb.api, the JSON "
+        "files) are listed under their own names (the terminal says which they are). With --api: MTEB's FastAPI backend (mteb.api, the JSON "
         "endpoints /v1/benchmarks, /v1/models, ...) on the folder instead. See docs/leaderboards.md.",
     )
     p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")

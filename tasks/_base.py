@@ -124,7 +124,8 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
     - ``_load(num_proc) -> dict[subset, dict[split, Any]]`` — the data of each subset;
     - ``_compute_state(model, *, hf_split, encode_kwargs, num_proc, timer) -> Any`` — encode once and
       derive whatever the subsets need;
-    - ``_score_subset(state, data_split, hf_subset) -> dict`` — the scores of one subset.
+    - ``_score_subset(state, data_split, hf_subset) -> dict`` — the scores of one subset (or, for a task
+      with a :attr:`breakdown_key`, of the whole under ``default`` and of each of its :attr:`parts`).
 
     and declare what kind of task they are (class attributes, the one source of the task lists derived
     from them, e.g. :func:`mteb_evalrank.integration.task_lookup.plugin_task_names`):
@@ -144,6 +145,11 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
 
     input_level: ClassVar[str] = "sentence"
     role: ClassVar[str] = ""
+    #: the nested key of the headline entry that holds the task's parts
+    #: (:data:`~mteb_evalrank.data.result_layout.BREAKDOWN_KEYS`), or ``None``: a task with parts has the single
+    #: subset ``default`` (MTEB averages subsets, and a whole must not be averaged with its parts), and
+    #: :meth:`_load` sets :attr:`parts` (part -> split -> data), scored by :meth:`_score_subset` like the whole
+    breakdown_key: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -160,6 +166,7 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
         super().__init__(seed=seed, **kwargs)
         self._state_key: tuple[Any, str] | None = None
         self._state: Any = None
+        self.parts: dict[str, dict[str, Any]] = {}
 
     # --- data --------------------------------------------------------------------------------
     def load_data(self, num_proc: int | None = None, *, timer=None, **kwargs: Any) -> None:
@@ -210,6 +217,8 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
         state = self._model_state(model, hf_split=hf_split, encode_kwargs=encode_kwargs, num_proc=num_proc, timer=timer)
         with timer("Scoring", split=hf_split, subset=hf_subset):
             scores = self._score_subset(state, data_split, hf_subset)
+            if self.breakdown_key is not None:
+                scores[self.breakdown_key] = self._score_parts(state, hf_split)
             items = self._item_values(state, data_split, hf_subset)
         if items is not None:  # the batch size that produced the vectors, and the per-item values for `compare`
             from mteb_evalrank.integration import item_values
@@ -226,6 +235,23 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
 
     def _compute_state(self, model, *, hf_split, encode_kwargs, num_proc, timer) -> Any:
         raise NotImplementedError
+
+    def _score_parts(self, state: Any, hf_split: str) -> dict[str, dict[str, Any]]:
+        """The breakdown: each part's scores (:meth:`_score_subset` on the part's data), without the keys
+        that belong to the whole run (:func:`~mteb_evalrank.data.result_layout.part_scores`), with its own
+        ``main_score`` (the task's main metric over the part; MTEB never reads it)."""
+        from mteb_evalrank.data.result_layout import part_scores
+
+        main = self.metadata.main_score
+        out = {}
+        for part, data in self.parts.items():
+            if hf_split not in data:
+                continue
+            scores = part_scores(self._score_subset(state, data[hf_split], part))
+            if "main_score" not in scores and main in scores:  # each part's own figure of the task's metric
+                scores["main_score"] = scores[main]
+            out[part] = scores
+        return out
 
     def _score_subset(self, state: Any, data_split: Any, hf_subset: str) -> dict[str, Any]:
         raise NotImplementedError

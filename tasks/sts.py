@@ -6,11 +6,11 @@ as the EvalRank toolkit reads it):
 ===================  ========================================  ==============================================
 task                 data (config of ``sts-senteval``)          subsets (``hf_subset``) and main score
 ===================  ========================================  ==============================================
-``SentEvalSTS12``    STS12, 5 sub-datasets                     each sub-dataset (cosine Spearman) and ``all``
-``SentEvalSTS13``    STS13 without SMT, 3 sub-datasets         (the size-weighted mean of the per-subset
-``SentEvalSTS14``    STS14, 6 sub-datasets                     Spearman correlations, SentEval's ``wmean``:
-``SentEvalSTS15``    STS15, 5 sub-datasets                     the EvalRank paper's figure); ``all`` also
-``SentEvalSTS16``    STS16, 5 sub-datasets                     stores the plain mean
+``SentEvalSTS12``    STS12, 5 sub-datasets                     ``default``: SentEval's ``all`` (the size-weighted
+``SentEvalSTS13``    STS13 without SMT, 3 sub-datasets         mean of the per-sub-dataset Spearman correlations,
+``SentEvalSTS14``    STS14, 6 sub-datasets                     ``wmean``: the EvalRank paper's figure; the plain
+``SentEvalSTS15``    STS15, 5 sub-datasets                     mean is stored too); each sub-dataset's cosine
+``SentEvalSTS16``    STS16, 5 sub-datasets                     Spearman in ``scores_per_source``
 ``SentEvalSTSB``     STS Benchmark, ``test`` split             ``default``: cosine Spearman
 ``SentEvalSICKR``    SICK relatedness, ``test`` split          ``default``: cosine Spearman
 ``STR``              STR-2022, all 5,500 pairs                 ``default``: cosine Spearman
@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.data.resolution import HUB_DATASETS
+from mteb_evalrank.data.result_layout import HEADLINE_SUBSET, SOURCE_BREAKDOWN
 from mteb_evalrank.hub_datasets.evalrank_format import EVALRANK_CITATION
 from mteb_evalrank.hub_datasets.senteval_downstream.build import SENTEVAL_CITATION
 from mteb_evalrank.hub_datasets.sts_senteval.build import STS_SUBSETS
@@ -147,7 +148,6 @@ def _metadata(
     fields.setdefault("bibtex_citation", _cite(_CITATIONS[config], cited_with))
     fields.setdefault("annotations_creators", "human-annotated")
     fields.setdefault("sample_creation", "created")
-    eval_langs: Any = {s: ["eng-Latn"] for s in (*subsets, ALL_SUBSET)} if subsets else ["eng-Latn"]
     return PluginTaskMetadata(
         name=name,
         description=description,
@@ -156,7 +156,7 @@ def _metadata(
         category="t2t",
         modalities=["text"],
         eval_splits=[EVAL_SPLIT],
-        eval_langs=eval_langs,
+        eval_langs=["eng-Latn"],
         main_score="cosine_spearman",
         task_subtypes=[],
         dialect=[],
@@ -169,9 +169,9 @@ def _sts_year(year: str, date: tuple[str, str], domains: list[str], reference: s
     description = (
         f"{year} (SemEval STS, English test sets) as SentEval evaluates it: cosine similarity of the two "
         f"sentence embeddings, Spearman correlation with the gold scores for each of its {len(subsets)} "
-        "sub-datasets (only the pairs with a gold score), and the subset 'all', whose main score is "
-        "SentEval's size-weighted mean of the per-subset correlations ('wmean', the figure the EvalRank paper "
-        "reports; the plain mean is stored too), not a correlation over the pooled pairs. "
+        "sub-datasets (only the pairs with a gold score, in 'scores_per_source'); the main score is SentEval's "
+        "'all' figure, the size-weighted mean of the per-sub-dataset correlations ('wmean', the figure the EvalRank "
+        "paper reports; the plain mean is stored too), not a correlation over the pooled pairs. "
         + _SENTEVAL_TEXT.format(lower=" and lowercased")
         + f" MTEB's {year} scores the same pairs on the original cased text, with one correlation over the "
         "pooled pairs."
@@ -213,8 +213,9 @@ def pair_descriptive_statistics(text1: list[str], text2: list[str], scores, *, n
 class _SentEvalSimilarityTask(EncodeOnceTask):
     """Shared adapter: one config of ``sts-senteval``, encode once, score per sub-dataset.
 
-    Subclasses set ``metadata`` and ``config``; STS12-16 (``aggregate = True``) have one hf_subset per
-    sub-dataset plus ``all``; the others have the single subset ``default``.
+    Subclasses set ``metadata`` and ``config``.  Every task has the single subset ``default``; for STS12-16
+    (``aggregate = True``) it holds SentEval's ``all`` figure and, in ``scores_per_source``, the score of each
+    sub-dataset (:attr:`parts`).
     """
 
     role = "baseline"
@@ -246,8 +247,9 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
             raise InputError(f"{resolved.folder}: config {self.config!r} has no {EVAL_SPLIT!r} pairs.")
         self.pairs, self.data_origin, self.data_fingerprint = df, resolved.origin, resolved.fingerprint
         subset_of = df["subset"].to_numpy()
+        whole = {HEADLINE_SUBSET: {EVAL_SPLIT: np.arange(len(df))}}
         if not self.aggregate:
-            return {"default": {EVAL_SPLIT: np.arange(len(df))}}
+            return whole
         unknown = sorted(set(subset_of) - set(STS_SUBSETS[self.config]))
         if unknown:
             raise InputError(f"{resolved.folder}: {self.config} has pairs of unknown sub-datasets {unknown}.")
@@ -255,8 +257,8 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
         empty = [s for s, d in data.items() if len(d[EVAL_SPLIT]) == 0]
         if empty:
             raise InputError(f"{resolved.folder}: {self.config} has no pairs for sub-dataset(s) {empty}.")
-        data[ALL_SUBSET] = {EVAL_SPLIT: np.arange(len(df))}
-        return data
+        self.parts = data
+        return whole
 
     def _restore_redacted(self, df):
         return df
@@ -304,8 +306,9 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
 
     def _score_subset(self, state, data_split, hf_subset: str) -> dict[str, Any]:
         rows = np.asarray(data_split)
+        key = ALL_SUBSET if self.aggregate and hf_subset == HEADLINE_SUBSET else hf_subset  # SentEval's name
         return {
-            **state["scores"][hf_subset],
+            **state["scores"][key],
             "zero_vector_pairs": int(state["zero"][rows].sum()),
             "num_unique_texts": state["num_unique_texts"],
             "dataset_fingerprint": self.data_fingerprint,
@@ -322,7 +325,7 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
     def _calculate_descriptive_statistics_from_split(
         self, split: str, *, hf_subset: str | None = None, compute_overall: bool = False, num_proc=None
     ) -> dict[str, Any]:
-        """MTEB's STS statistics (text lengths, unique pairs, score range); ``all`` and the overall
+        """MTEB's STS statistics (text lengths, unique pairs, score range); ``default`` and the overall
         entry both cover every pair once."""
         if not self.data_loaded:
             self.load_data(num_proc=num_proc)
@@ -352,7 +355,7 @@ _STS_YEARS: dict[str, tuple[tuple[str, str], list[str], str]] = {
 
 
 def _sts_year_task(year: str) -> type[_SentEvalSimilarityTask]:
-    """The task class ``SentEval<year>``: one subset per sub-dataset, plus ``all`` (SentEval's weighted mean).
+    """The task class ``SentEval<year>``: SentEval's ``all`` (its weighted mean), each sub-dataset in the breakdown.
 
     The five years differ only in their data and metadata, so their classes are made here from
     :data:`_STS_YEARS` rather than written out five times.
@@ -364,6 +367,7 @@ def _sts_year_task(year: str) -> type[_SentEvalSimilarityTask]:
         "__doc__": f"{year} as SentEval evaluates it: per sub-dataset cosine Spearman and SentEval's 'all'.",
         "config": year,
         "aggregate": True,
+        "breakdown_key": SOURCE_BREAKDOWN,
         "metadata": _sts_year(year, *_STS_YEARS[year]),
     }
     return type(name, (_SentEvalSimilarityTask,), namespace)

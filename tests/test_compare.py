@@ -233,15 +233,15 @@ def test_evalrank_run_writes_items_and_uncertainty_that_mteb_still_reads(
     (path,) = sorted(out.rglob("EvalRankSent.json"))
     assert item_values.items_path(path).is_file()
     result = TaskResult.from_disk(path)
-    entry = next(e for e in result.scores["test"] if e["hf_subset"] == "all")
-    assert entry["main_score"] == entry["mrr"]
+    (entry,) = result.scores["test"]  # one headline (issue 44)
+    assert entry["hf_subset"] == "default" and entry["main_score"] == entry["mrr"] == result.get_score()
     assert entry["mrr_ci_low"] <= entry["mrr"] <= entry["mrr_ci_high"] and entry["mrr_se"] >= 0
     assert {"l2_mrr_se", "hits_at_1_ci_low", "l2_hits_at_10_ci_high"} <= set(entry)
     assert entry["encode_batch_size"] == 16
     loaded = mteb.ResultCache(out).load_results(include_remote=False)
     assert [tr.task_name for mr in loaded.model_results for tr in mr.task_results] == ["EvalRankSent"]
     items = item_values.read_items(item_values.items_path(path))
-    ranks = items[("test", "all")].values["cos_rank"]
+    ranks = items[("test", "default")].values["cos_rank"]
     assert float(np.mean(1.0 / ranks)) == pytest.approx(entry["mrr"], abs=1e-6)
     name = model.mteb_model_meta.name
     assert main(["compare", str(out), name, name, "-t", "EvalRankSent", "--n-resamples", "200"]) == 0

@@ -60,12 +60,31 @@ def test_every_unique_text_is_encoded_once_for_all_subsets(glove, tmp_path):
     task = mteb.get_task("EvalRankSent")
     result = mteb.evaluate(model, task, cache=mteb.ResultCache(tmp_path / "r"))
     scores = {s["hf_subset"]: s for s in result.task_results[0].scores["test"]}
-    assert set(scores) == {"all", "stsb", "str"}
-    assert len(model.calls) == 1  # one call for the whole run, not one per subset
+    assert set(scores) == {"default"}  # one headline: MTEB's mean over subsets is the paper's MRR (issue 44)
+    parts = scores["default"]["scores_per_source"]
+    assert set(parts) == {"stsb", "str"}
+    assert len(model.calls) == 1  # one call for the whole run, not one per source
     name, n, n_unique, prompt_type = model.calls[0]
-    assert name == "EvalRankSent" and n == n_unique == scores["all"]["num_background"]
+    assert name == "EvalRankSent" and n == n_unique == scores["default"]["num_background"]
     assert prompt_type is None  # same (symmetric) prompt for every text
-    assert scores["stsb"]["num_pairs"] + scores["str"]["num_pairs"] == scores["all"]["num_pairs"]
+    assert parts["stsb"]["num_pairs"] + parts["str"]["num_pairs"] == scores["default"]["num_pairs"]
+    assert result.task_results[0].get_score() == scores["default"]["mrr"]
+
+
+def test_mteb_shows_the_mrr_over_all_pairs_and_parts_are_scored_like_the_whole(glove, tmp_path):
+    """Issue 44: get_score and to_dataframe give the MRR over every pair; each source's MRR in the breakdown is
+    the mean of 1/rank over that source's pairs, the pair-weighted mean of the parts is the whole."""
+    cache = mteb.ResultCache(tmp_path / "r")
+    result = mteb.evaluate(glove, mteb.get_task("EvalRankWord"), cache=cache).task_results[0]
+    (entry,) = result.scores["test"]
+    parts = entry["scores_per_source"]
+    assert len(parts) > 2 and "hf_subset" not in next(iter(parts.values()))  # the sources of the fixture data
+    pooled = sum(p["mrr"] * p["num_pairs"] for p in parts.values()) / sum(p["num_pairs"] for p in parts.values())
+    assert pooled == pytest.approx(entry["mrr"], abs=1e-5)  # the whole is the pairs' mean, not the parts' mean
+    unweighted = float(np.mean([p["mrr"] for p in parts.values()]))
+    assert abs(unweighted - entry["mrr"]) > 1e-3  # so averaging the parts (the old layout) would differ
+    frame = cache.load_results(tasks=["EvalRankWord"]).to_dataframe()
+    assert float(frame.iloc[0, -1]) == pytest.approx(entry["mrr"]) == result.get_score()
 
 
 @pytest.mark.parametrize(
@@ -100,7 +119,8 @@ def test_interrupted_run_keeps_finished_tasks(glove, tmp_path):
     names = {p.name for p in saved}
     assert "EvalRankWord.json" in names and "EvalRankSent.json" not in names
     word = json.loads(next(p for p in saved if p.name == "EvalRankWord.json").read_text())
-    assert {s["hf_subset"] for s in word["scores"]["test"]} >= {"all", "SIMLEX-999"}
+    assert [s["hf_subset"] for s in word["scores"]["test"]] == ["default"]
+    assert "SIMLEX-999" in word["scores"]["test"][0]["scores_per_source"]
 
     # the rerun only evaluates what is missing
     model = Recording(glove)
@@ -113,8 +133,8 @@ def test_task_options_are_validated_and_recorded_with_the_scores(glove):
     from mteb_evalrank.tasks import EvalRankWord
 
     opt = mteb.evaluate(glove, EvalRankWord(ties="optimistic", center=False), cache=None).task_results[0]
-    p = {s["hf_subset"]: s for s in pess.scores["test"]}["all"]
-    o = {s["hf_subset"]: s for s in opt.scores["test"]}["all"]
+    p = {s["hf_subset"]: s for s in pess.scores["test"]}["default"]
+    o = {s["hf_subset"]: s for s in opt.scores["test"]}["default"]
     assert (p["ties"], p["centered"]) == ("pessimistic", True)
     assert (o["ties"], o["centered"]) == ("optimistic", False)
     with pytest.raises(InputError, match="ties must be one of"):
@@ -126,10 +146,7 @@ def test_descriptive_statistics_are_written_to_the_plugin_cache_not_into_mteb(tm
     stats = task.calculate_descriptive_statistics(overwrite_results=True)  # the fixture data, not the shipped file
     path = tmp_path / "cache" / "descriptive_stats" / "EvalRankWord.json"
     assert path.is_file()
-    per_subset = stats["test"]["hf_subset_descriptive_stats"]
-    assert (
-        stats["test"]["num_samples"]
-        == sum(per_subset[s]["num_samples"] for s in per_subset if s != "all")
-        == per_subset["all"]["num_samples"]
-    )
+    assert "hf_subset_descriptive_stats" not in stats["test"]  # one subset: MTEB keeps no per-subset entry
+    task.load_data()
+    assert stats["test"]["num_samples"] == len(task.data.query_idx) == sum(len(p["test"]) for p in task.parts.values())
     assert json.loads(path.read_text()) == stats

@@ -12,7 +12,7 @@ The last two are not in MTEB's registry.  The folder has no result of a task of 
 The browser test starts the app on 127.0.0.1 both ways — ``mteb-evalrank leaderboard FOLDER`` and, after
 ``--prepare-only``, the plain ``mteb leaderboard --cache-path FOLDER`` — with ``HF_HUB_OFFLINE=1``, opens it in
 Debian's Chromium (Playwright), and checks that it opens on the plugin's ``EvalRank`` benchmark, that every
-model is listed (the two unregistered ones marked ``(not in MTEB registry)``) and that every per-task cell
+model is listed (the two unregistered ones under their own names) and that every per-task cell
 and ``Mean (Task)`` equals the result files on disk.  Servers are stopped at the end (terminate, then kill
 after 10 s); start-up is bounded by ``STARTUP_SECONDS``.
 
@@ -41,7 +41,7 @@ import pytest
 from results_fixture import MODELS, write_results
 from test_report_browser import _unavailable, chromium  # noqa: F401 - the shared Chromium fixture
 
-from mteb_evalrank.integration.leaderboard_models import MODELS_FILE, NOT_IN_REGISTRY
+from mteb_evalrank.integration.leaderboard_models import MODELS_FILE
 
 PLUGIN_TASKS = ("EvalRankSent", "SentEvalSTS12", "WS-353-All")  # complete in the fixture sources too
 REGISTERED = "sentence-transformers/all-MiniLM-L6-v2"
@@ -66,23 +66,23 @@ def _needs_gradio():
 
 
 def _files_scores(folder: Path) -> dict[str, dict[str, float]]:
-    """{model name: {task: MTEB's task score}} read back from the result files (mean main score over splits
-    and subsets), for the plugin tasks."""
+    """{model name: {task: the task's headline as the plugin reads it}} from the result files, for the plugin
+    tasks: what MTEB's app must show (issue 44: EvalRank's MRR over all pairs, SentEval's 'all' figure)."""
+    from mteb_evalrank.reports.results_reader import ScoreName, read_score
+
     out: dict[str, dict[str, float]] = {}
     for meta in sorted(folder.glob("results/*/*/model_meta.json")):
         name = json.loads(meta.read_text())["name"]
         for task in PLUGIN_TASKS:
             data = json.loads((meta.parent / f"{task}.json").read_text())
-            values = [entry["main_score"] for split in data["scores"].values() for entry in split]
-            out.setdefault(name, {})[task] = float(np.mean(values))
+            out.setdefault(name, {})[task] = read_score(data["scores"], ScoreName(task))
     return out
 
 
 def _shown_name(name: str) -> str:
-    """What MTEB's tables show for a model filed under ``name``: the part after the last ``/``, marked when
-    the model is not in MTEB's registry."""
-    short = name.rsplit("/", 1)[-1]
-    return short if EXPECTED_MODELS[name] else f"{short} {NOT_IN_REGISTRY}"
+    """What MTEB's tables show for a model filed under ``name``: the part after the last ``/`` (an unregistered
+    model keeps its own name; the terminal says it is not in MTEB's registry)."""
+    return name.rsplit("/", 1)[-1]
 
 
 def _free_port() -> int:
@@ -224,8 +224,8 @@ def test_leaderboard_lists_every_model_with_its_scores(leaderboard_url, results_
 
     assert set(per_task) == set(expected) and set(summary) == set(expected)
     assert {
-        "my-minilm-cls (not in MTEB registry)",
-        "glove.6B.50d (not in MTEB registry)",
+        "my-minilm-cls",
+        "glove.6B.50d",
         "all-MiniLM-L6-v2",
         "glove-50d__mean",
     } == set(per_task)
@@ -272,7 +272,7 @@ def test_unregistered_models_get_a_marked_meta_built_from_their_model_meta_json(
     written = json.loads((folder / "results" / "local__my-checkpoint" / "abc123" / "model_meta.json").read_text())
 
     prepared = prepare_leaderboard_cache(folder)
-    marked = f"local/my-checkpoint {NOT_IN_REGISTRY}"
+    marked = "local/my-checkpoint"  # its own name (issue 44); unregistered is a field of the models file
     frame = pl.read_parquet(prepared.path)
     assert set(frame["model_name"].unique()) == {MODELS[0][0], marked}
     assert [m.name for m in prepared.unregistered] == ["local/my-checkpoint"]
@@ -287,7 +287,7 @@ def test_unregistered_models_get_a_marked_meta_built_from_their_model_meta_json(
     assert (meta.release_date, meta.license, meta.languages, meta.reference) == (None, None, None, None)
     assert {m.name for m in mteb.get_model_metas(model_names=[marked, MODELS[0][0]])} == {marked, MODELS[0][0]}
     saved = json.loads((prepared.path.parent / MODELS_FILE).read_text())["models"]
-    assert [m["name"] for m in saved] == [marked]
+    assert [(m["name"], m["registered"]) for m in saved] == [(marked, False)]
 
     from mteb_evalrank.reports.submission import prepare_submission
 
@@ -311,7 +311,7 @@ def test_a_folder_of_only_unregistered_models_builds_the_app_offline(tmp_path, r
     _write_local(folder, "local/b", "r2", seed=1)
     app, prepared = leaderboard_app(folder)
     assert isinstance(app, gr.Blocks)
-    assert sorted(m.display for m in prepared.models) == [f"local/a {NOT_IN_REGISTRY}", f"local/b {NOT_IN_REGISTRY}"]
+    assert sorted(m.display for m in prepared.models) == ["local/a", "local/b"]
     assert not (folder / "remote").exists()  # the public results repository was not cloned
     assert (folder / "leaderboard" / "benchmark_results.parquet").is_file()
 
@@ -324,22 +324,27 @@ def test_two_revisions_of_one_local_model_are_two_rows(tmp_path, registry_restor
     folder = tmp_path / "res"
     _write_local(folder, "local/mine", "old111", seed=1)
     _write_local(folder, "local/mine", "new222", seed=2)
+    for rev, stamp in (("old111", 1_700_000_000), ("new222", 1_800_000_000)):  # which results are newer
+        for path in (folder / "results" / "local__mine" / rev).glob("*.json"):
+            os.utime(path, (stamp, stamp))
     assert main(["leaderboard", str(folder), "--prepare-only"]) == 0
     out = capsys.readouterr().out
     notes = [line for line in out.splitlines() if line.startswith("note:")]
     assert notes == [
-        "note: local/mine: results of 2 revisions (new222, old111), one row each ('local/mine @ REVISION')"
+        "note: local/mine: results of 2 revisions (new222, old111), one row each: the newest (new222) as "
+        "'local/mine', the others as 'local/mine @ REVISION'"
     ]
+    shown = {"new222": "local/mine", "old111": "local/mine @ old111"}  # the newest keeps the model's own name
     frame = pl.read_parquet(folder / "leaderboard" / "benchmark_results.parquet")
     pairs = set(frame.select("model_name", "model_revision").unique().iter_rows())
-    assert pairs == {(f"local/mine @ {rev} {NOT_IN_REGISTRY}", rev) for rev in ("old111", "new222")}
+    assert pairs == {(name, rev) for rev, name in shown.items()}
     for rev in ("old111", "new222"):  # each row holds its own revision's scores, not a mix
         written = json.loads((folder / "results" / "local__mine" / rev / "EvalRankSent.json").read_text())
         rows = frame.filter((pl.col("model_revision") == rev) & (pl.col("task_name") == "EvalRankSent"))
         assert sorted(rows["score"].unique()) == sorted(
             {s["main_score"] for split in written["scores"].values() for s in split}
         )
-        assert registry_restored[f"local/mine @ {rev} {NOT_IN_REGISTRY}"].revision == rev
+        assert registry_restored[shown[rev]].revision == rev
 
 
 # --- bad input: one line on stderr, exit status 2, nothing written or lost ---------------------------

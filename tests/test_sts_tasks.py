@@ -212,7 +212,10 @@ def test_every_similarity_task_end_to_end_with_glove(sts_env, glove, tmp_path):
         assert task.metadata.type == "STS" and task.metadata.main_score == "cosine_spearman"
         entries = {e["hf_subset"]: e for e in tr.scores["test"]}
         config = task.config
+        assert list(entries) == ["default"]  # one headline per task: MTEB's mean is SentEval's figure (issue 44)
+        assert tr.get_score() == entries["default"]["main_score"]
         if config in STS_SUBSETS:
+            entries = _parts_and_whole(tr.scores)
             assert list(entries) == [*STS_SUBSETS[config], "all"]
             for subset in STS_SUBSETS[config]:
                 rows = [r for r in _pairs(sts_env, config) if r.subset == subset]
@@ -230,13 +233,13 @@ def test_every_similarity_task_end_to_end_with_glove(sts_env, glove, tmp_path):
             )
             assert allx["aggregation"] == "wmean" and allx["num_pairs"] == n
         else:
-            assert list(entries) == ["default"]
             rows = _pairs(sts_env, config)
             rho, _ = _expected(glove, rows)
             assert entries["default"]["main_score"] == pytest.approx(rho, abs=1e-6)
             assert entries["default"]["num_pairs"] == len(rows)  # the test split only (STSB, SICKR)
         for e in entries.values():
-            assert -1.0 <= e["main_score"] <= 1.0 and e["dataset_fingerprint"]
+            assert -1.0 <= e["main_score"] <= 1.0
+        assert tr.scores["test"][0]["dataset_fingerprint"]  # once, in the headline (a part has no copy)
     # standard layout, loadable by MTEB
     loaded = cache.load_results(models=["local/glove.6B.50d"], tasks=list(SIMILARITY_TASKS))
     assert {t.task_name for t in loaded.model_results[0].task_results} == set(SIMILARITY_TASKS)
@@ -262,7 +265,8 @@ def test_mteb_evalrank_run_prints_the_similarity_table(sts_env, tmp_path, capsys
     out = capsys.readouterr().out
     assert code == 0
     lines = {tuple(line.split()[:2]) for line in out.splitlines()}
-    assert {("SentEvalSTS13", "FNWN"), ("SentEvalSTS13", "all"), ("SentEvalSTSB", "default")} <= lines
+    assert {("SentEvalSTS13", "default"), ("SentEvalSTSB", "default")} <= lines
+    assert "  FNWN " in out  # a sub-dataset's row, under its task's headline
     assert "cosine_spearman_mean" in out
 
 
@@ -343,7 +347,8 @@ def test_task_names_and_metadata():
     stsb = ours["SentEvalSTSB"].metadata
     assert "STSBenchmark" in stsb.description and "cased" in stsb.description and stsb.adapted_from == ["STSBenchmark"]
     assert "wmean" in ours["SentEvalSTS12"].metadata.description
-    assert ours["SentEvalSTS12"].metadata.hf_subsets[-1] == "all"
+    assert ours["SentEvalSTS12"].metadata.hf_subsets == ["default"]
+    assert ours["SentEvalSTS12"].breakdown_key == "scores_per_source"
     for name in SIMILARITY_TASKS:  # the names say where the data comes from and collide with no MTEB task
         assert mteb.get_task(name).__class__ is ours[name]
         assert ours[name].__module__ == "mteb_evalrank.tasks.sts"
@@ -396,6 +401,14 @@ def _entries(result: dict) -> dict[str, dict]:
     return {e["hf_subset"]: e for e in result["scores"]["test"]}
 
 
+def _parts_and_whole(scores: dict) -> dict[str, dict]:
+    """An STS12-16 result's sub-datasets (its ``scores_per_source``) and, last, SentEval's ``all`` (its one
+    subset ``default``)."""
+    (whole,) = scores["test"]
+    assert whole["hf_subset"] == "default"
+    return {**whole["scores_per_source"], "all": whole}
+
+
 def test_import_senteval_writes_mteb_results_as_fractions(tmp_path, downstream_registered):
     import mteb
 
@@ -434,7 +447,7 @@ def test_import_senteval_writes_mteb_results_as_fractions(tmp_path, downstream_r
     mrpc = next(iter(_entries(results["SentEvalMRPC"]).values()))
     assert mrpc["f1"] == pytest.approx(0.811) and mrpc["acc"] == pytest.approx(0.7287)
 
-    sts = _entries(results["SentEvalSTS12"])
+    sts = _parts_and_whole(results["SentEvalSTS12"]["scores"])
     assert list(sts) == ["MSRpar", "MSRvid", "SMTeuroparl", "surprise.OnWN", "surprise.SMTnews", "all"]
     assert sts["MSRpar"]["cosine_spearman"] == pytest.approx(data["STS12"]["MSRpar"]["spearman"][0], abs=1e-6)
     assert sts["MSRpar"]["cosine_pearson"] == pytest.approx(data["STS12"]["MSRpar"]["pearson"][0], abs=1e-6)
@@ -728,8 +741,8 @@ def test_senteval_runs_the_engine_through_the_mteb_encoder(
     import mteb
 
     native = mteb.evaluate(glove, mteb.get_tasks(tasks=["SentEvalSTS12"]), cache=None, show_progress_bar=False)
-    mine = {e["hf_subset"]: e["main_score"] for e in native.task_results[0].scores["test"]}
-    theirs = {s: e["main_score"] for s, e in _entries(results["SentEvalSTS12"]).items()}
+    mine = {s: e["main_score"] for s, e in _parts_and_whole(native.task_results[0].scores).items()}
+    theirs = {s: e["main_score"] for s, e in _parts_and_whole(results["SentEvalSTS12"]["scores"]).items()}
     assert theirs == pytest.approx(mine, abs=1e-6)
 
 

@@ -270,7 +270,15 @@ def plugin_glove_result(tmp_path_factory, data_sources):
     )
     (path,) = folder.glob("results/*/*/EvalRankSent.json")
     data = json.loads(path.read_text())
-    return folder, {s["hf_subset"]: s["main_score"] for s in data["scores"]["test"]}
+    return folder, _headline_and_parts(data["scores"])
+
+
+def _headline_and_parts(scores: dict) -> dict[str, float]:
+    """``{subset: main_score}`` and ``{"<source>": mrr}`` of each part in ``scores_per_source`` (issue 44)."""
+    out = {s["hf_subset"]: s["main_score"] for s in scores["test"]}
+    for s in scores["test"]:
+        out.update({part: v["mrr"] for part, v in s.get("scores_per_source", {}).items()})
+    return out
 
 
 RUN_IN_PATCHED = """
@@ -284,7 +292,11 @@ assert type(task).__module__ == "mteb.tasks.retrieval.eng.evalrank", type(task).
 # the plugin's local copy of the same dataset revision (the Hub is not reachable offline)
 task.metadata.dataset = {"path": str(resolve_dataset("evalrank-sent").folder), "revision": task.metadata.dataset["revision"]}
 res = mteb.evaluate(load_any_model("glove-6b-50d"), [task], cache=mteb.ResultCache(sys.argv[2]), show_progress_bar=False)
-print(json.dumps({s["hf_subset"]: s["main_score"] for s in res.task_results[0].scores["test"]}))
+scores = res.task_results[0].scores["test"]
+out = {s["hf_subset"]: s["main_score"] for s in scores}
+for s in scores:
+    out.update({part: v["mrr"] for part, v in s.get("scores_per_source", {}).items()})
+print(json.dumps(out))
 """
 
 
@@ -292,7 +304,7 @@ def test_patched_mteb_gives_the_plugins_glove_score(patched, plugin_glove_result
     _, plugin_scores = plugin_glove_result
     out = _check(_run(patched, "-c", RUN_IN_PATCHED, str(patched), str(tmp_path / "res")))
     upstream = json.loads(out.strip().splitlines()[-1])
-    assert set(upstream) == set(plugin_scores) == {"all", "stsb", "str"}
+    assert set(upstream) == set(plugin_scores) == {"default", "stsb", "str"}  # one headline, two parts
     for subset, score in plugin_scores.items():
         assert upstream[subset] == pytest.approx(score, abs=1e-6), subset  # the plugin rounds to 6 decimals
 
@@ -307,7 +319,10 @@ out = {}
 for model in res.model_results:
     for tr in model.task_results:
         assert tr.dataset_revision == task.metadata.revision, (tr.dataset_revision, task.metadata.revision)
-        out[model.model_name] = {s["hf_subset"]: s["main_score"] for s in tr.validate_and_filter_scores(task).scores["test"]}
+        scores = tr.validate_and_filter_scores(task).scores["test"]
+        out[model.model_name] = {s["hf_subset"]: s["main_score"] for s in scores}
+        for s in scores:
+            out[model.model_name].update({part: v["mrr"] for part, v in s.get("scores_per_source", {}).items()})
 print(json.dumps(out))
 """
 

@@ -25,7 +25,7 @@ import json
 from pathlib import Path
 from typing import NamedTuple
 
-from mteb_evalrank.data.result_layout import MODEL_META, NOT_RESULTS, RUN_SETTINGS
+from mteb_evalrank.data.result_layout import BREAKDOWN_KEYS, MODEL_META, NOT_RESULTS, RUN_SETTINGS
 from mteb_evalrank.errors import InputError
 
 
@@ -343,6 +343,12 @@ def check_result_json(path: str | Path) -> dict:
                 raise InputError(f"{path}: scores.{split}[{i}] is a JSON {type(entry).__name__}, not an object.")
             if "hf_subset" in entry and not isinstance(entry["hf_subset"], str):
                 raise InputError(f"{path}: scores.{split}[{i}].hf_subset is not a string.")
+            for key in BREAKDOWN_KEYS:
+                parts = entry.get(key)
+                if key in entry and (
+                    not isinstance(parts, dict) or not all(isinstance(v, dict) for v in parts.values())
+                ):
+                    raise InputError(f"{path}: scores.{split}[{i}].{key} is not an object of parts, each an object.")
     return obj
 
 

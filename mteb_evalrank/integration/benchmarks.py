@@ -11,18 +11,24 @@ After that, ``mteb.get_benchmark("EvalRank")``, ``mteb.get_benchmarks()``,
 
 Benchmarks:
 
-- ``EvalRank`` — the whole suite: EvalRank word and sentence ranking (Wang et al., 2022), HEROS
-  minimal pairs (Chiang et al., 2023), N2O's needle test (Lin & Smith, 2019), the similarity
-  baselines (SentEval STS12-16, STS-B, SICK-R, STR) and the SentEval downstream tasks plus SciCite.
-- ``EvalRank(study)`` — exactly the tasks of the correlation study (EvalRank §5-6, Tables 3/6):
+- ``EvalRank`` — the whole suite: EvalRank word and sentence ranking (Wang et al., 2022), N2O's needle
+  test (Lin & Smith, 2019), the similarity baselines (SentEval STS12-16, STS-B, SICK-R, STR) and the
+  SentEval downstream tasks plus SciCite.
+- ``EvalRank(study)`` — the scored tasks of the correlation study (EvalRank §5-6, Tables 3/6):
   :data:`mteb_evalrank.integration.study.STUDY_TASKS` (no N2O: its score is not part of the study).
+
+Neither holds a ``diagnostic`` task (HEROS): a benchmark's summary is a mean of its tasks' scores, each read
+as "higher is better", and HEROS's readings are a profile of a model, not a quality (its headline,
+``synonym_minus_negation``, is shown per task, never averaged; ``mteb-evalrank heros-report`` shows the profile).
+Every task a benchmark holds has one ``main_score`` where higher is better: MRR (EvalRank, N2O's needle),
+Spearman correlation (similarity baselines), accuracy (downstream).
 - ``WordSim`` — the 13 word-similarity tasks (WS-353-All ... VERB-143), scored as the EvalRank toolkit
   scores word vectors (:mod:`mteb_evalrank.metrics.word_similarity`).
 
 Leaderboard columns.  ``EvalRank`` and ``EvalRank(study)`` mix task kinds that MTEB's task types do not
 separate (HEROS is typed STS, N2O Retrieval), so instead of MTEB's default task-type means their summary shows
 ``Mean (Task)`` and one column per group of :data:`GROUPS` (MTEB's ``CustomGrouping`` ``Evaluation``: EvalRank
-word, EvalRank sentence, HEROS, N2O, the STS and word-similarity baselines, downstream).  ``WordSim`` (one task
+word, EvalRank sentence, N2O, the STS and word-similarity baselines, downstream).  ``WordSim`` (one task
 type) keeps MTEB's defaults.
 """
 
@@ -98,12 +104,11 @@ GROUPING_NAME = "Evaluation"
 
 #: label, tooltip and tasks of each group of :data:`GROUPING_NAME`, in column order.  A benchmark gets the groups
 #: whose tasks it has (a group's column is the mean of the scores of its tasks that some model has; MTEB leaves it
-#: empty for a model that lacks one of those).  These replace MTEB's task-type means, which would average HEROS (typed STS) with the STS
-#: baselines and N2O (typed Retrieval) with EvalRank.
+#: empty for a model that lacks one of those).  These replace MTEB's task-type means, which would average N2O
+#: (typed Retrieval) with EvalRank.
 GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("EvalRank word", "EvalRank word level: MRR of the partner word among the vocabulary", ("EvalRankWord",)),
     ("EvalRank sentence", "EvalRank sentence level: MRR of the partner sentence among the pool", ("EvalRankSent",)),
-    ("HEROS", "HEROS minimal pairs: normalised cosine", ("HEROS",)),
     ("N2O", "N2O needle test: MRR of the paraphrase among the corpus", ("N2O",)),
     (
         "Baselines: STS",
@@ -162,13 +167,15 @@ def build_benchmarks() -> list[Any]:
 
     from mteb_evalrank.integration.task_lookup import get_tasks_or_explain
 
-    suite = list(get_tasks_or_explain(list(EVALRANK_TASKS)))
+    diagnostic = set(plugin_task_names(role="diagnostic"))  # in no mean (module docstring)
+    suite = [t for t in get_tasks_or_explain(list(EVALRANK_TASKS)) if t.metadata.name not in diagnostic]
     by_name = {t.metadata.name: t for t in suite}
     n2o = _n2o_citation(suite)
     intro = (
         "Intrinsic evaluations of text embeddings that predict downstream quality, with the baselines and "
-        "downstream tasks needed to check that claim. Main scores: MRR (EvalRank), normalised cosine (HEROS), "
-        "needle MRR (N2O), Spearman correlation (similarity), accuracy (downstream). Papers:\n- "
+        "downstream tasks needed to check that claim. Main scores, higher is better for each: MRR (EvalRank), "
+        "needle MRR (N2O), Spearman correlation (similarity), accuracy (downstream). HEROS, a diagnostic profile "
+        "rather than a score, is run on its own (task HEROS) and is in no mean. Papers:\n- "
     )
     evalrank = mteb.Benchmark(
         name=EVALRANK_NAME,
@@ -181,14 +188,15 @@ def build_benchmarks() -> list[Any]:
         contacts=None,
         aggregations=_aggregations(suite),
     )
-    study_tasks = [by_name[name] for name in STUDY_TASKS]
+    study_tasks = [by_name[name] for name in STUDY_TASKS if name not in diagnostic]
     study = mteb.Benchmark(
         name=STUDY_NAME,
         display_name="EvalRank correlation study",
         tasks=study_tasks,
         aggregations=_aggregations(study_tasks),
         description="The task list of the EvalRank correlation study (Wang et al., 2022, §5-6, Tables 3, 6, 10): "
-        "intrinsic scores (EvalRankWord, EvalRankSent, HEROS, STS12-16, STS-B, SICK-R, STR) and the downstream "
+        "intrinsic scores (EvalRankWord, EvalRankSent, STS12-16, STS-B, SICK-R, STR; the study also runs the HEROS "
+        "diagnostic, which is in no mean) and the downstream "
         "scores they should predict (MR, CR, SUBJ, MPQA, SST-2, SST-5, TREC, MRPC, SICK-E, SciCite). Run it for "
         "many models (`mteb-evalrank study`), then correlate intrinsic with downstream scores across models.\n- "
         + "\n- ".join(

@@ -104,6 +104,12 @@ def flush(task: str, model_name: str, revision: str | None, result_path: Path) -
         except InputError:
             entries = {}
     entries.update(pending)
+    return write_items(path, task, entries)
+
+
+def write_items(path: Path, task: str, entries: Mapping[tuple[str, str], SubsetItems]) -> Path:
+    """Write ``entries`` ((split, subset) -> :class:`SubsetItems`) as the items file ``path`` of ``task``,
+    atomically (a temporary file renamed over it)."""
     arrays: dict[str, np.ndarray] = {}
     meta: dict[str, Any] = {"format": FORMAT, "task": task, "entries": {}}
     for (split, subset), item in entries.items():
@@ -205,4 +211,5 @@ __all__ = [
     "read_items",
     "record",
     "scores_of",
+    "write_items",
 ]

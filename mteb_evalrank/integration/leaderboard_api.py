@@ -26,7 +26,7 @@ FOLDER --api`` does — the plugin's start-up hook runs :func:`patch_frames_modu
 ``mteb.api.frames``, before the app exists:
 
 1. it reads the folder (:func:`~.leaderboard_app.load_folder_results`): its own result files only, every model
-   under the name the Gradio app shows it (``... (not in MTEB registry)`` for unregistered ones, whose metas are
+   under the name the Gradio app shows it (its own name, also for unregistered ones, whose metas are
    added to MTEB's registry now, before the app's warm-up threads read the registry); a folder it cannot serve
    (no result file, a malformed file) stops the process with one line on stderr, exit status 2;
 2. it replaces ``_load_per_benchmark_frames`` by :func:`folder_frames`, which builds the same two frames from
@@ -169,7 +169,7 @@ def serve_api(folder: str | Path, host: str = "127.0.0.1", port: int = 8000, on_
     unregistered = [m for m in loaded.models if not m.registered]
     if unregistered:
         on_ready(
-            f"{len(unregistered)} model(s) not in MTEB's registry, listed as '... {NOT_IN_REGISTRY}': "
+            f"{len(unregistered)} model(s) {NOT_IN_REGISTRY}, listed under their own names: "
             + ", ".join(sorted(m.name for m in unregistered))
         )
     base = f"http://{host}:{port}"

@@ -345,8 +345,10 @@ def prepare_leaderboard_cache(folder: str | Path) -> PreparedLeaderboard:
         notes.append(f"not shown ({not_shown}); the files are left as they are")
     for name in sorted({m.name for m in models if not m.registered and " @ " in m.display}):
         revs = sorted(str(m.revision) for m in models if m.name == name)
+        newest = next(m.revision for m in models if m.name == name and m.display == name)
         notes.append(
-            f"{name}: results of {len(revs)} revisions ({', '.join(revs)}), one row each ('{name} @ REVISION')"
+            f"{name}: results of {len(revs)} revisions ({', '.join(revs)}), one row each: the newest ({newest}) as "
+            f"'{name}', the others as '{name} @ REVISION'"
         )
     return PreparedLeaderboard(path=path, rows=rows, models=models, notes=notes)
 
@@ -585,7 +587,7 @@ def launch(
         on_ready(f"note: {note}")
     if prepared.unregistered:
         on_ready(
-            f"{len(prepared.unregistered)} model(s) not in MTEB's registry, listed as '... {NOT_IN_REGISTRY}': "
+            f"{len(prepared.unregistered)} model(s) {NOT_IN_REGISTRY}, listed under their own names: "
             + ", ".join(sorted(m.name for m in prepared.unregistered))
         )
     name = _current_default()

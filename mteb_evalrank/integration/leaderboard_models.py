@@ -13,12 +13,14 @@ What an unregistered model's meta holds: its name, revision, embedding dimension
 training data, reference and the like are left empty (``None``), so nothing in the table looks like a
 public entry's metadata.
 
-Names.  An unregistered model is listed as ``<name> (not in MTEB registry)``, so the marker shows in the
-``Model`` column of every table (MTEB's tables show the part after the last ``/``).  When a folder holds
-results of several revisions of one unregistered model, each revision is its own row,
-``<name> @ <revision> (not in MTEB registry)``: MTEB would otherwise keep one result per task, from any of
-the revisions, and mix them in one row.  (A registered model keeps MTEB's own rule: its registry revision
-first, see ``BenchmarkResults.join_revisions``.)
+Names.  An unregistered model keeps its own name (``local/glove.6B.50d``) in the Gradio app and in
+``mteb.api``, so that a client can look it up (``/v1/models/local%2Fglove.6B.50d/scores``).  That it is not in
+MTEB's registry is a field, not part of its name: ``registered: false`` in the models file below, and the
+line ``mteb-evalrank leaderboard`` prints; its meta's public fields (licence, release date, reference, ...) are
+empty.  When a folder holds results of several revisions of one unregistered model, each revision is its own
+row (MTEB would otherwise keep one result per task, from any of the revisions, and mix them in one row): the
+newest revision (by its result files' time) keeps the name, every other is ``<name> @ <revision>``.  (A
+registered model keeps MTEB's own rule: its registry revision first, see ``BenchmarkResults.join_revisions``.)
 
 The metas of a prepared folder are written next to its leaderboard parquet
 (``<folder>/leaderboard/.mteb_evalrank_models.json``), so ``mteb leaderboard --cache-path FOLDER`` registers
@@ -36,7 +38,7 @@ from typing import Any
 from mteb_evalrank.data.result_files import model_name_from_folder
 from mteb_evalrank.errors import InputError
 
-#: appended to the name of every model that is not in MTEB's model registry
+#: what the terminal says of a model that is not in MTEB's model registry (never part of its name)
 NOT_IN_REGISTRY = "(not in MTEB registry)"
 #: written next to the leaderboard parquet: the metas of the unregistered models it shows
 MODELS_FILE = ".mteb_evalrank_models.json"  # a dot file: result readers (report, prepare-submission) skip it
@@ -71,7 +73,7 @@ def _registry() -> dict[str, Any]:
 def folder_models(folder: str | Path) -> list[FolderModel]:
     """Every model revision with a result file in ``folder/results`` (both of MTEB's layouts), with
     the name the leaderboard shows it under.  Raises :class:`InputError` on a malformed ``model_meta.json``."""
-    from mteb_evalrank.data.result_files import read_model_meta, revision_folders
+    from mteb_evalrank.data.result_files import read_model_meta, revision_folders, walk_result_files
 
     found: dict[tuple[str, str | None], tuple[Path, dict[str, Any] | None]] = {}
     for rev_dir in revision_folders(Path(folder) / "results", exact_root=True):
@@ -82,18 +84,20 @@ def folder_models(folder: str | Path) -> list[FolderModel]:
             meta, name, revision = None, model_name_from_folder(rev_dir.parent.name), rev_dir.name
         found.setdefault((name, revision), (rev_dir, meta))
     registry = _registry()  # every zoo variant is in it (registered once, from the plugin's start-up hook)
-    revisions: dict[str, int] = {}
-    for name, _ in found:
-        revisions[name] = revisions.get(name, 0) + 1
+    root = Path(folder) / "results"
+    stamps: dict[Path, float] = {}  # revision folder -> time of its newest result file
+    for path in walk_result_files(root, exact_root=True):
+        rev_dir = root.joinpath(*path.relative_to(root).parts[:2])
+        stamps[rev_dir] = max(stamps.get(rev_dir, 0.0), path.stat().st_mtime)
+    newest: dict[str, tuple[float, str | None]] = {}  # unregistered name -> (time, revision) of its newest results
+    for (name, revision), (rev_dir, _) in found.items():
+        stamp = stamps.get(rev_dir, 0.0)
+        if (stamp, str(revision)) > (newest.get(name, (-1.0, None))[0], str(newest.get(name, (-1.0, ""))[1])):
+            newest[name] = (stamp, revision)
     out = []
     for (name, revision), (rev_dir, meta) in found.items():
         registered = name in registry
-        if registered:
-            display = name
-        elif revisions[name] > 1:
-            display = f"{name} @ {revision} {NOT_IN_REGISTRY}"
-        else:
-            display = f"{name} {NOT_IN_REGISTRY}"
+        display = name if registered or newest[name][1] == revision else f"{name} @ {revision}"
         out.append(FolderModel(name, revision, rev_dir, meta, registered, display))
     return out
 
@@ -101,7 +105,12 @@ def folder_models(folder: str | Path) -> list[FolderModel]:
 def meta_fields(model: FolderModel) -> dict[str, Any]:
     """What an unregistered model's leaderboard meta holds (JSON-able; see the module docstring)."""
     meta = model.meta or {}
-    fields: dict[str, Any] = {"name": model.display, "revision": model.revision, "source_name": model.name}
+    fields: dict[str, Any] = {
+        "name": model.display,
+        "revision": model.revision,
+        "source_name": model.name,
+        "registered": model.registered,
+    }
     for key in _INT_FIELDS:
         value = meta.get(key)
         fields[key] = value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None

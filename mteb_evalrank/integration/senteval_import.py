@@ -27,9 +27,9 @@ correlations are kept (they are fractions already) unless a task's file holds a 
 100 (recorded as ``senteval_correlation_unit``).  Score names are those of the plugin's own tasks:
 ``acc``, ``devacc``, ``f1``, ``ndev``, ``ntest`` (downstream; the main score is the test accuracy);
 ``cosine_spearman``, ``cosine_pearson``, ``num_pairs`` (similarity; SentEval's default similarity is
-cosine), and for STS12-16 the ``all`` subset with ``cosine_spearman`` = the size-weighted mean
-(``wmean``, the EvalRank paper's figure) plus ``cosine_spearman_mean``/``_wmean`` and the same for
-Pearson.  Every score dict also holds ``imported_from: "SentEval"``, the SentEval task name, where the
+cosine), and for STS12-16 the single subset ``default`` holding SentEval's ``all``, with ``cosine_spearman`` =
+the size-weighted mean (``wmean``, the EvalRank paper's figure) plus ``cosine_spearman_mean``/``_wmean`` and the
+same for Pearson, and each sub-dataset in ``scores_per_source`` (as the plugin's own tasks write them).  Every score dict also holds ``imported_from: "SentEval"``, the SentEval task name, where the
 numbers came from and SentEval's own values (``senteval``: the dict as given, minus ``yhat``).
 
 Not imported, with a recorded warning: SentEval's *supervised* STSBenchmark / SICKRelatedness (a
@@ -449,7 +449,9 @@ def _scores_for(
     if spec.kind == "classification":
         entries = _classification(spec, d, where)
     elif spec.kind == "sts-year":
-        subsets = [s for s in task.metadata.hf_subsets if s != "all"]
+        from mteb_evalrank.hub_datasets.sts_senteval.build import STS_SUBSETS
+
+        subsets = list(STS_SUBSETS[task.config])
         entries = _sts_year(spec, d, where, subsets)
         report.warnings += _check_all(entries, subsets, where)
     elif spec.kind == "relatedness":
@@ -477,6 +479,12 @@ def _scores_for(
                 raise InputError(f"{where}: plugin task {spec.task_name} has main score {main!r}, not in the import.")
             e[main] = e["acc"]  # the downstream tasks' main score is the test accuracy, whatever its name
         e["main_score"] = e[main]
+    if spec.kind == "sts-year":  # one headline (SentEval's 'all'), the sub-datasets inside it
+        from mteb_evalrank.data.result_layout import HEADLINE_SUBSET, part_scores
+
+        whole = entries.pop("all")
+        whole[task.breakdown_key] = {s: part_scores(e) for s, e in entries.items()}
+        entries = {HEADLINE_SUBSET: whole}
     return entries
 
 

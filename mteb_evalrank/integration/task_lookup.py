@@ -82,3 +82,19 @@ def plugin_task_names(
         and (downstream is None or bool(getattr(cls, "downstream", False)) == downstream)
         and (roles is None or getattr(cls, "role", "") in roles)
     )
+
+
+def breakdown_keys() -> dict[str, str]:
+    """Task name -> the nested key holding its parts (``scores_per_source``, ``scores_per_edit``), for every
+    registered plugin task that has one (its class's ``breakdown_key``): the tasks whose single ``default``
+    subset holds a whole and, inside it, its parts (:mod:`mteb_evalrank.data.result_layout`)."""
+    import importlib
+
+    import mteb  # noqa: F401  (the start-up hook registers the plugin's tasks)
+
+    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    return {
+        cls.metadata.name: cls.breakdown_key
+        for cls in registry.values()
+        if is_plugin_task(cls) and getattr(cls, "breakdown_key", None)
+    }

@@ -24,6 +24,12 @@ paper's number and the ``main_score``), ``baseline`` (``cos_avg``), ``num_pairs`
   antonyms from synonyms);
 - ``typo_minus_synonym`` = typo − synonym (< 0: typos hurt more than a synonym swap).
 
+The task's one number (its ``main_score``, what MTEB's tables show): :data:`HEADLINE` =
+``synonym_minus_negation`` = synonym − negation_main, the paper's central reading turned so that higher means
+the model keeps a meaning-preserving edit (a synonym swap) closer to the original than a meaning-reversing one
+(a negation); 0 means negation-blind, as the paper finds most encoders (§4).  The per-edit normalised cosines
+are not averaged: they move in opposite directions for a good model.
+
 A zero embedding makes cosine undefined: the functions raise ``InputError`` naming the rows instead
 of returning NaN.
 """
@@ -55,6 +61,19 @@ SUMMARY_READINGS: dict[str, tuple[str, str]] = {
     "antonym_minus_synonym": ("antonym", "synonym"),
     "typo_minus_synonym": ("typo", "synonym"),
 }
+
+
+#: the task's headline reading: name -> (edit type, reference), value = reference − edit type (higher is better)
+HEADLINE: tuple[str, tuple[str, str]] = ("synonym_minus_negation", ("negation_main", "synonym"))
+
+
+def headline_reading(normalized_means: Mapping[str, float]) -> float | None:
+    """``synonym_minus_negation`` = mean normalised cosine of the synonym edits − that of the negations
+    (:data:`HEADLINE`); ``None`` when either edit type is missing."""
+    _, (edit, reference) = HEADLINE
+    if edit not in normalized_means or reference not in normalized_means:
+        return None
+    return float(normalized_means[reference]) - float(normalized_means[edit])
 
 
 def _as_matrix(x: Any, what: str) -> np.ndarray:

@@ -146,16 +146,19 @@ def heros_bootstrap(
     *,
     n_resamples: int = HEROS_RESAMPLES,
     seed: int = 0,
+    contrasts: Mapping[str, tuple[str, str]] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Bootstrap se and 95% percentile interval of HEROS's normalised cosine (module docstring).
 
     Args:
         unit_originals: ``(n, d)`` unit-length embeddings of the original sentences, in dataset order.
         cosines: subset -> ``(n,)`` raw cosine of each (original, edited) pair, row ``i`` with original ``i``.
+        contrasts: name -> ``(a, b)``: also the difference ``b − a`` of two subsets' normalised cosines,
+            resampled jointly (e.g. HEROS's headline ``synonym_minus_negation``).
 
     Returns:
         subset -> ``{"se", "ci_low", "ci_high"}``, plus ``"mean"`` (the mean over the subsets, resampled
-        jointly: the se of the task's mean score).
+        jointly) and one entry per contrast.
     """
     u = np.asarray(unit_originals, dtype=np.float64)
     n = u.shape[0]
@@ -176,6 +179,9 @@ def heros_bootstrap(
     ok = denom > 1e-12
     reps = {s: ((counts @ c) / n - base)[ok] / denom[ok] for s, c in cos.items()}
     reps["mean"] = np.mean([reps[s] for s in cos], axis=0)
+    for name, (minus, plus) in (contrasts or {}).items():
+        if minus in reps and plus in reps:
+            reps[name] = reps[plus] - reps[minus]
     return {
         s: {
             "se": float(np.std(v, ddof=1)),

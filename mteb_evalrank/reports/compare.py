@@ -6,10 +6,11 @@ items (same data revision, same item-set digest, same scoring options); then the
 :func:`mteb_evalrank.metrics.paired_comparison.paired_bootstrap` on the per-item values of the task's
 main score:
 
-- EvalRank: subset ``all``, ``1 / cos_rank`` (MRR), clusters = the two directions of a pair;
-- HEROS: per original sentence, the mean over the subsets of its normalised cosine (MTEB's task score is
-  the mean of the subsets; every subset pairs the same originals).  Each model's random-pair baseline is
-  taken as fixed here (the result file's own interval also resamples the baseline);
+- EvalRank: its headline (subset ``default``; ``all`` in files from before 0.2), ``1 / cos_rank`` (MRR),
+  clusters = the two directions of a pair;
+- HEROS: per original sentence, the synonym minus the negation normalised cosine (the task's main score,
+  ``synonym_minus_negation``; files from before 0.2: the mean over the edit subsets).  Each model's random-pair
+  baseline is taken as fixed here (the result file's own interval also resamples the baseline);
 - N2O: ``1 / needle_rank`` (needle MRR).
 
 One line per task, and one Holm-adjusted line when several tasks are given.  What cannot be compared
@@ -132,14 +133,15 @@ def _per_item(
     subsets = {sub: it for (sp, sub), it in items.items() if sp == split}
     if not subsets:
         raise InputError(f"{task}: no per-item values for split {split!r}; re-run the task.")
-    if "all" in subsets or len(subsets) == 1:
+    if "all" in subsets or len(subsets) == 1:  # the headline: "default", or "all" before 0.2
         subset = "all" if "all" in subsets else next(iter(subsets))
         it = subsets[subset]
         for name, metric in (("cos_rank", "mrr"), ("needle_rank", "needle_mrr")):
             if name in it.values:
                 return subset, metric, 1.0 / np.asarray(it.values[name], dtype=np.float64), it.groups
-        if "normalized_cosine" in it.values:
-            return subset, "normalized_cosine", np.asarray(it.values["normalized_cosine"], dtype=np.float64), it.groups
+        for metric in ("synonym_minus_negation", "normalized_cosine"):  # HEROS: its headline (older files: one edit)
+            if metric in it.values:
+                return subset, metric, np.asarray(it.values[metric], dtype=np.float64), it.groups
     names = sorted(subsets)
     arrays = [subsets[s].values.get("normalized_cosine") for s in names]
     if any(a is None for a in arrays) or len({len(a) for a in arrays}) != 1:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.data.files import atomic_target, figure_file, output_file
+from mteb_evalrank.data.result_layout import EDIT_BREAKDOWN
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
 from mteb_evalrank.reports.results_reader import result_identity, revision_labels, task_result_files
@@ -93,6 +94,14 @@ def read_result(path: Path) -> HerosModelResult:
     for entry in entries:
         if not isinstance(entry, dict):
             raise InputError(f"{path}: a {SPLIT!r} score entry is not an object ({json.dumps(entry)[:60]}).")
+        edits = entry.get(EDIT_BREAKDOWN)  # one headline entry, the edit types inside it (the layout since 0.2)
+        if isinstance(edits, dict):
+            entries = entries + [
+                {**v, "hf_subset": k, **{n: entry[n] for n in SUMMARY_READINGS if n in entry}}
+                for k, v in edits.items()
+                if isinstance(v, dict)
+            ]
+    for entry in entries:
         subset = entry.get("hf_subset")
         if subset in SUBSETS:
             key = "normalized_cosine" if "normalized_cosine" in entry else "main_score"

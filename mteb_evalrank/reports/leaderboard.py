@@ -52,6 +52,7 @@ from mteb_evalrank.data.result_files import (
     read_model_meta,
     walk_result_files,
 )
+from mteb_evalrank.data.result_layout import BREAKDOWN_KEYS, HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.shared_task_ranks import rank_on_shared_tasks
 from mteb_evalrank.reports.results_reader import check_entry_scores, result_identity
@@ -158,12 +159,16 @@ def _score(task_result: Any) -> float | None:
 
 
 def _score_se(task_result: Any) -> float | None:
-    """The standard error the result file stores for :func:`_score`'s figure (``None`` when it has none): the
-    ``all`` subset's, a single subset's, or ``subset_mean_se`` (HEROS: the mean over its subsets)."""
+    """The standard error the result file stores for :func:`_score`'s figure (``None`` when it has none): its
+    headline entry's (``default``, ``all`` in older files, or a single subset's), else ``subset_mean_se`` (older
+    HEROS files: the mean over their subsets)."""
     from mteb_evalrank.reports.results_table import standard_error
 
     entries = [e for entries in (getattr(task_result, "scores", None) or {}).values() for e in entries][:50]
-    entry = next((e for e in entries if e.get("hf_subset") == "all"), entries[0] if len(entries) == 1 else None)
+    entry = next(
+        (e for name in (HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET) for e in entries if e.get("hf_subset") == name),
+        entries[0] if len(entries) == 1 else None,
+    )
     if entry is not None:
         return standard_error(entry, "main_score")
     se = entries[0].get("subset_mean_se") if entries else None
@@ -452,10 +457,17 @@ def _n2o_block(data: ReportData) -> dict[str, Any] | None:
 
 # --- tables ----------------------------------------------------------------------------------------
 def _first_entry(task_result: Any, subset: str | None = None) -> dict[str, Any]:
+    """The first entry of ``subset`` (any subset: ``None``), else the part ``subset`` of an entry's breakdown."""
     for entries in task_result.scores.values():
         for e in entries:
             if subset is None or e.get("hf_subset") == subset:
                 return e
+    for entries in task_result.scores.values():
+        for e in entries:
+            for key in BREAKDOWN_KEYS:
+                parts = e.get(key)
+                if isinstance(parts, dict) and isinstance(parts.get(subset), dict):
+                    return parts[subset]
     return {}
 
 
@@ -483,16 +495,24 @@ def _subsets(data: ReportData, task: str) -> list[str]:
             continue
         for entries in tr.scores.values():
             for e in entries:
-                if e.get("hf_subset") not in found:
-                    found.append(e.get("hf_subset"))
+                for name in [e.get("hf_subset")] + [p for k in BREAKDOWN_KEYS for p in (e.get(k) or {})]:
+                    if name not in found:
+                        found.append(name)
     return found
+
+
+def _column(subset: str, subsets: list[str]) -> str:
+    """A subset's column label: the headline entry of a task with parts is its ``all``."""
+    return "all" if subset == HEADLINE_SUBSET and len(subsets) > 1 else subset
 
 
 def _evalrank_block(data: ReportData, task: str) -> dict[str, Any]:
     subsets = _subsets(data, task)
-    columns = [f"{s} MRR cos" for s in subsets] + [f"{s} MRR l2" for s in subsets]
+    columns = [f"{_column(s, subsets)} MRR cos" for s in subsets] + [f"{_column(s, subsets)} MRR l2" for s in subsets]
     columns += ["Hits@1 cos", "Hits@10 cos", "Hits@1 l2", "Hits@10 l2"]
-    headline = "all" if "all" in subsets else (subsets[0] if subsets else None)
+    headline = next(
+        (s for s in (HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET) if s in subsets), subsets[0] if subsets else None
+    )
     rows = []
     for m in data.models:
         tr = m.results.get(task)
@@ -512,7 +532,7 @@ def _generic_block(data: ReportData, task: str) -> dict[str, Any]:
         k for k in EXTRA_KEYS if any(k in _first_entry(m.results[task]) for m in data.models if task in m.results)
     ]
     single = len(subsets) == 1
-    columns = (["main score"] if single else list(subsets)) + extras
+    columns = (["main score"] if single else [_column(s, subsets) for s in subsets]) + extras
     rows = []
     for m in data.models:
         tr = m.results.get(task)

@@ -44,6 +44,7 @@ from mteb_evalrank.data.result_files import (
     result_identity,
     task_result_files,
 )
+from mteb_evalrank.data.result_layout import BREAKDOWN_KEYS, HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET
 from mteb_evalrank.errors import EvalRankWarning, InputError
 
 if TYPE_CHECKING:  # pandas is imported where a table is built: reading file names and scores stays light
@@ -131,16 +132,40 @@ def _split_entries(scores: dict[str, list[dict[str, Any]]]) -> list[dict[str, An
     return next(iter(scores.values()), [])
 
 
+def _headline_entry(by_subset: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """The entry that holds a task's headline: ``default`` (one-headline layout), ``all`` (the layout before it),
+    or the only entry."""
+    for name in (HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET):
+        if name in by_subset:
+            return by_subset[name]
+    return next(iter(by_subset.values())) if len(by_subset) == 1 else None
+
+
+def _part_entry(headline: dict[str, Any] | None, part: str) -> dict[str, Any] | None:
+    """One part of the headline entry's breakdown (``scores_per_source``, ``scores_per_edit``), named as a
+    subset (``hf_subset``: the part's name, for messages)."""
+    for key in BREAKDOWN_KEYS:
+        parts = (headline or {}).get(key)
+        if isinstance(parts, dict) and isinstance(parts.get(part), dict):
+            return {**parts[part], "hf_subset": part}
+    return None
+
+
 def _entries_for(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> list[dict[str, Any]] | None:
-    """The result entries a score name reads: its subset, else the ``all`` subset, else every subset."""
+    """The result entries a score name reads: its subset (or its part in the headline entry's breakdown), else
+    the headline entry (``default``, ``all`` in older files), else every subset (MTEB's mean)."""
     entries = _split_entries(scores)
     if not entries:
         return None
     by_subset = {e.get("hf_subset", "default"): e for e in entries}
+    headline = _headline_entry(by_subset)
     if name.subset is not None:
-        return [by_subset[name.subset]] if name.subset in by_subset else None
-    if "all" in by_subset:
-        return [by_subset["all"]]
+        if name.subset in by_subset:
+            return [by_subset[name.subset]]
+        part = _part_entry(headline, name.subset)
+        return [part] if part is not None else None
+    if headline is not None and (len(by_subset) == 1 or headline.get("hf_subset") == LEGACY_HEADLINE_SUBSET):
+        return [headline]
     return entries
 
 
@@ -209,9 +234,20 @@ def check_entry_scores(path: str | Path, scores: dict[str, list[dict[str, Any]]]
                     f"{path}: score {subset}.main_score is {json.dumps(main)[:40]}, not a number; repair or re-run "
                     "this result."
                 )
-            for k, value in entry.items():
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-                    check_score_range(path, subset, k, float(value))
+            for where, values in _entry_and_parts(entry, subset):
+                for k, value in values.items():
+                    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                        check_score_range(path, where, k, float(value))
+
+
+def _entry_and_parts(entry: dict[str, Any], subset: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(subset, entry)`` and ``(subset.<breakdown>.<part>, part)`` for every part of its breakdown."""
+    out = [(subset, entry)]
+    for key in BREAKDOWN_KEYS:
+        parts = entry.get(key)
+        if isinstance(parts, dict):
+            out += [(f"{subset}.{key}.{p}", v) for p, v in parts.items() if isinstance(v, dict)]
+    return out
 
 
 def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
@@ -243,6 +279,8 @@ def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
 
 
 def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[str]:
+    """Every score name (``Task``, ``Task:metric``, ``Task/subset[:metric]``, ``Task/part[:metric]``) a result's
+    ``scores`` can answer."""
     names = {task}
     for e in _split_entries(scores):
         subset = e.get("hf_subset", "default")
@@ -251,6 +289,12 @@ def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[s
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 names.add(f"{task}:{k}")
                 names.add(f"{task}/{subset}:{k}")
+        for key in BREAKDOWN_KEYS:
+            for part, values in (e.get(key) or {}).items():
+                names.add(f"{task}/{part}")
+                for k, v in values.items() if isinstance(values, dict) else ():
+                    if isinstance(v, (int, float)) and not isinstance(v, bool):
+                        names.add(f"{task}/{part}:{k}")
     return names
 
 

@@ -335,6 +335,11 @@ def _check_result(path: Path, registry: dict[str, Any]) -> str | None:
         check_entry_scores(path, data.get("scores", {}))
     except InputError as exc:
         return str(exc).removeprefix(f"{path}: ")
+    from mteb_evalrank.integration.result_migration import legacy_layout_problem
+
+    legacy = legacy_layout_problem(path, data)
+    if legacy is not None:  # the public leaderboard would show a mean of the whole and its parts
+        return legacy.removeprefix(f"{path}: ")
     try:
         tr = mteb.TaskResult.from_disk(path)
     except Exception as exc:
