@@ -37,7 +37,7 @@ import numpy as np
 
 from mteb_evalrank.data.result_layout import EDIT_BREAKDOWN, HEADLINE_SUBSET
 from mteb_evalrank.hub_datasets.heros.build import HEROS_CITATION, SOURCE_REPO, SOURCE_REVISION
-from mteb_evalrank.metrics.heros import HEADLINE
+from mteb_evalrank.metrics.heros import HEADLINE, headline_reading
 from mteb_evalrank.tasks._base import EncodeOnceTask, PluginTaskMetadata
 
 HEROS_SUBSETS = ("synonym", "antonym", "negation_main", "negation_antonym", "random_mlm", "typo")
@@ -143,7 +143,7 @@ class HEROS(EncodeOnceTask):
         name = HEADLINE[0]
         edits = state["scores"]
         first = edits[HEROS_SUBSETS[0]]
-        value = edits["synonym"]["normalized_cosine"] - edits["negation_main"]["normalized_cosine"]
+        value = headline_reading({s: e["normalized_cosine"] for s, e in edits.items()})
         u = state["uncertainty"][name]
         readings = {k: v for k, v in first.items() if k in RUN_KEYS and k != "main_score"}
         return {

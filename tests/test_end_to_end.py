@@ -59,10 +59,13 @@ def test_mteb_evalrank_run_writes_mteb_results_and_prints_a_table(tmp_path, env)
         tmp_path,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    # the table: one line per (task, subset)
+    # the table: one line per task (its one subset), then one indented line per source dataset
     assert "model: local/glove.6B.50d" in proc.stdout
-    for subset in ("all", "MEN-TR-3k", "SIMLEX-999", "stsb", "str"):
-        assert any(line.split()[1:2] == [subset] for line in proc.stdout.splitlines()), subset
+    lines = proc.stdout.splitlines()
+    for task in ("EvalRankWord", "EvalRankSent"):
+        assert any(line.split()[:2] == [task, "default"] for line in lines), task
+    for source in ("MEN-TR-3k", "SIMLEX-999", "stsb", "str"):
+        assert any(line.split()[:1] == [source] and line.startswith(" ") for line in lines), source
 
     import mteb
 
@@ -73,14 +76,13 @@ def test_mteb_evalrank_run_writes_mteb_results_and_prints_a_table(tmp_path, env)
         rel = files[0].relative_to(out).parts
         assert rel[0] == "results" and rel[1] == "local__glove.6B.50d" and rel[3] == f"{task}.json"
         data = json.loads(files[0].read_text())
-        subsets = {s["hf_subset"]: s for s in data["scores"]["test"]}
-        assert "all" in subsets
-        for scores in subsets.values():
+        (whole,) = data["scores"]["test"]  # one subset: MTEB's score is the MRR over all pairs (issue 44)
+        assert whole["hf_subset"] == "default" and whole["centered"] is True and whole["ties"] == "pessimistic"
+        for scores in [whole, *whole["scores_per_source"].values()]:
             assert scores.keys() >= EVALRANK_KEYS
             assert {"l2_" + k for k in EVALRANK_KEYS} <= scores.keys()
             assert scores["main_score"] == scores["mrr"]
             assert 0.0 < scores["mrr"] <= 1.0
-            assert scores["centered"] is True and scores["ties"] == "pessimistic"
         # loadable with MTEB's own result cache
         cache = mteb.ResultCache(out)
         loaded = cache.load_results(models=["local/glove.6B.50d"], tasks=[task])
