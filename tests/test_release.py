@@ -80,6 +80,23 @@ def test_the_version_is_the_same_in_pyproject_the_package_the_citation_and_the_c
     assert "## [Unreleased]" in changelog, "CHANGELOG.md has no [Unreleased] section on top"
 
 
+def test_the_citation_file_cites_the_software_and_the_five_papers():
+    """CITATION.cff's required keys (CFF 1.2.0; the full schema check is ``cffconvert --validate``) and its references."""
+    import yaml
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    missing = [k for k in ("cff-version", "message", "title", "authors", "license") if not cff.get(k)]
+    assert not missing and cff["cff-version"] == "1.2.0", f"CITATION.cff: missing {missing} or not CFF 1.2.0"
+    assert cff["license"] == PYPROJECT["project"]["license"], f"CITATION.cff licence {cff['license']}"
+    incomplete = [
+        r.get("title") for r in cff["references"] if not (r.get("type") and r.get("authors") and r.get("year"))
+    ]
+    assert not incomplete, f"CITATION.cff references without type, authors or year: {incomplete}"
+    titles = " | ".join(r["title"] for r in cff["references"])
+    for paper in ("Just Rank", "HEROS", "Nearest Neighbor Overlap", "Ranking-Enhanced", "MTEB"):
+        assert paper in titles, f"CITATION.cff does not cite {paper!r}: {titles}"
+
+
 # --- build ---------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def dists(tmp_path_factory) -> dict[str, Path]:
