@@ -17,6 +17,17 @@ from pathlib import Path
 from mteb_evalrank.errors import SourceFormatError
 from mteb_evalrank.hub_datasets.source_files import parse_score
 
+#: STS-B's citation: the STS-B tasks' metadata (tasks/sts.py) and the N2O corpus card.
+STSB_CITATION = r"""@inproceedings{cer-etal-2017-semeval,
+  author = {Cer, Daniel and Diab, Mona and Agirre, Eneko and Lopez-Gazpio, I{\~n}igo and Specia, Lucia},
+  booktitle = {Proceedings of the 11th International Workshop on Semantic Evaluation ({S}em{E}val-2017)},
+  doi = {10.18653/v1/S17-2001},
+  pages = {1--14},
+  title = {{S}em{E}val-2017 Task 1: Semantic Textual Similarity Multilingual and Crosslingual Focused Evaluation},
+  url = {https://aclanthology.org/S17-2001},
+  year = {2017},
+}"""
+
 #: Fields of a record: genre, file, year, id, score, s1, s2.
 STSB_FIELDS = 7
 

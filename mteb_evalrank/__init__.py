@@ -15,7 +15,7 @@ Importing this package is cheap: it only makes sure the plugin's tasks are regis
 
 from mteb_evalrank import _autoload  # noqa: F401  (installs the registration hook)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def __getattr__(name: str):

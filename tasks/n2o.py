@@ -20,20 +20,13 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.hub_datasets.n2o_corpus.build import N2O_CITATION
 from mteb_evalrank.tasks._base import EncodeOnceTask, PluginTaskMetadata
 
 logger = logging.getLogger(__name__)
 
 CORPUS_ENV = "MTEB_EVALRANK_N2O_CORPUS"
 DATASET_NAME = "n2o-corpus"
-
-N2O_CITATION = r"""@misc{lin2019situating,
-  author = {Lin, Lucy H. and Smith, Noah A.},
-  note = {arXiv:1909.10724},
-  title = {Situating Sentence Embedders with Nearest Neighbor Overlap},
-  url = {https://arxiv.org/abs/1909.10724},
-  year = {2019},
-}"""
 
 
 def read_corpus_file(path: Path) -> list[str]:

@@ -37,6 +37,7 @@ from mteb_evalrank.data.result_layout import HEADLINE_SUBSET, SOURCE_BREAKDOWN
 from mteb_evalrank.hub_datasets.evalrank_format import EVALRANK_CITATION
 from mteb_evalrank.hub_datasets.senteval_downstream.build import SENTEVAL_CITATION
 from mteb_evalrank.hub_datasets.sts_senteval.build import STS_SUBSETS
+from mteb_evalrank.hub_datasets.stsb_source import STSB_CITATION
 from mteb_evalrank.tasks._base import EncodeOnceTask, PluginTaskMetadata
 
 DATASET_NAME = "sts-senteval"
@@ -92,15 +93,7 @@ _CITATIONS = {
   url = {https://aclanthology.org/S16-1081},
   year = {2016},
 }""",
-    "STSB": r"""@inproceedings{cer-etal-2017-semeval,
-  author = {Cer, Daniel and Diab, Mona and Agirre, Eneko and Lopez-Gazpio, I{\~n}igo and Specia, Lucia},
-  booktitle = {Proceedings of the 11th International Workshop on Semantic Evaluation ({S}em{E}val-2017)},
-  doi = {10.18653/v1/S17-2001},
-  pages = {1--14},
-  title = {{S}em{E}val-2017 Task 1: Semantic Textual Similarity Multilingual and Crosslingual Focused Evaluation},
-  url = {https://aclanthology.org/S17-2001},
-  year = {2017},
-}""",
+    "STSB": STSB_CITATION,
     "SICKR": r"""@inproceedings{marelli-etal-2014-sick,
   author = {Marelli, Marco and Menini, Stefano and Baroni, Marco and Bentivogli, Luisa and Bernardi, Raffaella and Zamparelli, Roberto},
   booktitle = {Proceedings of the Ninth International Conference on Language Resources and Evaluation ({LREC}'14)},

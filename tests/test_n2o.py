@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -267,6 +268,49 @@ def test_builder_on_real_stsb(shared_sources, tmp_path):
     report = build(shared_sources, tmp_path / "n2o")
     assert report["needles"] == 137 and report["corpus"] > 15000
     assert validate(tmp_path / "n2o") == [] and layout.validate_folder(tmp_path / "n2o") == []
+
+
+def _write_stsb(folder: Path) -> None:
+    """A tiny STS-B in the original release's format: one needle (dev, news, score 4.4, low overlap)."""
+    rows = {
+        "train": [("main-captions", "1.0", "A man is playing a guitar.", "A woman is slicing an onion.")],
+        "dev": [
+            ("main-news", "4.4", "Stocks plunged on Monday.", "Markets slid sharply at the start of the week."),
+            ("main-news", "4.8", "The bank raised rates.", "The bank raised rates again."),  # overlap >= 0.6
+        ],
+        "test": [("main-forums", "4.5", "It rains a lot here.", "Rain is common here.")],  # not news
+    }
+    folder.mkdir(parents=True)
+    for split, lines in rows.items():
+        text = "".join(f"{g}\tfile\t2012\t{i:04d}\t{score}\t{s1}\t{s2}\n" for i, (g, score, s1, s2) in enumerate(lines))
+        (folder / f"sts-{split}.csv").write_text(text, encoding="utf-8")
+
+
+def test_builder_writes_a_card_in_the_form_of_the_other_cards(tmp_path):
+    from mteb_evalrank.hub_datasets import layout
+    from mteb_evalrank.hub_datasets.n2o_corpus import build
+    from mteb_evalrank.hub_datasets.n2o_corpus.build import N2O_CITATION
+
+    _write_stsb(tmp_path / "sources" / "stsbenchmark_raw")
+    report = build(tmp_path / "sources", tmp_path / "n2o")
+    assert report == {
+        "corpus": 6,
+        "needles": 1,
+        "stsb_pairs_read": 4,
+        "stsb_unique_sentences": 8,
+        "needle_sentences_removed": 2,
+    }
+    assert layout.validate_folder(tmp_path / "n2o") == []
+    meta, body = layout.read_card(tmp_path / "n2o")
+    assert meta[layout.CARD_DATASET_KEY] == "n2o-corpus" and meta["size_categories"] == ["n<1K"], meta
+    # the sections every dataset card of hub_datasets/ has, in their order, filled in (no template field left)
+    headings = [line for line in body.splitlines() if line.startswith("## ")]
+    assert headings[:2] == ["## Counts (this build)", "## Dataset structure"], headings
+    assert {"## How it was built", "## Source and licence"} <= set(headings) and headings[-1] == "## Citation"
+    assert "$" not in body, "a template field of card.md was left unfilled"
+    assert "| corpus sentences (`corpus`) | 6 |" in body and "| needle pairs (`needles`) | 1 |" in body
+    assert N2O_CITATION in body and "cer-etal-2017-semeval" in body
+    assert "mteb-evalrank build-data n2o-corpus --sources SOURCES_DIR --out OUT_DIR" in body
 
 
 # --- end to end: task + compare on two real tiny models ----------------------------------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from string import Template
 
 from mteb_evalrank.hub_datasets import layout, stsb_source
 from mteb_evalrank.hub_datasets.source_files import numbered_lines
@@ -37,6 +38,15 @@ NEEDLE_MIN_SCORE, NEEDLE_MAX_SCORE = 4.0, 5.0
 MAX_OVERLAP = 0.6
 CORPUS, NEEDLES = "corpus", "needles"
 BUILD_COMMAND = f"mteb-evalrank build-data {NAME} --sources SOURCES_DIR --out OUT_DIR"
+
+#: the N2O paper: the N2O task's metadata (tasks/n2o.py) and the corpus card.
+N2O_CITATION = r"""@misc{lin2019situating,
+  author = {Lin, Lucy H. and Smith, Noah A.},
+  note = {arXiv:1909.10724},
+  title = {Situating Sentence Embedders with Nearest Neighbor Overlap},
+  url = {https://arxiv.org/abs/1909.10724},
+  year = {2019},
+}"""
 
 _WORD = re.compile(r"\w+")
 
@@ -105,13 +115,15 @@ def validate(folder: Path) -> list[str]:
 
 
 def card_metadata(report: dict[str, int]) -> dict:
+    from mteb_evalrank.hub_datasets.evalrank_format import size_category
+
     return {
         "pretty_name": "N2O corpus (STS-Benchmark sentences + paraphrase needles)",
         "language": ["en"],
         "license": "other",
         "license_name": "stsb-per-source",
         "task_categories": ["sentence-similarity", "text-retrieval"],
-        "size_categories": ["10K<n<100K"],
+        "size_categories": [size_category(report["corpus"])],
         "tags": ["mteb", "n2o", "nearest-neighbor-overlap", "embedding-evaluation"],
         "configs": layout.configs_metadata([CORPUS, NEEDLES], default=CORPUS),
         layout.CARD_DATASET_KEY: NAME,
@@ -119,47 +131,9 @@ def card_metadata(report: dict[str, int]) -> dict:
 
 
 def card_body(report: dict[str, int]) -> str:
-    return f"""# N2O corpus
-
-Corpus and paraphrase needles for **N2O** (nearest-neighbour overlap; *Situating Sentence Embedders
-with Nearest Neighbor Overlap*, Lin & Smith, arXiv:1909.10724), as used by the `N2O` task of
-[mteb-evalrank](https://github.com/mteb-evalrank).
-
-| config | columns | rows |
-|---|---|---|
-| `corpus` | `text` | {report["corpus"]:,} |
-| `needles` | `query`, `positive` | {report["needles"]:,} |
-
-- **corpus**: every unique sentence of STS-Benchmark (train, dev, test; original cased release),
-  except the needle sentences. N2O samples its queries from this corpus and compares embedders by
-  the overlap of the queries' nearest neighbours.
-- **needles** (paper §8): STS-B dev + test pairs of the news genre (`main-news`) with gold score
-  4–5 and word-overlap ratio < 0.6. The paper does not define the ratio; here it is the Jaccard index
-  of the lowercased word-token sets (`\\w+`): |A ∩ B| / |A ∪ B|. For each pair the `positive` is added
-  to the corpus (alone) and ranked for the `query`; the task reports MRR, #top-1 and #top-5.
-
-The paper used ~8M Gigaword sentences (not redistributable); this corpus is much smaller
-({report["corpus"]:,} sentences) but public. Any corpus can be used instead (`mteb-evalrank n2o
---corpus FILE`).
-
-## Sources and licences
-
-STS-Benchmark (Cer et al., 2017): scores under CC BY-SA 4.0 (no scores are included here); the
-sentence text keeps the licence of each original source (news headlines from Europe Media Monitor,
-image and video captions, forum posts, ...) as listed in STS-B's `LICENSE.txt`. STS-B was chosen
-because it is already redistributed under these terms; the SentEval transfer datasets available
-to the builder carry only "authors' terms" and SICK is non-commercial, so they are not included.
-
-## Counts
-
-{report["stsb_pairs_read"]:,} STS-B pairs read; {report["stsb_unique_sentences"]:,} unique sentences;
-{report["needle_sentences_removed"]:,} needle sentences removed from the corpus.
-
-## Build
-
-```
-{BUILD_COMMAND}
-```
-
-(`SOURCES_DIR/stsbenchmark_raw/sts-{{train,dev,test}}.csv`.)
-"""
+    """The dataset card's text: ``card.md`` (the form of the other datasets' cards) filled with this build's counts."""
+    template = Template(Path(__file__).with_name("card.md").read_text(encoding="utf-8"))
+    values = {k: f"{v:,}" for k, v in report.items()}
+    return template.substitute(
+        values, build_command=BUILD_COMMAND, citation=N2O_CITATION, stsb_citation=stsb_source.STSB_CITATION
+    )
