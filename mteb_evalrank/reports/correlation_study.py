@@ -68,6 +68,27 @@ from mteb_evalrank.reports.results_reader import (  # noqa: F401
     table_scores,
 )
 
+#: every column of :func:`correlation_table`, in order
+TABLE_COLUMNS = [
+    "intrinsic",
+    "downstream",
+    "rho",
+    "ci_low",
+    "ci_high",
+    "kendall_tau",
+    "n_models",
+    "n_families",
+    "rho_partial_family",
+    "partial_note",
+    "cluster_ci_low",
+    "cluster_ci_high",
+    "cluster_note",
+    "primary",
+    "n_dropped",
+    "n_resamples",
+    "note",
+]
+
 CSV_COLUMNS = [
     "intrinsic",
     "downstream",
@@ -283,7 +304,9 @@ def correlation_table(
                     "note": _name_constant(c.reason, pair, d, i),
                 }
             )
-    return pd.DataFrame(rows)
+    # the columns also when there is no cell (no intrinsic or no downstream score): every reader of the table
+    # (the CSV, the Markdown, the figures, the study page) then says "no cell" instead of a KeyError
+    return pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
 
 def _name_constant(reason: str | None, pair: pd.DataFrame, downstream: str, intrinsic: str) -> str:
