@@ -100,6 +100,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     _round_two_files(tmp_path, seeded)
     _sweep_results_files(tmp_path, seeded)
     _sweep_inputs_files(tmp_path)
+    _issue49_files(tmp_path)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -288,6 +289,37 @@ def _sweep_inputs_files(tmp_path: Path) -> None:
     (tmp_path / "senteval_huge_int.json").write_text(
         '{"MR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 1' + "0" * 400 + "}}"
     )
+
+
+def _issue49_files(tmp_path: Path) -> None:
+    """Issue 49's inputs: figures that are no image (text, gzip, empty), correlation CSVs that are UTF-16, empty
+    or HTML, and STS prediction files that do not match one another or hold values outside their ranges."""
+    import gzip
+
+    (tmp_path / "text_fig.png").write_text("not an image\n")
+    (tmp_path / "empty_fig.png").write_bytes(b"")
+    (tmp_path / "gz_fig.svg").write_bytes(gzip.compress(b"<svg></svg>"))
+    (tmp_path / "u16.csv").write_text("intrinsic,downstream,rho\n", encoding="utf-16")
+    (tmp_path / "page.csv").write_text("<!DOCTYPE html>\n<html><body>correlation</body></html>\n")
+    (tmp_path / "empty.csv").write_bytes(b"")
+    n = 12
+    ids = [f"p{i}" for i in range(n)]
+    gold = [i * 5 / (n - 1) for i in range(n)]
+    cosine = [(i * 7 % n) / n for i in range(n)]
+    variants = {
+        "a": (ids, gold, cosine),
+        "short": (ids[:-1], gold[:-1], cosine[:-1]),
+        "other_ids": ([*ids[:-1], "q"], gold, cosine),
+        "other_gold": (ids, [*gold[:3], gold[3] + 0.5, *gold[4:]], cosine),
+        "gold_seven": (ids, [*gold[:-1], 7.0], cosine),
+        "cosine_two": (ids, gold, [*cosine[:-1], 2.0]),
+        "id_twice": ([*ids[:-1], ids[0]], gold, cosine),
+    }
+    for name, (i, g, c) in variants.items():
+        folder = tmp_path / "preds49" / name
+        folder.mkdir(parents=True)
+        data = {"mteb_model_meta": {"model_name": name}, "default": {"test": {"id": i, "gold": g, "cosine": c}}}
+        (folder / "SentEvalSTSB_predictions.json").write_text(json.dumps(data))
 
 
 def _cuda_available() -> bool:
@@ -796,6 +828,20 @@ ROWS = [
     (["build-word-models", "--check-copies", "--words", "10**30"], "argument --words: expected an integer"),
     (["build-word-models", "--check-copies", "--words", "20001"], "argument --words: must be ≤ 20,000, got 20,001"),
     (["build-data", "word-similarity", "--sources", "srcdir", "--out", "fifo.txt"], "fifo.txt is a FIFO (named pipe)"),
+    # issue 49: a report embeds only what is there (figures by their magic, correlation CSVs that are CSV text);
+    # sts-by-level compares only prediction files of the same pairs, with gold scores and cosines in range
+    (["report", "{R}", "--figure", "text_fig.png"], "text_fig.png: not a PNG image, it is text"),
+    (["report", "{R}", "--figure", "empty_fig.png"], "empty_fig.png: not a PNG image, it is empty (0 bytes)"),
+    (["report", "{R}", "--figure", "gz_fig.svg"], "gz_fig.svg: not an SVG image, it is gzip data"),
+    (["report", "{R}", "--correlation", "u16.csv"], "u16.csv: the correlation CSV is UTF-16 text, not UTF-8"),
+    (["report", "{R}", "--correlation", "page.csv"], "page.csv: the correlation CSV is an HTML page, not a CSV"),
+    (["report", "{R}", "--correlation", "empty.csv"], "empty.csv: the correlation CSV is empty"),
+    (["sts-by-level", "preds49/a", "preds49/short"], "11 pairs, but preds49/a/SentEvalSTSB_predictions.json has 12"),
+    (["sts-by-level", "preds49/a", "preds49/other_ids"], "another item set than preds49/a/"),
+    (["sts-by-level", "preds49/a", "preds49/other_gold"], "the gold score of pair 'p3' is 1.86364, but 1.36364"),
+    (["sts-by-level", "preds49/gold_seven"], "gold[11] is 7, outside SentEvalSTSB's gold-score range [0, 5]"),
+    (["sts-by-level", "preds49/cosine_two"], "cosine[11] is 2, outside [-1, 1]: not a cosine"),
+    (["sts-by-level", "preds49/id_twice"], "the pair id 'p0' appears twice"),
 ]
 
 
@@ -1036,3 +1082,21 @@ def test_a_report_uses_the_folder_names_when_model_meta_has_a_key_of_the_wrong_s
     ]
     assert GLOVE[0] in {r["model"] for r in folder.records}
     assert {r["model"] for r in folder.records} == {GLOVE[0], *(m for m, _ in MODELS)}
+
+
+def test_sts_by_level_pairs_prediction_files_by_id(workdir):
+    """Issue 49: prediction files are compared pair by pair.  The same pairs in another order are aligned by their
+    ids (the same ρ per bin as the file in its own order); another pair set is refused (the table's rows)."""
+    from mteb_evalrank.reports.similarity_levels import levels_table
+
+    src = json.loads((workdir / "preds49" / "a" / "SentEvalSTSB_predictions.json").read_text())
+    entry = src["default"]["test"]
+    order = list(reversed(range(len(entry["id"]))))
+    shuffled = {k: [entry[k][i] for i in order] for k in ("id", "gold", "cosine")}
+    (workdir / "preds49" / "b").mkdir()
+    (workdir / "preds49" / "b" / "SentEvalSTSB_predictions.json").write_text(
+        json.dumps({"mteb_model_meta": {"model_name": "b"}, "default": {"test": shuffled}})
+    )
+    levels = levels_table(["preds49/a", "preds49/b"], bins="0-2.5,2.5-5", n_resamples=100)
+    assert [b.n_pairs for b in levels["a"]] == [6, 6]
+    assert [b.rho for b in levels["a"]] == [b.rho for b in levels["b"]]

@@ -7,6 +7,7 @@ import io
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import types
@@ -408,7 +409,13 @@ def test_report_correlation_section(three_models, tmp_path):
     assert 'alt="ranks.png" src="data:image/png;base64,' in out.read_text(encoding="utf-8")
     bad = tmp_path / "bad.csv"
     bad.write_text("a,b\n1,2\n", encoding="utf-8")
-    out, _ = write_report(root, tmp_path / "r2.html", correlation_csv=bad)
+    with pytest.raises(InputError, match=r"missing column\(s\) intrinsic"):  # given: refused, no page
+        write_report(root, tmp_path / "r2.html", correlation_csv=bad)
+    assert not (tmp_path / "r2.html").exists()
+    found = tmp_path / "found"  # found next to the results: named in the page, the rest is built
+    shutil.copytree(root, found / "results")
+    shutil.copy(bad, found / "correlation.csv")
+    out, _ = write_report(found / "results", tmp_path / "r3.html")
     assert "missing column(s) intrinsic" in out.read_text(encoding="utf-8")
 
 
