@@ -1100,3 +1100,40 @@ def test_sts_by_level_pairs_prediction_files_by_id(workdir):
     levels = levels_table(["preds49/a", "preds49/b"], bins="0-2.5,2.5-5", n_resamples=100)
     assert [b.n_pairs for b in levels["a"]] == [6, 6]
     assert [b.rho for b in levels["a"]] == [b.rho for b in levels["b"]]
+
+
+def test_file_names_that_are_not_utf8_are_shown_with_their_bytes(seeded, workdir, capsys):
+    """Issue 49: a model folder or result file named with bytes that are not UTF-8 (``b'\\xe9'``) ended in
+    ``UnicodeEncodeError`` when ``report`` and ``prepare-submission`` wrote the page or printed the name.  One
+    codec (mteb_evalrank.file_names) writes such a byte as ``\\xe9`` in pages, check lists and printed lines."""
+    import os
+
+    from mteb_evalrank.cli import main
+
+    root = workdir / "latin1_names"
+    shutil.copytree(seeded, root)
+    results = os.fsencode(root / "results")
+    glove = os.fsencode(model_folder(root, *GLOVE))
+    os.rename(glove.rsplit(b"/", 1)[0], results + b"/local__caf\xe9")
+    minilm = os.fsencode(model_folder(root, *MODELS[0]))
+    shutil.copy(minilm + b"/SentEvalMR.json", minilm + b"/SentEval\xe9MR.json")
+
+    assert main(["report", str(root), "--out", "r.html"]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "SentEval\\xe9MR.json" in err  # the skipped file, named with its byte
+    page = (workdir / "r.html").read_bytes().decode("utf-8")  # the page is UTF-8 text
+    assert "local__caf\\xe9" in page
+    code = main(["prepare-submission", str(root), "--out", "sub"])
+    assert code in (0, 1), capsys.readouterr().err
+    check = (workdir / "sub" / "SUBMISSION_CHECK.md").read_bytes().decode("utf-8")
+    assert "local__caf\\xe9" in check and "SentEval\\xe9MR.json" in check
+
+
+def test_the_file_name_codec():
+    import os
+
+    from mteb_evalrank.file_names import has_undecodable_bytes, shown_name
+
+    name = os.fsdecode(b"caf\xe9/r\xc3\xa9sum\xc3\xa9")
+    assert has_undecodable_bytes(name) and not has_undecodable_bytes("résumé")
+    assert shown_name(name) == "caf\\xe9/résumé"

@@ -34,6 +34,7 @@ from mteb_evalrank.data.result_layout import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError, SourceFormatError
 from mteb_evalrank.file_kinds import special_file_kind
 from mteb_evalrank.file_magic import compressed_kind
+from mteb_evalrank.file_names import FILE_NAME_ERRORS
 from mteb_evalrank.hashing import file_sha256  # noqa: F401  (checksums of downloads and cache shards)
 
 
@@ -493,8 +494,10 @@ def atomic_write_bytes(path: Path, data: bytes) -> Path:
 
 
 def atomic_write_text(path: Path, text: str, *, encoding: str = "utf-8") -> Path:
-    """Write ``text`` to ``path`` through a temporary file renamed over it."""
-    return atomic_write_bytes(path, text.encode(encoding))
+    """Write ``text`` to ``path`` through a temporary file renamed over it.  A file name that is not UTF-8 in the
+    text (a result file or model folder named with the byte ``\xe9``) is written as ``\xe9``
+    (:mod:`mteb_evalrank.file_names`), never a ``UnicodeEncodeError`` after the work is done."""
+    return atomic_write_bytes(path, text.encode(encoding, FILE_NAME_ERRORS))
 
 
 @contextlib.contextmanager
