@@ -100,7 +100,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     _round_two_files(tmp_path, seeded)
     _sweep_results_files(tmp_path, seeded)
     _sweep_inputs_files(tmp_path)
-    _issue49_files(tmp_path)
+    _issue49_files(tmp_path, seeded)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -291,7 +291,7 @@ def _sweep_inputs_files(tmp_path: Path) -> None:
     )
 
 
-def _issue49_files(tmp_path: Path) -> None:
+def _issue49_files(tmp_path: Path, seeded: Path) -> None:
     """Issue 49's inputs: figures that are no image (text, gzip, empty), correlation CSVs that are UTF-16, empty
     or HTML, and STS prediction files that do not match one another or hold values outside their ranges."""
     import gzip
@@ -302,6 +302,13 @@ def _issue49_files(tmp_path: Path) -> None:
     (tmp_path / "u16.csv").write_text("intrinsic,downstream,rho\n", encoding="utf-16")
     (tmp_path / "page.csv").write_text("<!DOCTYPE html>\n<html><body>correlation</body></html>\n")
     (tmp_path / "empty.csv").write_bytes(b"")
+    import os
+
+    os.mkfifo(tmp_path / "fifo_plot")  # no suffix: a command that adds .png must not write fifo_plot.png
+    lb_file = tmp_path / "lb_file"
+    shutil.copytree(seeded, lb_file)
+    (lb_file / "leaderboard").write_text("a file where the leaderboard cache folder goes\n")
+    (tmp_path / "pop_ok.csv").write_text("model\nsentence-transformers/all-MiniLM-L6-v2\n")
     n = 12
     ids = [f"p{i}" for i in range(n)]
     gold = [i * 5 / (n - 1) for i in range(n)]
@@ -842,6 +849,32 @@ ROWS = [
     (["sts-by-level", "preds49/gold_seven"], "gold[11] is 7, outside SentEvalSTSB's gold-score range [0, 5]"),
     (["sts-by-level", "preds49/cosine_two"], "cosine[11] is 2, outside [-1, 1]: not a cosine"),
     (["sts-by-level", "preds49/id_twice"], "the pair id 'p0' appears twice"),
+    # issue 49: read-only or occupied places, devices and pipes as outputs (before a suffix is added), options
+    # that were accepted and then ignored
+    (["leaderboard", "lb_file", "--prepare-only"], "leaderboard folder lb_file/leaderboard is an existing file"),
+    (
+        [*CORRELATE, "--plot", "fifo_plot"],
+        "argument --plot: fifo_plot is a FIFO (named pipe); an output is written as a new regular file",
+    ),
+    (["heros-report", "{R}", "--out", "fifo_plot"], "argument --out: fifo_plot is a FIFO (named pipe)"),
+    (["n2o-compare", "{R}", "--out", "fifo_plot"], "argument --out: fifo_plot is a FIFO (named pipe)"),
+    (["study-population", "--models", "pop_ok.csv", "--out", "fifo_plot"], "argument --out: fifo_plot is a FIFO"),
+    (
+        ["study-population", "--from-registry", "sentence-transformers/all-MiniLM-L6-v2", "--models", "pop_ok.csv"]
+        + ["--out", "p.csv"],
+        "give --from-registry NAME ... or --models FILE, not both",
+    ),
+    (["leaderboard", "{R}", "--benchmark", "nonsense"], "--benchmark nonsense: 'nonsense' not found"),
+    (["leaderboard", "{R}", "--benchmark", ""], "argument --benchmark: an empty name"),
+    (["leaderboard", "{R}", "--prepare-only", "--benchmark", "EvalRank"], "and --prepare-only starts no app"),
+    (
+        ["study", "--zoo", "glove-50d/mean", "--out", "st49", "--correlate-only", "--shard", "1/2"],
+        "--shard 1/2 splits the runs, and --correlate-only runs nothing",
+    ),
+    (
+        [*CORRELATE[:3], "EvalRankWord", "--downstream", "EvalRankWord:main_score", "--no-progress"],
+        "--intrinsic EvalRankWord and --downstream EvalRankWord:main_score: they name one score",
+    ),
 ]
 
 
@@ -1137,3 +1170,119 @@ def test_the_file_name_codec():
     name = os.fsdecode(b"caf\xe9/r\xc3\xa9sum\xc3\xa9")
     assert has_undecodable_bytes(name) and not has_undecodable_bytes("résumé")
     assert shown_name(name) == "caf\\xe9/résumé"
+
+
+def _char_device(path: Path) -> Path:
+    """A character device like /dev/full (1, 7) at ``path`` (root only), else the test is skipped."""
+    import os
+    import stat
+
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 7))
+    except (PermissionError, AttributeError, OSError) as exc:
+        pytest.skip(f"cannot make a device node here ({exc})")
+    return path
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["study-population", "--models", "pop_ok.csv", "--out", "dev"],
+        [*CORRELATE, "--plot", "dev"],
+        ["heros-report", "{R}", "--out", "dev"],
+        ["sts-by-level", "preds49/a", "--out", "dev"],
+    ],
+    ids=["study-population", "correlate", "heros-report", "sts-by-level"],
+)
+def test_a_device_is_never_an_output(argv, seeded, workdir, capsys):
+    """Issue 49: run as root, ``study-population --out /dev/full`` replaced the device with a CSV, and ``correlate
+    --plot /dev/full`` and ``heros-report --out DEVICE`` wrote ``/dev/full.png``.  A device given as an output is
+    refused (one line, exit 2) before anything is written, also when the command would add a suffix."""
+    import stat
+
+    from mteb_evalrank.cli import main
+
+    dev = _char_device(workdir / "dev")
+    with pytest.raises(SystemExit) as exc:
+        main([a.replace("{R}", str(seeded)) for a in argv])
+    assert exc.value.code == 2
+    assert "dev is a character device; an output is written as a new regular file" in capsys.readouterr().err
+    assert stat.S_ISCHR(dev.lstat().st_mode)
+    assert not (workdir / "dev.png").exists()
+
+
+def test_figure_file_refuses_a_device_before_adding_the_suffix(tmp_path):
+    import os
+
+    from mteb_evalrank.data.files import figure_file
+    from mteb_evalrank.errors import InputError
+
+    os.mkfifo(tmp_path / "plot")
+    with pytest.raises(InputError, match=r"plot is a FIFO \(named pipe\); an output is written as a new regular"):
+        figure_file(tmp_path / "plot")
+    assert figure_file(tmp_path / "other") == tmp_path / "other.png"
+
+
+def _refuse_writes_below(monkeypatch, folder: Path, errno_code: int) -> None:
+    """Make every temporary file below ``folder`` fail as a read-only mount or a full disk would (root passes
+    permission checks, so a chmod cannot show it)."""
+    import errno
+    import os
+    import tempfile
+
+    real = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kwargs):
+        if dir is not None and os.path.realpath(dir).startswith(os.path.realpath(folder)):
+            raise OSError(errno_code, os.strerror(errno_code))
+        return real(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    assert errno_code in (errno.EROFS, errno.ENOSPC, errno.EACCES)
+
+
+def test_leaderboard_on_a_read_only_results_folder_is_one_line(seeded, workdir, capsys, monkeypatch):
+    import errno
+
+    from mteb_evalrank.cli import main
+
+    root = workdir / "ro"
+    shutil.copytree(seeded, root)
+    _refuse_writes_below(monkeypatch, root, errno.EROFS)
+    assert main(["leaderboard", str(root), "--prepare-only"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        f"mteb-evalrank: error: cannot write leaderboard folder {root}/leaderboard: Read-only file system."
+    )
+    assert not (root / "leaderboard").exists()
+
+
+@pytest.mark.parametrize(("code", "words"), [("EROFS", "Read-only file system"), ("ENOSPC", "No space left")])
+def test_study_population_into_a_read_only_folder_or_a_full_disk_is_one_line(workdir, capsys, monkeypatch, code, words):
+    """Issue 49: ``study-population --out`` into a read-only folder (refused before the registry is read) or onto
+    a full disk (the write fails after the check) is one line, exit 2, no file left."""
+    import errno
+
+    from mteb_evalrank.cli import main
+
+    (workdir / "lists").mkdir()
+    if code == "EROFS":
+        _refuse_writes_below(monkeypatch, workdir / "lists", errno.EROFS)
+    else:
+        import mteb_evalrank.data.files as files
+
+        real = files.atomic_write_bytes
+
+        def full(path, data):
+            if Path(path).parent.name == "lists":
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return real(path, data)
+
+        monkeypatch.setattr(files, "atomic_write_bytes", full)
+    assert main(["study-population", "--models", "pop_ok.csv", "--out", "lists/p.csv"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("mteb-evalrank: error: cannot write model list file lists/p.csv: ") and words in last
+    assert list((workdir / "lists").iterdir()) == []

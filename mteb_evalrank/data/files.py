@@ -32,7 +32,7 @@ from pathlib import Path
 
 from mteb_evalrank.data.result_layout import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError, SourceFormatError
-from mteb_evalrank.file_kinds import special_file_kind
+from mteb_evalrank.file_kinds import output_path_problem, special_file_kind
 from mteb_evalrank.file_magic import compressed_kind
 from mteb_evalrank.file_names import FILE_NAME_ERRORS
 from mteb_evalrank.hashing import file_sha256  # noqa: F401  (checksums of downloads and cache shards)
@@ -298,6 +298,9 @@ def figure_file(path: Path, *, what: str = "figure file") -> Path:
 
     path = Path(path)
     check_name_lengths(path, what)
+    kind = output_path_problem(path)
+    if kind is not None:  # as given: /dev/full is not the place for /dev/full.png
+        raise InputError(f"{what} {path} is {kind}; an output is written as a new regular file: give a file name.")
     if not path.suffix and not path.is_dir():
         path = path.with_suffix(".png")  # what matplotlib would write
     return output_file(path, what=what, suffixes=FigureCanvasBase.get_supported_filetypes())

@@ -319,6 +319,30 @@ def _name_constant(reason: str | None, pair: pd.DataFrame, downstream: str, intr
     return reason
 
 
+def _refuse_one_score_on_both_sides(intrinsic: Sequence[str], downstream: Sequence[str]) -> None:
+    """One score given on both sides, also under two names (``X`` and ``X:main_score``), would correlate with
+    itself (ρ = 100): :class:`InputError`.  Two names of one value that only the results tell (a task's main score
+    and the metric it is, ``EvalRankSent:mrr``) are not refused: equal columns may also be a coincidence."""
+    both = [str(n) for n in dict.fromkeys(intrinsic) if n in set(downstream)]
+    if both:
+        raise InputError(
+            f"{', '.join(both)} is given both as intrinsic and as downstream score; a score always ranks "
+            "models as itself does: give different --intrinsic and --downstream scores."
+        )
+
+    def key(name: str) -> tuple[str, str | None, str]:
+        n = ScoreName.parse(name)
+        return n.task, n.subset, n.metric or "main_score"
+
+    for i in dict.fromkeys(intrinsic):
+        for d in dict.fromkeys(downstream):
+            if key(i) == key(d):
+                raise InputError(
+                    f"--intrinsic {i} and --downstream {d}: they name one score, and a score always ranks models "
+                    "as itself does (ρ = 100): give different --intrinsic and --downstream scores."
+                )
+
+
 def correlate(
     results: str | Path | ScoreSource,
     intrinsic: Sequence[str],
@@ -338,12 +362,7 @@ def correlate(
     scores matrix (``scores``) and the families used (``families``)."""
     if not intrinsic or not downstream:
         raise InputError("give at least one intrinsic and one downstream score.")
-    both = [str(n) for n in dict.fromkeys(intrinsic) if n in set(downstream)]
-    if both:
-        raise InputError(
-            f"{', '.join(both)} is given both as intrinsic and as downstream score; a score always ranks "
-            "models as itself does: give different --intrinsic and --downstream scores."
-        )
+    _refuse_one_score_on_both_sides(intrinsic, downstream)
     names = list(dict.fromkeys([*intrinsic, *downstream]))
     folder = open_score_source(results)  # a results folder or a score table, read the same way
     scores = folder.matrix(names, revision_policy=revision_policy)
@@ -616,6 +635,7 @@ def correlate_report(
         raise InputError(f"--claim {claim!r} is not one of the intrinsic scores ({', '.join(intrinsic)}).")
     if n_resamples < 100:
         raise InputError(f"use at least 100 bootstrap resamples for a 95% interval, got {n_resamples}.")
+    _refuse_one_score_on_both_sides(intrinsic, downstream)  # by name, before the results are read
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         source = open_score_source(results, progress=progress)
