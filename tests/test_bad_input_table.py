@@ -308,6 +308,10 @@ def _issue49_files(tmp_path: Path, seeded: Path) -> None:
     lb_file = tmp_path / "lb_file"
     shutil.copytree(seeded, lb_file)
     (lb_file / "leaderboard").write_text("a file where the leaderboard cache folder goes\n")
+    lb_fifo = tmp_path / "lb_fifo"
+    lb_fifo.mkdir()
+    (lb_fifo / "results").symlink_to(seeded / "results")
+    os.mkfifo(lb_fifo / "leaderboard")
     (tmp_path / "pop_ok.csv").write_text("model\nsentence-transformers/all-MiniLM-L6-v2\n")
     n = 12
     ids = [f"p{i}" for i in range(n)]
@@ -852,6 +856,7 @@ ROWS = [
     # issue 49: read-only or occupied places, devices and pipes as outputs (before a suffix is added), options
     # that were accepted and then ignored
     (["leaderboard", "lb_file", "--prepare-only"], "leaderboard folder lb_file/leaderboard is an existing file"),
+    (["leaderboard", "lb_fifo", "--prepare-only"], "leaderboard folder lb_fifo/leaderboard is a FIFO (named pipe)"),
     (
         [*CORRELATE, "--plot", "fifo_plot"],
         "argument --plot: fifo_plot is a FIFO (named pipe); an output is written as a new regular file",

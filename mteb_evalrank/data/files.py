@@ -164,6 +164,9 @@ def output_dir(path: Path, *, what: str = "output folder", create: bool = True) 
     it; return it (``create=False``: only check what is on the way, write nothing)."""
     path = Path(path)
     check_name_lengths(path, what)
+    kind = output_path_problem(path)
+    if kind is not None:  # a FIFO, a device, a socket or a symlink loop where the folder goes
+        raise InputError(f"{what} {path} is {kind}, not a folder.")
     if _is_file(path):
         raise InputError(f"{what} {path} is an existing file, not a folder.")
     blocker = _blocking_file(path)
