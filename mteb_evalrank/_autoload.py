@@ -22,7 +22,50 @@ import warnings
 _TARGET = "mteb"
 
 
+def _is_mteb_cli() -> bool:
+    """Whether this process is MTEB's own command line (``mteb run ...`` or ``python -m mteb ...``)."""
+    argv0 = (getattr(sys, "argv", None) or [""])[0]
+    if os.path.basename(argv0) in ("mteb", "mteb.exe") or argv0.replace(os.sep, "/").endswith("mteb/__main__.py"):
+        return True
+    orig = list(getattr(sys, "orig_argv", None) or [])  # `python -m mteb`: argv[0] is "-m" while mteb is imported
+    return "-mmteb" in orig or any(a == "-m" and b == "mteb" for a, b in zip(orig, orig[1:]))
+
+
+def _plugin_error(exc: BaseException | None) -> BaseException | None:
+    """The plugin's own error (``mteb_evalrank.errors.EvalRankError``) that ``exc`` is or was raised from."""
+    errors = sys.modules.get("mteb_evalrank.errors")
+    seen = set()
+    while exc is not None and errors is not None and id(exc) not in seen:
+        if isinstance(exc, errors.EvalRankError):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _one_line_hook(previous):
+    def hook(kind, exc, tb):
+        found = _plugin_error(exc)
+        if found is None:
+            return previous(kind, exc, tb)
+        text = "; ".join(part.strip() for part in str(found).splitlines() if part.strip())
+        sys.stderr.write(f"mteb-evalrank: error: {text}\n")
+        sys.stderr.flush()
+
+    hook.mteb_evalrank = True
+    return hook
+
+
+def _install_cli_excepthook() -> None:
+    """Under MTEB's own CLI, a plugin error that ends the run (an unknown zoo variant, data missing offline, a
+    malformed vectors file) is printed as the one line ``mteb-evalrank: error: ...`` the plugin's CLI prints,
+    not as a traceback (the exit code stays MTEB's, 1); any other exception keeps Python's traceback."""
+    if _is_mteb_cli() and not getattr(sys.excepthook, "mteb_evalrank", False):
+        sys.excepthook = _one_line_hook(sys.excepthook)
+
+
 def _register_now() -> None:
+    _install_cli_excepthook()
     tasks = sys.modules.get("mteb_evalrank.tasks")
     if tasks is not None and not hasattr(tasks, "ALL_TASKS"):
         # `mteb` was imported from inside the plugin's task modules (they import mteb.abstasks);

@@ -14,12 +14,14 @@ import os
 import tempfile
 from pathlib import Path
 
+from mteb_evalrank.file_names import FILE_NAME_ERRORS
+
 
 def replace_file(path: str | os.PathLike[str], data: bytes | str, *, encoding: str = "utf-8") -> Path:
     """Write ``data`` (``str`` is encoded with ``encoding``) to ``path`` through a temporary file renamed over it;
     the new file keeps the mode of the file it replaces (else the umask's).  Returns ``path``."""
     path = Path(path)
-    raw = data.encode(encoding) if isinstance(data, str) else data
+    raw = data.encode(encoding, FILE_NAME_ERRORS) if isinstance(data, str) else data  # \xe9 for a non-UTF-8 name
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.stem[:100]}.", suffix=f".tmp{path.suffix[:20]}", dir=path.parent)
     try:

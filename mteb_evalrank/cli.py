@@ -228,11 +228,25 @@ def _format_warning(message, category, filename, lineno, line=None, _default=war
     return _default(message, category, filename, lineno, line)
 
 
+def _show_file_names_on(*streams) -> None:
+    """Print a file name that is not UTF-8 with its bytes as ``\xe9`` (:mod:`mteb_evalrank.file_names`), never a
+    ``UnicodeEncodeError``: the printed lines name files the same way as the pages and tables."""
+    from mteb_evalrank.file_names import FILE_NAME_ERRORS
+
+    for stream in streams:
+        if hasattr(stream, "reconfigure") and getattr(stream, "errors", None) in ("strict", "backslashreplace"):
+            try:
+                stream.reconfigure(errors=FILE_NAME_ERRORS)
+            except (ValueError, OSError):  # a stream that cannot change its handler keeps it
+                pass
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     warnings.formatwarning = _format_warning
+    _show_file_names_on(sys.stdout, sys.stderr)
     import contextlib
 
     from mteb_evalrank.data.files import all_or_nothing, check_inputs_are_not_outputs, remove_new_empty_folders

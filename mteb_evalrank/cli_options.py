@@ -161,13 +161,22 @@ def name_arg(text: str) -> str:
 
 
 def output_file_arg(text: str) -> Path:
-    """A file to write: an existing folder is refused at once, not after the work is done."""
+    """A file to write: an existing folder is refused at once, not after the work is done, and so is a FIFO, a
+    device, a socket or a symlink loop, as given: ``/dev/full`` is refused before a command adds ``.png`` to it
+    (the checks of the name with its suffix are :func:`~mteb_evalrank.data.files.output_file`'s)."""
+    from mteb_evalrank.file_kinds import output_path_problem
+
     path = _checked_path(text)
     try:
         if path.is_dir() or text.endswith("/"):
             raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
     except OSError as exc:
         raise argparse.ArgumentTypeError(f"{text}: {exc.strerror or exc}") from None
+    kind = output_path_problem(text)
+    if kind is not None:
+        raise argparse.ArgumentTypeError(
+            f"{text} is {kind}; an output is written as a new regular file: give a file name"
+        )
     return path
 
 

@@ -25,6 +25,7 @@ from mteb_evalrank.cli_options import (  # noqa: F401
     batch_size_arg,
     device_arg,
     input_folder_arg,
+    name_arg,
     non_negative_int,
     output_file_arg,
     output_folder_arg,
@@ -71,6 +72,11 @@ def add_sts_by_level_parser(subparsers) -> None:
 def _cmd_study(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.study import study_command
 
+    if args.correlate_only and args.shard is not None:  # a shard of the runs; --correlate-only runs nothing
+        raise InputError(
+            f"--shard {args.shard} splits the runs, and --correlate-only runs nothing: the report reads every "
+            "shard's results; drop --shard."
+        )
     if args.models is not None:
         if args.zoo:
             raise InputError("give --zoo or --models, not both.")
@@ -431,16 +437,20 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.leaderboard_app import launch, prepare_leaderboard_cache
 
     if args.api:
-        from mteb_evalrank.errors import InputError
         from mteb_evalrank.integration.leaderboard_api import serve_api
 
-        if args.prepare_only or args.benchmark:
+        if args.prepare_only or args.benchmark is not None:
             raise InputError("--api serves every benchmark of MTEB's API backend: drop --prepare-only / --benchmark")
         serve_api(
             args.results_dir, host=args.host, port=args.port or 8000, on_ready=lambda line: print(line, flush=True)
         )
         return 0
     if args.prepare_only:
+        if args.benchmark is not None:  # the page the app opens on; --prepare-only starts no app
+            raise InputError(
+                "--benchmark chooses the benchmark the app opens on, and --prepare-only starts no app: drop "
+                "--benchmark (the cache holds every benchmark of the menu)."
+            )
         prepared = prepare_leaderboard_cache(args.results_dir)
         print(f"wrote {prepared.path}")
         for name, n in sorted(prepared.rows.items()):
@@ -479,6 +489,7 @@ def add_leaderboard_parser(subparsers) -> None:
     )
     p.add_argument(
         "--benchmark",
+        type=name_arg,
         default=None,
         help="benchmark shown first (default: EvalRank, or another one the folder has results for)",
     )

@@ -45,3 +45,22 @@ def special_file_kind(path: str | os.PathLike) -> str | None:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "not a regular file"
+
+
+#: what an output path may not be: a file written there would go to a device or a pipe, or replace the node
+NOT_AN_OUTPUT = (
+    "a FIFO (named pipe)",
+    "a character device",
+    "a block device",
+    "a socket",
+    "a symlink loop",
+    "not a regular file",
+)
+
+
+def output_path_problem(path: str | os.PathLike) -> str | None:
+    """Why ``path`` (as given, before any suffix is added) cannot be an output file: what it is when it is a FIFO,
+    a device, a socket or a symlink loop; ``None`` otherwise (a new name, a regular file or a broken symlink is
+    replaced by a new file; a folder or a file on the way is named by the output checks)."""
+    kind = special_file_kind(path)
+    return kind if kind in NOT_AN_OUTPUT else None

@@ -100,6 +100,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     _round_two_files(tmp_path, seeded)
     _sweep_results_files(tmp_path, seeded)
     _sweep_inputs_files(tmp_path)
+    _issue49_files(tmp_path, seeded)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -288,6 +289,48 @@ def _sweep_inputs_files(tmp_path: Path) -> None:
     (tmp_path / "senteval_huge_int.json").write_text(
         '{"MR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 1' + "0" * 400 + "}}"
     )
+
+
+def _issue49_files(tmp_path: Path, seeded: Path) -> None:
+    """Issue 49's inputs: figures that are no image (text, gzip, empty), correlation CSVs that are UTF-16, empty
+    or HTML, and STS prediction files that do not match one another or hold values outside their ranges."""
+    import gzip
+
+    (tmp_path / "text_fig.png").write_text("not an image\n")
+    (tmp_path / "empty_fig.png").write_bytes(b"")
+    (tmp_path / "gz_fig.svg").write_bytes(gzip.compress(b"<svg></svg>"))
+    (tmp_path / "u16.csv").write_text("intrinsic,downstream,rho\n", encoding="utf-16")
+    (tmp_path / "page.csv").write_text("<!DOCTYPE html>\n<html><body>correlation</body></html>\n")
+    (tmp_path / "empty.csv").write_bytes(b"")
+    import os
+
+    os.mkfifo(tmp_path / "fifo_plot")  # no suffix: a command that adds .png must not write fifo_plot.png
+    lb_file = tmp_path / "lb_file"
+    shutil.copytree(seeded, lb_file)
+    (lb_file / "leaderboard").write_text("a file where the leaderboard cache folder goes\n")
+    lb_fifo = tmp_path / "lb_fifo"
+    lb_fifo.mkdir()
+    (lb_fifo / "results").symlink_to(seeded / "results")
+    os.mkfifo(lb_fifo / "leaderboard")
+    (tmp_path / "pop_ok.csv").write_text("model\nsentence-transformers/all-MiniLM-L6-v2\n")
+    n = 12
+    ids = [f"p{i}" for i in range(n)]
+    gold = [i * 5 / (n - 1) for i in range(n)]
+    cosine = [(i * 7 % n) / n for i in range(n)]
+    variants = {
+        "a": (ids, gold, cosine),
+        "short": (ids[:-1], gold[:-1], cosine[:-1]),
+        "other_ids": ([*ids[:-1], "q"], gold, cosine),
+        "other_gold": (ids, [*gold[:3], gold[3] + 0.5, *gold[4:]], cosine),
+        "gold_seven": (ids, [*gold[:-1], 7.0], cosine),
+        "cosine_two": (ids, gold, [*cosine[:-1], 2.0]),
+        "id_twice": ([*ids[:-1], ids[0]], gold, cosine),
+    }
+    for name, (i, g, c) in variants.items():
+        folder = tmp_path / "preds49" / name
+        folder.mkdir(parents=True)
+        data = {"mteb_model_meta": {"model_name": name}, "default": {"test": {"id": i, "gold": g, "cosine": c}}}
+        (folder / "SentEvalSTSB_predictions.json").write_text(json.dumps(data))
 
 
 def _cuda_available() -> bool:
@@ -796,6 +839,47 @@ ROWS = [
     (["build-word-models", "--check-copies", "--words", "10**30"], "argument --words: expected an integer"),
     (["build-word-models", "--check-copies", "--words", "20001"], "argument --words: must be ≤ 20,000, got 20,001"),
     (["build-data", "word-similarity", "--sources", "srcdir", "--out", "fifo.txt"], "fifo.txt is a FIFO (named pipe)"),
+    # issue 49: a report embeds only what is there (figures by their magic, correlation CSVs that are CSV text);
+    # sts-by-level compares only prediction files of the same pairs, with gold scores and cosines in range
+    (["report", "{R}", "--figure", "text_fig.png"], "text_fig.png: not a PNG image, it is text"),
+    (["report", "{R}", "--figure", "empty_fig.png"], "empty_fig.png: not a PNG image, it is empty (0 bytes)"),
+    (["report", "{R}", "--figure", "gz_fig.svg"], "gz_fig.svg: not an SVG image, it is gzip data"),
+    (["report", "{R}", "--correlation", "u16.csv"], "u16.csv: the correlation CSV is UTF-16 text, not UTF-8"),
+    (["report", "{R}", "--correlation", "page.csv"], "page.csv: the correlation CSV is an HTML page, not a CSV"),
+    (["report", "{R}", "--correlation", "empty.csv"], "empty.csv: the correlation CSV is empty"),
+    (["sts-by-level", "preds49/a", "preds49/short"], "11 pairs, but preds49/a/SentEvalSTSB_predictions.json has 12"),
+    (["sts-by-level", "preds49/a", "preds49/other_ids"], "another item set than preds49/a/"),
+    (["sts-by-level", "preds49/a", "preds49/other_gold"], "the gold score of pair 'p3' is 1.86364, but 1.36364"),
+    (["sts-by-level", "preds49/gold_seven"], "gold[11] is 7, outside SentEvalSTSB's gold-score range [0, 5]"),
+    (["sts-by-level", "preds49/cosine_two"], "cosine[11] is 2, outside [-1, 1]: not a cosine"),
+    (["sts-by-level", "preds49/id_twice"], "the pair id 'p0' appears twice"),
+    # issue 49: read-only or occupied places, devices and pipes as outputs (before a suffix is added), options
+    # that were accepted and then ignored
+    (["leaderboard", "lb_file", "--prepare-only"], "leaderboard folder lb_file/leaderboard is an existing file"),
+    (["leaderboard", "lb_fifo", "--prepare-only"], "leaderboard folder lb_fifo/leaderboard is a FIFO (named pipe)"),
+    (
+        [*CORRELATE, "--plot", "fifo_plot"],
+        "argument --plot: fifo_plot is a FIFO (named pipe); an output is written as a new regular file",
+    ),
+    (["heros-report", "{R}", "--out", "fifo_plot"], "argument --out: fifo_plot is a FIFO (named pipe)"),
+    (["n2o-compare", "{R}", "--out", "fifo_plot"], "argument --out: fifo_plot is a FIFO (named pipe)"),
+    (["study-population", "--models", "pop_ok.csv", "--out", "fifo_plot"], "argument --out: fifo_plot is a FIFO"),
+    (
+        ["study-population", "--from-registry", "sentence-transformers/all-MiniLM-L6-v2", "--models", "pop_ok.csv"]
+        + ["--out", "p.csv"],
+        "give --from-registry NAME ... or --models FILE, not both",
+    ),
+    (["leaderboard", "{R}", "--benchmark", "nonsense"], "--benchmark nonsense: 'nonsense' not found"),
+    (["leaderboard", "{R}", "--benchmark", ""], "argument --benchmark: an empty name"),
+    (["leaderboard", "{R}", "--prepare-only", "--benchmark", "EvalRank"], "and --prepare-only starts no app"),
+    (
+        ["study", "--zoo", "glove-50d/mean", "--out", "st49", "--correlate-only", "--shard", "1/2"],
+        "--shard 1/2 splits the runs, and --correlate-only runs nothing",
+    ),
+    (
+        [*CORRELATE[:3], "EvalRankWord", "--downstream", "EvalRankWord:main_score", "--no-progress"],
+        "--intrinsic EvalRankWord and --downstream EvalRankWord:main_score: they name one score",
+    ),
 ]
 
 
@@ -1036,3 +1120,174 @@ def test_a_report_uses_the_folder_names_when_model_meta_has_a_key_of_the_wrong_s
     ]
     assert GLOVE[0] in {r["model"] for r in folder.records}
     assert {r["model"] for r in folder.records} == {GLOVE[0], *(m for m, _ in MODELS)}
+
+
+def test_sts_by_level_pairs_prediction_files_by_id(workdir):
+    """Issue 49: prediction files are compared pair by pair.  The same pairs in another order are aligned by their
+    ids (the same ρ per bin as the file in its own order); another pair set is refused (the table's rows)."""
+    from mteb_evalrank.reports.similarity_levels import levels_table
+
+    src = json.loads((workdir / "preds49" / "a" / "SentEvalSTSB_predictions.json").read_text())
+    entry = src["default"]["test"]
+    order = list(reversed(range(len(entry["id"]))))
+    shuffled = {k: [entry[k][i] for i in order] for k in ("id", "gold", "cosine")}
+    (workdir / "preds49" / "b").mkdir()
+    (workdir / "preds49" / "b" / "SentEvalSTSB_predictions.json").write_text(
+        json.dumps({"mteb_model_meta": {"model_name": "b"}, "default": {"test": shuffled}})
+    )
+    levels = levels_table(["preds49/a", "preds49/b"], bins="0-2.5,2.5-5", n_resamples=100)
+    assert [b.n_pairs for b in levels["a"]] == [6, 6]
+    assert [b.rho for b in levels["a"]] == [b.rho for b in levels["b"]]
+
+
+def test_file_names_that_are_not_utf8_are_shown_with_their_bytes(seeded, workdir, capsys):
+    """Issue 49: a model folder or result file named with bytes that are not UTF-8 (``b'\\xe9'``) ended in
+    ``UnicodeEncodeError`` when ``report`` and ``prepare-submission`` wrote the page or printed the name.  One
+    codec (mteb_evalrank.file_names) writes such a byte as ``\\xe9`` in pages, check lists and printed lines."""
+    import os
+
+    from mteb_evalrank.cli import main
+
+    root = workdir / "latin1_names"
+    shutil.copytree(seeded, root)
+    results = os.fsencode(root / "results")
+    glove = os.fsencode(model_folder(root, *GLOVE))
+    os.rename(glove.rsplit(b"/", 1)[0], results + b"/local__caf\xe9")
+    minilm = os.fsencode(model_folder(root, *MODELS[0]))
+    shutil.copy(minilm + b"/SentEvalMR.json", minilm + b"/SentEval\xe9MR.json")
+
+    assert main(["report", str(root), "--out", "r.html"]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "SentEval\\xe9MR.json" in err  # the skipped file, named with its byte
+    page = (workdir / "r.html").read_bytes().decode("utf-8")  # the page is UTF-8 text
+    assert "local__caf\\xe9" in page
+    code = main(["prepare-submission", str(root), "--out", "sub"])
+    assert code in (0, 1), capsys.readouterr().err
+    check = (workdir / "sub" / "SUBMISSION_CHECK.md").read_bytes().decode("utf-8")
+    assert "local__caf\\xe9" in check and "SentEval\\xe9MR.json" in check
+
+
+def test_the_file_name_codec():
+    import os
+
+    from mteb_evalrank.file_names import has_undecodable_bytes, shown_name
+
+    name = os.fsdecode(b"caf\xe9/r\xc3\xa9sum\xc3\xa9")
+    assert has_undecodable_bytes(name) and not has_undecodable_bytes("résumé")
+    assert shown_name(name) == "caf\\xe9/résumé"
+
+
+def _char_device(path: Path) -> Path:
+    """A character device like /dev/full (1, 7) at ``path`` (root only), else the test is skipped."""
+    import os
+    import stat
+
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 7))
+    except (PermissionError, AttributeError, OSError) as exc:
+        pytest.skip(f"cannot make a device node here ({exc})")
+    return path
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["study-population", "--models", "pop_ok.csv", "--out", "dev"],
+        [*CORRELATE, "--plot", "dev"],
+        ["heros-report", "{R}", "--out", "dev"],
+        ["sts-by-level", "preds49/a", "--out", "dev"],
+    ],
+    ids=["study-population", "correlate", "heros-report", "sts-by-level"],
+)
+def test_a_device_is_never_an_output(argv, seeded, workdir, capsys):
+    """Issue 49: run as root, ``study-population --out /dev/full`` replaced the device with a CSV, and ``correlate
+    --plot /dev/full`` and ``heros-report --out DEVICE`` wrote ``/dev/full.png``.  A device given as an output is
+    refused (one line, exit 2) before anything is written, also when the command would add a suffix."""
+    import stat
+
+    from mteb_evalrank.cli import main
+
+    dev = _char_device(workdir / "dev")
+    with pytest.raises(SystemExit) as exc:
+        main([a.replace("{R}", str(seeded)) for a in argv])
+    assert exc.value.code == 2
+    assert "dev is a character device; an output is written as a new regular file" in capsys.readouterr().err
+    assert stat.S_ISCHR(dev.lstat().st_mode)
+    assert not (workdir / "dev.png").exists()
+
+
+def test_figure_file_refuses_a_device_before_adding_the_suffix(tmp_path):
+    import os
+
+    from mteb_evalrank.data.files import figure_file
+    from mteb_evalrank.errors import InputError
+
+    os.mkfifo(tmp_path / "plot")
+    with pytest.raises(InputError, match=r"plot is a FIFO \(named pipe\); an output is written as a new regular"):
+        figure_file(tmp_path / "plot")
+    assert figure_file(tmp_path / "other") == tmp_path / "other.png"
+
+
+def _refuse_writes_below(monkeypatch, folder: Path, errno_code: int) -> None:
+    """Make every temporary file below ``folder`` fail as a read-only mount or a full disk would (root passes
+    permission checks, so a chmod cannot show it)."""
+    import errno
+    import os
+    import tempfile
+
+    real = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kwargs):
+        if dir is not None and os.path.realpath(dir).startswith(os.path.realpath(folder)):
+            raise OSError(errno_code, os.strerror(errno_code))
+        return real(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    assert errno_code in (errno.EROFS, errno.ENOSPC, errno.EACCES)
+
+
+def test_leaderboard_on_a_read_only_results_folder_is_one_line(seeded, workdir, capsys, monkeypatch):
+    import errno
+
+    from mteb_evalrank.cli import main
+
+    root = workdir / "ro"
+    shutil.copytree(seeded, root)
+    _refuse_writes_below(monkeypatch, root, errno.EROFS)
+    assert main(["leaderboard", str(root), "--prepare-only"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        f"mteb-evalrank: error: cannot write leaderboard folder {root}/leaderboard: Read-only file system."
+    )
+    assert not (root / "leaderboard").exists()
+
+
+@pytest.mark.parametrize(("code", "words"), [("EROFS", "Read-only file system"), ("ENOSPC", "No space left")])
+def test_study_population_into_a_read_only_folder_or_a_full_disk_is_one_line(workdir, capsys, monkeypatch, code, words):
+    """Issue 49: ``study-population --out`` into a read-only folder (refused before the registry is read) or onto
+    a full disk (the write fails after the check) is one line, exit 2, no file left."""
+    import errno
+
+    from mteb_evalrank.cli import main
+
+    (workdir / "lists").mkdir()
+    if code == "EROFS":
+        _refuse_writes_below(monkeypatch, workdir / "lists", errno.EROFS)
+    else:
+        import mteb_evalrank.data.files as files
+
+        real = files.atomic_write_bytes
+
+        def full(path, data):
+            if Path(path).parent.name == "lists":
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return real(path, data)
+
+        monkeypatch.setattr(files, "atomic_write_bytes", full)
+    assert main(["study-population", "--models", "pop_ok.csv", "--out", "lists/p.csv"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("mteb-evalrank: error: cannot write model list file lists/p.csv: ") and words in last
+    assert list((workdir / "lists").iterdir()) == []

@@ -2,7 +2,7 @@
 
 Layers, bottom to top (a module may import its own layer and every layer below it):
 
-    0  errors, hashing, file_magic, file_kinds, atomic_files  exception classes; SHA-256 of files; compressed-file
+    0  errors, hashing, file_magic, file_kinds, file_names, atomic_files  exception classes; SHA-256 of files; compressed-file
                                    magic; what a path names (FIFO, device, loop); one atomic file write (standard
                                    library only)
     1  metrics                     pure functions over arrays — may import only ``errors``
@@ -39,6 +39,7 @@ LAYER = {
     "hashing": 0,
     "file_magic": 0,
     "file_kinds": 0,
+    "file_names": 0,
     "atomic_files": 0,
     "metrics": 1,
     "models": 2,

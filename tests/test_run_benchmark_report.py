@@ -7,6 +7,7 @@ import io
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import types
@@ -195,6 +196,41 @@ def test_mteb_run_bad_input_is_one_clear_error(tmp_path):
         "EvalRankWord",
         "EvalRankSent",
     ]
+
+
+@pytest.mark.parametrize("how", [["mteb"], [sys.executable, "-m", "mteb"]], ids=["mteb", "python -m mteb"])
+def test_a_plugin_error_under_mtebs_own_cli_is_one_line(tmp_path, how):
+    """Issue 49: under ``mteb run`` the plugin's one-line errors (an unknown zoo variant, a non-finite value in a
+    vectors file, ...) ended in tracebacks.  The start-up hook prints them as the plugin's CLI does."""
+    import shutil
+
+    exe = shutil.which("mteb") if how == ["mteb"] else how[0]
+    if exe is None:
+        pytest.skip("MTEB's console script is not on PATH")
+    cmd = [exe, *how[1:], "run", "-m", "zoo:nonsense/mean", "-t", "WS-353-All", "--output-folder", str(tmp_path)]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "MTEB_EVALRANK_CACHE": str(tmp_path / "cache")}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr + proc.stdout
+    last = (proc.stderr.strip().splitlines() or [""])[-1]
+    assert last.startswith("mteb-evalrank: error: unknown zoo model 'zoo:nonsense/mean'"), proc.stderr[-2000:]
+
+
+def test_the_cli_hook_prints_only_the_plugins_own_errors(capsys):
+    from mteb_evalrank import _autoload
+
+    seen = []
+    hook = _autoload._one_line_hook(lambda *a: seen.append(a[0]))
+    try:
+        try:
+            raise InputError("bad thing\nsecond line")
+        except InputError as exc:
+            raise RuntimeError("MTEB wrapped it") from exc
+    except RuntimeError as wrapped:
+        hook(RuntimeError, wrapped, wrapped.__traceback__)
+    assert capsys.readouterr().err == "mteb-evalrank: error: bad thing; second line\n" and seen == []
+    hook(KeyError, KeyError("x"), None)  # not the plugin's: Python's own hook (a traceback)
+    assert seen == [KeyError]
 
 
 # --- results MTEB accepts --------------------------------------------------------------------------
@@ -408,7 +444,13 @@ def test_report_correlation_section(three_models, tmp_path):
     assert 'alt="ranks.png" src="data:image/png;base64,' in out.read_text(encoding="utf-8")
     bad = tmp_path / "bad.csv"
     bad.write_text("a,b\n1,2\n", encoding="utf-8")
-    out, _ = write_report(root, tmp_path / "r2.html", correlation_csv=bad)
+    with pytest.raises(InputError, match=r"missing column\(s\) intrinsic"):  # given: refused, no page
+        write_report(root, tmp_path / "r2.html", correlation_csv=bad)
+    assert not (tmp_path / "r2.html").exists()
+    found = tmp_path / "found"  # found next to the results: named in the page, the rest is built
+    shutil.copytree(root, found / "results")
+    shutil.copy(bad, found / "correlation.csv")
+    out, _ = write_report(found / "results", tmp_path / "r3.html")
     assert "missing column(s) intrinsic" in out.read_text(encoding="utf-8")
 
 

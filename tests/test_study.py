@@ -295,3 +295,40 @@ def test_the_committed_findings_do_not_move_when_a_lineage_is_entered_twice(line
         found = [f.line() for f in (*confirmatory_findings(a, None), *a.within_findings())]
         lines.append([re.sub(r"\b\d+ (sentence-level models|models|pairs) in", r"N \1 in", x) for x in found])
     assert len(lines[0]) > 3 and lines[0] == lines[1]
+
+
+def test_a_study_without_a_claim_score_still_writes_its_page(glove_study, tmp_path, monkeypatch, capsys):
+    """Issue 49: a valid study whose tasks hold no intrinsic score of its level (a word-similarity set and one
+    downstream task, at the sentence level) ran its pairs and then ended in a KeyError writing the page, also
+    when resumed after Ctrl-C.  It writes its page, saying what is missing, and exits 0."""
+    from mteb_evalrank.cli import main
+    from mteb_evalrank.integration.study import run_study
+
+    monkeypatch.chdir(tmp_path)
+    zoo = ["glove-50d/mean", "random-50d/mean", "glove-50d/abtt"]
+    tasks = ["WS-353-All", "SentEvalSICKE"]  # the fixture MR is too small for its k-fold
+
+    def stop_at_second_variant(line: str) -> None:
+        if line.startswith("[2/"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # interrupted, then resumed by the command
+        run_study(tmp_path / "st", variants=zoo, tasks=tasks, progress=False, log=stop_at_second_variant)
+    argv = ["study", "--zoo", *zoo, "--tasks", *tasks, "--out", "st", "--n-resamples", "200", "--no-progress"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    page = (tmp_path / "st" / "study.md").read_text(encoding="utf-8")
+    assert "No correlation: none of the sentence level's intrinsic scores has results" in page
+    assert "no claim score (EvalRankSent)" in page
+    assert "- task WS-353-All: not a score of the sentence level (its page is `study --level word`)" in page
+    assert "- none: no correlation to draw" in page
+    assert "Not tested: no EvalRankSent results" in page  # the claim says what it misses
+    header = (tmp_path / "st" / "correlation.csv").read_text(encoding="utf-8").splitlines()
+    assert header == [
+        "intrinsic,downstream,primary,rho,ci_low,ci_high,kendall_tau,n_models,n_families,"
+        "rho_partial_family,partial_note,cluster_ci_low,cluster_ci_high,note"
+    ]
+    assert not (tmp_path / "st" / "correlation.png").exists()
+    # the report alone, from the saved results, is the same page
+    assert main([*argv, "--correlate-only"]) == 0

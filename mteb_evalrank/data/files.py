@@ -32,8 +32,9 @@ from pathlib import Path
 
 from mteb_evalrank.data.result_layout import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError, SourceFormatError
-from mteb_evalrank.file_kinds import special_file_kind
+from mteb_evalrank.file_kinds import output_path_problem, special_file_kind
 from mteb_evalrank.file_magic import compressed_kind
+from mteb_evalrank.file_names import FILE_NAME_ERRORS
 from mteb_evalrank.hashing import file_sha256  # noqa: F401  (checksums of downloads and cache shards)
 
 
@@ -163,6 +164,9 @@ def output_dir(path: Path, *, what: str = "output folder", create: bool = True) 
     it; return it (``create=False``: only check what is on the way, write nothing)."""
     path = Path(path)
     check_name_lengths(path, what)
+    kind = output_path_problem(path)
+    if kind is not None:  # a FIFO, a device, a socket or a symlink loop where the folder goes
+        raise InputError(f"{what} {path} is {kind}, not a folder.")
     if _is_file(path):
         raise InputError(f"{what} {path} is an existing file, not a folder.")
     blocker = _blocking_file(path)
@@ -297,6 +301,9 @@ def figure_file(path: Path, *, what: str = "figure file") -> Path:
 
     path = Path(path)
     check_name_lengths(path, what)
+    kind = output_path_problem(path)
+    if kind is not None:  # as given: /dev/full is not the place for /dev/full.png
+        raise InputError(f"{what} {path} is {kind}; an output is written as a new regular file: give a file name.")
     if not path.suffix and not path.is_dir():
         path = path.with_suffix(".png")  # what matplotlib would write
     return output_file(path, what=what, suffixes=FigureCanvasBase.get_supported_filetypes())
@@ -493,8 +500,10 @@ def atomic_write_bytes(path: Path, data: bytes) -> Path:
 
 
 def atomic_write_text(path: Path, text: str, *, encoding: str = "utf-8") -> Path:
-    """Write ``text`` to ``path`` through a temporary file renamed over it."""
-    return atomic_write_bytes(path, text.encode(encoding))
+    """Write ``text`` to ``path`` through a temporary file renamed over it.  A file name that is not UTF-8 in the
+    text (a result file or model folder named with the byte ``\xe9``) is written as ``\xe9``
+    (:mod:`mteb_evalrank.file_names`), never a ``UnicodeEncodeError`` after the work is done."""
+    return atomic_write_bytes(path, text.encode(encoding, FILE_NAME_ERRORS))
 
 
 @contextlib.contextmanager

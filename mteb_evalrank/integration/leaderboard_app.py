@@ -315,9 +315,14 @@ def prepare_leaderboard_cache(folder: str | Path) -> PreparedLeaderboard:
     """
     from mteb.results import BenchmarkResults
 
+    from mteb_evalrank.data.files import check_output_dir
+
     loaded = load_folder_results(folder)
     folder, files, models, fields, results = loaded.folder, loaded.files, loaded.models, loaded.fields, loaded.results
     cache = loaded.cache
+    path = Path(cache.leaderboard_parquet_path)
+    # FOLDER/leaderboard: a file there, a read-only results folder: one line before the tables are built
+    check_output_dir(path.parent, what="leaderboard folder")
     frames = {b.name: results._to_results_df(b.tasks) for b in menu_benchmarks()}
     rows = {name: frame.height for name, frame in frames.items() if frame.height}
 
@@ -337,9 +342,14 @@ def prepare_leaderboard_cache(folder: str | Path) -> PreparedLeaderboard:
             f"benchmark ({not_shown or 'no score of a benchmark split'}); nothing was written. Run a task of the "
             "menu, e.g. `mteb-evalrank run -m MODEL -t EvalRankWord`"
         )
-    path = Path(cache.leaderboard_parquet_path)
-    BenchmarkResults.save_leaderboard_cache(frames, path)
-    write_models_file(path.with_name(MODELS_FILE), fields)
+    try:
+        BenchmarkResults.save_leaderboard_cache(frames, path)
+        write_models_file(path.with_name(MODELS_FILE), fields)
+    except OSError as exc:  # writable when checked above; the disk filled up or the mount changed since
+        raise InputError(
+            f"cannot write the leaderboard cache {path}: {exc.strerror or type(exc).__name__}; the results are "
+            "unchanged: free space, or copy the results folder somewhere writable and run it there."
+        ) from exc
     notes = []
     if not_shown:
         notes.append(f"not shown ({not_shown}); the files are left as they are")

@@ -68,6 +68,27 @@ from mteb_evalrank.reports.results_reader import (  # noqa: F401
     table_scores,
 )
 
+#: every column of :func:`correlation_table`, in order
+TABLE_COLUMNS = [
+    "intrinsic",
+    "downstream",
+    "rho",
+    "ci_low",
+    "ci_high",
+    "kendall_tau",
+    "n_models",
+    "n_families",
+    "rho_partial_family",
+    "partial_note",
+    "cluster_ci_low",
+    "cluster_ci_high",
+    "cluster_note",
+    "primary",
+    "n_dropped",
+    "n_resamples",
+    "note",
+]
+
 CSV_COLUMNS = [
     "intrinsic",
     "downstream",
@@ -283,7 +304,9 @@ def correlation_table(
                     "note": _name_constant(c.reason, pair, d, i),
                 }
             )
-    return pd.DataFrame(rows)
+    # the columns also when there is no cell (no intrinsic or no downstream score): every reader of the table
+    # (the CSV, the Markdown, the figures, the study page) then says "no cell" instead of a KeyError
+    return pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
 
 def _name_constant(reason: str | None, pair: pd.DataFrame, downstream: str, intrinsic: str) -> str:
@@ -294,6 +317,30 @@ def _name_constant(reason: str | None, pair: pd.DataFrame, downstream: str, intr
         if pair[name].nunique() == 1:
             return f"undefined: {name} is constant ({pair[name].iloc[0]:.4g}) across the {len(pair)} models"
     return reason
+
+
+def _refuse_one_score_on_both_sides(intrinsic: Sequence[str], downstream: Sequence[str]) -> None:
+    """One score given on both sides, also under two names (``X`` and ``X:main_score``), would correlate with
+    itself (ρ = 100): :class:`InputError`.  Two names of one value that only the results tell (a task's main score
+    and the metric it is, ``EvalRankSent:mrr``) are not refused: equal columns may also be a coincidence."""
+    both = [str(n) for n in dict.fromkeys(intrinsic) if n in set(downstream)]
+    if both:
+        raise InputError(
+            f"{', '.join(both)} is given both as intrinsic and as downstream score; a score always ranks "
+            "models as itself does: give different --intrinsic and --downstream scores."
+        )
+
+    def key(name: str) -> tuple[str, str | None, str]:
+        n = ScoreName.parse(name)
+        return n.task, n.subset, n.metric or "main_score"
+
+    for i in dict.fromkeys(intrinsic):
+        for d in dict.fromkeys(downstream):
+            if key(i) == key(d):
+                raise InputError(
+                    f"--intrinsic {i} and --downstream {d}: they name one score, and a score always ranks models "
+                    "as itself does (ρ = 100): give different --intrinsic and --downstream scores."
+                )
 
 
 def correlate(
@@ -315,12 +362,7 @@ def correlate(
     scores matrix (``scores``) and the families used (``families``)."""
     if not intrinsic or not downstream:
         raise InputError("give at least one intrinsic and one downstream score.")
-    both = [str(n) for n in dict.fromkeys(intrinsic) if n in set(downstream)]
-    if both:
-        raise InputError(
-            f"{', '.join(both)} is given both as intrinsic and as downstream score; a score always ranks "
-            "models as itself does: give different --intrinsic and --downstream scores."
-        )
+    _refuse_one_score_on_both_sides(intrinsic, downstream)
     names = list(dict.fromkeys([*intrinsic, *downstream]))
     folder = open_score_source(results)  # a results folder or a score table, read the same way
     scores = folder.matrix(names, revision_policy=revision_policy)
@@ -593,6 +635,7 @@ def correlate_report(
         raise InputError(f"--claim {claim!r} is not one of the intrinsic scores ({', '.join(intrinsic)}).")
     if n_resamples < 100:
         raise InputError(f"use at least 100 bootstrap resamples for a 95% interval, got {n_resamples}.")
+    _refuse_one_score_on_both_sides(intrinsic, downstream)  # by name, before the results are read
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         source = open_score_source(results, progress=progress)

@@ -301,8 +301,27 @@ class Correlation:
 
 
 def read_correlation_csv(path: Path) -> list[dict[str, Any]]:
-    """Rows of a correlation CSV (:data:`CORRELATION_COLUMNS`); numbers parsed, blanks → ``None``."""
+    """Rows of a correlation CSV (:data:`CORRELATION_COLUMNS`); numbers parsed, blanks → ``None``.  An empty file,
+    UTF-16 or UTF-32 text and an HTML page (a download that saved the web page) are named as such."""
+    from mteb_evalrank.file_magic import compressed_kind, describe, image_kind, is_html, wide_text_kind
+
     path = Path(path)
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the correlation CSV ({exc.strerror or exc}).") from exc
+    if not head.strip():
+        raise InputError(f"{path}: the correlation CSV is empty; give the correlation.csv that `correlate` writes.")
+    wide = wide_text_kind(head)
+    if wide is not None:
+        raise InputError(
+            f"{path}: the correlation CSV is {wide} text, not UTF-8; convert it (iconv -f {wide.lower()} -t utf-8)."
+        )
+    if is_html(head):
+        raise InputError(f"{path}: the correlation CSV is an HTML page, not a CSV; give the correlation.csv file.")
+    if compressed_kind(head) or image_kind(head):
+        raise InputError(f"{path}: not a correlation CSV, it is {describe(head)}.")
     try:
         with path.open(newline="", encoding="utf-8") as f:
             reader = csv.DictReader(f)
@@ -325,6 +344,10 @@ def read_correlation_csv(path: Path) -> list[dict[str, Any]]:
 
 
 def _data_uri(path: Path) -> str:
+    """The figure as a ``data:`` URI; its first bytes must be the image its suffix names (PNG, JPEG or SVG
+    magic): a text, gzip or empty file named ``.png`` is refused, never embedded as a broken image."""
+    from mteb_evalrank.file_magic import describe, image_kind
+
     mime = FIGURE_SUFFIXES.get(path.suffix.lower())
     if mime is None:
         raise InputError(f"{path}: not a figure file (expected {', '.join(FIGURE_SUFFIXES)}).")
@@ -332,6 +355,12 @@ def _data_uri(path: Path) -> str:
         payload = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read the figure ({exc.strerror or exc}).") from exc
+    wanted = {".png": "png", ".svg": "svg"}.get(path.suffix.lower(), "jpeg")
+    if image_kind(payload[:4096]) != wanted:
+        raise InputError(
+            f"{path}: not {'an' if wanted == 'svg' else 'a'} {wanted.upper()} image, it is {describe(payload[:4096])}; give the figure file "
+            "that `correlate --plot` or the study wrote."
+        )
     return f"data:{mime};base64,{base64.b64encode(payload).decode('ascii')}"
 
 
@@ -346,9 +375,12 @@ def find_correlation(root: Path) -> tuple[Path | None, list[Path]]:
 
 
 def correlation_section(root: Path, csv_path: Path | None, figures: Sequence[Path]) -> Correlation | None:
-    """The correlation block: given files win; otherwise files found by :func:`find_correlation`."""
+    """The correlation block: given files win; otherwise files found by :func:`find_correlation`.  A given file
+    that cannot be read as what it should be (a figure that is not an image, a CSV that is empty, UTF-16 or
+    HTML) is an :class:`InputError`; a found one is listed in the page's problems and left out."""
     problems: list[str] = []
-    if csv_path is None and not figures:
+    given = csv_path is not None or bool(figures)
+    if not given:
         csv_path, figures = find_correlation(root)
     if csv_path is None and not figures:
         return None
@@ -357,12 +389,16 @@ def correlation_section(root: Path, csv_path: Path | None, figures: Sequence[Pat
         try:
             rows = read_correlation_csv(csv_path)
         except InputError as exc:
+            if given:
+                raise
             problems.append(str(exc))
     images = []
     for fig in figures:
         try:
             images.append({"name": Path(fig).name, "uri": _data_uri(Path(fig))})
         except InputError as exc:
+            if given:
+                raise
             problems.append(str(exc))
     return Correlation(rows=rows, source=csv_path, figures=images, problems=problems)
 
@@ -616,8 +652,10 @@ def build_context(
     title: str | None = None,
     correlation_csv: Path | None = None,
     figures: Sequence[Path] = (),
+    correlation: Correlation | None = None,
 ) -> dict[str, Any]:
-    """Everything the template needs (plain lists, dicts and numbers)."""
+    """Everything the template needs (plain lists, dicts and numbers); ``correlation``: the correlation block when
+    it was read already (:func:`correlation_section`), else it is read from ``correlation_csv`` and ``figures``."""
     import mteb
 
     leaderboard = []
@@ -655,7 +693,9 @@ def build_context(
         "similarity": groups["similarity"],
         "downstream": groups["downstream"],
         "other": groups["other"],
-        "correlation": correlation_section(data.root, correlation_csv, figures),
+        "correlation": correlation
+        if correlation is not None
+        else correlation_section(data.root, correlation_csv, figures),
         "meta_fields": META_FIELDS,
         "models": _meta_rows(data),
         "skipped": [{"path": str(s.path), "reason": s.reason} for s in data.skipped],
@@ -707,12 +747,16 @@ def write_report(
         check_regular_file(Path(correlation_csv), what="correlation CSV")
     for fig in figures:
         check_regular_file(Path(fig), what="figure file")
+    given = None  # given files are read (and refused when they are not what they should be) before the results
+    if correlation_csv is not None or figures:
+        given = correlation_section(Path(results_dir), Path(correlation_csv) if correlation_csv else None, figures)
     data = collect(results_dir)
     context = build_context(
         data,
         title=title,
         correlation_csv=Path(correlation_csv) if correlation_csv else None,
         figures=[Path(f) for f in figures],
+        correlation=given,
     )
     page = render(context)
     try:

@@ -274,6 +274,7 @@ def study_population_command(names: Sequence[str], models_file: str | Path | Non
     """The CLI's ``study-population``: a model list of registry models (``names`` and the rows of
     ``models_file``) with lineages from ``adapted_from`` where none is given, parameter counts and
     GPU-hours (:func:`~mteb_evalrank.integration.model_list.registry_population`), written to ``out``."""
+    from mteb_evalrank.data.files import output_file
     from mteb_evalrank.integration.model_list import (
         GPU_HOURS_FORMULA,
         read_rows,
@@ -281,9 +282,20 @@ def study_population_command(names: Sequence[str], models_file: str | Path | Non
         write_population_csv,
     )
 
+    if names and models_file:  # one source of models: a name list and a file would be merged without a word
+        raise InputError("give --from-registry NAME ... or --models FILE, not both.")
+    # before the registry is read: a folder that cannot be written, a device, a result file as the target
+    out = output_file(Path(out), what="model list file")
     rows = [*names, *(read_rows(models_file) if models_file else [])]
     if not rows:
         raise InputError("give registry model names (--from-registry NAME ...) or --models FILE.")
-    written = write_population_csv(registry_population(rows), out)
+    population = registry_population(rows)
+    try:
+        written = write_population_csv(population, out)
+    except OSError as exc:  # writable when checked above; the disk filled up or the mount changed since
+        raise InputError(
+            f"cannot write model list file {out}: {exc.strerror or type(exc).__name__}; nothing was written "
+            "(a previous file there is unchanged): free space or give another --out."
+        ) from exc
     print(f"wrote {written} ({len(rows)} models; {GPU_HOURS_FORMULA})")
     return 0

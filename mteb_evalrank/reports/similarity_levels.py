@@ -58,11 +58,103 @@ def levels_table(
 
     edges = parse_bins(bins)
     out: dict[str, list[BinScore]] = {}
+    low, high = gold_range(task, split)
+    first: tuple[Path, list, list[float]] | None = None
     for name, data, path in find_predictions(folders, task):
         pred, gold = prediction_pairs(data, subset, split, path)
+        ids = _pair_ids(data, subset, split, path, len(gold))
+        where = f"{path}: {subset}/{split}"
+        bad = next((i for i, g in enumerate(gold) if not low <= g <= high), None)
+        if bad is not None:
+            raise InputError(
+                f"{where}: gold[{bad}] is {gold[bad]:g}, outside {task}'s gold-score range [{low:g}, {high:g}]."
+            )
+        bad = next((i for i, c in enumerate(pred) if not -1 - COSINE_SLACK <= c <= 1 + COSINE_SLACK), None)
+        if bad is not None:
+            raise InputError(f"{where}: cosine[{bad}] is {pred[bad]:g}, outside [-1, 1]: not a cosine.")
+        if first is None:
+            first = (path, ids, gold)
+        else:
+            pred, gold = _same_items(first, (path, ids, gold), pred, where)
         key = name if name not in out else f"{name} ({path.parent})"
         out[key] = spearman_by_bin(pred, gold, edges, n_resamples=n_resamples, seed=seed)
     return out
+
+
+#: float32 cosines of unit vectors may exceed 1 by rounding
+COSINE_SLACK = 1e-4
+
+
+def gold_range(task: str, split: str = "test") -> tuple[float, float]:
+    """The gold-score range of ``task``'s ``split``: the smallest and largest gold score of its data, from the
+    plugin's shipped descriptive statistics, widened to whole numbers (SimLex-999's 0.23-9.8 is its scale 0-10);
+    ``(-inf, inf)`` for a task they do not cover."""
+    import importlib.util
+    import json
+    import math
+
+    spec = importlib.util.find_spec("mteb_evalrank.tasks")
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    for folder in locations:
+        path = Path(folder) / "descriptive_stats" / f"{task}.json"
+        try:
+            stats = json.loads(path.read_text(encoding="utf-8"))[split]["label_statistics"]
+            return float(math.floor(stats["min_score"])), float(math.ceil(stats["max_score"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return float("-inf"), float("inf")
+
+
+def _pair_ids(data: dict[str, Any], subset: str, split: str, path: Path, n: int) -> list | None:
+    """The ``id`` list of the pairs (``None`` when the file has none): one id per pair, no id twice."""
+    ids = data[subset][split].get("id")
+    if ids is None:
+        return None
+    if not isinstance(ids, list) or len(ids) != n:
+        raise InputError(
+            f"{path}: {subset}/{split}: 'id' must be a list of one id per pair ({n} pairs), "
+            f"got {len(ids) if isinstance(ids, list) else type(ids).__name__}."
+        )
+    if not all(isinstance(i, (str, int)) and not isinstance(i, bool) for i in ids):
+        raise InputError(f"{path}: {subset}/{split}: 'id' must hold strings or whole numbers.")
+    seen: set = set()
+    twice = next((i for i in ids if i in seen or seen.add(i)), None)
+    if twice is not None:
+        raise InputError(f"{path}: {subset}/{split}: the pair id {twice!r} appears twice.")
+    return ids
+
+
+def _same_items(
+    first: tuple[Path, list | None, list[float]],
+    other: tuple[Path, list | None, list[float]],
+    pred: list[float],
+    where: str,
+) -> tuple[list[float], list[float]]:
+    """``pred`` and the gold scores of ``other`` in the pair order of ``first``; refused (one line) when the two
+    files hold different pairs (another length or item set) or different gold scores for one pair."""
+    path0, ids0, gold0 = first
+    _, ids, gold = other
+    if len(gold) != len(gold0):
+        raise InputError(
+            f"{where}: {len(gold)} pairs, but {path0} has {len(gold0)}: the models were scored on different "
+            "pairs (another data revision or subset); give prediction files of one run of the task."
+        )
+    if ids0 is not None and ids is not None:
+        if set(ids) != set(ids0):
+            missing = next(i for i in ids0 if i not in set(ids))
+            raise InputError(
+                f"{where}: another item set than {path0} (pair id {missing!r} is missing); give prediction files "
+                "of one run of the task."
+            )
+        at = {i: k for k, i in enumerate(ids)}
+        pred, gold = [pred[at[i]] for i in ids0], [gold[at[i]] for i in ids0]
+    bad = next((k for k, (a, b) in enumerate(zip(gold0, gold)) if abs(a - b) > 1e-6 * max(1.0, abs(a))), None)
+    if bad is not None:
+        raise InputError(
+            f"{where}: the gold score of pair {bad if ids0 is None else repr(ids0[bad])} is {gold[bad]:g}, but "
+            f"{gold0[bad]:g} in {path0}: the files do not hold the same pairs."
+        )
+    return pred, gold
 
 
 def format_levels(levels: dict[str, list[BinScore]], *, task: str) -> str:

@@ -33,12 +33,15 @@ def write_study_figures(
     ``rank_cols``: the intrinsic scores whose ranks are plotted (none: no rank plot)."""
     rank_cols = list(rank_cols)
     n_fam = len(set(families.values()))
-    plot_heatmap(
-        table[table["primary"]],
-        out / f"{prefix}correlation.png",
-        title=f"Spearman ρ×100 across {len(scores)} models in {n_fam} families (primary scores)",
-    )
-    plots = [f"{prefix}correlation.png"]
+    primary = table[table["primary"].astype(bool)]
+    plots = []
+    if len(primary):  # no cell (no intrinsic or no downstream score): no heatmap; the page says what is missing
+        plot_heatmap(
+            primary,
+            out / f"{prefix}correlation.png",
+            title=f"Spearman ρ×100 across {len(scores)} models in {n_fam} families (primary scores)",
+        )
+        plots.append(f"{prefix}correlation.png")
     if (
         "SentEvalMR" in scores.columns and rank_cols
     ):  # EvalRank Figure 4: MR as the pivot, SST2 and the intrinsic scores

@@ -94,9 +94,9 @@ def render_study_page(
     if floors_md:
         lines += ["### What the left-out models beat (exploratory)", "", *floors_md, ""]
     lines += reproduce_block(out, timing, variants, tasks, spec.name, environment)
-    lines += gaps_block(scores, timing, tasks, study_tasks, absent)
+    lines += gaps_block(scores, timing, tasks, study_tasks, absent, level=spec)
     lines += ["## Population", "", population_markdown(pop), ""]
-    lines += [f"## Primary table: all {len(scores)} variants", "", main_md, ""]
+    lines += [f"## Primary table: all {len(scores)} variants", "", main_md if len(a.table) else no_cells_line(a), ""]
     lines += ["## Is each downstream score above its noise?", "", format_noise(a.noise), ""]
     if len(comp):
         lines += [
@@ -128,7 +128,7 @@ def render_study_page(
         "",
     ]
     lines += ["## Plots", ""]
-    lines += plot_lines(plots, rank_cols)
+    lines += plot_lines(plots, rank_cols) or ["- none: no correlation to draw (see the primary table)"]
     lines += ["", "## Scores (main score × 100)", "", scores_markdown(scores, families), ""]
     if timing:
         lines += [
@@ -340,11 +340,34 @@ def public_text(text: str) -> str:
     return _LOCAL_PATH.sub("SCRATCH", text)
 
 
+def no_cells_line(a: Analysis) -> str:
+    """What the primary table misses when it has no cell: this level's intrinsic scores (the study refuses a
+    report without any downstream score before the page is written)."""
+    spec = a.level
+    missing = [t for t in spec.intrinsic if t not in a.scores.columns]
+    return (
+        f"No correlation: none of the {spec.name} level's intrinsic scores has results for these variants "
+        f"(missing: {', '.join(missing[:8])}{', ...' if len(missing) > 8 else ''}); no claim score "
+        f"({spec.claim_score}) either. Run the study with one of them in --tasks (e.g. --tasks {spec.claim_score} "
+        f"{' '.join(a.downstream[:1]) or 'SentEvalMR'})."
+    )
+
+
 def gaps_block(
-    scores: pd.DataFrame, timing: list[dict], tasks: Sequence[str], study_tasks: Sequence[str], absent: Sequence[str]
+    scores: pd.DataFrame,
+    timing: list[dict],
+    tasks: Sequence[str],
+    study_tasks: Sequence[str],
+    absent: Sequence[str],
+    *,
+    level: Any = None,
 ) -> list[str]:
     """*Skipped and failed*: the ``absent`` variants (no result at all), the tasks skipped for every model and each
-    missing (model, task) of ``study_tasks`` with its recorded failure."""
+    missing (model, task) of ``study_tasks`` with its recorded failure.  A task that is not a score of ``level``
+    (a word-similarity set on the sentence page) is named as such, not as a task without results."""
+    from mteb_evalrank.integration.study import DOWNSTREAM_TASKS
+
+    read = None if level is None else {*level.intrinsic, *DOWNSTREAM_TASKS}
     lines = ["## Skipped and failed", ""]
     if absent:
         lines.append(
@@ -360,6 +383,12 @@ def gaps_block(
     missing = []
     for task in study_tasks:
         if task in skipped:
+            continue
+        if read is not None and task not in read:
+            other = "word" if level is SENTENCE else "sentence"
+            missing.append(
+                f"- task {task}: not a score of the {level.name} level (its page is `study --level {other}`)"
+            )
             continue
         if task not in scores.columns:
             missing.append(f"- task {task}: no model has a result")
