@@ -143,3 +143,16 @@ def pytest_runtest_makereport(item, call):
     if _EXTRA_MISSING.search(reason):
         report.outcome = "failed"
         report.longrepr = f"CI: a test skipped for a missing extra ({reason}); .ci/run installs the extras"
+
+
+@pytest.fixture(autouse=True)
+def _leaderboard_metas_forgotten():
+    """After each test, the metas of unregistered models a leaderboard added to MTEB's registry are taken out
+    again: they carry the models' own names (issue 44), so a later test in the same process would see e.g.
+    ``local/glove.6B.50d`` as a registered model."""
+    yield
+    import sys
+
+    module = sys.modules.get("mteb_evalrank.integration.leaderboard_models")
+    if module is not None and module.ADDED_NAMES:
+        module.forget_added_metas()

@@ -95,7 +95,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     heros = tmp_path / "heros_text" / "results" / "o__m" / "r"
     heros.mkdir(parents=True)
     data = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
-    data["scores"]["test"][0]["normalized_cosine"] = "abc"
+    data["scores"]["test"][0]["scores_per_edit"]["synonym"]["normalized_cosine"] = "abc"
     (heros / "HEROS.json").write_text(json.dumps(data))
     _round_two_files(tmp_path, seeded)
     _sweep_results_files(tmp_path, seeded)
@@ -748,7 +748,7 @@ ROWS = [
     ),
     (
         ["correlate", "mrr", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"],
-        "EvalRankWord.json: score all.mrr is 1.5, outside [0, 1] (a fraction)",
+        "EvalRankWord.json: score default.mrr is 1.5, outside [0, 1] (a fraction)",
     ),
     (
         ["correlate", "spearman", "--intrinsic", "SentEvalSTSB", "--downstream", "SentEvalMR", "--no-progress"],
@@ -1004,7 +1004,7 @@ def test_a_nan_score_is_missing_with_a_warning(seeded, workdir, capsys):
     folder = workdir / "nan" / "results" / "o__m" / "r"
     folder.mkdir(parents=True)
     data = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
-    data["scores"]["test"][0]["normalized_cosine"] = float("nan")
+    data["scores"]["test"][0]["scores_per_edit"]["synonym"]["normalized_cosine"] = float("nan")
     (folder / "HEROS.json").write_text(json.dumps(data))
     from mteb_evalrank.errors import EvalRankWarning
 

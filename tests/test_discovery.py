@@ -81,14 +81,15 @@ SUBSET_TASKS = ("EvalRankWord", "EvalRankSent", "HEROS", "SentEvalSTS12")
 
 def test_english_tasks_with_named_subsets_are_not_listed_as_multilingual():
     """Issue 19: ``mteb available-tasks`` showed these as "multilingual n / n Subsets" because their
-    ``eval_langs`` is a dict of subsets; every subset is English."""
+    ``eval_langs`` was a dict of subsets; since issue 44 they have one English subset and their parts are
+    nested in it, so they are monolingual as MTEB reads them."""
     import mteb
 
     for name in SUBSET_TASKS:
         meta = mteb.get_task(name).metadata
-        assert isinstance(meta.eval_langs, dict) and len(meta.hf_subsets) > 1, name  # the subsets stay
+        assert meta.hf_subsets == ["default"], name  # one subset since issue 44: the parts are nested
         assert meta.languages == ["eng"] and not meta.is_multilingual, name
-        assert meta._hf_languages() == ["eng"], name  # the dataset-card languages still read the subsets
+        assert meta._hf_languages() == ["eng"], name
     out = subprocess.run(
         [sys.executable, "-m", "mteb", "available-tasks", "--tasks", *SUBSET_TASKS],
         capture_output=True,

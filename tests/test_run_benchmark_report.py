@@ -88,11 +88,16 @@ def test_benchmark_resolves_by_name_in_a_fresh_interpreter(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     *listing, last = proc.stdout.strip().splitlines()
     out = json.loads(last)
-    assert out["tasks"] == list(EVALRANK_TASKS)
-    assert set(out["tasks"]) == {cls.metadata.name for cls in plugin_tasks()}  # every plugin task
+    scored = [t for t in EVALRANK_TASKS if t != "HEROS"]  # a diagnostic is in no benchmark's mean (issue 44)
+    assert out["tasks"] == scored
+    assert set(out["tasks"]) == {cls.metadata.name for cls in plugin_tasks() if cls.role != "diagnostic"}
     assert "EvalRank" in out["listed"] and STUDY_NAME in out["listed"]
     assert out["alias"] == "EvalRank"
-    assert "N2O" not in out["study"] and {"EvalRankSent", "SentEvalMR", "HEROS"} <= set(out["study"])
+    assert (
+        "N2O" not in out["study"]
+        and "HEROS" not in out["study"]
+        and {"EvalRankSent", "SentEvalMR"} <= set(out["study"])
+    )
     for key in ("wang-etal-2022-just", "chiang-etal-2023-revealing", "lin2019situating", "conneau-kiela-2018-senteval"):
         assert key in out["citation"]
     for paper in ("aclanthology.org/2022.acl-long.419", "arxiv.org/abs/1909.10724", "dcml0714/Heros", "L18-1269"):
@@ -250,11 +255,14 @@ def test_result_files_validate_and_aggregate_with_mtebs_own_code(three_models):
     results = mteb.ResultCache(root).load_results(tasks=bench, validate_and_filter=True, include_remote=False)
     assert sorted(results.model_names) == sorted(n for n, _ in MODELS)
     expected_mean = {}
+    in_benchmark = {t.metadata.name for t in bench.tasks}  # every plugin task but the HEROS diagnostic (issue 44)
+    assert in_benchmark == set(EVALRANK_TASKS) - {"HEROS"}
     for (name, _revision), tasks in written.items():
         mr = next(m for m in results.model_results if m.model_name == name)
         for tr in mr.task_results:
-            assert tr.validate_and_filter_scores().get_score() == pytest.approx(mteb_task_score(tasks[tr.task_name]))
-        expected_mean[name] = np.mean([mteb_task_score(s) for s in tasks.values()])
+            score = tr.validate_and_filter_scores().get_score()
+            assert score == pytest.approx(mteb_task_score(tasks[tr.task_name])) == task_score(tasks[tr.task_name])
+        expected_mean[name] = np.mean([mteb_task_score(s) for t, s in tasks.items() if t in in_benchmark])
     scores = bench.get_score(results)
     for name, mean in expected_mean.items():
         assert scores[name]["Mean(Task)"] == pytest.approx(mean)
@@ -263,7 +271,7 @@ def test_result_files_validate_and_aggregate_with_mtebs_own_code(three_models):
     by_model = dict(zip(table["Model"], table["Mean (Task)"], strict=True))  # MTEB's leaderboard summary
     assert by_model == pytest.approx(expected_mean)
     frame = results.to_dataframe()
-    assert set(frame["task_name"]) == set(EVALRANK_TASKS)
+    assert set(frame["task_name"]) == in_benchmark
 
 
 # --- report -----------------------------------------------------------------------------------------
@@ -334,9 +342,9 @@ def test_report_of_three_models_has_the_right_values(three_models, tmp_path):
     assert "all MRR cos" in sent[0] and "all MRR l2" in sent[0]
     name, revision = MODELS[0]
     row = next(r for r in sent[1:] if r[0] == name)
-    subset_scores = written[(name, revision)]["EvalRankSent"]["test"]
-    assert row[sent[0].index("stsb MRR l2")] == f"{subset_scores['stsb']['l2_mrr']:.4f}"
-    assert row[sent[0].index("all MRR cos")] == f"{subset_scores['all']['mrr']:.4f}"
+    whole = written[(name, revision)]["EvalRankSent"]["test"]["default"]
+    assert row[sent[0].index("stsb MRR l2")] == f"{whole['scores_per_source']['stsb']['l2_mrr']:.4f}"
+    assert row[sent[0].index("all MRR cos")] == f"{whole['mrr']:.4f}"
     # HEROS table and chart, downstream tables, model metadata
     assert "detail-HEROS" in tables and 'alt="HEROS chart" src="data:image/png;base64,' in html
     assert "detail-SentEvalMR" in tables and "detail-SentEvalSTS12" in tables
@@ -484,7 +492,7 @@ def test_prepare_submission_layout_and_rejections(three_models, tmp_path):
     (no_meta / "model_meta.json").unlink()
     beta = model_folder(work, *MODELS[1])
     data = json.loads((beta / "EvalRankWord.json").read_text())
-    data["scores"]["test"] = [e for e in data["scores"]["test"] if e["hf_subset"] != "SIMLEX-999"]
+    data["scores"]["test"] = [e for e in data["scores"]["test"] if e["hf_subset"] != "default"]  # its one subset
     (beta / "EvalRankWord.json").write_text(json.dumps(data))
     write_results(work, models=[("org/delta", "e" * 12), ("org/epsilon", "main")], tasks={"EvalRankSent"})
 
@@ -550,5 +558,6 @@ def test_cli_run_and_python_run_are_one_path(tmp_path, monkeypatch):
     [(args, kwargs)] = calls
     assert args[:2] == (["EvalRank"], "glove-6b-50d") and kwargs["center"] is False
     assert kwargs["encode_kwargs"]["batch_size"] == 8
-    assert [t.metadata.name for t in run_module.resolve_tasks(["EvalRank"])] == list(EVALRANK_TASKS)
+    scored = [t for t in EVALRANK_TASKS if t != "HEROS"]  # the benchmark: HEROS (a diagnostic) is run on its own
+    assert [t.metadata.name for t in run_module.resolve_tasks(["EvalRank"])] == scored
     assert not hasattr(results_table, "run_and_print")

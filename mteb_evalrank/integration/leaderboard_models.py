@@ -188,6 +188,11 @@ def forget_registry_views() -> None:
                 cache_clear()
 
 
+#: the names :func:`register_metas` added to MTEB's registry in this process (what :func:`forget_added_metas`
+#: takes out again)
+ADDED_NAMES: set[str] = set()
+
+
 def register_metas(fields_list: Iterable[dict[str, Any]]) -> list[str]:
     """Add a :func:`build_meta` per entry to MTEB's model registry (names already there are left alone);
     the names added."""
@@ -197,9 +202,23 @@ def register_metas(fields_list: Iterable[dict[str, Any]]) -> list[str]:
         if fields["name"] not in registry:
             registry[fields["name"]] = build_meta(fields)
             added.append(fields["name"])
+    ADDED_NAMES.update(added)
     if added:  # MTEB caches views of the registry for the process lifetime: rebuild them with the new names
         forget_registry_views()
     return added
+
+
+def forget_added_metas() -> list[str]:
+    """Take every meta :func:`register_metas` added out of MTEB's registry again (a local model keeps its own
+    name there, so a later reader in the same process would otherwise see it as registered); the names removed."""
+    registry = _registry()
+    removed = sorted(n for n in ADDED_NAMES if n in registry)
+    for name in removed:
+        del registry[name]
+    ADDED_NAMES.clear()
+    if removed:
+        forget_registry_views()
+    return removed
 
 
 def write_models_file(path: Path, fields_list: list[dict[str, Any]]) -> None:
