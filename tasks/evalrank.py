@@ -76,6 +76,7 @@ class _EvalRankTask(EncodeOnceTask):
     """
 
     role = "intrinsic"
+    score_option_attributes = {"centered": "center", "ties": "ties"}
 
     dataset_name: str
 

@@ -104,8 +104,32 @@ def check_model_meta(folder: Path, meta: ModelMeta) -> dict[str, Any]:
     return merge_model_meta(read_model_meta_file(path), json.loads(json.dumps(meta.to_dict(), default=str)), path=path)
 
 
+def _shown(options: dict[str, Any]) -> str:
+    return ", ".join(f"{key}={json.dumps(value)}" for key, value in options.items())
+
+
+def option_conflict(result: Any, options: dict[str, Any]) -> str | None:
+    """How the stored ``result`` (a :class:`mteb.TaskResult`) was scored under other ``options`` than asked
+    (``{score key: value}``, :meth:`EncodeOnceTask.score_options`), or ``None`` when every subset of it records
+    the options asked.  MTEB's cache knows a result by model, revision and task only; the options that change a
+    score (EvalRank's centring and tie rule) are recorded in each subset's scores and checked here.  A subset that
+    does not record an option counts as scored under another one."""
+    if not options:
+        return None
+    for split, entries in (getattr(result, "scores", None) or {}).items():
+        for entry in entries or ():
+            if not isinstance(entry, dict):
+                continue
+            stored = {key: entry.get(key, "unrecorded") for key in options}
+            if stored != options:
+                subset = entry.get("hf_subset", "default")
+                return f"computed with {_shown(stored)} (split {split}, subset {subset}), not {_shown(options)}"
+    return None
+
+
 class SafeResultCache(ResultCache):
-    """A :class:`mteb.ResultCache` with atomic, inter-process-locked saves (see the module docstring)."""
+    """A :class:`mteb.ResultCache` with atomic, inter-process-locked saves (see the module docstring), and results
+    known by their scoring options too (:attr:`score_options`)."""
 
     _redirect: Path | None = None
 
@@ -114,6 +138,39 @@ class SafeResultCache(ResultCache):
         self.keep_unsaved = keep_unsaved
         #: results whose save failed (``keep_unsaved=True``): target path -> (TaskResult, reason)
         self.unsaved: dict[Path, tuple[Any, str]] = {}
+        #: task name -> the options that change its scores, as this run scores it (``{"centered": True, ...}``):
+        #: a stored result recording other values is not loaded (MTEB then computes the task again and the new
+        #: result replaces the file), and a one-line warning says so
+        self.score_options: dict[str, dict[str, Any]] = {}
+
+    def stored_conflict(self, task_name: str, meta: Any) -> tuple[Path, str] | None:
+        """``(file, how it differs)`` when the stored result of ``task_name`` for ``meta`` was scored under other
+        options than :attr:`score_options` asks; ``None`` when there is none or it matches."""
+        options = self.score_options.get(task_name)
+        if not options:
+            return None
+        stored = super().load_task_result(task_name, meta)
+        conflict = option_conflict(stored, options) if stored is not None else None
+        return (self.get_task_result_path(task_name, meta), conflict) if conflict else None
+
+    def load_task_result(self, task_name: str, model_name: Any, *args: Any, **kwargs: Any):
+        result = super().load_task_result(task_name, model_name, *args, **kwargs)
+        options = self.score_options.get(task_name)
+        conflict = option_conflict(result, options) if result is not None and options else None
+        if conflict is None:
+            return result
+        import warnings
+
+        from mteb_evalrank.errors import EvalRankWarning
+
+        path = self.get_task_result_path(task_name, model_name, kwargs.get("model_revision", args[0] if args else None))
+        warnings.warn(
+            EvalRankWarning(
+                f"{path}: the stored {task_name} result was {conflict}; computing it again, it replaces the file"
+            ),
+            stacklevel=2,
+        )
+        return None
 
     def get_task_result_path(self, *args: Any, **kwargs: Any) -> Path:
         if self._redirect is not None:
