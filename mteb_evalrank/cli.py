@@ -12,7 +12,9 @@ happen inside the command functions.
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -214,6 +216,26 @@ def _missing_folders(outputs) -> list[Path]:
     return missing
 
 
+#: ``errno`` values of a file system that refuses to be written or read (full, over quota, read-only, no
+#: permission): one line naming the path, exit code 2 (docs/errors.md), never a traceback
+FILE_SYSTEM_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
+
+
+def _file_system_error(exc: OSError, outputs) -> str:
+    """One line for an :class:`OSError` of :data:`FILE_SYSTEM_ERRNOS`: the path (the error's own, else the
+    command's outputs: a writer such as pyarrow does not name its file), the reason and what to do."""
+    where = exc.filename
+    if where is not None and os.path.basename(str(where)).startswith(".") and ".tmp" in str(where):
+        where = None  # the temporary file of an atomic write (removed again): the output it stood for is named
+    if where is None:
+        where = ", ".join(f"{option} {path}" for option, path, _ in outputs if path) or "a file"
+    reason = f"{os.strerror(exc.errno)} ({errno.errorcode.get(exc.errno, exc.errno)})"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"cannot use {where}: {reason}; check its permissions or use another path."
+    advice = "free some space" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "use a writable folder"
+    return f"cannot write {where}: {reason}; {advice} or write elsewhere."
+
+
 def _one_line(exc: BaseException) -> str:
     """The message of ``exc`` on one line (line breaks become "; ")."""
     return "; ".join(part.strip() for part in str(exc).splitlines() if part.strip())
@@ -233,29 +255,51 @@ def main(argv: list[str] | None = None) -> int:
     warnings.formatwarning = _format_warning
     import contextlib
 
-    from mteb_evalrank.data.files import all_or_nothing, check_inputs_are_not_outputs, remove_new_empty_folders
+    from mteb_evalrank.data.files import (
+        all_or_nothing,
+        check_inputs_are_not_outputs,
+        folders_below,
+        remove_empty_folders_made,
+        remove_new_empty_folders,
+    )
 
     new_folders: list[Path] = []
+    outputs: list = []
+    folder_outputs: list = []
+    before: set[str] = set()
+
+    def remove_what_failed_left() -> None:
+        """A failed command leaves no new, empty folder behind (a result folder whose first file could not be
+        written, the output folder itself)."""
+        remove_empty_folders_made(folder_outputs, before)
+        remove_new_empty_folders(new_folders)
+
     try:
         inputs, outputs = _inputs_and_outputs(args)
         check_inputs_are_not_outputs(inputs, outputs)  # before any work
         new_folders = _missing_folders(outputs)
+        folder_outputs = [path for _, path, kind in outputs if path and kind == "folder"]
+        before = folders_below(folder_outputs)
         staged = all_or_nothing(outputs) if args.command in ALL_OR_NOTHING else contextlib.nullcontext()
         with staged:
             _use_catalogues(args)
             code = int(args.func(args) or 0)
-        if code == 2:
-            remove_new_empty_folders(new_folders)
+        if code != 0:
+            remove_what_failed_left()
         return code
     except EvalRankError as exc:  # user-facing errors: one clear line, no traceback
-        remove_new_empty_folders(new_folders)  # a failed command leaves no new, empty folder behind
+        remove_what_failed_left()
         print(f"mteb-evalrank: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # a full, read-only or forbidden file system: one line naming the path
+        if exc.errno not in FILE_SYSTEM_ERRNOS:
+            raise
+        remove_what_failed_left()
+        print(f"mteb-evalrank: error: {_file_system_error(exc, outputs)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted; finished subsets are saved in the result folder", file=sys.stderr)
         return 130

@@ -6,6 +6,8 @@ function (argument parsing only)."""
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -110,8 +112,14 @@ def _cmd_build_data(args: argparse.Namespace) -> int:
     from mteb_evalrank.data.files import check_output_dir
     from mteb_evalrank.hub_datasets import BUILDERS
 
-    check_output_dir(Path(args.out), what="dataset folder")  # before the sources are read
-    report = BUILDERS[args.name].build(Path(args.sources), Path(args.out))
+    out = check_output_dir(Path(args.out), what="dataset folder")  # before the sources are read
+    created = not os.path.lexists(out)
+    try:
+        report = BUILDERS[args.name].build(Path(args.sources), out)
+    except BaseException:  # a full disk, bad sources, Ctrl-C: a half-built dataset folder is not left behind
+        if created and out.is_dir():
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     for key, value in report.items():
         print(f"{key}={value}")
     print(f"built {args.name} into {args.out}")

@@ -44,6 +44,7 @@ from mteb.models import ModelMeta
 
 from mteb_evalrank.data.files import atomic_write_text, file_lock, output_dir
 from mteb_evalrank.data.result_files import MODEL_META as META_FILE
+from mteb_evalrank.data.result_layout import RUN_SETTINGS
 from mteb_evalrank.errors import InputError, ResultsNotSavedError
 from mteb_evalrank.integration import item_values
 
@@ -127,6 +128,36 @@ def option_conflict(result: Any, options: dict[str, Any]) -> str | None:
     return None
 
 
+def _backup(path: Path, *, copy: bool) -> tuple[Path, Path | None]:
+    """``(path, its backup)`` for :func:`_restore`: a hard link (``copy=False``: the file is replaced by a rename,
+    never written in place) or a copy (a file written in place); ``None`` when ``path`` does not exist."""
+    if not path.is_file():
+        return path, None
+    backup = path.with_name(f".{path.name}.{os.getpid()}.backup")
+    backup.unlink(missing_ok=True)
+    try:
+        if copy:
+            backup.write_bytes(path.read_bytes())
+        else:
+            os.link(path, backup)
+    except BaseException:  # a full disk: no half backup is left behind
+        backup.unlink(missing_ok=True)
+        raise
+    return path, backup
+
+
+def _restore(path: Path, backup: Path | None) -> None:
+    """Put ``path`` back as :func:`_backup` found it (removed when it did not exist)."""
+    try:
+        if backup is None:
+            path.unlink(missing_ok=True)
+        else:
+            os.replace(backup, path)
+            backup.unlink(missing_ok=True)  # rename(2) of two links of one file does nothing
+    except OSError:
+        pass
+
+
 class SafeResultCache(ResultCache):
     """A :class:`mteb.ResultCache` with atomic, inter-process-locked saves (see the module docstring), and results
     known by their scoring options too (:attr:`score_options`)."""
@@ -183,12 +214,16 @@ class SafeResultCache(ResultCache):
         )
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         meta = model_name if isinstance(model_name, ModelMeta) else None
+        # a save that fails midway (a full disk) is undone: the result file and MTEB's run_settings.jsonl (which
+        # MTEB rewrites in place) are put back as they were, so "NOT saved" is true and no half group is left
+        backups: list[tuple[Path, Path | None]] = []
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             with file_lock(self.cache_path / LOCK_FILE):
                 merged = check_model_meta(target.parent, meta) if meta is not None else None  # may refuse
                 self._redirect = tmp
                 try:
+                    backups = [_backup(target.parent / RUN_SETTINGS, copy=True), _backup(target, copy=False)]
                     # MTEB writes model_meta.json only for a ModelMeta, in place: a name keeps it from doing so,
                     # and the merged metadata is written here (the path comes from the redirect)
                     name = meta.name if meta is not None else model_name
@@ -198,12 +233,18 @@ class SafeResultCache(ResultCache):
                     item_values.flush(task_result.task_name, name, revision, target)  # <Task>.items.npz beside it
                     if merged is not None:
                         atomic_write_text(target.parent / META_FILE, json.dumps(merged, default=str, indent=4))
+                except BaseException:
+                    for path, backup in backups:
+                        _restore(path, backup)
+                    backups = []
+                    raise
                 finally:
                     self._redirect = None
-                    try:
-                        tmp.unlink(missing_ok=True)
-                    except OSError:
-                        pass
+                    for path in (tmp, *(backup for _, backup in backups if backup is not None)):
+                        try:
+                            path.unlink(missing_ok=True)
+                        except OSError:
+                            pass
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
             if not self.keep_unsaved:
