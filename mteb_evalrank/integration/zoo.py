@@ -85,6 +85,22 @@ def variant_meta(variant: ZooVariant):
     base = BASES[variant.base]
     fit = catalogue.FIT_CORPORA.get(variant.fit_corpus) if variant.fit_corpus else None
     framework = [base.framework] if base.framework else ["NumPy"] if base.kind == "static" else ["PyTorch"]
+    try:
+        return _model_meta(ModelMeta, ScoringFunction, variant, base, fit, framework)
+    except ValueError as exc:  # pydantic's ValidationError: a user catalogue's value MTEB does not take
+        errors = getattr(exc, "errors", list)()
+        first = errors[0] if errors else {}
+        field = str(first.get("loc", ("?",))[0])
+        message = str(first.get("msg", exc))
+        message = message if len(message) <= 200 else message[:200] + "…"
+        key = {"embed_dim": "dim", "reference": "variants[].reference", "public_training_data": "fit_corpus"}
+        raise InputError(
+            f"zoo base {base.name}: MTEB's ModelMeta does not take its {key.get(field, field)!r} "
+            f"({first.get('input')!r}): {message}"
+        ) from None
+
+
+def _model_meta(ModelMeta, ScoringFunction, variant, base, fit, framework):
     return ModelMeta(
         loader=load_zoo_variant,
         loader_kwargs={},
