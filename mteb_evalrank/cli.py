@@ -300,6 +300,14 @@ def main(argv: list[str] | None = None) -> int:
         remove_what_failed_left()
         print(f"mteb-evalrank: error: {_file_system_error(exc, outputs)}", file=sys.stderr)
         return 2
+    except RecursionError:  # a reader without a depth limit (data/json_input.loads_json is the one with it)
+        remove_what_failed_left()
+        print(
+            "mteb-evalrank: error: an input is nested too deeply to be read (RecursionError); "
+            "no file of the plugin's formats nests more than a few levels.",
+            file=sys.stderr,
+        )
+        return 2
     except KeyboardInterrupt:
         print("interrupted; finished subsets are saved in the result folder", file=sys.stderr)
         return 130

@@ -338,10 +338,14 @@ def _json_object(text: str) -> dict:
     def no_constant(name: str) -> None:  # json.loads would take NaN and Infinity, which are not JSON
         raise argparse.ArgumentTypeError(f"{name} is not a JSON value; give a number")
 
+    from mteb_evalrank.data.json_input import loads_json
+
     try:
-        value = json.loads(text, parse_constant=no_constant)
+        value = loads_json(text, source="the value", parse_constant=no_constant)
     except json.JSONDecodeError as exc:
         raise argparse.ArgumentTypeError(f"not JSON: {exc.msg}") from None
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("the value: ")) from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError("expected a JSON object, e.g. '{\"kfold\": 10}'")
     return value

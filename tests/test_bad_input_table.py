@@ -100,6 +100,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     _round_two_files(tmp_path, seeded)
     _sweep_results_files(tmp_path, seeded)
     _sweep_inputs_files(tmp_path)
+    _round_three_files(tmp_path)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -288,6 +289,19 @@ def _sweep_inputs_files(tmp_path: Path) -> None:
     (tmp_path / "senteval_huge_int.json").write_text(
         '{"MR": {"devacc": 75.0, "acc": 74.5, "ndev": 10, "ntest": 1' + "0" * 400 + "}}"
     )
+
+
+def _round_three_files(tmp_path: Path) -> None:
+    """The inputs of issue 47's rows: result files, a catalogue and SentEval results nested 3,000 levels deep."""
+    deep = "[" * 3000 + "]" * 3000
+    for task in ("HEROS", "N2O"):
+        folder = tmp_path / "deep_results" / "results" / "o__m" / "r"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{task}.json").write_text(f'{{"task_name": "{task}", "scores": {{"test": {deep}}}}}')
+    (tmp_path / "deep_catalogue.json").write_text(f'{{"bases": {deep}}}')
+    (tmp_path / "deep_senteval.json").write_text(f'{{"MR": {deep}}}')
+    (tmp_path / "wrong_catalogue.json").write_text('{"bases": [1, 2]}')
+    (tmp_path / "null_catalogue.json").write_text('{"bases": null}')
 
 
 def _cuda_available() -> bool:
@@ -796,6 +810,23 @@ ROWS = [
     (["build-word-models", "--check-copies", "--words", "10**30"], "argument --words: expected an integer"),
     (["build-word-models", "--check-copies", "--words", "20001"], "argument --words: must be ≤ 20,000, got 20,001"),
     (["build-data", "word-similarity", "--sources", "srcdir", "--out", "fifo.txt"], "fifo.txt is a FIFO (named pipe)"),
+    # issue 47: JSON nested 3,000 levels deep (a RecursionError before), catalogues of the wrong shape
+    (["heros-report", "deep_results"], "HEROS.json: JSON nested more than 100 levels deep"),
+    (["n2o-compare", "deep_results"], "N2O.json: JSON nested more than 100 levels deep"),
+    (["models", "--catalogue", "deep_catalogue.json"], "deep_catalogue.json (a zoo catalogue): JSON nested more than"),
+    (
+        ["import-senteval", "deep_senteval.json", "--model", "o/m", "--revision", "r", "-o", "out"],
+        "deep_senteval.json: JSON nested too deeply",
+    ),
+    (
+        ["senteval", "-m", "vec.txt", "--tasks", "MR", "--senteval-params", '{"a": ' + "[" * 3000 + "]" * 3000 + "}"],
+        "argument --senteval-params: JSON nested more than 100 levels deep",
+    ),
+    (
+        ["models", "--catalogue", "wrong_catalogue.json"],
+        "wrong_catalogue.json: 'bases[0]' must be an object, not number 1",
+    ),
+    (["models", "--catalogue", "null_catalogue.json"], "null_catalogue.json: 'bases' must be a list, not null"),
 ]
 
 

@@ -144,12 +144,19 @@ def register_zoo() -> list[str]:
 def use_catalogue(path: str | Path) -> list[str]:
     """Lay the user catalogue ``path`` over the packaged one (``--catalogue FILE``): its bases join the zoo and
     MTEB's model registry; the names registered."""
+    from mteb_evalrank.models import catalogue as catalogue_files
     from mteb_evalrank.models.catalogue import use_catalogue as add_file
     from mteb_evalrank.models.zoo import reload_catalogue
 
+    in_force = list(catalogue_files._USER_FILES)
     add_file(path)
-    reload_catalogue()
-    return register_zoo()
+    try:
+        reload_catalogue()
+        return register_zoo()
+    except BaseException:  # a catalogue refused is not in force afterwards (a later command of this process)
+        catalogue_files._USER_FILES[:] = in_force
+        catalogue_files.clear_cache()
+        raise
 
 
 def resolve_zoo_spec(spec: str) -> ZooVariant:

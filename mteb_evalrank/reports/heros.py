@@ -75,9 +75,13 @@ def _score(path: Path, key: str, value: Any) -> float | None:
 
 def read_result(path: Path) -> HerosModelResult:
     """Parse one ``HEROS.json``; a file without HEROS test scores raises :class:`InputError`."""
+    from mteb_evalrank.data.json_input import loads_json
+
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"), source=str(path))
+    except InputError:
+        raise
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: not a readable MTEB result file ({exc}).") from exc
     if not isinstance(data, dict) or not isinstance(data.get("scores"), dict):
