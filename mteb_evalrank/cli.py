@@ -44,6 +44,7 @@ from mteb_evalrank.cli_study_commands import (
     add_study_parser,
     add_study_population_parser,
 )
+from mteb_evalrank.environment import check_environment
 from mteb_evalrank.errors import EvalRankError, EvalRankWarning
 
 
@@ -230,10 +231,18 @@ def _file_system_error(exc: OSError, outputs) -> str:
     if where is None:
         where = ", ".join(f"{option} {path}" for option, path, _ in outputs if path) or "a file"
     reason = f"{os.strerror(exc.errno)} ({errno.errorcode.get(exc.errno, exc.errno)})"
+    cache = os.environ.get("MTEB_EVALRANK_CACHE")
+    if cache and exc.filename is not None and _inside(str(exc.filename), os.path.expanduser(cache)):
+        where = f"{where} (the plugin cache, MTEB_EVALRANK_CACHE)"
     if exc.errno in (errno.EACCES, errno.EPERM):
         return f"cannot use {where}: {reason}; check its permissions or use another path."
     advice = "free some space" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "use a writable folder"
     return f"cannot write {where}: {reason}; {advice} or write elsewhere."
+
+
+def _inside(path: str, folder: str) -> bool:
+    path, folder = os.path.abspath(path), os.path.abspath(folder)
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -282,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         before = folders_below(folder_outputs)
         staged = all_or_nothing(outputs) if args.command in ALL_OR_NOTHING else contextlib.nullcontext()
         with staged:
+            check_environment()  # MTEB_EVALRANK_ZOO_THREADS=abc, an MTEB_CACHE that is a file: one line, before any work
             _use_catalogues(args)
             code = int(args.func(args) or 0)
         if code != 0:
@@ -300,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         remove_what_failed_left()
         print(f"mteb-evalrank: error: {_file_system_error(exc, outputs)}", file=sys.stderr)
         return 2
-    except RecursionError:  # a reader without a depth limit (data/json_input.loads_json is the one with it)
+    except RecursionError:  # a reader without a depth limit (json_input.loads_json is the one with it)
         remove_what_failed_left()
         print(
             "mteb-evalrank: error: an input is nested too deeply to be read (RecursionError); "

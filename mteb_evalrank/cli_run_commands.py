@@ -338,7 +338,7 @@ def _json_object(text: str) -> dict:
     def no_constant(name: str) -> None:  # json.loads would take NaN and Infinity, which are not JSON
         raise argparse.ArgumentTypeError(f"{name} is not a JSON value; give a number")
 
-    from mteb_evalrank.data.json_input import loads_json
+    from mteb_evalrank.json_input import loads_json
 
     try:
         value = loads_json(text, source="the value", parse_constant=no_constant)

@@ -344,8 +344,10 @@ def load_zoo_variant(model_name: str, revision: str | None = None, device: str |
     """MTEB loader of a zoo variant (``ModelMeta.loader``); also used for ``zoo:`` specs."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
+    from mteb_evalrank.models.population import apply_zoo_threads
     from mteb_evalrank.models.zoo import ZooEncoder
 
+    apply_zoo_threads()  # MTEB_EVALRANK_ZOO_THREADS, checked and applied alike for every engine
     variant = resolve_zoo_spec(model_name)
     expected = variant_revision(variant)
     if revision not in (None, expected):

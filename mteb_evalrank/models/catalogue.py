@@ -89,7 +89,7 @@ _USER_FILES: list[Path] = []  # added by use_catalogue (the CLI's --catalogue)
 
 
 def _read(path: Path) -> dict[str, Any]:
-    from mteb_evalrank.data.json_input import loads_json
+    from mteb_evalrank.json_input import loads_json
 
     try:
         return loads_json(path.read_text(encoding="utf-8"), source=f"{path} (a zoo catalogue)")

@@ -75,7 +75,7 @@ def _score(path: Path, key: str, value: Any) -> float | None:
 
 def read_result(path: Path) -> HerosModelResult:
     """Parse one ``HEROS.json``; a file without HEROS test scores raises :class:`InputError`."""
-    from mteb_evalrank.data.json_input import loads_json
+    from mteb_evalrank.json_input import loads_json
 
     path = Path(path)
     try:

@@ -53,7 +53,7 @@ def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]
 
 
 def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
-    from mteb_evalrank.data.json_input import loads_json
+    from mteb_evalrank.json_input import loads_json
 
     try:
         data = loads_json(path.read_text(encoding="utf-8"), source=str(path))
