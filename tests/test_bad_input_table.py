@@ -100,7 +100,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     _round_two_files(tmp_path, seeded)
     _sweep_results_files(tmp_path, seeded)
     _sweep_inputs_files(tmp_path)
-    _round_three_files(tmp_path)
+    _round_three_files(tmp_path, seeded)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -291,8 +291,25 @@ def _sweep_inputs_files(tmp_path: Path) -> None:
     )
 
 
-def _round_three_files(tmp_path: Path) -> None:
-    """The inputs of issue 47's rows: result files, a catalogue and SentEval results nested 3,000 levels deep."""
+def _round_three_files(tmp_path: Path, seeded: Path) -> None:
+    """The inputs of issue 47's rows: result files, a catalogue and SentEval results nested 3,000 levels deep;
+    twins under Unicode normalisation (a model folder, words of a vector file, table rows); HEROS results with a
+    subset listed twice or named by a number."""
+    import unicodedata
+
+    nfc, nfd = (unicodedata.normalize(form, "café") for form in ("NFC", "NFD"))
+    (tmp_path / "twin_out" / "results" / f"o__{nfc}" / "r").mkdir(parents=True)
+    (tmp_path / "twin_vectors.txt").write_text(f"cat 1 0 0\n{nfc} 0 1 0\ndog 0 0 1\n{nfd} 1 1 0\n")
+    (tmp_path / "twin_table.csv").write_text(
+        f"model,EvalRankWord,SentEvalMR\nm{nfc},0.1,0.2\nm{nfd},0.2,0.3\nx,0.3,0.1\ny,0.4,0.5\n"
+    )
+    heros = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
+    for name, change in (("twice", lambda e: [*e, dict(e[0])]), ("number", lambda e: [{**e[0], "hf_subset": 5}])):
+        folder = tmp_path / f"heros_{name}" / "results" / "o__m" / "r"
+        folder.mkdir(parents=True)
+        data = json.loads(json.dumps(heros))
+        data["scores"]["test"] = change(data["scores"]["test"])
+        (folder / "HEROS.json").write_text(json.dumps(data))
     deep = "[" * 3000 + "]" * 3000
     for task in ("HEROS", "N2O"):
         folder = tmp_path / "deep_results" / "results" / "o__m" / "r"
@@ -827,6 +844,22 @@ ROWS = [
         "wrong_catalogue.json: 'bases[0]' must be an object, not number 1",
     ),
     (["models", "--catalogue", "null_catalogue.json"], "null_catalogue.json: 'bases' must be a list, not null"),
+    # issue 47: twins under Unicode normalisation (NFC and NFD spellings of one name), HEROS subsets
+    (
+        ["import-senteval", "senteval_mr.json", "--model", "o/cafe\u0301", "--revision", "r", "-o", "twin_out"],
+        "holds 'o__café' already, and these results would go into 'o__cafe\\u0301': one name under Unicode",
+    ),
+    (["import-senteval", "senteval_mr.json", "--model", "O/café", "--revision", "r", "-o", "twin_out"], "case"),
+    (
+        ["run", "-m", "twin_vectors.txt", "-t", "WS-353-All", "-o", "out"],
+        "the words 'café' and 'cafe\\u0301' (vectors 2 and 4, counted from 1 without a header line) are one word",
+    ),
+    (
+        ["correlate", "twin_table.csv", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR"],
+        "line 3: model 'mcafe\\u0301' (as 'mcafé', one name under Unicode normalisation (NFC)",
+    ),
+    (["heros-report", "heros_twice"], "HEROS.json: subset 'synonym' is listed twice in split 'test'"),
+    (["heros-report", "heros_number"], "HEROS.json: a 'test' score entry's hf_subset is 5, not a name"),
 ]
 
 

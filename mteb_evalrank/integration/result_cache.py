@@ -99,8 +99,32 @@ def read_model_meta_file(path: Path) -> dict[str, Any] | None:
         raise InputError(f"{str(exc).rstrip('.')}; nothing was written. Repair or move it first.") from None
 
 
+def check_no_twin_folder(folder: Path) -> None:
+    """:class:`InputError` when the results folder already holds ``folder``'s model folder (``<org>__<name>``) or
+    revision folder under another spelling of the same name: another case (Hub names are case-insensitive) or
+    another Unicode normalisation (``café`` as NFC and as NFD print alike), see :func:`mteb_evalrank.names.name_key`.
+    Two such folders would file one model twice."""
+    from mteb_evalrank.names import name_key, spelled, twin_note
+
+    folder = Path(folder)
+    for own, casefold in ((folder.parent, True), (folder, False)):
+        try:
+            siblings = [p.name for p in own.parent.iterdir() if p.is_dir()] if own.parent.is_dir() else []
+        except OSError:
+            continue
+        key = name_key(own.name, casefold=casefold)
+        twin = next((s for s in siblings if s != own.name and name_key(s, casefold=casefold) == key), None)
+        if twin is not None:
+            raise InputError(
+                f"{own.parent} holds {spelled(twin)} already, and these results would go into {spelled(own.name)}: "
+                f"{twin_note(own.name, twin)}; give the name as it is spelled there (nothing was written)."
+            )
+
+
 def check_model_meta(folder: Path, meta: ModelMeta) -> dict[str, Any]:
-    """What ``folder/model_meta.json`` will hold after saving results of ``meta`` there (checked, not written)."""
+    """What ``folder/model_meta.json`` will hold after saving results of ``meta`` there (checked, not written); the
+    model and revision folders may not be twins of existing ones (:func:`check_no_twin_folder`)."""
+    check_no_twin_folder(folder)
     path = Path(folder) / META_FILE
     return merge_model_meta(read_model_meta_file(path), json.loads(json.dumps(meta.to_dict(), default=str)), path=path)
 

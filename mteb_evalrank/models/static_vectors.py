@@ -127,6 +127,7 @@ class WordVectors:
                 word2id[key] = i
         self.word2id = word2id
         if self.sources:
+            _refuse_twin_words(word2id, self.sources[-1] if len(self.sources) > 1 else self.sources[0])
             _warn_duplicate_words(self.words, self.sources[-1] if len(self.sources) > 1 else self.sources[0])
         matrix = np.asarray(self.matrix)
         if len(word2id) == matrix.shape[0]:
@@ -176,6 +177,28 @@ class WordVectors:
         """The same vocabulary with ``transform(matrix)`` as vectors (e.g. a fitted post-processing)."""
         matrix = np.asarray(transform(np.asarray(self.matrix, dtype=np.float32)), dtype=np.float32)
         return WordVectors(matrix, self.words, sources=(), lowercase=self.lowercase)
+
+
+def _refuse_twin_words(word2id: dict[str, int], source: Path) -> None:
+    """:class:`InputError` when two entries are one word spelled two ways under Unicode normalisation (``café`` as
+    NFC and as NFD): both would be kept, and which one a text finds depends on its spelling
+    (:func:`~mteb_evalrank.names.name_key`)."""
+    from mteb_evalrank.names import name_key, spelled
+
+    seen: dict[str, tuple[str, int]] = {}
+    for word, row in word2id.items():
+        if word.isascii():
+            continue
+        key = name_key(word, casefold=False)
+        if key in seen and seen[key][0] != word:
+            first, first_row = seen[key]
+            rows = sorted((first_row, row))
+            raise InputError(
+                f"{source}: the words {spelled(first)} and {spelled(word)} (vectors {rows[0] + 1:,} and {rows[1] + 1:,}, counted "
+                "from 1 without a header line) are one word spelled two ways under Unicode normalisation (NFC); "
+                "keep one of them, e.g. normalise the file with `uconv -x NFC`."
+            )
+        seen.setdefault(key, (word, row))
 
 
 def _warn_duplicate_words(words: Sequence[str], source: Path) -> None:
