@@ -222,6 +222,14 @@ def _missing_folders(outputs) -> list[Path]:
 FILE_SYSTEM_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
 
 
+def _missing_mteb_cache() -> list[Path]:
+    """The folders of MTEB's own cache (``$MTEB_CACHE`` or ``~/.cache/mteb``) that do not exist yet: ``import mteb``
+    creates it, and a command that fails removes it again when it stayed empty."""
+    value = os.environ.get("MTEB_CACHE")
+    folder = Path(value).expanduser() if value else Path.home() / ".cache" / "mteb"
+    return [p for p in (folder.absolute(), *folder.absolute().parents) if not p.exists()]
+
+
 def _file_system_error(exc: OSError, outputs) -> str:
     """One line for an :class:`OSError` of :data:`FILE_SYSTEM_ERRNOS`: the path (the error's own, else the
     command's outputs: a writer such as pyarrow does not name its file), the reason and what to do."""
@@ -286,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         inputs, outputs = _inputs_and_outputs(args)
         check_inputs_are_not_outputs(inputs, outputs)  # before any work
-        new_folders = _missing_folders(outputs)
+        new_folders = _missing_folders(outputs) + _missing_mteb_cache()
         folder_outputs = [path for _, path, kind in outputs if path and kind == "folder"]
         before = folders_below(folder_outputs)
         staged = all_or_nothing(outputs) if args.command in ALL_OR_NOTHING else contextlib.nullcontext()

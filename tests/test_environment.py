@@ -75,3 +75,26 @@ def test_a_read_only_plugin_cache_is_one_line_naming_it(tmp_path, monkeypatch, c
         assert not (tmp_path / "out").exists()
     finally:
         subprocess.run(["umount", str(ro)], capture_output=True)
+
+
+def test_a_failed_run_leaves_no_folder_behind_not_even_mteb_s_cache(tmp_path):
+    """``run -t WS-353-All HEROS`` offline without data fails; MTEB's cache folder, which ``import mteb`` creates
+    (``~/.cache/mteb``), is removed again with the output folder: nothing is left in a fresh home folder."""
+    import sys
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (tmp_path / "vec.txt").write_text("cat 1 0 0\ndog 0 1 0\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MTEB_", "XDG_", "HF_"))}
+    env.update(HOME=str(home), HF_HUB_OFFLINE="1", MTEB_EVALRANK_CACHE=str(home / "plugin-cache"))
+    argv = ["run", "-m", str(tmp_path / "vec.txt"), "-t", "WS-353-All", "HEROS", "-o", str(home / "out")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "mteb_evalrank.cli", *argv, "--no-progress"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert proc.stderr.strip().splitlines()[-1].startswith("mteb-evalrank: error: Cannot load dataset")
+    assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == []
