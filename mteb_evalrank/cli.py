@@ -226,7 +226,10 @@ def _missing_mteb_cache() -> list[Path]:
     """The folders of MTEB's own cache (``$MTEB_CACHE`` or ``~/.cache/mteb``) that do not exist yet: ``import mteb``
     creates it, and a command that fails removes it again when it stayed empty."""
     value = os.environ.get("MTEB_CACHE")
-    folder = Path(value).expanduser() if value else Path.home() / ".cache" / "mteb"
+    try:
+        folder = Path(value).expanduser() if value else Path.home() / ".cache" / "mteb"
+    except RuntimeError:  # no home folder: MTEB cannot make its cache there either
+        return []
     return [p for p in (folder.absolute(), *folder.absolute().parents) if not p.exists()]
 
 

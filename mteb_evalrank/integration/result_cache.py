@@ -247,7 +247,8 @@ class SafeResultCache(ResultCache):
                 merged = check_model_meta(target.parent, meta) if meta is not None else None  # may refuse
                 self._redirect = tmp
                 try:
-                    backups = [_backup(target.parent / RUN_SETTINGS, copy=True), _backup(target, copy=False)]
+                    backups.append(_backup(target.parent / RUN_SETTINGS, copy=True))
+                    backups.append(_backup(target, copy=False))
                     # MTEB writes model_meta.json only for a ModelMeta, in place: a name keeps it from doing so,
                     # and the merged metadata is written here (the path comes from the redirect)
                     name = meta.name if meta is not None else model_name
