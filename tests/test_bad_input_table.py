@@ -293,13 +293,12 @@ def _sweep_inputs_files(tmp_path: Path) -> None:
 
 def _round_three_files(tmp_path: Path, seeded: Path) -> None:
     """The inputs of issue 47's rows: result files, a catalogue and SentEval results nested 3,000 levels deep;
-    twins under Unicode normalisation (a model folder, words of a vector file, table rows); HEROS results with a
+    twins under Unicode normalisation (a model folder, table rows); HEROS results with a
     subset listed twice or named by a number."""
     import unicodedata
 
     nfc, nfd = (unicodedata.normalize(form, "café") for form in ("NFC", "NFD"))
     (tmp_path / "twin_out" / "results" / f"o__{nfc}" / "r").mkdir(parents=True)
-    (tmp_path / "twin_vectors.txt").write_text(f"cat 1 0 0\n{nfc} 0 1 0\ndog 0 0 1\n{nfd} 1 1 0\n")
     (tmp_path / "twin_table.csv").write_text(
         f"model,EvalRankWord,SentEvalMR\nm{nfc},0.1,0.2\nm{nfd},0.2,0.3\nx,0.3,0.1\ny,0.4,0.5\n"
     )
@@ -850,10 +849,6 @@ ROWS = [
         "holds 'o__café' already, and these results would go into 'o__cafe\\u0301': one name under Unicode",
     ),
     (["import-senteval", "senteval_mr.json", "--model", "O/café", "--revision", "r", "-o", "twin_out"], "case"),
-    (
-        ["run", "-m", "twin_vectors.txt", "-t", "WS-353-All", "-o", "out"],
-        "the words 'café' and 'cafe\\u0301' (vectors 2 and 4, counted from 1 without a header line) are one word",
-    ),
     (
         ["correlate", "twin_table.csv", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR"],
         "line 3: model 'mcafe\\u0301' (as 'mcafé', one name under Unicode normalisation (NFC)",

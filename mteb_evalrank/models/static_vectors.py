@@ -54,6 +54,7 @@ from mteb.models.model_meta import ModelMeta, ScoringFunction
 from mteb_evalrank.errors import EvalRankWarning, InputError
 from mteb_evalrank.hashing import files_sha256
 from mteb_evalrank.models.word_vector_files import TEXT_SUFFIXES, read_npy_vectors, read_text_vectors, split_matrix_spec
+from mteb_evalrank.names import name_key
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
@@ -121,13 +122,18 @@ class WordVectors:
         if self.matrix.shape[0] == 0:
             raise InputError("no word vectors (empty vocabulary)")
         word2id: dict[str, int] = {}
+        twins: list[tuple[int, int]] = []  # one word spelled two ways (NFC, NFD): merged like a repeated word
+        lower = self.lowercase
         for i, w in enumerate(self.words):
-            key = w.lower() if self.lowercase else w
+            raw = w.lower() if lower else w
+            key = raw if raw.isascii() else name_key(raw, casefold=False)
             if key not in word2id:  # first occurrence wins, as in the reference toolkit
                 word2id[key] = i
+            elif (self.words[word2id[key]].lower() if lower else self.words[word2id[key]]) != raw:
+                twins.append((word2id[key], i))  # one key, two spellings: twins, not a repeated word
         self.word2id = word2id
         if self.sources:
-            _refuse_twin_words(word2id, self.sources[-1] if len(self.sources) > 1 else self.sources[0])
+            _warn_twin_words(self.words, twins, self.sources[-1] if len(self.sources) > 1 else self.sources[0])
             _warn_duplicate_words(self.words, self.sources[-1] if len(self.sources) > 1 else self.sources[0])
         matrix = np.asarray(self.matrix)
         if len(word2id) == matrix.shape[0]:
@@ -135,6 +141,12 @@ class WordVectors:
         else:
             rows = np.fromiter(word2id.values(), dtype=np.int64, count=len(word2id))
             self.mean_vector = matrix[np.sort(rows)].mean(axis=0, dtype=np.float32)
+
+    def key(self, word: str) -> str:
+        """The key of ``word`` in :attr:`word2id`: lowercased (with :attr:`lowercase`) and in Unicode NFC, so that
+        ``café`` finds its vector whether it is spelled with one code point or with a combining accent
+        (:func:`mteb_evalrank.names.name_key`)."""
+        return name_key(word.lower() if self.lowercase else word, casefold=False)
 
     @property
     def dim(self) -> int:
@@ -144,12 +156,12 @@ class WordVectors:
         return len(self.word2id)
 
     def vector(self, word: str) -> np.ndarray | None:
-        i = self.word2id.get(word.lower() if self.lowercase else word)
+        i = self.word2id.get(self.key(word))
         return None if i is None else np.asarray(self.matrix[i], dtype=np.float32)
 
     def lookup(self, word: str) -> int | None:
         """Row of a word as word-level evaluation looks it up (stripped, lowercased), or ``None`` if OOV."""
-        return self.word2id.get(word.strip().lower() if self.lowercase else word.strip())
+        return self.word2id.get(self.key(word.strip()))
 
     def oov_mask(self, words: Sequence[str]) -> np.ndarray:
         """``True`` for each word that :meth:`lookup` does not find."""
@@ -179,26 +191,24 @@ class WordVectors:
         return WordVectors(matrix, self.words, sources=(), lowercase=self.lowercase)
 
 
-def _refuse_twin_words(word2id: dict[str, int], source: Path) -> None:
-    """:class:`InputError` when two entries are one word spelled two ways under Unicode normalisation (``café`` as
-    NFC and as NFD): both would be kept, and which one a text finds depends on its spelling
-    (:func:`~mteb_evalrank.names.name_key`)."""
-    from mteb_evalrank.names import name_key, spelled
+def _warn_twin_words(words: Sequence[str], twins: list[tuple[int, int]], source: Path) -> None:
+    """One warning when entries are one word spelled two ways under Unicode normalisation (``café`` as NFC and as
+    NFD, :func:`~mteb_evalrank.names.name_key`): like a word repeated, only the first vector is used, and a text
+    finds it in either spelling (before, both were kept, and which one a text found depended on its spelling)."""
+    if not twins:
+        return
+    from mteb_evalrank.names import spelled
 
-    seen: dict[str, tuple[str, int]] = {}
-    for word, row in word2id.items():
-        if word.isascii():
-            continue
-        key = name_key(word, casefold=False)
-        if key in seen and seen[key][0] != word:
-            first, first_row = seen[key]
-            rows = sorted((first_row, row))
-            raise InputError(
-                f"{source}: the words {spelled(first)} and {spelled(word)} (vectors {rows[0] + 1:,} and {rows[1] + 1:,}, counted "
-                "from 1 without a header line) are one word spelled two ways under Unicode normalisation (NFC); "
-                "keep one of them, e.g. normalise the file with `uconv -x NFC`."
-            )
-        seen.setdefault(key, (word, row))
+    first, again = twins[0]
+    more = f" (and {len(twins) - 1:,} more)" if len(twins) > 1 else ""
+    warnings.warn(
+        EvalRankWarning(
+            f"{source}: {spelled(words[first])} and {spelled(words[again])} (vectors {first + 1:,} and {again + 1:,}, "
+            f"counted from 1 without a header line) are one word spelled two ways under Unicode normalisation "
+            f"(NFC){more}; the first vector of each is used, for either spelling."
+        ),
+        stacklevel=4,
+    )
 
 
 def _warn_duplicate_words(words: Sequence[str], source: Path) -> None:
@@ -424,15 +434,16 @@ class StaticWordVectorEncoder(AbsEncoder):
         w2i = self.vectors.word2id
         stop = self.stop_words
         ids: list[int] = []
+        key = self.vectors.key
         for tok in text.lower().split():
             if tok in stop:
                 continue
-            i = w2i.get(tok)
+            i = w2i.get(tok if tok.isascii() else key(tok))
             if i is None and self.strip_punctuation:
                 tok = tok.strip(string.punctuation)
                 if not tok or tok in stop:
                     continue
-                i = w2i.get(tok)
+                i = w2i.get(tok if tok.isascii() else key(tok))
             if i is not None:
                 ids.append(i)
         return ids
