@@ -12,7 +12,9 @@ happen inside the command functions.
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -43,6 +45,7 @@ from mteb_evalrank.cli_study_commands import (
     add_study_parser,
     add_study_population_parser,
 )
+from mteb_evalrank.environment import check_environment
 from mteb_evalrank.errors import EvalRankError, EvalRankWarning
 
 
@@ -216,6 +219,45 @@ def _missing_folders(outputs) -> list[Path]:
     return missing
 
 
+#: ``errno`` values of a file system that refuses to be written or read (full, over quota, read-only, no
+#: permission): one line naming the path, exit code 2 (docs/errors.md), never a traceback
+FILE_SYSTEM_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
+
+
+def _missing_mteb_cache() -> list[Path]:
+    """The folders of MTEB's own cache (``$MTEB_CACHE`` or ``~/.cache/mteb``) that do not exist yet: ``import mteb``
+    creates it, and a command that fails removes it again when it stayed empty."""
+    value = os.environ.get("MTEB_CACHE")
+    try:
+        folder = Path(value).expanduser() if value else Path.home() / ".cache" / "mteb"
+    except RuntimeError:  # no home folder: MTEB cannot make its cache there either
+        return []
+    return [p for p in (folder.absolute(), *folder.absolute().parents) if not p.exists()]
+
+
+def _file_system_error(exc: OSError, outputs) -> str:
+    """One line for an :class:`OSError` of :data:`FILE_SYSTEM_ERRNOS`: the path (the error's own, else the
+    command's outputs: a writer such as pyarrow does not name its file), the reason and what to do."""
+    where = exc.filename
+    if where is not None and os.path.basename(str(where)).startswith(".") and ".tmp" in str(where):
+        where = None  # the temporary file of an atomic write (removed again): the output it stood for is named
+    if where is None:
+        where = ", ".join(f"{option} {path}" for option, path, _ in outputs if path) or "a file"
+    reason = f"{os.strerror(exc.errno)} ({errno.errorcode.get(exc.errno, exc.errno)})"
+    cache = os.environ.get("MTEB_EVALRANK_CACHE")
+    if cache and exc.filename is not None and _inside(str(exc.filename), os.path.expanduser(cache)):
+        where = f"{where} (the plugin cache, MTEB_EVALRANK_CACHE)"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"cannot use {where}: {reason}; check its permissions or use another path."
+    advice = "free some space" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "use a writable folder"
+    return f"cannot write {where}: {reason}; {advice} or write elsewhere."
+
+
+def _inside(path: str, folder: str) -> bool:
+    path, folder = os.path.abspath(path), os.path.abspath(folder)
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def _one_line(exc: BaseException) -> str:
     """The message of ``exc`` on one line (line breaks become "; ")."""
     return "; ".join(part.strip() for part in str(exc).splitlines() if part.strip())
@@ -249,29 +291,60 @@ def main(argv: list[str] | None = None) -> int:
     _show_file_names_on(sys.stdout, sys.stderr)
     import contextlib
 
-    from mteb_evalrank.data.files import all_or_nothing, check_inputs_are_not_outputs, remove_new_empty_folders
+    from mteb_evalrank.data.files import (
+        all_or_nothing,
+        check_inputs_are_not_outputs,
+        folders_below,
+        remove_empty_folders_made,
+        remove_new_empty_folders,
+    )
 
     new_folders: list[Path] = []
+    outputs: list = []
+    folder_outputs: list = []
+    before: set[str] = set()
+
+    def remove_what_failed_left() -> None:
+        """A failed command leaves no new, empty folder behind (a result folder whose first file could not be
+        written, the output folder itself)."""
+        remove_empty_folders_made(folder_outputs, before)
+        remove_new_empty_folders(new_folders)
+
     try:
         inputs, outputs = _inputs_and_outputs(args)
         check_inputs_are_not_outputs(inputs, outputs)  # before any work
-        new_folders = _missing_folders(outputs)
+        new_folders = _missing_folders(outputs) + _missing_mteb_cache()
+        folder_outputs = [path for _, path, kind in outputs if path and kind == "folder"]
+        before = folders_below(folder_outputs)
         staged = all_or_nothing(outputs) if args.command in ALL_OR_NOTHING else contextlib.nullcontext()
         with staged:
+            check_environment()  # MTEB_EVALRANK_ZOO_THREADS=abc, an MTEB_CACHE that is a file: one line, before any work
             _use_catalogues(args)
             code = int(args.func(args) or 0)
-        if code == 2:
-            remove_new_empty_folders(new_folders)
+        if code != 0:
+            remove_what_failed_left()
         return code
     except EvalRankError as exc:  # user-facing errors: one clear line, no traceback
-        remove_new_empty_folders(new_folders)  # a failed command leaves no new, empty folder behind
+        remove_what_failed_left()
         print(f"mteb-evalrank: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # a full, read-only or forbidden file system: one line naming the path
+        if exc.errno not in FILE_SYSTEM_ERRNOS:
+            raise
+        remove_what_failed_left()
+        print(f"mteb-evalrank: error: {_file_system_error(exc, outputs)}", file=sys.stderr)
+        return 2
+    except RecursionError:  # a reader without a depth limit (json_input.loads_json is the one with it)
+        remove_what_failed_left()
+        print(
+            "mteb-evalrank: error: an input is nested too deeply to be read (RecursionError); "
+            "no file of the plugin's formats nests more than a few levels.",
+            file=sys.stderr,
+        )
+        return 2
     except KeyboardInterrupt:
         print("interrupted; finished subsets are saved in the result folder", file=sys.stderr)
         return 130

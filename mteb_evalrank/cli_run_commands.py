@@ -6,6 +6,8 @@ function (argument parsing only)."""
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -110,8 +112,14 @@ def _cmd_build_data(args: argparse.Namespace) -> int:
     from mteb_evalrank.data.files import check_output_dir
     from mteb_evalrank.hub_datasets import BUILDERS
 
-    check_output_dir(Path(args.out), what="dataset folder")  # before the sources are read
-    report = BUILDERS[args.name].build(Path(args.sources), Path(args.out))
+    out = check_output_dir(Path(args.out), what="dataset folder")  # before the sources are read
+    created = not os.path.lexists(out)
+    try:
+        report = BUILDERS[args.name].build(Path(args.sources), out)
+    except BaseException:  # a full disk, bad sources, Ctrl-C: a half-built dataset folder is not left behind
+        if created and out.is_dir():
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     for key, value in report.items():
         print(f"{key}={value}")
     print(f"built {args.name} into {args.out}")
@@ -330,10 +338,14 @@ def _json_object(text: str) -> dict:
     def no_constant(name: str) -> None:  # json.loads would take NaN and Infinity, which are not JSON
         raise argparse.ArgumentTypeError(f"{name} is not a JSON value; give a number")
 
+    from mteb_evalrank.json_input import loads_json
+
     try:
-        value = json.loads(text, parse_constant=no_constant)
+        value = loads_json(text, source="the value", parse_constant=no_constant)
     except json.JSONDecodeError as exc:
         raise argparse.ArgumentTypeError(f"not JSON: {exc.msg}") from None
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("the value: ")) from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError("expected a JSON object, e.g. '{\"kfold\": 10}'")
     return value

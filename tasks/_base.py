@@ -150,6 +150,10 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
     #: subset ``default`` (MTEB averages subsets, and a whole must not be averaged with its parts), and
     #: :meth:`_load` sets :attr:`parts` (part -> split -> data), scored by :meth:`_score_subset` like the whole
     breakdown_key: ClassVar[str | None] = None
+    #: the options that change the task's scores, as ``{score key: attribute}`` (EvalRank: ``{"centered": "center",
+    #: "ties": "ties"}``): each subset's scores record them under that key, and a stored result recording other
+    #: values answers another question (:meth:`score_options`; ``run`` recomputes it)
+    score_option_attributes: ClassVar[dict[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -167,6 +171,11 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
         self._state_key: tuple[Any, str] | None = None
         self._state: Any = None
         self.parts: dict[str, dict[str, Any]] = {}
+
+    def score_options(self) -> dict[str, Any]:
+        """The options this task object scores under, by the key its scores record them under (part of a stored
+        result's identity besides model, revision and task: see :func:`~mteb_evalrank.integration.result_cache.option_conflict`)."""
+        return {key: getattr(self, attribute) for key, attribute in self.score_option_attributes.items()}
 
     # --- data --------------------------------------------------------------------------------
     def load_data(self, num_proc: int | None = None, *, timer=None, **kwargs: Any) -> None:

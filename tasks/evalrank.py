@@ -81,6 +81,7 @@ class _EvalRankTask(EncodeOnceTask):
 
     role = "intrinsic"
     breakdown_key = SOURCE_BREAKDOWN
+    score_option_attributes = {"centered": "center", "ties": "ties"}
 
     dataset_name: str
     #: the source datasets of the pairs, in the order of the breakdown

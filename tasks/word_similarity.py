@@ -130,6 +130,7 @@ class _WordSimilarityTask(EncodeOnceTask):
     role = "baseline"  # the 9 sets of EvalRank Table 3; the 4 small sets the toolkit adds are "similarity"
 
     input_level = "word"
+    score_option_attributes = {"centered": "center"}
     entry: WordSimilaritySet
 
     def __init__(self, *, center: bool = True, **kwargs: Any) -> None:

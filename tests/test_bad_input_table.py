@@ -101,6 +101,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     _sweep_results_files(tmp_path, seeded)
     _sweep_inputs_files(tmp_path)
     _issue49_files(tmp_path, seeded)
+    _round_three_files(tmp_path, seeded)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -331,6 +332,33 @@ def _issue49_files(tmp_path: Path, seeded: Path) -> None:
         folder.mkdir(parents=True)
         data = {"mteb_model_meta": {"model_name": name}, "default": {"test": {"id": i, "gold": g, "cosine": c}}}
         (folder / "SentEvalSTSB_predictions.json").write_text(json.dumps(data))
+def _round_three_files(tmp_path: Path, seeded: Path) -> None:
+    """The inputs of issue 47's rows: result files, a catalogue and SentEval results nested 3,000 levels deep;
+    twins under Unicode normalisation (a model folder, table rows); HEROS results with a
+    subset listed twice or named by a number."""
+    import unicodedata
+
+    nfc, nfd = (unicodedata.normalize(form, "café") for form in ("NFC", "NFD"))
+    (tmp_path / "twin_out" / "results" / f"o__{nfc}" / "r").mkdir(parents=True)
+    (tmp_path / "twin_table.csv").write_text(
+        f"model,EvalRankWord,SentEvalMR\nm{nfc},0.1,0.2\nm{nfd},0.2,0.3\nx,0.3,0.1\ny,0.4,0.5\n"
+    )
+    heros = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
+    for name, change in (("twice", lambda e: [*e, dict(e[0])]), ("number", lambda e: [{**e[0], "hf_subset": 5}])):
+        folder = tmp_path / f"heros_{name}" / "results" / "o__m" / "r"
+        folder.mkdir(parents=True)
+        data = json.loads(json.dumps(heros))
+        data["scores"]["test"] = change(data["scores"]["test"])
+        (folder / "HEROS.json").write_text(json.dumps(data))
+    deep = "[" * 3000 + "]" * 3000
+    for task in ("HEROS", "N2O"):
+        folder = tmp_path / "deep_results" / "results" / "o__m" / "r"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{task}.json").write_text(f'{{"task_name": "{task}", "scores": {{"test": {deep}}}}}')
+    (tmp_path / "deep_catalogue.json").write_text(f'{{"bases": {deep}}}')
+    (tmp_path / "deep_senteval.json").write_text(f'{{"MR": {deep}}}')
+    (tmp_path / "wrong_catalogue.json").write_text('{"bases": [1, 2]}')
+    (tmp_path / "null_catalogue.json").write_text('{"bases": null}')
 
 
 def _cuda_available() -> bool:
@@ -880,6 +908,35 @@ ROWS = [
         [*CORRELATE[:3], "EvalRankWord", "--downstream", "EvalRankWord:main_score", "--no-progress"],
         "--intrinsic EvalRankWord and --downstream EvalRankWord:main_score: they name one score",
     ),
+    # issue 47: JSON nested 3,000 levels deep (a RecursionError before), catalogues of the wrong shape
+    (["heros-report", "deep_results"], "HEROS.json: JSON nested more than 100 levels deep"),
+    (["n2o-compare", "deep_results"], "N2O.json: JSON nested more than 100 levels deep"),
+    (["models", "--catalogue", "deep_catalogue.json"], "deep_catalogue.json (a zoo catalogue): JSON nested more than"),
+    (
+        ["import-senteval", "deep_senteval.json", "--model", "o/m", "--revision", "r", "-o", "out"],
+        "deep_senteval.json: JSON nested too deeply",
+    ),
+    (
+        ["senteval", "-m", "vec.txt", "--tasks", "MR", "--senteval-params", '{"a": ' + "[" * 3000 + "]" * 3000 + "}"],
+        "argument --senteval-params: JSON nested more than 100 levels deep",
+    ),
+    (
+        ["models", "--catalogue", "wrong_catalogue.json"],
+        "wrong_catalogue.json: 'bases[0]' must be an object, not number 1",
+    ),
+    (["models", "--catalogue", "null_catalogue.json"], "null_catalogue.json: 'bases' must be a list, not null"),
+    # issue 47: twins under Unicode normalisation (NFC and NFD spellings of one name), HEROS subsets
+    (
+        ["import-senteval", "senteval_mr.json", "--model", "o/cafe\u0301", "--revision", "r", "-o", "twin_out"],
+        "holds 'o__café' already, and these results would go into 'o__cafe\\u0301': one name under Unicode",
+    ),
+    (["import-senteval", "senteval_mr.json", "--model", "O/café", "--revision", "r", "-o", "twin_out"], "case"),
+    (
+        ["correlate", "twin_table.csv", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR"],
+        "line 3: model 'mcafe\\u0301' (as 'mcafé', one name under Unicode normalisation (NFC)",
+    ),
+    (["heros-report", "heros_twice"], "HEROS.json: subset 'synonym' is listed twice in split 'test'"),
+    (["heros-report", "heros_number"], "HEROS.json: a 'test' score entry's hf_subset is 5, not a name"),
 ]
 
 

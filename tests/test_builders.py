@@ -215,6 +215,8 @@ def test_malformed_line_names_file_and_line(sources, tmp_path, builder, relpath,
             "two sentences separated by one newline",
         ),
         (",0.4\n", ",very\n", 16, "score 'very' is not a number"),
+        (",0.4\n", ",57\n", 16, "score '57' is outside [0, 1] (STR's range)"),  # issue 47: not STR's scores
+        (",0.4\n", ",-0.5\n", 16, "score '-0.5' is outside [0, 1]"),
         (
             "6,ParaNMT,ParaNMT_pp,ParaNMT_pp_2,",
             "6,ParaNMT,ParaNMT_pp,",

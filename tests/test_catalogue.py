@@ -243,3 +243,53 @@ def test_a_missing_user_catalogue_is_one_input_error(user_catalogue_state, tmp_p
 
     assert main(["models", "--catalogue", str(tmp_path / "none.json")]) == 2
     assert "--catalogue" in capsys.readouterr().err and not cat._USER_FILES[len(cat._USER_FILES) :]
+
+
+def _shaped(change) -> dict:
+    entry = json.loads(json.dumps(cat.catalogue()["bases"][0]))
+    entry["name"] = "u1"
+    return change(entry)
+
+
+#: issue 47: user catalogues of the wrong shape, one per traceback the sweep found, and the line that names the key
+WRONG_SHAPES = [
+    ("bases-string", '{"bases": "x"}', "'bases' must be a list, not string \"x\""),
+    ("bases-numbers", '{"bases": [1, 2]}', "'bases[0]' must be an object, not number 1"),
+    ("bases-null", '{"bases": null}', "'bases' must be a list, not null"),
+    ("variants-string", lambda e: {**e, "variants": "mean"}, "'bases[0] (u1).variants' must be a list, not string"),
+    (
+        "variants-numbers",
+        lambda e: {**e, "variants": [1]},
+        "'bases[0] (u1).variants[0]' must be an object, not number 1",
+    ),
+    ("packaged-list", '{"packaged_models": ["a"]}', "'packaged_models' must be an object, not a list"),
+    ("build-string", '{"builds": {"x": "y"}}', "'builds.x' must be an object, not string \"y\""),
+    (
+        "dim-nan",
+        lambda e: {**e, "dim": float("nan")},
+        "'bases[0] (u1).dim' must be a positive whole number, not number nan",
+    ),
+    ("dim-string", lambda e: {**e, "dim": "384"}, "'bases[0] (u1).dim' must be a positive whole number, not string"),
+    ("deep", '{"bases": ' + "[" * 5000 + "]" * 5000 + "}", "JSON nested more than 100 levels deep"),
+    ("not-an-object", "[1]", "a catalogue is a JSON object with a 'bases' list, not a list"),
+    (
+        "licence",
+        lambda e: {**e, "license": "mine"},
+        "zoo base u1: MTEB's ModelMeta does not take its 'license' ('mine')",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "line"), [w[1:] for w in WRONG_SHAPES], ids=[w[0] for w in WRONG_SHAPES])
+def test_a_user_catalogue_of_the_wrong_shape_is_one_line_naming_the_key(
+    text, line, user_catalogue_state, tmp_path, capsys
+):
+    from mteb_evalrank.cli import main
+
+    path = tmp_path / "mine.json"
+    path.write_text(text if isinstance(text, str) else json.dumps({"bases": [_shaped(text)]}), encoding="utf-8")
+    assert main(["models", "--catalogue", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err[-2000:]
+    assert err.startswith("mteb-evalrank: error: ") and line in err, err
+    assert str(path) in err or "zoo base u1" in err

@@ -2,9 +2,10 @@
 
 Layers, bottom to top (a module may import its own layer and every layer below it):
 
-    0  errors, hashing, file_magic, file_kinds, file_names, atomic_files  exception classes; SHA-256 of files; compressed-file
-                                   magic; what a path names (FIFO, device, loop); one atomic file write (standard
-                                   library only)
+    0  errors, hashing, file_magic, file_kinds, file_names, atomic_files, json_input, environment, names  exception
+                                   classes; SHA-256 of files; compressed-file magic; what a path names (FIFO, device,
+                                   loop); file names that are not UTF-8; one atomic file write; the depth-limited JSON
+                                   reader; the environment-variable reader; the name normaliser (standard library only)
     1  metrics                     pure functions over arrays — may import only ``errors``
     2  models                      model specs -> MTEB encoders
     3  data, integration, hub_datasets   data sources and caches; MTEB internals; dataset builders
@@ -41,6 +42,9 @@ LAYER = {
     "file_kinds": 0,
     "file_names": 0,
     "atomic_files": 0,
+    "json_input": 0,
+    "environment": 0,
+    "names": 0,
     "metrics": 1,
     "models": 2,
     "data": 3,

@@ -169,6 +169,50 @@ def test_mteb_run_with_a_tiny_model(tmp_path, data_env):
     assert mr.task_results[0].get_score() == pytest.approx(np.mean([e["main_score"] for e in tr.scores["test"]]))
 
 
+def test_a_stored_result_of_other_scoring_options_is_computed_again(tmp_path, data_env):
+    """Issue 47: MTEB's cache knows a result by model, revision and task; centring and the tie rule change the
+    score, so a stored result scored under other options is computed again (with a one-line warning) and replaces
+    the file, and refused where it may not be replaced (``never``, ``only-cache``)."""
+    from mteb_evalrank.errors import EvalRankWarning
+
+    def run(folder, **options):
+        out = io.StringIO()
+        result = mteb.run(
+            tasks=["EvalRankSent"],
+            model=HashingEncoder(),
+            output_folder=folder,
+            stream=out,
+            show_progress_bar=False,
+            **options,
+        )
+        [tr] = result.task_results
+        return {e["hf_subset"]: e for e in tr.scores["test"]}
+
+    shared, fresh = tmp_path / "shared", tmp_path / "fresh"
+    centred = run(shared)
+    assert {e["centered"] for e in centred.values()} == {True}
+    with pytest.warns(EvalRankWarning, match=r"computed with centered=true.*not centered=false.*computing it again"):
+        uncentred = run(shared, center=False)
+    assert uncentred == run(fresh, center=False)  # the score of a fresh run under the options asked
+    assert {e["centered"] for e in uncentred.values()} == {False}
+    [file] = shared.rglob("EvalRankSent.json")
+    stored = json.loads(file.read_text())["scores"]["test"]
+    assert {(e["centered"], e["ties"]) for e in stored} == {(False, "pessimistic")}
+    with pytest.warns(EvalRankWarning, match='ties="pessimistic".*not centered=false, ties="optimistic"'):
+        run(shared, center=False, ties="optimistic")
+    assert {e["ties"] for e in json.loads(file.read_text())["scores"]["test"]} == {"optimistic"}
+    before = file.read_bytes()
+    for strategy in ("never", "only-cache"):
+        with pytest.raises(InputError, match=f"--overwrite-strategy {strategy}: .*EvalRankSent.json was computed with"):
+            run(shared, overwrite_strategy=strategy)
+    assert file.read_bytes() == before
+    import warnings
+
+    with warnings.catch_warnings():  # the same options: the stored result is used, no warning
+        warnings.simplefilter("error", EvalRankWarning)
+        assert run(shared, center=False, ties="optimistic", overwrite_strategy="never")["all"]["ties"] == "optimistic"
+
+
 def test_mteb_run_default_model_says_which_model(tmp_path, monkeypatch, data_env):
     asked = []
     tiny = HashingEncoder()

@@ -376,3 +376,29 @@ def test_the_fast_reader_reads_plain_blocks_itself(tmp_path):
     fasttext = ("1000 8\n" + " \n".join(glove_like(1000, 8)) + " \n").encode("utf-8")
     lines = fasttext.split(b"\n", 1)[1]
     assert word_vector_files._parse_block_fast(lines, 8) is not None
+
+
+def test_one_word_spelled_two_ways_is_merged_with_one_warning(tmp_path):
+    """Issue 47: ``café`` as NFC and as NFD in one vector file were two words (both kept: the mean vector, and so the
+    score, moved); now they are one, like a repeated word: the first vector, found by either spelling, one warning."""
+    import unicodedata
+
+    import numpy as np
+
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.models.static_vectors import load_word_vectors
+
+    nfc, nfd = (unicodedata.normalize(form, "Café") for form in ("NFC", "NFD"))
+    twin, plain = tmp_path / "twin.txt", tmp_path / "plain.txt"
+    twin.write_text(f"cat 1 0 0\n{nfc} 0 1 0\ndog 0 0 1\n{nfd} 1 1 0\n", encoding="utf-8")
+    plain.write_text(f"cat 1 0 0\n{nfc} 0 1 0\ndog 0 0 1\n", encoding="utf-8")
+    with pytest.warns(
+        EvalRankWarning, match=r"'Café' and 'Cafe\\u0301' \(vectors 2 and 4, .*one word spelled two ways"
+    ):
+        merged = load_word_vectors(twin)
+    reference = load_word_vectors(plain)
+    assert len(merged) == len(reference) == 3
+    for spelling in (nfc, nfd, nfc.lower(), nfd.lower()):
+        assert np.array_equal(merged.vector(spelling), [0, 1, 0]) and merged.lookup(spelling) == 1
+    assert np.array_equal(merged.mean_vector, reference.mean_vector)
+    assert np.array_equal(merged.kept_rows(), [0, 1, 2])

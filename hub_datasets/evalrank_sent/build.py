@@ -104,6 +104,10 @@ def read_str(path: Path) -> list[SentencePair]:
             if not sentences[0].strip() or not sentences[1].strip():
                 raise SourceFormatError(path, "empty sentence in Text.", line=start)
             score = parse_score(record[col["Score"]], path, start)
+            if not 0.0 <= score <= 1.0:  # STR's relatedness is a fraction: a file of other scores is not STR
+                raise SourceFormatError(
+                    path, f"score {record[col['Score']]!r} is outside [0, 1] (STR's range).", line=start
+                )
             pairs.append(SentencePair(sentences[0], sentences[1], score, f"str-{pair_id}-1", f"str-{pair_id}-2"))
     except csv.Error as exc:
         raise SourceFormatError(path, f"not a valid csv file ({exc}).", line=reader.line_num) from exc

@@ -427,6 +427,29 @@ def remove_new_empty_folders(folders: Iterable[Path]) -> None:
             folder.rmdir()
 
 
+def folders_below(roots: Iterable[Path | str | None]) -> set[str]:
+    """Every folder below each of ``roots`` that exists now (symlinks not followed), for
+    :func:`remove_empty_folders_made`."""
+    found: set[str] = set()
+    for root in roots:
+        if root and os.path.isdir(root):
+            found.update(dirpath for dirpath, _, _ in os.walk(root))
+    return found
+
+
+def remove_empty_folders_made(roots: Iterable[Path | str | None], before: set[str]) -> None:
+    """Remove every empty folder below ``roots`` (deepest first) that was not there ``before``
+    (:func:`folders_below`): what a failed command made, e.g. a model's result folder whose first file could not
+    be written.  A folder holding anything, and a folder that was there before, is kept."""
+    for root in roots:
+        if not root or not os.path.isdir(root):
+            continue
+        for dirpath, _, _ in os.walk(root, topdown=False):
+            if dirpath not in before:
+                with contextlib.suppress(OSError):
+                    os.rmdir(dirpath)
+
+
 @contextlib.contextmanager
 def all_or_nothing(outputs: Iterable[tuple[str, Path | str | None, str]] = ()) -> Iterator[None]:
     """Every file of ``outputs`` (``(option, path, kind)`` as for :func:`check_inputs_are_not_outputs`; a
@@ -452,8 +475,14 @@ def all_or_nothing(outputs: Iterable[tuple[str, Path | str | None, str]] = ()) -
     finally:
         _STAGED = _MADE_FOLDERS = None
         _DECLARED = ()
-    for tmp, target in staged:
-        os.replace(tmp, target)
+    try:
+        for tmp, target in staged:
+            os.replace(tmp, target)
+    except BaseException:  # a rename refused (read-only, no permission): no temporary file is left behind
+        for tmp, _ in staged:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+        raise
 
 
 @contextlib.contextmanager

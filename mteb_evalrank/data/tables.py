@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.names import name_key, spelled, twin_note
 
 TRUE_WORDS = ("true", "yes", "1")
 FALSE_WORDS = ("false", "no", "0")
@@ -97,14 +98,16 @@ def read_strict_table(
                 raise InputError(
                     f"{what} {path}, line {line}: the {key} name {name!r} holds a line break or control character."
                 )
-            if name.casefold() in seen:
-                first, first_line = seen[name.casefold()]
-                again = repr(name) if first == name else f"{name!r} (as {first!r}, differing only in case)"
+            if name_key(name) in seen:
+                first, first_line = seen[name_key(name)]
+                again = (
+                    repr(name) if first == name else f"{spelled(name)} (as {spelled(first)}, {twin_note(name, first)})"
+                )
                 raise InputError(
                     f"{what} {path}, line {line}: {key} {again} appears again (first on line {first_line}); "
                     f"one row per {key}."
                 )
-            seen[name.casefold()] = (name, line)
+            seen[name_key(name)] = (name, line)
     if not rows:
         raise InputError(f"{what} {path} has a header but no rows.")
     return StrictTable(path, header, rows)

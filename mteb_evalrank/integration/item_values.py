@@ -123,8 +123,12 @@ def write_items(path: Path, task: str, entries: Mapping[tuple[str, str], SubsetI
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(buffer.getvalue())
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(buffer.getvalue())
+        os.replace(tmp, path)
+    except BaseException:  # a full disk: no temporary file is left behind
+        tmp.unlink(missing_ok=True)
+        raise
     return path
 
 

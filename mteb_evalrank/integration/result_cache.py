@@ -44,6 +44,7 @@ from mteb.models import ModelMeta
 
 from mteb_evalrank.data.files import atomic_write_text, file_lock, output_dir
 from mteb_evalrank.data.result_files import MODEL_META as META_FILE
+from mteb_evalrank.data.result_layout import RUN_SETTINGS
 from mteb_evalrank.errors import InputError, ResultsNotSavedError
 from mteb_evalrank.integration import item_values
 
@@ -98,14 +99,92 @@ def read_model_meta_file(path: Path) -> dict[str, Any] | None:
         raise InputError(f"{str(exc).rstrip('.')}; nothing was written. Repair or move it first.") from None
 
 
+def check_no_twin_folder(folder: Path) -> None:
+    """:class:`InputError` when the results folder already holds ``folder``'s model folder (``<org>__<name>``) or
+    revision folder under another spelling of the same name: another case (Hub names are case-insensitive) or
+    another Unicode normalisation (``café`` as NFC and as NFD print alike), see :func:`mteb_evalrank.names.name_key`.
+    Two such folders would file one model twice."""
+    from mteb_evalrank.names import name_key, spelled, twin_note
+
+    folder = Path(folder)
+    for own, casefold in ((folder.parent, True), (folder, False)):
+        try:
+            siblings = [p.name for p in own.parent.iterdir() if p.is_dir()] if own.parent.is_dir() else []
+        except OSError:
+            continue
+        key = name_key(own.name, casefold=casefold)
+        twin = next((s for s in siblings if s != own.name and name_key(s, casefold=casefold) == key), None)
+        if twin is not None:
+            raise InputError(
+                f"{own.parent} holds {spelled(twin)} already, and these results would go into {spelled(own.name)}: "
+                f"{twin_note(own.name, twin)}; give the name as it is spelled there (nothing was written)."
+            )
+
+
 def check_model_meta(folder: Path, meta: ModelMeta) -> dict[str, Any]:
-    """What ``folder/model_meta.json`` will hold after saving results of ``meta`` there (checked, not written)."""
+    """What ``folder/model_meta.json`` will hold after saving results of ``meta`` there (checked, not written); the
+    model and revision folders may not be twins of existing ones (:func:`check_no_twin_folder`)."""
+    check_no_twin_folder(folder)
     path = Path(folder) / META_FILE
     return merge_model_meta(read_model_meta_file(path), json.loads(json.dumps(meta.to_dict(), default=str)), path=path)
 
 
+def _shown(options: dict[str, Any]) -> str:
+    return ", ".join(f"{key}={json.dumps(value)}" for key, value in options.items())
+
+
+def option_conflict(result: Any, options: dict[str, Any]) -> str | None:
+    """How the stored ``result`` (a :class:`mteb.TaskResult`) was scored under other ``options`` than asked
+    (``{score key: value}``, :meth:`EncodeOnceTask.score_options`), or ``None`` when every subset of it records
+    the options asked.  MTEB's cache knows a result by model, revision and task only; the options that change a
+    score (EvalRank's centring and tie rule) are recorded in each subset's scores and checked here.  A subset that
+    does not record an option counts as scored under another one."""
+    if not options:
+        return None
+    for split, entries in (getattr(result, "scores", None) or {}).items():
+        for entry in entries or ():
+            if not isinstance(entry, dict):
+                continue
+            stored = {key: entry.get(key, "unrecorded") for key in options}
+            if stored != options:
+                subset = entry.get("hf_subset", "default")
+                return f"computed with {_shown(stored)} (split {split}, subset {subset}), not {_shown(options)}"
+    return None
+
+
+def _backup(path: Path, *, copy: bool) -> tuple[Path, Path | None]:
+    """``(path, its backup)`` for :func:`_restore`: a hard link (``copy=False``: the file is replaced by a rename,
+    never written in place) or a copy (a file written in place); ``None`` when ``path`` does not exist."""
+    if not path.is_file():
+        return path, None
+    backup = path.with_name(f".{path.name}.{os.getpid()}.backup")
+    backup.unlink(missing_ok=True)
+    try:
+        if copy:
+            backup.write_bytes(path.read_bytes())
+        else:
+            os.link(path, backup)
+    except BaseException:  # a full disk: no half backup is left behind
+        backup.unlink(missing_ok=True)
+        raise
+    return path, backup
+
+
+def _restore(path: Path, backup: Path | None) -> None:
+    """Put ``path`` back as :func:`_backup` found it (removed when it did not exist)."""
+    try:
+        if backup is None:
+            path.unlink(missing_ok=True)
+        else:
+            os.replace(backup, path)
+            backup.unlink(missing_ok=True)  # rename(2) of two links of one file does nothing
+    except OSError:
+        pass
+
+
 class SafeResultCache(ResultCache):
-    """A :class:`mteb.ResultCache` with atomic, inter-process-locked saves (see the module docstring)."""
+    """A :class:`mteb.ResultCache` with atomic, inter-process-locked saves (see the module docstring), and results
+    known by their scoring options too (:attr:`score_options`)."""
 
     _redirect: Path | None = None
 
@@ -114,6 +193,39 @@ class SafeResultCache(ResultCache):
         self.keep_unsaved = keep_unsaved
         #: results whose save failed (``keep_unsaved=True``): target path -> (TaskResult, reason)
         self.unsaved: dict[Path, tuple[Any, str]] = {}
+        #: task name -> the options that change its scores, as this run scores it (``{"centered": True, ...}``):
+        #: a stored result recording other values is not loaded (MTEB then computes the task again and the new
+        #: result replaces the file), and a one-line warning says so
+        self.score_options: dict[str, dict[str, Any]] = {}
+
+    def stored_conflict(self, task_name: str, meta: Any) -> tuple[Path, str] | None:
+        """``(file, how it differs)`` when the stored result of ``task_name`` for ``meta`` was scored under other
+        options than :attr:`score_options` asks; ``None`` when there is none or it matches."""
+        options = self.score_options.get(task_name)
+        if not options:
+            return None
+        stored = super().load_task_result(task_name, meta)
+        conflict = option_conflict(stored, options) if stored is not None else None
+        return (self.get_task_result_path(task_name, meta), conflict) if conflict else None
+
+    def load_task_result(self, task_name: str, model_name: Any, *args: Any, **kwargs: Any):
+        result = super().load_task_result(task_name, model_name, *args, **kwargs)
+        options = self.score_options.get(task_name)
+        conflict = option_conflict(result, options) if result is not None and options else None
+        if conflict is None:
+            return result
+        import warnings
+
+        from mteb_evalrank.errors import EvalRankWarning
+
+        path = self.get_task_result_path(task_name, model_name, kwargs.get("model_revision", args[0] if args else None))
+        warnings.warn(
+            EvalRankWarning(
+                f"{path}: the stored {task_name} result was {conflict}; computing it again, it replaces the file"
+            ),
+            stacklevel=2,
+        )
+        return None
 
     def get_task_result_path(self, *args: Any, **kwargs: Any) -> Path:
         if self._redirect is not None:
@@ -126,12 +238,17 @@ class SafeResultCache(ResultCache):
         )
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         meta = model_name if isinstance(model_name, ModelMeta) else None
+        # a save that fails midway (a full disk) is undone: the result file and MTEB's run_settings.jsonl (which
+        # MTEB rewrites in place) are put back as they were, so "NOT saved" is true and no half group is left
+        backups: list[tuple[Path, Path | None]] = []
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             with file_lock(self.cache_path / LOCK_FILE):
                 merged = check_model_meta(target.parent, meta) if meta is not None else None  # may refuse
                 self._redirect = tmp
                 try:
+                    backups.append(_backup(target.parent / RUN_SETTINGS, copy=True))
+                    backups.append(_backup(target, copy=False))
                     # MTEB writes model_meta.json only for a ModelMeta, in place: a name keeps it from doing so,
                     # and the merged metadata is written here (the path comes from the redirect)
                     name = meta.name if meta is not None else model_name
@@ -141,12 +258,18 @@ class SafeResultCache(ResultCache):
                     item_values.flush(task_result.task_name, name, revision, target)  # <Task>.items.npz beside it
                     if merged is not None:
                         atomic_write_text(target.parent / META_FILE, json.dumps(merged, default=str, indent=4))
+                except BaseException:
+                    for path, backup in backups:
+                        _restore(path, backup)
+                    backups = []
+                    raise
                 finally:
                     self._redirect = None
-                    try:
-                        tmp.unlink(missing_ok=True)
-                    except OSError:
-                        pass
+                    for path in (tmp, *(backup for _, backup in backups if backup is not None)):
+                        try:
+                            path.unlink(missing_ok=True)
+                        except OSError:
+                            pass
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
             if not self.keep_unsaved:

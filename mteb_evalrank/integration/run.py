@@ -185,8 +185,23 @@ def run(
         model, revision=model_revision, device=device, stop_words=stop_words, strip_punctuation=strip_punctuation
     )
     meta = getattr(encoder, "mteb_model_meta", None)
+    # a stored result scored under other options (centring, tie rule) answers another question: computed again
+    cache.score_options = {
+        t.metadata.name: t.score_options() for t in task_objects if callable(getattr(t, "score_options", None))
+    }
     if meta is not None:  # another model already filed under this name and revision: refused before any work
         check_model_meta(cache.get_task_result_path(task_objects[0].metadata.name, meta).parent, meta)
+        strategy = str(
+            getattr(evaluate_kwargs.get("overwrite_strategy"), "value", evaluate_kwargs.get("overwrite_strategy"))
+        )
+        if strategy in ("never", "only-cache"):  # the stored result may not be replaced: refused
+            for task in task_objects:
+                conflict = cache.stored_conflict(task.metadata.name, meta)
+                if conflict is not None:
+                    raise InputError(
+                        f"--overwrite-strategy {strategy}: {conflict[0]} was {conflict[1]}; run with "
+                        f"--overwrite-strategy only-missing to compute it again, or with the stored options."
+                    )
         if evaluate_kwargs.get("overwrite_strategy") == "only-cache":  # MTEB raises a bare ValueError later
             missing = [
                 t.metadata.name for t in task_objects if not cache.get_task_result_path(t.metadata.name, meta).is_file()

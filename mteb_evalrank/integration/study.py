@@ -345,6 +345,8 @@ def evaluate_tasks(
     for task in tasks:
         task_name = task.metadata.name
         t0 = time.perf_counter()
+        if callable(getattr(task, "score_options", None)) and hasattr(cache, "score_options"):
+            cache.score_options[task_name] = task.score_options()  # a result of other options is computed again
         try:
             result = mteb.evaluate(
                 model,

@@ -85,6 +85,22 @@ def variant_meta(variant: ZooVariant):
     base = BASES[variant.base]
     fit = catalogue.FIT_CORPORA.get(variant.fit_corpus) if variant.fit_corpus else None
     framework = [base.framework] if base.framework else ["NumPy"] if base.kind == "static" else ["PyTorch"]
+    try:
+        return _model_meta(ModelMeta, ScoringFunction, variant, base, fit, framework)
+    except ValueError as exc:  # pydantic's ValidationError: a user catalogue's value MTEB does not take
+        errors = getattr(exc, "errors", list)()
+        first = errors[0] if errors else {}
+        field = str(first.get("loc", ("?",))[0])
+        message = str(first.get("msg", exc))
+        message = message if len(message) <= 200 else message[:200] + "…"
+        key = {"embed_dim": "dim", "reference": "variants[].reference", "public_training_data": "fit_corpus"}
+        raise InputError(
+            f"zoo base {base.name}: MTEB's ModelMeta does not take its {key.get(field, field)!r} "
+            f"({first.get('input')!r}): {message}"
+        ) from None
+
+
+def _model_meta(ModelMeta, ScoringFunction, variant, base, fit, framework):
     return ModelMeta(
         loader=load_zoo_variant,
         loader_kwargs={},
@@ -128,12 +144,19 @@ def register_zoo() -> list[str]:
 def use_catalogue(path: str | Path) -> list[str]:
     """Lay the user catalogue ``path`` over the packaged one (``--catalogue FILE``): its bases join the zoo and
     MTEB's model registry; the names registered."""
+    from mteb_evalrank.models import catalogue as catalogue_files
     from mteb_evalrank.models.catalogue import use_catalogue as add_file
     from mteb_evalrank.models.zoo import reload_catalogue
 
+    in_force = list(catalogue_files._USER_FILES)
     add_file(path)
-    reload_catalogue()
-    return register_zoo()
+    try:
+        reload_catalogue()
+        return register_zoo()
+    except BaseException:  # a catalogue refused is not in force afterwards (a later command of this process)
+        catalogue_files._USER_FILES[:] = in_force
+        catalogue_files.clear_cache()
+        raise
 
 
 def resolve_zoo_spec(spec: str) -> ZooVariant:
@@ -321,8 +344,10 @@ def load_zoo_variant(model_name: str, revision: str | None = None, device: str |
     """MTEB loader of a zoo variant (``ModelMeta.loader``); also used for ``zoo:`` specs."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
+    from mteb_evalrank.models.population import apply_zoo_threads
     from mteb_evalrank.models.zoo import ZooEncoder
 
+    apply_zoo_threads()  # MTEB_EVALRANK_ZOO_THREADS, checked and applied alike for every engine
     variant = resolve_zoo_spec(model_name)
     expected = variant_revision(variant)
     if revision not in (None, expected):

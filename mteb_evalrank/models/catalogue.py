@@ -89,10 +89,123 @@ _USER_FILES: list[Path] = []  # added by use_catalogue (the CLI's --catalogue)
 
 
 def _read(path: Path) -> dict[str, Any]:
+    from mteb_evalrank.json_input import loads_json
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return loads_json(path.read_text(encoding="utf-8"), source=f"{path} (a zoo catalogue)")
+    except InputError:
+        raise
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: cannot read the zoo catalogue ({exc}).") from None
+
+
+#: the shape of a catalogue's values (what :func:`check_shape` checks before anything reads them): a section or
+#: key -> the kind of value it takes (:func:`_check_value`; a whole number is never a bool, a float or NaN)
+SECTION_SHAPES = {
+    "about": "a string",
+    "bases": "a list of an object",
+    "fit_corpora": "an object of a string",
+    "packaged_models": "an object of an object",
+    "corpora": "an object of an object",
+    "builds": "an object of an object",
+    "word_level": "an object",
+    "rejected": "a list",
+    "dropped": "a list",
+}
+BASE_SHAPES = {
+    **dict.fromkeys(
+        (
+            "name", "engine", "kind", "family", "lineage", "selection", "description", "package", "reference",
+            "license", "label", "framework", "prefix", "model_kind", "slow", "folder",
+        ),
+        "a non-empty string",
+    ),
+    "dim": "a positive whole number",
+    "n_layers": "a positive whole number",
+    "n_parameters": "a positive whole number or null",
+    "exposed_layers": "a list of a whole number",
+    "engine_pooling": "true or false",
+    "floor": "true or false",
+    "weights": "an object",
+    "provenance": "an object",
+    "word": "an object",
+    "contrast": "an object",
+    "variants": "a list of an object",
+}  # fmt: skip
+VARIANT_SHAPES = {
+    **dict.fromkeys(
+        ("variant", "expectation", "pooling", "stop_words", "static_post", "fit_corpus", "reference", "selection"),
+        "a non-empty string",
+    ),
+    "whiten": "a whole number ≥ 0 or null",
+    "requires": "a list of a non-empty string",
+    "word_level": "true or false",
+}
+
+
+def _kind(value: Any) -> str:
+    """What ``value`` is, in a message: ``string "x"``, ``number nan``, ``null``, ``list``, ``object``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"{str(value).lower()}"
+    if isinstance(value, str):
+        return f"string {json.dumps(value[:40])}"
+    if isinstance(value, (int, float)):
+        return f"number {value!r}"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def _fits(value: Any, shape: str) -> bool:
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    return {
+        "a non-empty string": lambda: isinstance(value, str) and bool(value.strip()),
+        "a string": lambda: isinstance(value, str),
+        "a positive whole number": lambda: whole and value > 0,
+        "a positive whole number or null": lambda: value is None or (whole and value > 0),
+        "a whole number ≥ 0 or null": lambda: value is None or (whole and value >= 0),
+        "a whole number": lambda: whole,
+        "true or false": lambda: isinstance(value, bool),
+        "an object": lambda: isinstance(value, dict),
+        "a list": lambda: isinstance(value, list),
+    }[shape]()
+
+
+def _check_value(source: str, key: str, value: Any, shape: str) -> None:
+    """:class:`InputError` naming ``key`` (or its first element of the wrong kind) unless ``value`` has ``shape``:
+    one of the kinds of :func:`_fits`, ``"a list of K"`` or ``"an object of K"`` (K a kind)."""
+    for container, kind, items in (
+        ("a list", "a list of ", lambda v: ((f"{key}[{i}]", x) for i, x in enumerate(v))),
+        ("an object", "an object of ", lambda v: ((f"{key}.{k}", x) for k, x in v.items())),
+    ):
+        if shape.startswith(kind):
+            _check_value(source, key, value, container)
+            for item_key, item in items(value):
+                _check_value(source, item_key, item, shape[len(kind) :])
+            return
+    if not _fits(value, shape):
+        raise InputError(f"{source}: {key!r} must be {shape}, not {_kind(value)}.")
+
+
+def check_shape(data: Any, *, source: str) -> dict[str, Any]:
+    """``data`` (a catalogue file as read) if every key the zoo reads has the kind of value it needs
+    (:data:`SECTION_SHAPES`, :data:`BASE_SHAPES`, :data:`VARIANT_SHAPES`): one :class:`InputError` naming the key
+    (``bases[2].dim``) otherwise, before anything is merged or registered."""
+    if not isinstance(data, dict):
+        raise InputError(f"{source}: a catalogue is a JSON object with a 'bases' list, not {_kind(data)}.")
+    for section, shape in SECTION_SHAPES.items():
+        if section in data:
+            _check_value(source, section, data[section], shape)
+    for i, entry in enumerate(data.get("bases", [])):
+        where = f"bases[{i}]" if not isinstance(entry.get("name"), str) else f"bases[{i}] ({entry['name']})"
+        for key, shape in BASE_SHAPES.items():
+            if key in entry:
+                _check_value(source, f"{where}.{key}", entry[key], shape)
+        for j, variant in enumerate(entry.get("variants", [])):
+            for key, shape in VARIANT_SHAPES.items():
+                if key in variant:
+                    _check_value(source, f"{where}.variants[{j}].{key}", variant[key], shape)
+    return data
 
 
 def check(data: dict[str, Any], *, source: str = "catalogue.json") -> dict[str, Any]:
@@ -180,13 +293,11 @@ def use_catalogue(path: str | os.PathLike) -> None:
 @functools.lru_cache(maxsize=1)
 def catalogue() -> dict[str, Any]:
     """The parsed, checked ``catalogue.json`` with the user catalogues laid over it (read once per process)."""
-    data = check(_read(CATALOGUE_FILE), source=str(CATALOGUE_FILE))
+    data = check(check_shape(_read(CATALOGUE_FILE), source=str(CATALOGUE_FILE)), source=str(CATALOGUE_FILE))
     for file in user_catalogue_files():
         if not file.is_file():
             raise InputError(f"{USER_CATALOGUE_ENV}: {file}: no such file.")
-        user = _read(file)
-        if not isinstance(user, dict):
-            raise InputError(f"{file}: a catalogue is a JSON object with a 'bases' list.")
+        user = check_shape(_read(file), source=str(file))
         data = check(merged(data, user, folder=file.resolve().parent), source=f"{file} (over {CATALOGUE_FILE.name})")
     return data
 

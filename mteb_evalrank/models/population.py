@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.environment import ZOO_THREADS_ENV as THREADS_ENV  # noqa: F401  (the one reader of it)
+from mteb_evalrank.environment import zoo_threads
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.engines.base import dist_version as _dist_version
 from mteb_evalrank.models.engines.base import has_module as _has_module
@@ -343,19 +345,6 @@ class TfidfForward:
 
 
 _TFIDF_ARGS = {"lowercase": True, "token_pattern": r"(?u)\b\w+\b", "sublinear_tf": True, "dtype": np.float32}
-
-
-THREADS_ENV = "MTEB_EVALRANK_ZOO_THREADS"
-
-
-def zoo_threads() -> int | None:
-    """``MTEB_EVALRANK_ZOO_THREADS`` as an int (``None``: leave the libraries' defaults)."""
-    value = os.environ.get(THREADS_ENV, "").strip()
-    if not value:
-        return None
-    if not value.isdigit() or int(value) < 1:
-        raise InputError(f"{THREADS_ENV}={value!r}: a positive number of threads, e.g. 1.")
-    return int(value)
 
 
 def apply_zoo_threads() -> int | None:

@@ -54,6 +54,7 @@ from mteb.models.model_meta import ModelMeta, ScoringFunction
 from mteb_evalrank.errors import EvalRankWarning, InputError
 from mteb_evalrank.hashing import files_sha256
 from mteb_evalrank.models.word_vector_files import TEXT_SUFFIXES, read_npy_vectors, read_text_vectors, split_matrix_spec
+from mteb_evalrank.names import name_key
 
 if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
@@ -121,12 +122,18 @@ class WordVectors:
         if self.matrix.shape[0] == 0:
             raise InputError("no word vectors (empty vocabulary)")
         word2id: dict[str, int] = {}
+        twins: list[tuple[int, int]] = []  # one word spelled two ways (NFC, NFD): merged like a repeated word
+        lower = self.lowercase
         for i, w in enumerate(self.words):
-            key = w.lower() if self.lowercase else w
+            raw = w.lower() if lower else w
+            key = raw if raw.isascii() else name_key(raw, casefold=False)
             if key not in word2id:  # first occurrence wins, as in the reference toolkit
                 word2id[key] = i
+            elif (self.words[word2id[key]].lower() if lower else self.words[word2id[key]]) != raw:
+                twins.append((word2id[key], i))  # one key, two spellings: twins, not a repeated word
         self.word2id = word2id
         if self.sources:
+            _warn_twin_words(self.words, twins, self.sources[-1] if len(self.sources) > 1 else self.sources[0])
             _warn_duplicate_words(self.words, self.sources[-1] if len(self.sources) > 1 else self.sources[0])
         matrix = np.asarray(self.matrix)
         if len(word2id) == matrix.shape[0]:
@@ -134,6 +141,12 @@ class WordVectors:
         else:
             rows = np.fromiter(word2id.values(), dtype=np.int64, count=len(word2id))
             self.mean_vector = matrix[np.sort(rows)].mean(axis=0, dtype=np.float32)
+
+    def key(self, word: str) -> str:
+        """The key of ``word`` in :attr:`word2id`: lowercased (with :attr:`lowercase`) and in Unicode NFC, so that
+        ``café`` finds its vector whether it is spelled with one code point or with a combining accent
+        (:func:`mteb_evalrank.names.name_key`)."""
+        return name_key(word.lower() if self.lowercase else word, casefold=False)
 
     @property
     def dim(self) -> int:
@@ -143,12 +156,12 @@ class WordVectors:
         return len(self.word2id)
 
     def vector(self, word: str) -> np.ndarray | None:
-        i = self.word2id.get(word.lower() if self.lowercase else word)
+        i = self.word2id.get(self.key(word))
         return None if i is None else np.asarray(self.matrix[i], dtype=np.float32)
 
     def lookup(self, word: str) -> int | None:
         """Row of a word as word-level evaluation looks it up (stripped, lowercased), or ``None`` if OOV."""
-        return self.word2id.get(word.strip().lower() if self.lowercase else word.strip())
+        return self.word2id.get(self.key(word.strip()))
 
     def oov_mask(self, words: Sequence[str]) -> np.ndarray:
         """``True`` for each word that :meth:`lookup` does not find."""
@@ -176,6 +189,26 @@ class WordVectors:
         """The same vocabulary with ``transform(matrix)`` as vectors (e.g. a fitted post-processing)."""
         matrix = np.asarray(transform(np.asarray(self.matrix, dtype=np.float32)), dtype=np.float32)
         return WordVectors(matrix, self.words, sources=(), lowercase=self.lowercase)
+
+
+def _warn_twin_words(words: Sequence[str], twins: list[tuple[int, int]], source: Path) -> None:
+    """One warning when entries are one word spelled two ways under Unicode normalisation (``café`` as NFC and as
+    NFD, :func:`~mteb_evalrank.names.name_key`): like a word repeated, only the first vector is used, and a text
+    finds it in either spelling (before, both were kept, and which one a text found depended on its spelling)."""
+    if not twins:
+        return
+    from mteb_evalrank.names import spelled
+
+    first, again = twins[0]
+    more = f" (and {len(twins) - 1:,} more)" if len(twins) > 1 else ""
+    warnings.warn(
+        EvalRankWarning(
+            f"{source}: {spelled(words[first])} and {spelled(words[again])} (vectors {first + 1:,} and {again + 1:,}, "
+            f"counted from 1 without a header line) are one word spelled two ways under Unicode normalisation "
+            f"(NFC){more}; the first vector of each is used, for either spelling."
+        ),
+        stacklevel=4,
+    )
 
 
 def _warn_duplicate_words(words: Sequence[str], source: Path) -> None:
@@ -401,15 +434,16 @@ class StaticWordVectorEncoder(AbsEncoder):
         w2i = self.vectors.word2id
         stop = self.stop_words
         ids: list[int] = []
+        key = self.vectors.key
         for tok in text.lower().split():
             if tok in stop:
                 continue
-            i = w2i.get(tok)
+            i = w2i.get(tok if tok.isascii() else key(tok))
             if i is None and self.strip_punctuation:
                 tok = tok.strip(string.punctuation)
                 if not tok or tok in stop:
                     continue
-                i = w2i.get(tok)
+                i = w2i.get(tok if tok.isascii() else key(tok))
             if i is not None:
                 ids.append(i)
         return ids

@@ -114,7 +114,7 @@ def shared_row_vectors(table: np.ndarray, words: Sequence[str], rows: np.ndarray
     vectors.words = list(words)
     vectors.word2id = {}
     for w, r in zip(words, rows):
-        vectors.word2id.setdefault(w.lower(), int(r))
+        vectors.word2id.setdefault(vectors.key(w), int(r))
     kept = np.fromiter(vectors.word2id.values(), dtype=np.int64, count=len(vectors.word2id))
     vectors.mean_vector = table[kept].mean(axis=0, dtype=np.float64).astype(np.float32)
     vectors.rows = rows  # type: ignore[attr-defined]

@@ -23,6 +23,7 @@ from mteb_evalrank.data.files import atomic_target, figure_file, output_file
 from mteb_evalrank.data.result_layout import EDIT_BREAKDOWN
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
+from mteb_evalrank.names import name_key, spelled
 from mteb_evalrank.reports.results_reader import result_identity, revision_labels, task_result_files
 
 TASK = "HEROS"
@@ -76,9 +77,13 @@ def _score(path: Path, key: str, value: Any) -> float | None:
 
 def read_result(path: Path) -> HerosModelResult:
     """Parse one ``HEROS.json``; a file without HEROS test scores raises :class:`InputError`."""
+    from mteb_evalrank.json_input import loads_json
+
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"), source=str(path))
+    except InputError:
+        raise
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: not a readable MTEB result file ({exc}).") from exc
     if not isinstance(data, dict) or not isinstance(data.get("scores"), dict):
@@ -91,6 +96,7 @@ def read_result(path: Path) -> HerosModelResult:
     who = result_identity(path)  # model [experiment] and revision (model_meta.json, else the folder names)
     result = HerosModelResult(model=who.label, revision=who.revision, path=path)
     stored: dict[str, float] = {}
+    seen: dict[str, str] = {}
     for entry in entries:
         if not isinstance(entry, dict):
             raise InputError(f"{path}: a {SPLIT!r} score entry is not an object ({json.dumps(entry)[:60]}).")
@@ -103,6 +109,13 @@ def read_result(path: Path) -> HerosModelResult:
             ]
     for entry in entries:
         subset = entry.get("hf_subset")
+        if not isinstance(subset, str):
+            raise InputError(f"{path}: a {SPLIT!r} score entry's hf_subset is {json.dumps(subset)[:40]}, not a name.")
+        key = name_key(subset, casefold=False)
+        if key in seen:  # two entries of one subset (or of two spellings of it): which one is the score?
+            again = "twice" if seen[key] == subset else f"twice ({spelled(seen[key])} and {spelled(subset)})"
+            raise InputError(f"{path}: subset {spelled(subset)} is listed {again} in split {SPLIT!r}; keep one entry.")
+        seen[key] = subset
         if subset in SUBSETS:
             key = "normalized_cosine" if "normalized_cosine" in entry else "main_score"
             value = _score(path, f"{subset}.{key}", entry.get(key))

@@ -13,7 +13,6 @@ Module import stays light (numpy only); matplotlib, tqdm, models and mteb are im
 from __future__ import annotations
 
 import csv
-import json
 import logging
 import os
 from collections.abc import Sequence
@@ -54,9 +53,13 @@ def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]
 
 
 def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
+    from mteb_evalrank.json_input import loads_json
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"), source=str(path))
         entries = data["scores"][split]
+    except InputError:
+        raise
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{path}: not an N2O task result ({type(exc).__name__}: {exc}).") from exc
     if not isinstance(entries, list):

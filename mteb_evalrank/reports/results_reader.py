@@ -46,6 +46,7 @@ from mteb_evalrank.data.result_files import (
 )
 from mteb_evalrank.data.result_layout import BREAKDOWN_KEYS, HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET
 from mteb_evalrank.errors import EvalRankWarning, InputError
+from mteb_evalrank.names import name_key
 
 if TYPE_CHECKING:  # pandas is imported where a table is built: reading file names and scores stays light
     import pandas as pd
@@ -432,9 +433,12 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
             continue
         who = result_identity(path)
         # one model on the Hub whatever the case of its name: org/Model and org/model are one model twice
-        owner, owner_label = owners.setdefault((who.label.casefold(), who.revision), (path.parent, who.label))
+        owner, owner_label = owners.setdefault((name_key(who.label), who.revision), (path.parent, who.label))
         if owner != path.parent:
-            named = who.label if owner_label == who.label else f"{owner_label} / {who.label} (names differing in case)"
+            from mteb_evalrank.names import twin_note
+
+            note = twin_note(who.label, owner_label).replace("differing only in case", "names differing in case")
+            named = who.label if owner_label == who.label else f"{owner_label} / {who.label} ({note})"
             raise InputError(
                 f"{owner} and {path.parent} both hold results of {named} revision {who.revision} (their "
                 "model_meta.json or folder names name the same model and revision); move or remove one of them."
