@@ -935,7 +935,7 @@ ROWS = [
         ["correlate", "twin_table.csv", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR"],
         "line 3: model 'mcafe\\u0301' (as 'mcafé', one name under Unicode normalisation (NFC)",
     ),
-    (["heros-report", "heros_twice"], "HEROS.json: subset 'synonym' is listed twice in split 'test'"),
+    (["heros-report", "heros_twice"], "HEROS.json: subset 'default' is listed twice in split 'test'"),
     (["heros-report", "heros_number"], "HEROS.json: a 'test' score entry's hf_subset is 5, not a name"),
 ]
 
