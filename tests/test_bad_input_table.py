@@ -332,6 +332,8 @@ def _issue49_files(tmp_path: Path, seeded: Path) -> None:
         folder.mkdir(parents=True)
         data = {"mteb_model_meta": {"model_name": name}, "default": {"test": {"id": i, "gold": g, "cosine": c}}}
         (folder / "SentEvalSTSB_predictions.json").write_text(json.dumps(data))
+
+
 def _round_three_files(tmp_path: Path, seeded: Path) -> None:
     """The inputs of issue 47's rows: result files, a catalogue and SentEval results nested 3,000 levels deep;
     twins under Unicode normalisation (a model folder, table rows); HEROS results with a

@@ -210,7 +210,9 @@ def test_a_stored_result_of_other_scoring_options_is_computed_again(tmp_path, da
 
     with warnings.catch_warnings():  # the same options: the stored result is used, no warning
         warnings.simplefilter("error", EvalRankWarning)
-        assert run(shared, center=False, ties="optimistic", overwrite_strategy="never")["default"]["ties"] == "optimistic"
+        assert (
+            run(shared, center=False, ties="optimistic", overwrite_strategy="never")["default"]["ties"] == "optimistic"
+        )
 
 
 def test_mteb_run_default_model_says_which_model(tmp_path, monkeypatch, data_env):
