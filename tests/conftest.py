@@ -110,6 +110,7 @@ def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if not test_needs(item):
             item.add_marker(pytest.mark.unit)
+    group_shared_fixtures(items)  # defined below (parallel workers)
 
 
 def require_extra(module: str, extra: str):
@@ -143,3 +144,33 @@ def pytest_runtest_makereport(item, call):
     if _EXTRA_MISSING.search(reason):
         report.outcome = "failed"
         report.longrepr = f"CI: a test skipped for a missing extra ({reason}); .ci/run installs the extras"
+
+
+# --- parallel workers (issue 48): `python -m pytest -q` runs with pytest-xdist, `-n auto --dist loadgroup` -----
+#: the fixture scopes a module's tests share; tests that use one run on one worker, so that the fixture (a
+#: results folder built by real model runs, a leaderboard server, a browser) is set up once, not once per worker
+_SHARED_SCOPES = {"module", "package", "class"}
+
+
+def _shared_fixture_module(item) -> str | None:
+    """The test file of ``item`` when it uses a module-scoped fixture (its xdist group), else ``None``."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    for name in item.fixturenames:
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            if fixturedef.scope in _SHARED_SCOPES:
+                return item.nodeid.split("::", 1)[0]
+    return None
+
+
+def group_shared_fixtures(items) -> None:
+    """Put the tests of a file that share a module-scoped fixture in one xdist group (``--dist loadgroup`` sends a
+    group to one worker); a test with an ``xdist_group`` mark of its own keeps it.  Called by
+    :func:`pytest_collection_modifyitems` (one hook implementation per conftest), before xdist reads the marks."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        group = _shared_fixture_module(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(name=group))
