@@ -1,7 +1,7 @@
 """The README's test command, timed: wall-clock seconds, CPU seconds of every process, and the machine's load.
 
     python benchmarks/test_suite_time.py                 # python -m pytest -q (parallel workers: pyproject addopts)
-    python benchmarks/test_suite_time.py --serial        # the same tests in one process (-p no:xdist)
+    python benchmarks/test_suite_time.py --serial        # the same tests in one process (-n 0)
     python benchmarks/test_suite_time.py -- -m unit      # anything after -- goes to pytest
 
 Prints ``name=value`` lines.  ``cpu_s`` (user + system time of pytest and every process it started) depends
@@ -25,12 +25,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--serial", action="store_true", help="one process: -p no:xdist")
+    parser.add_argument("--serial", action="store_true", help="one process: -n 0")
     parser.add_argument("pytest_args", nargs="*", help="more pytest arguments (after --)")
     args = parser.parse_args(argv)
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=15"]
     if args.serial:
-        command += ["-p", "no:xdist"]
+        command += ["-n", "0"]
     command += args.pytest_args
     load_before = os.getloadavg()[0]
     start = time.monotonic()

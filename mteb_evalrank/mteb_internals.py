@@ -315,7 +315,7 @@ def incompatibility_line(found: list[str], what: str = "registered nothing", ins
     installed = installed or mteb_version()
     some = "an internal" if len(found) == 1 else f"{len(found)} internals"
     return (
-        f"mteb-evalrank: mteb {installed} changed {some} the plugin needs: {'; '.join(found)}; "
+        f"mteb {installed} changed {some} the plugin needs: {'; '.join(found)}; "
         f"mteb-evalrank {what}; {advice(installed)}"
     )
 
@@ -329,7 +329,8 @@ last_problem: str | None = None
 
 
 def warn(line: str) -> None:
-    """Show ``line`` once, as a warning the user sees as exactly that one line (no source line under it)."""
+    """Show ``line`` as a warning the user sees as exactly one line, ``mteb-evalrank:0: MtebChangedWarning: LINE``
+    (no source line under it)."""
     warnings.warn_explicit(line, MtebChangedWarning, filename="mteb-evalrank", lineno=0, module="mteb_evalrank")
 
 

@@ -229,7 +229,7 @@ def test_a_changed_leaderboard_internal_leaves_that_module_alone(monkeypatch):
     assert f"left {leaderboard_app.MENU_MODULE} unchanged" in line
 
 
-def test_a_fresh_interpreter_on_a_changed_mteb_prints_one_line_and_registers_nothing():
+def test_a_fresh_interpreter_on_a_changed_mteb_prints_one_line_and_registers_nothing(tmp_path):
     """End to end: MTEB imported with the hook off, one internal removed, then the plugin's task package imported
     (what the start-up hook does): stderr is the one line, and no plugin task is in MTEB."""
     code = (
@@ -238,14 +238,23 @@ def test_a_fresh_interpreter_on_a_changed_mteb_prints_one_line_and_registers_not
         "import mteb_evalrank.tasks\n"
         "registry = importlib.import_module('mteb.get_tasks')._TASKS_REGISTRY\n"
         "print('EvalRankSent' in registry, mteb.get_model.__module__)\n"
+        "from mteb_evalrank.cli import main\n"
+        "print(main(['run', '-m', 'glove-6b-50d', '-t', 'EvalRankSent', '--output-folder', 'out']))\n"
     )
     env = {**os.environ, "MTEB_EVALRANK_NO_AUTOLOAD": "1", "PYTHONWARNINGS": "default"}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["False", "mteb.models.get_model_meta"], done.stdout
-    ours = [line for line in done.stderr.splitlines() if "mteb-evalrank" in line]
-    assert len(ours) == 1, done.stderr
-    assert "_build_aliases_registry is missing" in ours[0] and "registered nothing" in ours[0]
+    assert done.stdout.split() == ["False", "mteb.models.get_model_meta", "2"], done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr, done.stderr
+    # at import: the one line; then the plugin's `run` stops with it (exit status 2), before any model loads
+    assert len(lines) == 2, done.stderr
+    assert lines[0].startswith("mteb-evalrank:0: MtebChangedWarning: mteb "), lines[0]
+    assert "_build_aliases_registry is missing" in lines[0] and "registered nothing" in lines[0]
+    assert lines[1].startswith("mteb-evalrank: error: unknown task or benchmark 'EvalRankSent': mteb "), lines[1]
+    assert not (tmp_path / "out").exists()
 
 
 def test_the_requirement_admits_later_2x_releases_everywhere():

@@ -51,6 +51,8 @@ def resolve_tasks(tasks: Any) -> list[Any]:
         if isinstance(item, mteb.Benchmark):
             resolved += list(item.tasks)
         elif isinstance(item, str):
+            if item not in registry and mteb_internals.last_problem:  # the plugin registered nothing: say why
+                raise InputError(f"unknown task or benchmark {item!r}: {mteb_internals.last_problem}")
             benchmark = None if item in registry else _benchmark_or_none(item)
             if benchmark is not None:
                 resolved += list(benchmark.tasks)
