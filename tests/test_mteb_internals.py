@@ -267,3 +267,17 @@ def test_the_requirement_admits_later_2x_releases_everywhere():
     for req in mteb_reqs:
         assert req.endswith(mteb_internals.MTEB_REQUIREMENT), req
     assert mteb_internals.MTEB_REQUIREMENT == ">=2.26,<3"
+
+
+def test_ci_runs_the_unit_tier_on_the_newest_dependencies_without_the_pinned_extras():
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    core = " ".join(extras["test-core"])
+    assert "leaderboard" not in core and "gradio" not in core  # Gradio's pins would hold pandas and hf-hub back
+    assert "mteb-evalrank[test-core,leaderboard]" in extras["test"]  # the full test extra is test-core + the app
+    noxfile = (ROOT / "noxfile.py").read_text(encoding="utf-8")
+    assert '"--upgrade", "--upgrade-strategy", "eager", "-e", ".[test-core]"' in noxfile
+    assert '"pytest", "-q", "-m", "unit"' in noxfile
+    ci = (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
+    assert any(re.match(r"^(timeout \d+ )?nox -s newest$", line) for line in ci), "CI does not run nox -s newest"
