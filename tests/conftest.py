@@ -110,6 +110,7 @@ def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if not test_needs(item):
             item.add_marker(pytest.mark.unit)
+    check_shared_fixture_files(items)  # defined below (parallel workers)
 
 
 def require_extra(module: str, extra: str):
@@ -156,3 +157,68 @@ def _leaderboard_metas_forgotten():
     module = sys.modules.get("mteb_evalrank.integration.leaderboard_models")
     if module is not None and module.ADDED_NAMES:
         module.forget_added_metas()
+
+
+# --- parallel workers (issue 48): `python -m pytest -q` runs with pytest-xdist, `-n auto --dist loadgroup` -----
+#: the fixture scopes a module's tests share: the tests of a file that defines (or imports) such a fixture run on one
+#: worker, so that the fixture (a results folder built by real model runs, a leaderboard server, a browser) is set
+#: up once, not once per worker
+_SHARED_SCOPE = re.compile(r"""scope\s*=\s*["'](module|package|class)["']""")
+
+
+def files_with_shared_fixtures(tests_dir: Path) -> frozenset[str]:
+    """The test files (``tests/test_x.py``, as in node ids) that define a module-, package- or class-scoped
+    fixture: read from the sources, since xdist's controller schedules by node id and collects nothing itself."""
+    return frozenset(
+        f"tests/{path.name}"
+        for path in sorted(tests_dir.glob("test_*.py"))
+        if _SHARED_SCOPE.search(path.read_text(encoding="utf-8"))
+    )
+
+
+files_with_shared_fixtures.__test__ = False
+
+
+def _shared_fixture_file(item) -> str | None:
+    """The test file of ``item`` when it uses a fixture of :data:`_SHARED_SCOPE`'s scopes, else ``None``."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    for name in item.fixturenames:
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            if fixturedef.scope in ("module", "package", "class"):
+                return item.nodeid.split("::", 1)[0]
+    return None
+
+
+def check_shared_fixture_files(items) -> None:
+    """Every test that uses a module-scoped fixture is in a file :func:`files_with_shared_fixtures` finds (a fixture
+    imported from another test file, for one, would not be seen): otherwise its fixture would be set up on every
+    worker.  Called at collection."""
+    grouped = files_with_shared_fixtures(REPO / "tests")
+    missed = sorted({f for f in map(_shared_fixture_file, items) if f is not None and f not in grouped})
+    if missed:
+        raise pytest.UsageError(
+            f"{', '.join(missed)} use a module-scoped fixture that tests/conftest.py does not see "
+            '(define it in the file with scope="module"): its tests would be spread over the workers'
+        )
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: no error when xdist is not loaded
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup``: each file of :func:`files_with_shared_fixtures` is one unit of work (one worker), every
+    other test its own.  xdist 3.8's own loadgroup reads ``xdist_group`` marks from node ids it rewrites, which
+    pytest 9.2 no longer lets it do (every test was spread, and a leaderboard module's results folder was built
+    on both workers); this scheduler decides from the file instead.  Other ``--dist`` modes are xdist's."""
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    grouped = files_with_shared_fixtures(REPO / "tests")
+
+    class SharedFixtureScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path in grouped else nodeid
+
+    return SharedFixtureScheduling(config, log)

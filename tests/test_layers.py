@@ -2,10 +2,11 @@
 
 Layers, bottom to top (a module may import its own layer and every layer below it):
 
-    0  errors, hashing, file_magic, file_kinds, file_names, atomic_files, json_input, environment, names  exception
-                                   classes; SHA-256 of files; compressed-file magic; what a path names (FIFO, device,
-                                   loop); file names that are not UTF-8; one atomic file write; the depth-limited JSON
-                                   reader; the environment-variable reader; the name normaliser (standard library only)
+    0  errors, hashing, file_magic, file_kinds, file_names, atomic_files, json_input, environment, names,
+       mteb_internals              exception classes; SHA-256 of files; compressed-file magic; what a path names
+                                   (FIFO, device, loop); file names that are not UTF-8; one atomic file write; the
+                                   depth-limited JSON reader; the environment-variable reader; the name normaliser;
+                                   the MTEB internals the plugin touches (standard library only)
     1  metrics                     pure functions over arrays — may import only ``errors``
     2  models                      model specs -> MTEB encoders
     3  data, integration, hub_datasets   data sources and caches; MTEB internals; dataset builders
@@ -45,6 +46,7 @@ LAYER = {
     "json_input": 0,
     "environment": 0,
     "names": 0,
+    "mteb_internals": 0,
     "metrics": 1,
     "models": 2,
     "data": 3,

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from mteb_evalrank import mteb_internals
 from mteb_evalrank.data.result_files import MODEL_META, walk_result_files
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.integration.leaderboard_models import (
@@ -156,6 +157,12 @@ class _AfterImportLoader(importlib.abc.Loader):
 
     def exec_module(self, module) -> None:
         self._wrapped.exec_module(module)
+        from mteb_evalrank import mteb_internals
+
+        line = mteb_internals.check_module(self._name, module)
+        if line is not None:  # an internal of this module changed: leave it as MTEB made it
+            mteb_internals.warn(line)
+            return
         try:
             _AFTER_IMPORT[self._name](module)
         except Exception as exc:
@@ -190,9 +197,17 @@ _FINDER = _AfterImportFinder()
 def register_leaderboard_menu() -> None:
     """Add the plugin's menu entry (and the table fix) to MTEB's leaderboard modules: now for those already
     imported, and when imported for the others (a finder on ``sys.meta_path`` that stays for both)."""
+    from mteb_evalrank import mteb_internals
+
     for name, action in _AFTER_IMPORT.items():
         module = sys.modules.get(name)
         if module is not None:
+            # a module still being executed is checked by the after-import loader when it is done
+            initializing = getattr(getattr(module, "__spec__", None), "_initializing", False)
+            line = None if initializing else mteb_internals.check_module(name, module)
+            if line is not None:
+                mteb_internals.warn(line)
+                continue
             action(module)
     if _FINDER not in sys.meta_path:
         sys.meta_path.insert(0, _FINDER)
@@ -326,7 +341,7 @@ def prepare_leaderboard_cache(folder: str | Path) -> PreparedLeaderboard:
     frames = {b.name: results._to_results_df(b.tasks) for b in menu_benchmarks()}
     rows = {name: frame.height for name, frame in frames.items() if frame.height}
 
-    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY  # MTEB's tasks and the plugin's
+    registry = mteb_internals.task_registry()  # MTEB's tasks and the plugin's
     shown = {t.metadata.name for b in menu_benchmarks() for t in b.tasks}
     tasks = {tr.task_name for mr in results.model_results for tr in mr.task_results}
     unknown = sorted(t for t in tasks if t not in registry)

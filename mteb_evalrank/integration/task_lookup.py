@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
+from mteb_evalrank import mteb_internals
 from mteb_evalrank.errors import InputError
 
 #: what a task is for (``role``, a class attribute of the plugin's task classes), in the order the suite lists
@@ -16,12 +17,11 @@ def is_plugin_task(task: object) -> bool:
     """Whether ``task`` (a task name, class or instance) is one of the plugin's: a class defined in the plugin's
     package.  The one place this is decided (a name is looked up in MTEB's task registry; an unknown name is not
     the plugin's)."""
-    import importlib
 
     if isinstance(task, str):
         import mteb  # noqa: F401  (the start-up hook registers the plugin's tasks)
 
-        task = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY.get(task)
+        task = mteb_internals.task_registry().get(task)
         if task is None:
             return False
     cls = task if isinstance(task, type) else type(task)
@@ -31,13 +31,14 @@ def is_plugin_task(task: object) -> bool:
 def get_tasks_or_explain(names: Sequence[str]):
     """``mteb.get_tasks(tasks=names)``, but unknown names raise :class:`InputError` with suggestions; a name
     given twice counts once (``-t A A`` runs A once)."""
-    import importlib
 
     import mteb
 
     names = list(dict.fromkeys(names))
-    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    registry = mteb_internals.task_registry()
     unknown = [n for n in names if n not in registry]
+    if unknown and mteb_internals.last_problem:  # the plugin registered nothing: say why, in its one line
+        raise InputError(f"unknown task {', '.join(map(repr, unknown))}: {mteb_internals.last_problem}")
     if unknown:
         hints = []
         for n in unknown:
@@ -63,12 +64,13 @@ def plugin_task_names(
     ``integration.registry``, keeps ``registry -> benchmarks -> study`` free of a cycle).  Raises
     ``RuntimeError`` when no plugin task is registered, rather than return a list that would silently
     leave tasks out of a study."""
-    import importlib
 
     import mteb  # noqa: F401  (the start-up hook registers the plugin's tasks)
 
-    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    registry = mteb_internals.task_registry()
     ours = [cls for cls in registry.values() if is_plugin_task(cls)]
+    if not ours and mteb_internals.last_problem:
+        raise RuntimeError(mteb_internals.last_problem)
     if not ours:
         raise RuntimeError(
             "no mteb-evalrank task is registered with MTEB (is MTEB_EVALRANK_NO_AUTOLOAD set?); "
@@ -88,11 +90,9 @@ def breakdown_keys() -> dict[str, str]:
     """Task name -> the nested key holding its parts (``scores_per_source``, ``scores_per_edit``), for every
     registered plugin task that has one (its class's ``breakdown_key``): the tasks whose single ``default``
     subset holds a whole and, inside it, its parts (:mod:`mteb_evalrank.data.result_layout`)."""
-    import importlib
-
     import mteb  # noqa: F401  (the start-up hook registers the plugin's tasks)
 
-    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    registry = mteb_internals.task_registry()
     return {
         cls.metadata.name: cls.breakdown_key
         for cls in registry.values()

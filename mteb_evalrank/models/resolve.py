@@ -135,9 +135,9 @@ def _registry():
 
 
 def _registry_name(spec: str) -> str | None:
-    from mteb.models.get_model_meta import _MODEL_RENAMES
+    from mteb_evalrank.mteb_internals import model_renames
 
-    name = _MODEL_RENAMES.get(spec, spec)
+    name = model_renames().get(spec, spec)
     return name if name in _registry() else None
 
 

@@ -51,6 +51,7 @@ import numpy as np
 from mteb.models.abs_encoder import AbsEncoder
 from mteb.models.model_meta import ModelMeta, ScoringFunction
 
+from mteb_evalrank import mteb_internals
 from mteb_evalrank.errors import EvalRankWarning, InputError
 from mteb_evalrank.hashing import files_sha256
 from mteb_evalrank.models.word_vector_files import TEXT_SUFFIXES, read_npy_vectors, read_text_vectors, split_matrix_spec
@@ -287,9 +288,8 @@ def task_input_level(task_metadata: Any) -> str:
     name = getattr(task_metadata, "name", None)
     if not isinstance(name, str):
         return "sentence"
-    import importlib
 
-    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY  # importing mteb registers the plugin
+    registry = mteb_internals.task_registry()  # importing mteb registers the plugin
     level = getattr(registry.get(name), "input_level", None)
     return level if isinstance(level, str) else "sentence"
 

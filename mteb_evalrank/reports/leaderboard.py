@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank import mteb_internals
 from mteb_evalrank.data.result_files import (
     MODEL_META,
     RUN_SETTINGS,
@@ -139,9 +140,8 @@ def _short_error(exc: Exception) -> str:
 
 def _task_registry() -> dict[str, Any]:
     """MTEB's task registry (name → class), the plugin's tasks included."""
-    import importlib
 
-    return importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    return mteb_internals.task_registry()
 
 
 def _score(task_result: Any) -> float | None:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank import mteb_internals
 from mteb_evalrank.data.result_files import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError
 
@@ -95,11 +96,10 @@ def _model_folders(root: Path) -> dict[Path, list[Path]]:
 
 def _mteb_own_tasks() -> set[str]:
     """Names of tasks MTEB defines itself (registered by ``mteb``, not by this plugin)."""
-    import importlib
 
     from mteb_evalrank.integration.task_lookup import is_plugin_task
 
-    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    registry = mteb_internals.task_registry()
     return {name for name, cls in registry.items() if not is_plugin_task(cls)}
 
 
@@ -150,7 +150,6 @@ def _expected_folder(folder: Path) -> tuple[str, str]:
 
 def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: bool = False) -> Submission:
     """Check ``results_dir`` and copy what the public results repository accepts to ``out`` (see module doc)."""
-    import importlib
 
     import mteb
 
@@ -172,7 +171,7 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
     sub = Submission(out=out)
     plan: list[tuple[Path, Path, list[Path], tuple[str, str]]] = []  # folder, target, results to copy, model
     own_tasks = _mteb_own_tasks()
-    registry = importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY
+    registry = mteb_internals.task_registry()
     for folder, files in folders.items():
         meta = _check_meta(folder, sub.findings)
         if meta is None:
