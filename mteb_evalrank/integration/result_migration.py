@@ -97,6 +97,8 @@ def _heros_headline(by_subset: dict[str, dict[str, Any]]) -> dict[str, Any] | No
         if isinstance(by_subset[s].get("normalized_cosine"), (int, float))
     }
     value = headline_reading(means)
+    if value is None:  # no synonym or no negation score: no headline to give (the file is left as it is)
+        return None
     first = by_subset[edits[0]]
     shared = {
         k: v for k, v in first.items() if k in RUN_KEYS and k not in ("hf_subset", "main_score", "subset_mean_se")
@@ -247,7 +249,8 @@ def legacy_layout_problem(path: Path, obj: Mapping[str, Any]) -> str | None:
     scores = obj.get("scores")
     if key is None or not isinstance(scores, dict) or migrate_scores(str(obj.get("task_name")), scores, key) is None:
         return None
+    folder = next((p for p in path.parents if p.name == "results"), path.parents[min(2, len(path.parents) - 1)])
     return (
         f"{path}: a result in the layout before one-headline results (MTEB would average its whole with its "
-        f"parts); convert the folder first: mteb-evalrank migrate-results {path.parents[2]}"
+        f"parts); convert the folder first: mteb-evalrank migrate-results {folder}"
     )
