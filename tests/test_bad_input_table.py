@@ -910,6 +910,15 @@ ROWS = [
         [*CORRELATE[:3], "EvalRankWord", "--downstream", "EvalRankWord:main_score", "--no-progress"],
         "--intrinsic EvalRankWord and --downstream EvalRankWord:main_score: they name one score",
     ),
+    # issue 47 (class 8): a score name with nothing after its ':' or '/' (a KeyError traceback before)
+    (
+        [*CORRELATE[:3], "EvalRankWord:", "--downstream", "SentEvalMR", "--no-progress"],
+        "score name 'EvalRankWord:' ends in an empty metric",
+    ),
+    (
+        [*CORRELATE[:3], "EvalRankWord/", "--downstream", "SentEvalMR", "--no-progress"],
+        "score name 'EvalRankWord/' ends in an empty part",
+    ),
     # issue 47: JSON nested 3,000 levels deep (a RecursionError before), catalogues of the wrong shape
     (["heros-report", "deep_results"], "HEROS.json: JSON nested more than 100 levels deep"),
     (["n2o-compare", "deep_results"], "N2O.json: JSON nested more than 100 levels deep"),

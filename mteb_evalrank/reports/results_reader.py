@@ -111,10 +111,15 @@ class ScoreName:
     @classmethod
     def parse(cls, text: str) -> ScoreName:
         text = str(text).strip()
-        head, _, metric = text.partition(":")
+        head, sep, metric = text.partition(":")
         task, _, subset = head.partition("/")
         if not task:
             raise InputError(f"empty task in score name {text!r} (expected Task, Task:metric or Task/subset:metric).")
+        if (sep and not metric) or ("/" in head and not subset):  # 'EvalRankSent:' or 'EvalRankSent/'
+            raise InputError(
+                f"score name {text!r} ends in {'an empty metric' if sep and not metric else 'an empty part'} "
+                f"(expected Task, Task:metric or Task/part:metric; e.g. {task})."
+            )
         return cls(task, subset or None, metric or None)
 
     def __str__(self) -> str:
