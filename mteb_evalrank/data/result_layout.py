@@ -57,6 +57,27 @@ RUN_KEYS = frozenset(
 )
 
 
+def headline_entry(by_subset: dict) -> dict | None:
+    """The entry of ``{hf_subset: entry}`` that holds a task's headline: ``default`` (one-headline layout), ``all``
+    (the layout before it), or the only entry; ``None`` for a task of several subsets (MTEB's mean)."""
+    for name in (HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET):
+        if name in by_subset:
+            return by_subset[name]
+    return next(iter(by_subset.values())) if len(by_subset) == 1 else None
+
+
+def entry_parts(entry: dict):
+    """``(breakdown key, part name, part scores)`` for every part of a score entry's breakdown
+    (:data:`BREAKDOWN_KEYS`), in file order; a breakdown or part that is not an object is skipped (the shape check
+    of :func:`mteb_evalrank.data.result_files.check_result_json` names it)."""
+    for key in BREAKDOWN_KEYS:
+        parts = entry.get(key)
+        if isinstance(parts, dict):
+            for name, scores in parts.items():
+                if isinstance(scores, dict):
+                    yield key, name, scores
+
+
 def part_scores(entry: dict) -> dict:
     """The scores of one part (a source dataset, a sub-dataset, an edit type) as the breakdown keeps
     them: ``entry`` without :data:`RUN_KEYS`."""

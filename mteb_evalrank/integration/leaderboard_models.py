@@ -84,20 +84,22 @@ def folder_models(folder: str | Path) -> list[FolderModel]:
             meta, name, revision = None, model_name_from_folder(rev_dir.parent.name), rev_dir.name
         found.setdefault((name, revision), (rev_dir, meta))
     registry = _registry()  # every zoo variant is in it (registered once, from the plugin's start-up hook)
-    root = Path(folder) / "results"
-    stamps: dict[Path, float] = {}  # revision folder -> time of its newest result file
-    for path in walk_result_files(root, exact_root=True):
-        rev_dir = root.joinpath(*path.relative_to(root).parts[:2])
-        stamps[rev_dir] = max(stamps.get(rev_dir, 0.0), path.stat().st_mtime)
-    newest: dict[str, tuple[float, str | None]] = {}  # unregistered name -> (time, revision) of its newest results
+    revisions: dict[str, list[tuple[str | None, Path]]] = {}
     for (name, revision), (rev_dir, _) in found.items():
-        stamp = stamps.get(rev_dir, 0.0)
-        if (stamp, str(revision)) > (newest.get(name, (-1.0, None))[0], str(newest.get(name, (-1.0, ""))[1])):
-            newest[name] = (stamp, revision)
+        revisions.setdefault(name, []).append((revision, rev_dir))
+    several = {n: revs for n, revs in revisions.items() if len(revs) > 1 and n not in registry}
+    stamps: dict[Path, float] = {}  # revision folder -> time of its newest result file (only when it decides)
+    if several:
+        root = Path(folder) / "results"
+        for path in walk_result_files(root, exact_root=True):
+            rev_dir = root.joinpath(*path.relative_to(root).parts[:2])
+            stamps[rev_dir] = max(stamps.get(rev_dir, 0.0), path.stat().st_mtime)
+    #: an unregistered name with several revisions -> the revision that keeps the name: its newest results
+    newest = {n: max(revs, key=lambda rev: (stamps.get(rev[1], 0.0), str(rev[0])))[0] for n, revs in several.items()}
     out = []
     for (name, revision), (rev_dir, meta) in found.items():
         registered = name in registry
-        display = name if registered or newest[name][1] == revision else f"{name} @ {revision}"
+        display = name if name not in newest or newest[name] == revision else f"{name} @ {revision}"
         out.append(FolderModel(name, revision, rev_dir, meta, registered, display))
     return out
 

@@ -188,11 +188,11 @@ def _migrate_items(path: Path, plan: Migration) -> None:
         path.unlink()
 
 
-def migrate_run_settings(path: Path, breakdown_keys: Mapping[str, str], *, dry_run: bool = False) -> bool:
-    """The lines of ``run_settings.jsonl`` (MTEB's record of which (task, split, subset) a run scored, read by the
-    results repository's CI) of tasks in ``breakdown_keys`` whose subsets are the old ones, made ``["default"]``;
-    other lines are kept byte for byte.  Returns whether anything changed (with ``dry_run``: would change)."""
-    from mteb_evalrank.data.files import atomic_write_text, read_text
+def converted_run_settings(path: Path, breakdown_keys: Mapping[str, str]) -> str | None:
+    """The text of ``run_settings.jsonl`` (MTEB's record of which (task, split, subset) a run scored, read by the
+    results repository's CI) with the lines of tasks in ``breakdown_keys`` whose subsets are the old ones made
+    ``["default"]``, other lines kept byte for byte; ``None`` when no line changes."""
+    from mteb_evalrank.data.files import read_text
     from mteb_evalrank.metrics.heros import SUBSETS as HEROS_EDITS
 
     old_names = {LEGACY_HEADLINE_SUBSET, *HEROS_EDITS}
@@ -209,15 +209,14 @@ def migrate_run_settings(path: Path, breakdown_keys: Mapping[str, str], *, dry_r
         if isinstance(subsets, list) and old_names & set(map(str, subsets)):
             lines[i] = json.dumps({**entry, "subsets": [HEADLINE_SUBSET]})
             changed = True
-    if changed and not dry_run:
-        atomic_write_text(path, "\n".join(lines))
-    return changed
+    return "\n".join(lines) if changed else None
 
 
 def migrate_results(folder: str | Path, *, dry_run: bool = False) -> tuple[list[Migration], list[Path]]:
     """Convert every result file below ``folder`` whose task now has one headline (see the module docstring),
     and the ``run_settings.jsonl`` beside them; with ``dry_run``, only list them.  Returns the conversions
     (made or planned) and the run-settings files changed (or to change)."""
+    from mteb_evalrank.data.files import atomic_write_text
     from mteb_evalrank.data.result_files import results_root
     from mteb_evalrank.data.result_layout import RUN_SETTINGS
     from mteb_evalrank.integration.task_lookup import breakdown_keys
@@ -227,17 +226,17 @@ def migrate_results(folder: str | Path, *, dry_run: bool = False) -> tuple[list[
         raise InputError(f"results folder {folder} does not exist.")
     keys = breakdown_keys()
     plans = plan_folder(folder, keys)
-    settings = [
-        p
-        for p in sorted(results_root(folder).rglob(RUN_SETTINGS))
-        if p.is_file() and migrate_run_settings(p, keys, dry_run=True)
-    ]
+    settings = {}  # path -> its converted text, each file read once
+    for path in sorted(results_root(folder).rglob(RUN_SETTINGS)):
+        text = converted_run_settings(path, keys) if path.is_file() else None
+        if text is not None:
+            settings[path] = text
     if not dry_run:
         for plan in plans:
             apply(plan)
-        for path in settings:
-            migrate_run_settings(path, keys)
-    return plans, settings
+        for path, text in settings.items():
+            atomic_write_text(path, text)
+    return plans, list(settings)
 
 
 def legacy_layout_problem(path: Path, obj: Mapping[str, Any]) -> str | None:

@@ -47,16 +47,15 @@ def task_scores_rows(task_results: Iterable[Any]) -> list[dict[str, Any]]:
     """Flatten MTEB ``TaskResult`` objects into rows: task, split, subset, scores; after a subset's row, one row
     per part of its breakdown (``scores_per_source``, ``scores_per_edit``: EvalRank's source datasets, STS12-16's
     sub-datasets, HEROS's edit types), its subset shown as ``  <part>`` (not a subset MTEB averages)."""
-    from mteb_evalrank.data.result_layout import BREAKDOWN_KEYS
+    from mteb_evalrank.data.result_layout import entry_parts
 
     rows = []
     for tr in task_results:
         for split, subsets in tr.scores.items():
             for scores in subsets:
                 rows.append({"task": tr.task_name, "split": split, "subset": scores["hf_subset"], **scores})
-                for key in BREAKDOWN_KEYS:
-                    for part, values in (scores.get(key) or {}).items():
-                        rows.append({"task": "", "split": split, "subset": f"  {part}", **values})
+                for _, part, values in entry_parts(scores):
+                    rows.append({"task": "", "split": split, "subset": f"  {part}", **values})
     return rows
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.data.files import atomic_target, figure_file, output_file
-from mteb_evalrank.data.result_layout import EDIT_BREAKDOWN
+from mteb_evalrank.data.result_layout import EDIT_BREAKDOWN, entry_parts
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
 from mteb_evalrank.names import name_key, spelled
@@ -100,13 +100,12 @@ def read_result(path: Path) -> HerosModelResult:
     for entry in entries:
         if not isinstance(entry, dict):
             raise InputError(f"{path}: a {SPLIT!r} score entry is not an object ({json.dumps(entry)[:60]}).")
-        edits = entry.get(EDIT_BREAKDOWN)  # one headline entry, the edit types inside it (the layout since 0.2)
-        if isinstance(edits, dict):
-            entries = entries + [
-                {**v, "hf_subset": k, **{n: entry[n] for n in SUMMARY_READINGS if n in entry}}
-                for k, v in edits.items()
-                if isinstance(v, dict)
-            ]
+        # one headline entry, the edit types inside it (the layout since 0.2)
+        entries = entries + [
+            {**v, "hf_subset": k, **{n: entry[n] for n in SUMMARY_READINGS if n in entry}}
+            for key, k, v in entry_parts(entry)
+            if key == EDIT_BREAKDOWN
+        ]
     for entry in entries:
         subset = entry.get("hf_subset")
         if not isinstance(subset, str):

@@ -53,7 +53,7 @@ from mteb_evalrank.data.result_files import (
     read_model_meta,
     walk_result_files,
 )
-from mteb_evalrank.data.result_layout import BREAKDOWN_KEYS, HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET
+from mteb_evalrank.data.result_layout import HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET, entry_parts
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.shared_task_ranks import rank_on_shared_tasks
 from mteb_evalrank.reports.results_reader import check_entry_scores, result_identity
@@ -167,7 +167,7 @@ def _score_se(task_result: Any) -> float | None:
     entries = [e for entries in (getattr(task_result, "scores", None) or {}).values() for e in entries][:50]
     entry = next(
         (e for name in (HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET) for e in entries if e.get("hf_subset") == name),
-        entries[0] if len(entries) == 1 else None,
+        entries[0] if len(entries) == 1 else None,  # (every split's entries: one entry in all, not one name)
     )
     if entry is not None:
         return standard_error(entry, "main_score")
@@ -500,10 +500,9 @@ def _first_entry(task_result: Any, subset: str | None = None) -> dict[str, Any]:
                 return e
     for entries in task_result.scores.values():
         for e in entries:
-            for key in BREAKDOWN_KEYS:
-                parts = e.get(key)
-                if isinstance(parts, dict) and isinstance(parts.get(subset), dict):
-                    return parts[subset]
+            for _, name, scores in entry_parts(e):
+                if name == subset:
+                    return scores
     return {}
 
 
@@ -531,7 +530,7 @@ def _subsets(data: ReportData, task: str) -> list[str]:
             continue
         for entries in tr.scores.values():
             for e in entries:
-                for name in [e.get("hf_subset")] + [p for k in BREAKDOWN_KEYS for p in (e.get(k) or {})]:
+                for name in [e.get("hf_subset")] + [p for _, p, _ in entry_parts(e)]:
                     if name not in found:
                         found.append(name)
     return found

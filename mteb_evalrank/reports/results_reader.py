@@ -44,7 +44,7 @@ from mteb_evalrank.data.result_files import (
     result_identity,
     task_result_files,
 )
-from mteb_evalrank.data.result_layout import BREAKDOWN_KEYS, HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET
+from mteb_evalrank.data.result_layout import LEGACY_HEADLINE_SUBSET, entry_parts, headline_entry
 from mteb_evalrank.errors import EvalRankWarning, InputError
 from mteb_evalrank.names import name_key
 
@@ -138,23 +138,10 @@ def _split_entries(scores: dict[str, list[dict[str, Any]]]) -> list[dict[str, An
     return next(iter(scores.values()), [])
 
 
-def _headline_entry(by_subset: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
-    """The entry that holds a task's headline: ``default`` (one-headline layout), ``all`` (the layout before it),
-    or the only entry."""
-    for name in (HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET):
-        if name in by_subset:
-            return by_subset[name]
-    return next(iter(by_subset.values())) if len(by_subset) == 1 else None
-
-
 def _part_entry(headline: dict[str, Any] | None, part: str) -> dict[str, Any] | None:
     """One part of the headline entry's breakdown (``scores_per_source``, ``scores_per_edit``), named as a
     subset (``hf_subset``: the part's name, for messages)."""
-    for key in BREAKDOWN_KEYS:
-        parts = (headline or {}).get(key)
-        if isinstance(parts, dict) and isinstance(parts.get(part), dict):
-            return {**parts[part], "hf_subset": part}
-    return None
+    return next(({**s, "hf_subset": part} for _, name, s in entry_parts(headline or {}) if name == part), None)
 
 
 def _entries_for(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> list[dict[str, Any]] | None:
@@ -164,7 +151,7 @@ def _entries_for(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> li
     if not entries:
         return None
     by_subset = {e.get("hf_subset", "default"): e for e in entries}
-    headline = _headline_entry(by_subset)
+    headline = headline_entry(by_subset)
     if name.subset is not None:
         if name.subset in by_subset:
             return [by_subset[name.subset]]
@@ -248,12 +235,7 @@ def check_entry_scores(path: str | Path, scores: dict[str, list[dict[str, Any]]]
 
 def _entry_and_parts(entry: dict[str, Any], subset: str) -> list[tuple[str, dict[str, Any]]]:
     """``(subset, entry)`` and ``(subset.<breakdown>.<part>, part)`` for every part of its breakdown."""
-    out = [(subset, entry)]
-    for key in BREAKDOWN_KEYS:
-        parts = entry.get(key)
-        if isinstance(parts, dict):
-            out += [(f"{subset}.{key}.{p}", v) for p, v in parts.items() if isinstance(v, dict)]
-    return out
+    return [(subset, entry), *((f"{subset}.{key}.{p}", v) for key, p, v in entry_parts(entry))]
 
 
 def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
@@ -295,12 +277,11 @@ def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[s
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 names.add(f"{task}:{k}")
                 names.add(f"{task}/{subset}:{k}")
-        for key in BREAKDOWN_KEYS:
-            for part, values in (e.get(key) or {}).items():
-                names.add(f"{task}/{part}")
-                for k, v in values.items() if isinstance(values, dict) else ():
-                    if isinstance(v, (int, float)) and not isinstance(v, bool):
-                        names.add(f"{task}/{part}:{k}")
+        for _, part, values in entry_parts(e):
+            names.add(f"{task}/{part}")
+            for k, v in values.items():
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    names.add(f"{task}/{part}:{k}")
     return names
 
 
