@@ -1,0 +1,1 @@
+"""Results of MTEB runs as typed records: the one reader of results folders (:mod:`.record`)."""
