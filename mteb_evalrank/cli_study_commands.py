@@ -72,6 +72,10 @@ def add_sts_by_level_parser(subparsers) -> None:
 def _cmd_study(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.study import study_command
 
+    if args.plan:
+        return _cmd_study_plan(args)
+    if args.out is None:
+        raise InputError("study: --out is required (the study folder), except with --models FILE --plan.")
     if args.correlate_only and args.shard is not None:  # a shard of the runs; --correlate-only runs nothing
         raise InputError(
             f"--shard {args.shard} splits the runs, and --correlate-only runs nothing: the report reads every "
@@ -110,6 +114,20 @@ def _cmd_study(args: argparse.Namespace) -> int:
     )
 
 
+def _cmd_study_plan(args: argparse.Namespace) -> int:
+    """``study --models FILE --plan``: the list's power and cost, from the committed study; loads no model."""
+    from mteb_evalrank.reports.study_plan import plan_command
+
+    if args.models is None:
+        raise InputError("--plan plans a model list: give --models FILE (or a shipped list: hub, table9).")
+    ignored = [
+        o for o, v in (("--correlate-only", args.correlate_only), ("--shard", args.shard), ("--zoo", args.zoo)) if v
+    ]
+    if ignored or args.device is not None or args.tasks:
+        raise InputError(f"--plan runs nothing and reads no result: drop {', '.join(ignored) or '--device/--tasks'}.")
+    return plan_command(args.models, level=args.level, n_resamples=max(args.n_resamples, 2000))
+
+
 def add_study_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "study",
@@ -143,7 +161,15 @@ def add_study_parser(subparsers) -> None:
     p.add_argument(
         "--device", type=device_arg, default=None, help="with --models: torch device, e.g. cuda:0 (checked at once)"
     )
-    p.add_argument("--out", required=True, type=output_folder_arg, help="study folder (results/, report, timing.json)")
+    p.add_argument(
+        "--out", type=output_folder_arg, default=None, help="study folder (results/, report, timing.json); required"
+    )
+    p.add_argument(
+        "--plan",
+        action="store_true",
+        help="with --models: print the list's expected minimum detectable difference, power and GPU-hours from "
+        "the committed study's lineages; loads no model (docs/running-the-study.md)",
+    )
     p.add_argument(
         "--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks"
     )
@@ -164,7 +190,18 @@ def add_study_parser(subparsers) -> None:
 def _cmd_study_population(args: argparse.Namespace) -> int:
     from mteb_evalrank.reports.model_list_study import study_population_command
 
-    return study_population_command(args.from_registry, args.models, args.out)
+    if args.from_registry == [] and args.models is None:  # the flag alone: count the registry's lineages
+        if args.out is not None:
+            raise InputError(
+                "--from-registry without names counts the registry's lineages and writes nothing: drop --out."
+            )
+        from mteb_evalrank.integration.registry_count import registry_count
+
+        print(registry_count().line())
+        return 0
+    if args.out is None:
+        raise InputError("study-population: --out is required (the model list to write).")
+    return study_population_command(args.from_registry or [], args.models, args.out)
 
 
 def add_study_population_parser(subparsers) -> None:
@@ -173,7 +210,14 @@ def add_study_population_parser(subparsers) -> None:
         help="a model list for study --models from MTEB's registry: lineage from ModelMeta.adapted_from chains, "
         "parameter counts and estimated GPU-hours",
     )
-    p.add_argument("--from-registry", nargs="*", default=[], metavar="NAME", help="MTEB registry model names")
+    p.add_argument(
+        "--from-registry",
+        nargs="*",
+        default=None,
+        metavar="NAME",
+        help="MTEB registry model names; with no name (and no --models): count the lineages among every "
+        "open-weights text encoder of the registry, from metadata only (an upper bound), and write nothing",
+    )
     p.add_argument(
         "--models",
         type=Path,
@@ -181,14 +225,14 @@ def add_study_population_parser(subparsers) -> None:
         metavar="FILE",
         help="a CSV with a model column (registry names); empty lineage cells are filled from the registry",
     )
-    p.add_argument("--out", required=True, type=output_file_arg, help="the model list to write (CSV)")
+    p.add_argument("--out", type=output_file_arg, default=None, help="the model list to write (CSV); required")
     p.set_defaults(func=_cmd_study_population)
 
 
 # --- correlate ---------------------------------------------------------------------------------
 def _cmd_correlate(args: argparse.Namespace) -> int:
     from mteb_evalrank.data.files import check_outputs
-    from mteb_evalrank.reports.correlation_study import correlate_report
+    from mteb_evalrank.reports.correlation_study import CorrelateOptions, correlate_report
 
     check_outputs(
         [
@@ -199,10 +243,7 @@ def _cmd_correlate(args: argparse.Namespace) -> int:
         ]
     )  # all of them, before any result is read
 
-    report = correlate_report(
-        args.results_dir,
-        args.intrinsic,
-        args.downstream,
+    options = CorrelateOptions(
         out=args.out,
         csv=args.csv,
         plot=args.plot,
@@ -219,6 +260,7 @@ def _cmd_correlate(args: argparse.Namespace) -> int:
         claim=args.claim,
         target=args.target,
     )
+    report = correlate_report(args.results_dir, args.intrinsic, args.downstream, options)
     for note in report.warnings:
         print(f"warning: {note}", file=sys.stderr)
     print(report.markdown)

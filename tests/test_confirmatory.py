@@ -211,7 +211,7 @@ def test_within_and_mean_tests_do_not_move_with_duplicated_lineages(k):
 
 def test_the_score_table_finding_does_not_move_when_a_lineage_is_entered_twice(tmp_path):
     """``correlate TABLE --claim``: the printed Finding is the same but for its count of models."""
-    from mteb_evalrank.reports.correlation_study import correlate_report
+    from mteb_evalrank.reports.correlation_study import CorrelateOptions, correlate_report
 
     rng = np.random.default_rng(16)
     a, bs, y, lin = simulate(rng, 0.5, [0.8, 1.0])
@@ -222,7 +222,9 @@ def test_the_score_table_finding_does_not_move_when_a_lineage_is_entered_twice(t
     lines = []
     for name, t in (("once.csv", table), ("twice.csv", twice)):
         t.to_csv(tmp_path / name, index=False)
-        report = correlate_report(tmp_path / name, ["A", "b0", "b1"], ["down"], claim="A", n_resamples=300)
+        report = correlate_report(
+            tmp_path / name, ["A", "b0", "b1"], ["down"], CorrelateOptions(claim="A", n_resamples=300)
+        )
         lines.append(re.sub(r"\b\d+ models in", "N models in", report.finding.line()))
     assert lines[0] == lines[1]
 

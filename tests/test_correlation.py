@@ -21,6 +21,7 @@ from mteb_evalrank.metrics.rank_correlation import compare_predictors, spearman_
 from mteb_evalrank.reports.correlation_rendering import format_markdown
 from mteb_evalrank.reports.correlation_study import (
     CSV_COLUMNS,
+    CorrelateOptions,
     correlate,
     correlate_report,
     correlation_table,
@@ -453,7 +454,7 @@ def test_cli_bad_input_is_one_line_exit_2(two_revisions, capsys):
 
 def test_rank_by_must_be_a_downstream_score(two_revisions):
     with pytest.raises(InputError, match="--rank-by"):
-        correlate_report(two_revisions, ["STSBenchmark"], ["SentEvalMR"], rank_by="STSBenchmark")
+        correlate_report(two_revisions, ["STSBenchmark"], ["SentEvalMR"], CorrelateOptions(rank_by="STSBenchmark"))
 
 
 def test_written_files_are_mteb_task_results(results_folder):

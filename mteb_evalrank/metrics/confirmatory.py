@@ -15,7 +15,10 @@ order or multiplicity of the rows).
 ``t = (estimate − null value) / se*`` with ``se*`` the standard deviation of the estimate over the lineage
 bootstrap, referred to Student's t with ``L − 1`` degrees of freedom (``L`` = number of lineages), not to
 the normal: with few clusters the normal reference over-rejects (Cameron, Gelbach & Miller 2008, §IV).
-Fewer than :data:`MIN_CLUSTERS` lineages never decide anything.
+Fewer than :data:`MIN_CLUSTERS` lineages never decide anything.  The printed 1 − 2α interval comes from the
+same bootstrap distribution and the same reference (:func:`t_interval`: ``estimate ± t_{1−α, L−1} · se*``), so
+it excludes 0 exactly when a one-sided p is below α; a percentile interval of the same draws could disagree
+with the p-value.
 
 **"A predicts the target better than every baseline"** (:func:`better_than_all`).  For each baseline
 ``b`` named in advance, ``d_b = ρ_w(A, y) − ρ_w(b, y)`` (× 100) on the same models, with its bootstrap
@@ -104,6 +107,15 @@ def _p_above(stat: float, n_clusters: int) -> float:
     from scipy.stats import t
 
     return float(t.sf(stat, _df(n_clusters)))
+
+
+def t_interval(estimate: float, se: float, alpha: float, n_clusters: int) -> tuple[float, float]:
+    """The one-sided tests' 1 − 2α interval, ``estimate ± t_{1−α, L−1} · se``, from the same bootstrap SE and
+    Student t as their p-values: it excludes 0 exactly when one of the two one-sided p-values is below α."""
+    if not se > 0:
+        return float(estimate), float(estimate)
+    half = t_critical(alpha, n_clusters) * se
+    return float(estimate - half), float(estimate + half)
 
 
 def _wald_p(estimate: float, null: float, se: float, n_clusters: int) -> float:
@@ -251,7 +263,7 @@ def _intersection_union(
         d = draws[:, k]
         diff = float(observed[0] - observed[1 + k])
         se = float(np.std(d, ddof=1))
-        low, high = np.quantile(d, [alpha, 1 - alpha])  # the one-sided tests' 1 − 2α interval
+        low, high = t_interval(diff, se, alpha, n_clusters)
         contrasts.append(
             BaselineContrast(
                 name,
@@ -416,6 +428,81 @@ def better_than_all(
     )
 
 
+@dataclass(frozen=True)
+class PlannedPower:
+    """The expected power of :func:`better_than_all` for a population of ``n_lineages`` lineages drawn with
+    replacement from the observed ones (:func:`plan_power`)."""
+
+    n_lineages: int
+    alpha: float
+    mdd: float  # expected minimum detectable difference (80% power); NaN: none up to 400 points
+    room: float  # the largest attainable advantage: 100 − the best baseline's observed statistic
+    target: float  # the advantage the power and the lineages needed are given at (10 points, or the room)
+    power_at_target: float
+    power_at_room: float
+    lineages_needed: float  # lineages in all for 80% power at `target`; inf: more than `cap`
+    cap: int
+    n_observed: int
+
+
+def plan_power(
+    claim,
+    baselines: Mapping[str, object],
+    y,
+    clusters: Sequence[object],
+    *,
+    n_lineages: int,
+    alpha: float,
+    power: float = POWER,
+    target: float = 10.0,
+    n_resamples: int = 2000,
+    seed: int = 0,
+) -> PlannedPower:
+    """Power of "``claim`` beats every baseline" (lineage-weighted, as :func:`better_than_all`) in a population
+    of ``n_lineages`` lineages like the observed ones: ``n_resamples`` populations of ``n_lineages`` lineages are
+    drawn with replacement from the observed ``clusters``, the statistics recomputed on each, and the power at an
+    advantage ``δ`` over every baseline read off their spread at ``t_{1−α, n_lineages−1}`` (as the MDD of
+    :func:`better_than_all` is; at ``n_lineages`` = the observed count it is that MDD, with the same seed).
+    ``lineages_needed``: the smallest such population with ``power`` at ``target`` (or at the room when less
+    is attainable), by :func:`better_than_all`'s own growth simulation."""
+    if int(n_lineages) < 2:
+        raise InputError(f"a population needs at least 2 lineages to be planned, got {n_lineages}.")
+    a, y = paired_scores(claim, y)
+    bs = {name: paired_scores(v, y)[0] for name, v in baselines.items()}
+    if not bs:
+        raise InputError("the claim needs at least one baseline named in advance.")
+    codes, n_clusters = _check_clusters(clusters, len(y))
+    unit = unit_weights(codes)
+    scores = [a, *bs.values()]
+
+    def stat(counts: np.ndarray) -> np.ndarray:
+        return _rank_correlations(scores, y, expand_counts(counts, codes, unit))
+
+    observed = stat(np.ones((1, n_clusters)))[0]
+    room = float(100.0 - max(observed[1:]))
+    boot = stat(lineage_counts(n_clusters, n_resamples, seed, n_draw=int(n_lineages)))
+    d = boot[:, :1] - boot[:, 1:]
+    se = np.std(d, axis=0, ddof=1)
+    nan = float("nan")
+    if not np.all(se > 0):
+        return PlannedPower(int(n_lineages), alpha, nan, room, nan, 0.0, 0.0, float("inf"), 0, n_clusters)
+    power_at = _iut_power(d - d.mean(axis=0), se, t_critical(alpha, int(n_lineages)))
+    goal = float(min(target, room))
+    extra, cap = _more_lineages(stat, n_clusters, goal, alpha, power, n_resamples, seed)
+    return PlannedPower(
+        int(n_lineages),
+        alpha,
+        _bisect_power(power_at, power),
+        room,
+        goal,
+        power_at(goal),
+        power_at(max(room, 0.0)),
+        n_clusters + extra,
+        cap,
+        n_clusters,
+    )
+
+
 #: the contrast types of the second estimand: one factor differs between two variants of one checkpoint
 CONTRAST_TYPES = ("pooling", "layer", "post-processing", "dimension", "quantisation", "training")
 
@@ -549,7 +636,7 @@ class MeanTest:
 
     mean: float
     se: float
-    ci_low: float  # 1 − 2α percentile interval (the TOST's interval)
+    ci_low: float  # 1 − 2α interval (the TOST's interval): mean ± t_{1−α, L−1} · se, as the p-values
     ci_high: float
     p_positive: float  # H1: mean > 0
     p_not_positive: float  # H1: mean < 0
@@ -610,7 +697,7 @@ def mean_tests(
     means = (w @ v) / w.sum(axis=1)
     mean = float((unit @ v) / n_clusters)
     se = float(np.std(means, ddof=1))
-    low, high = np.quantile(means, [alpha, 1 - alpha])
+    low, high = t_interval(mean, se, alpha, n_clusters)
     p_pos = _wald_p(mean, 0.0, se, n_clusters)
     p_neg = _wald_p(-mean, 0.0, se, n_clusters)
     if np.isfinite(margin) and margin > 0:

@@ -595,31 +595,40 @@ class CorrelateReport:
     finding: Any = None  # the --claim Finding (reports.verdict.Finding), if one was asked for
 
 
+@dataclass(frozen=True)
+class CorrelateOptions:
+    """The options of :func:`correlate_report` (``mteb-evalrank correlate``'s flags): outputs (``out``,
+    ``csv``, ``plot``, ``rank_plot`` ordered by ``rank_by``), exploratory comparisons (``compare``,
+    ``compare_all``), families and lineages (``families``, ``family_regex``), which revision to read, the
+    bootstrap, and the confirmatory ``claim`` on ``target``."""
+
+    out: str | Path | None = None
+    csv: str | Path | None = None
+    plot: str | Path | None = None
+    rank_plot: str | Path | None = None
+    rank_by: str | None = None
+    compare: Sequence[tuple[str, str]] = ()
+    compare_all: bool = False
+    families: Mapping[str, str] | str | Path | None = None
+    family_regex: str | None = None
+    revision_policy: str = "newest"
+    n_resamples: int = 1000
+    seed: int = 0
+    progress: bool = False
+    claim: str | None = None
+    target: str | None = None
+
+
 def correlate_report(
     results: str | Path,
     intrinsic: Sequence[str],
     downstream: Sequence[str],
-    *,
-    out: str | Path | None = None,
-    csv: str | Path | None = None,
-    plot: str | Path | None = None,
-    rank_plot: str | Path | None = None,
-    rank_by: str | None = None,
-    compare: Sequence[tuple[str, str]] = (),
-    compare_all: bool = False,
-    families: Mapping[str, str] | str | Path | None = None,
-    family_regex: str | None = None,
-    revision_policy: str = "newest",
-    n_resamples: int = 1000,
-    seed: int = 0,
-    progress: bool = False,
-    claim: str | None = None,
-    target: str | None = None,
+    options: CorrelateOptions | None = None,
 ) -> CorrelateReport:
     """``mteb-evalrank correlate``: the correlation table of a results folder *or a plain score table*
     (``.csv``/``.tsv``, :func:`read_score_table`) as Markdown (Tables 3/6 layout), optionally written to
     ``out``, ``csv``, a heatmap ``plot`` and a Figure 4 ``rank_plot`` (models ordered by ``rank_by``,
-    default the first downstream score).
+    default the first downstream score); the options are a :class:`CorrelateOptions`.
 
     ``claim``: the confirmatory test "``claim`` predicts the downstream mean (or ``target``) better than
     every other primary intrinsic score given" (:func:`decide_claim`); its Finding opens the page and is
@@ -627,54 +636,16 @@ def correlate_report(
     Benjamini-Hochberg q).  Families: zoo names automatically, else ``families`` / ``family_regex`` (see
     :func:`model_families`); lineages and random floors from the same file's ``lineage`` / ``floor`` columns
     or the zoo's definitions."""
-    if rank_by is not None and rank_by not in downstream:
-        raise InputError(f"--rank-by {rank_by!r} is not one of the downstream scores ({', '.join(downstream)}).")
-    if target is not None and target not in downstream:
-        raise InputError(f"--target {target!r} is not one of the downstream scores ({', '.join(downstream)}).")
-    if claim is not None and claim not in intrinsic:
-        raise InputError(f"--claim {claim!r} is not one of the intrinsic scores ({', '.join(intrinsic)}).")
-    if n_resamples < 100:
-        raise InputError(f"use at least 100 bootstrap resamples for a 95% interval, got {n_resamples}.")
-    _refuse_one_score_on_both_sides(intrinsic, downstream)  # by name, before the results are read
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        source = open_score_source(results, progress=progress)
-        table = correlate(
-            source,
-            intrinsic,
-            downstream,
-            n_resamples=n_resamples,
-            seed=seed,
-            revision_policy=revision_policy,
-            families=families,
-            family_regex=family_regex,
-        )
-        scores = table.attrs["scores"]
-        extra = [n for pair in compare for n in pair if n not in scores.columns]
-        if extra:
-            scores = scores.join(
-                source.matrix(list(dict.fromkeys(extra)), revision_policy=revision_policy), how="outer"
-            )
-        fam = {m: table.attrs["families"].get(m, str(m)) for m in scores.index}
-        errors = source.standard_errors(list(downstream), revision_policy=revision_policy)
-    notes = list(dict.fromkeys(str(w.message) for w in caught))
+    o = options or CorrelateOptions()
+    _check_correlate_options(intrinsic, downstream, o)
+    table, scores, errors, notes = _read_correlation(results, intrinsic, downstream, o)
     noise = noise_table(scores, errors, list(downstream))
     ratios = dict(zip(noise["score"], noise["ratio"]))
+    fam = {m: table.attrs["families"].get(m, str(m)) for m in scores.index}
     n_fam = len(set(fam.values()))
-    lineages = table.attrs["lineages"]
-    finding = None
     parts = [f"# Intrinsic vs downstream: Spearman ρ × 100 across {len(scores)} models in {n_fam} families", ""]
-    if claim is not None:
-        finding = decide_claim(
-            scores,
-            claim,
-            [i for i in intrinsic if i != claim],
-            target or list(downstream),
-            lineages=lineages,
-            floors=table.attrs["floors"],
-            seed=seed,
-            n_resamples=max(n_resamples, 2000),
-        )
+    finding = _claim_finding(table, scores, intrinsic, downstream, o)
+    if finding is not None:
         parts += [
             "## Finding",
             "",
@@ -698,47 +669,131 @@ def correlate_report(
         for m, f in fam.items():
             groups.setdefault(f, []).append(m)
         parts += ["", "Families: " + "; ".join(f"{f} ({len(ms)})" for f, ms in sorted(groups.items()))]
-    pairs = list(compare)
-    if compare_all:
+    parts += _comparison_parts(table, scores, fam, intrinsic, downstream, o)
+    parts += ["", "## Is each downstream score above its noise?", "", format_noise(noise)]
+    if notes:
+        parts += ["", "## Warnings", "", *[f"- {n}" for n in notes]]
+    report = CorrelateReport(table, "\n".join(parts) + "\n", warnings=notes, finding=finding)
+    _write_correlate_outputs(report, scores, intrinsic, downstream, o)
+    return report
+
+
+def _check_correlate_options(intrinsic: Sequence[str], downstream: Sequence[str], o: CorrelateOptions) -> None:
+    """The options' refusals, by name, before any result is read."""
+    if o.rank_by is not None and o.rank_by not in downstream:
+        raise InputError(f"--rank-by {o.rank_by!r} is not one of the downstream scores ({', '.join(downstream)}).")
+    if o.target is not None and o.target not in downstream:
+        raise InputError(f"--target {o.target!r} is not one of the downstream scores ({', '.join(downstream)}).")
+    if o.claim is not None and o.claim not in intrinsic:
+        raise InputError(f"--claim {o.claim!r} is not one of the intrinsic scores ({', '.join(intrinsic)}).")
+    if o.n_resamples < 100:
+        raise InputError(f"use at least 100 bootstrap resamples for a 95% interval, got {o.n_resamples}.")
+    _refuse_one_score_on_both_sides(intrinsic, downstream)
+
+
+def _read_correlation(
+    results: str | Path, intrinsic: Sequence[str], downstream: Sequence[str], o: CorrelateOptions
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, list[str]]:
+    """The correlation table, the scores (with those ``compare`` names too), their standard errors and the
+    warnings raised while reading."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        source = open_score_source(results, progress=o.progress)
+        table = correlate(
+            source,
+            intrinsic,
+            downstream,
+            n_resamples=o.n_resamples,
+            seed=o.seed,
+            revision_policy=o.revision_policy,
+            families=o.families,
+            family_regex=o.family_regex,
+        )
+        scores = table.attrs["scores"]
+        extra = [n for pair in o.compare for n in pair if n not in scores.columns]
+        if extra:
+            scores = scores.join(
+                source.matrix(list(dict.fromkeys(extra)), revision_policy=o.revision_policy), how="outer"
+            )
+        errors = source.standard_errors(list(downstream), revision_policy=o.revision_policy)
+    return table, scores, errors, list(dict.fromkeys(str(w.message) for w in caught))
+
+
+def _claim_finding(
+    table: pd.DataFrame, scores: pd.DataFrame, intrinsic: Sequence[str], downstream: Sequence[str], o: CorrelateOptions
+) -> Any:
+    """The ``--claim`` Finding (:func:`decide_claim`), or ``None`` without a claim."""
+    if o.claim is None:
+        return None
+    return decide_claim(
+        scores,
+        o.claim,
+        [i for i in intrinsic if i != o.claim],
+        o.target or list(downstream),
+        lineages=table.attrs["lineages"],
+        floors=table.attrs["floors"],
+        seed=o.seed,
+        n_resamples=max(o.n_resamples, 2000),
+    )
+
+
+def _comparison_parts(
+    table: pd.DataFrame,
+    scores: pd.DataFrame,
+    fam: Mapping[str, str],
+    intrinsic: Sequence[str],
+    downstream: Sequence[str],
+    o: CorrelateOptions,
+) -> list[str]:
+    """The exploratory paired comparisons (``compare``, ``compare_all``) as Markdown; stored in the table's
+    ``attrs["comparisons"]``."""
+    pairs = list(o.compare)
+    if o.compare_all:
         evalrank = [i for i in intrinsic if is_primary(i) and str(i).startswith("EvalRank")]
         baselines = [i for i in intrinsic if is_primary(i) and not str(i).startswith("EvalRank")]
         pairs += [(a, b) for a in evalrank for b in baselines if (a, b) not in pairs]
         if not pairs:
             raise InputError("--compare-all needs an EvalRank score and at least one other primary intrinsic score.")
-    if pairs:
-        clusters = {m: lineages.get(m, fam[m]) for m in scores.index}
-        if compare_all:
-            comp = fair_comparisons(
-                scores,
-                list(dict.fromkeys(a for a, _ in pairs)),
-                list(dict.fromkeys(b for _, b in pairs)),
-                downstream,
-                families=clusters,
-                n_resamples=n_resamples,
-                seed=seed,
-            )
-        else:
-            comp = comparisons(scores, pairs, downstream, families=clusters, n_resamples=n_resamples, seed=seed)
-        kind = "lineages resampled whole" if len(set(clusters.values())) < len(scores) else "models resampled"
-        parts += [
-            "",
-            f"## Exploratory paired comparisons (bootstrap, {kind}, {n_resamples} resamples, seed {seed})",
-            "",
-            format_comparisons(comp),
-        ]
-        table.attrs["comparisons"] = comp
-    parts += ["", "## Is each downstream score above its noise?", "", format_noise(noise)]
-    if notes:
-        parts += ["", "## Warnings", "", *[f"- {n}" for n in notes]]
-    report = CorrelateReport(table, "\n".join(parts) + "\n", warnings=notes, finding=finding)
-    if out is not None:
+    if not pairs:
+        return []
+    lineages = table.attrs["lineages"]
+    clusters = {m: lineages.get(m, fam[m]) for m in scores.index}
+    boot = {"families": clusters, "n_resamples": o.n_resamples, "seed": o.seed}
+    if o.compare_all:
+        comp = fair_comparisons(
+            scores,
+            list(dict.fromkeys(a for a, _ in pairs)),
+            list(dict.fromkeys(b for _, b in pairs)),
+            downstream,
+            **boot,
+        )
+    else:
+        comp = comparisons(scores, pairs, downstream, **boot)
+    kind = "lineages resampled whole" if len(set(clusters.values())) < len(scores) else "models resampled"
+    table.attrs["comparisons"] = comp
+    return [
+        "",
+        f"## Exploratory paired comparisons (bootstrap, {kind}, {o.n_resamples} resamples, seed {o.seed})",
+        "",
+        format_comparisons(comp),
+    ]
+
+
+def _write_correlate_outputs(
+    report: CorrelateReport,
+    scores: pd.DataFrame,
+    intrinsic: Sequence[str],
+    downstream: Sequence[str],
+    o: CorrelateOptions,
+) -> None:
+    """Write the page, the CSV and the figures asked for; each path written goes to ``report.written``."""
+    if o.out is not None:
         from mteb_evalrank.data.files import atomic_write_text
 
-        report.written.append(atomic_write_text(Path(out), report.markdown))
-    if csv is not None:
-        report.written.append(write_csv(table, csv))
-    if plot is not None:
-        report.written.append(plot_heatmap(table, plot))
-    if rank_plot is not None:
-        report.written.append(plot_ranks(scores, rank_by or downstream[0], list(intrinsic), rank_plot))
-    return report
+        report.written.append(atomic_write_text(Path(o.out), report.markdown))
+    if o.csv is not None:
+        report.written.append(write_csv(report.table, o.csv))
+    if o.plot is not None:
+        report.written.append(plot_heatmap(report.table, o.plot))
+    if o.rank_plot is not None:
+        report.written.append(plot_ranks(scores, o.rank_by or downstream[0], list(intrinsic), o.rank_plot))

@@ -134,7 +134,7 @@ def write_model_list_report(
     """Write the level's population, scores, correlation files and page into ``out``; return the page."""
     from mteb_evalrank.data.files import all_or_nothing, atomic_target, atomic_write_text
     from mteb_evalrank.integration.study import run_environment
-    from mteb_evalrank.reports.correlation_study import correlate_report, decide_claim
+    from mteb_evalrank.reports.correlation_study import CorrelateOptions, correlate_report, decide_claim
     from mteb_evalrank.reports.study_analysis import LEVELS
 
     out = Path(out)
@@ -155,14 +155,16 @@ def write_model_list_report(
                 scores_file,
                 intrinsic,
                 downstream,
-                families=pop_file,
-                csv=out / f"{pre}correlation.csv",
-                plot=out / f"{pre}correlation.png",
-                rank_plot=out / f"{pre}ranks.png",
-                compare_all=any(i.startswith("EvalRank") for i in intrinsic)
-                and any(not i.startswith("EvalRank") for i in intrinsic),
-                n_resamples=n_resamples,
-                seed=seed,
+                CorrelateOptions(
+                    families=pop_file,
+                    csv=out / f"{pre}correlation.csv",
+                    plot=out / f"{pre}correlation.png",
+                    rank_plot=out / f"{pre}ranks.png",
+                    compare_all=any(i.startswith("EvalRank") for i in intrinsic)
+                    and any(not i.startswith("EvalRank") for i in intrinsic),
+                    n_resamples=n_resamples,
+                    seed=seed,
+                ),
             )
         attrs = report.table.attrs
         baselines = [b for b in spec.baselines if b in intrinsic]

@@ -51,7 +51,7 @@ from mteb_evalrank.reports.study_analysis import (
     sensitivity_tables,
 )
 from mteb_evalrank.reports.study_figures import write_study_figures
-from mteb_evalrank.reports.study_rendering import render_study_page
+from mteb_evalrank.reports.study_rendering import StudyPage, render_study_page
 
 
 def word_level_variants(out: Path, *, folder: Any = None) -> list[str]:
@@ -156,26 +156,28 @@ def write_study_report(
             else None
         )
         page = render_study_page(
-            a,
-            out=out,
-            variants=variants,
-            tasks=tasks,
-            study_tasks=[t for t in tasks if t in STUDY_TASKS or t in WORD_STUDY_TASKS],
-            absent=[v for v in variants if v in VARIANTS and VARIANTS[v].mteb_name not in scores.index],
-            timing=timing,
-            environment=run_environment(),
-            findings=confirmatory_findings(sent, word),
-            second=[f for x in (sent, word) if x is not None for f in x.within_findings()],
-            claim_analyses=[sent, word],
-            main_md=main_md,
-            ratios=ratios,
-            sensitivity=sensitivity,
-            bow=bow,
-            plots=plots,
-            rank_cols=rank_cols,
-            family_rows=family_rows,
-            n_resamples=n_resamples,
-            seed=seed,
+            StudyPage(
+                a,
+                out=out,
+                variants=variants,
+                tasks=tasks,
+                study_tasks=[t for t in tasks if t in STUDY_TASKS or t in WORD_STUDY_TASKS],
+                absent=[v for v in variants if v in VARIANTS and VARIANTS[v].mteb_name not in scores.index],
+                timing=timing,
+                environment=run_environment(),
+                findings=confirmatory_findings(sent, word),
+                second=[f for x in (sent, word) if x is not None for f in x.within_findings()],
+                claim_analyses=[sent, word],
+                main_md=main_md,
+                ratios=ratios,
+                sensitivity=sensitivity,
+                bow=bow,
+                plots=plots,
+                rank_cols=rank_cols,
+                family_rows=family_rows,
+                n_resamples=n_resamples,
+                seed=seed,
+            )
         )
         atomic_write_text(out / spec.page, page)
     return page

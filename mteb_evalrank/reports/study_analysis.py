@@ -209,8 +209,8 @@ class Analysis:
     downstream: list[str]
     claim: Any = None  # metrics.confirmatory.BetterThanAll: lineage-weighted, confirmatory population
     claim_sensitivity: dict[str, Any] = field(default_factory=dict)  # the same test, other estimands/populations
-    within: Any = None  # metrics.confirmatory.WithinPermutation (exploratory: per-model partial ρ)
     within_tests: dict[str, Any] = field(default_factory=dict)  # contrast type → BetterThanAll (second estimand)
+    within_family: tuple[str, ...] = ()  # the contrast types Holm runs across, fixed by the design (holm_family)
     within_table: pd.DataFrame = field(default_factory=pd.DataFrame)  # exploratory κ per score and contrast type
     floor_beats: pd.DataFrame = field(default_factory=pd.DataFrame)  # how many real models each left-out model beats
     pp_similarity: Any = None  # metrics.confirmatory.MeanTest of the similarity change
@@ -255,22 +255,23 @@ class Analysis:
         )
 
     def within_findings(self, alpha: float = 0.05) -> list[Any]:
-        """The second estimand against its baselines, one Finding per contrast type, Holm across the types."""
+        """The second estimand against its baselines, one Finding per contrast type; Holm across the types of
+        :attr:`within_family` (fixed by the design), the others shown but never deciding."""
         from mteb_evalrank.reports.verdict import adjust_across_claims, within_contrast_finding
 
-        n = len(self.within_tests)
-        raw = [
-            within_contrast_finding(
-                self.level.claim_score, DOWNSTREAM_MEAN, kind, t, self.baselines, alpha=alpha, n_types=n
+        family = self.within_family
+        raw = {
+            kind: within_contrast_finding(
+                self.level.claim_score, DOWNSTREAM_MEAN, kind, t, self.baselines, alpha=alpha, family=family
             )
             for kind, t in self.within_tests.items()
-        ]
-        return adjust_across_claims(raw, alpha, what="contrast types", family_size=n)
-
-    def within_finding(self, alpha: float = 0.05):
-        from mteb_evalrank.reports.verdict import within_checkpoint_finding
-
-        return within_checkpoint_finding(self.level.claim_score, DOWNSTREAM_MEAN, self.within, alpha=alpha)
+        }
+        members = [kind for kind in raw if kind in family]
+        adjusted = adjust_across_claims(
+            [raw[k] for k in members], alpha, what="contrast types", family_size=len(family)
+        )
+        done = dict(zip(members, adjusted))
+        return [done.get(kind, f) for kind, f in raw.items()]
 
 
 def _claim_test(
@@ -313,12 +314,36 @@ def _factors(pop: pd.DataFrame, models) -> list[dict[str, str]] | None:
     return [{c: str(pop.at[m, c]) for c in cols} for m in models]
 
 
+def holm_family(pop: pd.DataFrame, models) -> tuple[str, ...]:
+    """The second estimand's Holm family, fixed by the population's design and never by outcomes: the contrast
+    types whose within-checkpoint pairs (among ``models``, typed by their factors) span at least
+    :data:`~mteb_evalrank.metrics.confirmatory.MIN_CLUSTERS` lineages.  A type with fewer can never decide, so
+    it would only spread Holm's correction.  Reads the population's checkpoint, lineage and factor columns only,
+    no score."""
+    from mteb_evalrank.metrics.confirmatory import CONTRAST_TYPES, MIN_CLUSTERS, within_pairs
+
+    models = list(models)
+    pairs = within_pairs(pop.loc[models, "family"].tolist(), _factors(pop, models))
+    lineage = pop.loc[models, "lineage"].tolist()
+    spans = {k: {lineage[i] for i, _, t in pairs if t == k} for k in CONTRAST_TYPES}
+    return tuple(k for k in CONTRAST_TYPES if len(spans[k]) >= MIN_CLUSTERS)
+
+
 def within_tests(
-    scores: pd.DataFrame, pop: pd.DataFrame, level: Level, models, *, n_resamples: int, seed: int, alpha: float = 0.05
+    scores: pd.DataFrame,
+    pop: pd.DataFrame,
+    level: Level,
+    models,
+    *,
+    n_resamples: int,
+    seed: int,
+    alpha: float = 0.05,
+    family: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The second estimand, one test per contrast type with pairs: does the level's claim score pick the better
     variant within a checkpoint more often than every baseline (:func:`~mteb_evalrank.metrics.confirmatory.
-    better_within`)?  The MDD is at Holm's first step across the contrast types tested."""
+    better_within`)?  The MDD of a type in ``family`` (:func:`holm_family`) is at Holm's first step across the
+    family; the others' at ``alpha`` (they never decide)."""
     from mteb_evalrank.metrics.confirmatory import CONTRAST_TYPES, better_within, within_pairs
 
     baselines = [b for b in level.baselines if b in scores.columns]
@@ -339,7 +364,7 @@ def within_tests(
             pop.loc[part.index, "lineage"].tolist(),
             chosen,
             alpha=alpha,
-            mdd_alpha=alpha / max(len(kinds), 1),
+            mdd_alpha=alpha / max(len(family), 1) if kind in family else alpha,
             n_resamples=n_resamples,
             seed=seed,
             simulate_growth=False,
@@ -445,7 +470,7 @@ def analyse_scores(
     columns).  The confirmatory tests use the models that are neither random floors nor left out by the lineage
     rule, weigh every lineage equally and resample whole lineages; the sensitivity lines rerun them per model,
     with everything, and by checkpoint family."""
-    from mteb_evalrank.metrics.confirmatory import mean_tests, within_cluster_permutation
+    from mteb_evalrank.metrics.confirmatory import mean_tests
     from mteb_evalrank.reports.correlation_study import fair_comparisons, noise_table
     from mteb_evalrank.reports.verdict import EQUIVALENCE_MARGIN
 
@@ -489,17 +514,10 @@ def analyse_scores(
             scores, pop, level, confirm, "family", mdd_alpha=at, **boot
         ),
     }
-    a.within_tests = within_tests(scores, pop, level, confirm, alpha=alpha, **boot)
+    a.within_family = holm_family(pop, confirm)
+    a.within_tests = within_tests(scores, pop, level, confirm, alpha=alpha, family=a.within_family, **boot)
     a.within_table = within_concordance_table(scores, pop, [level.claim_score, *a.baselines], confirm)
     a.floor_beats = floor_beats(scores, pop, [level.claim_score, *a.baselines, DOWNSTREAM_MEAN])
-    if level.claim_score in scores.columns and DOWNSTREAM_MEAN in scores.columns:
-        part = scores.loc[confirm, [level.claim_score, DOWNSTREAM_MEAN]].dropna()
-        a.within = within_cluster_permutation(
-            part[level.claim_score].to_numpy(),
-            part[DOWNSTREAM_MEAN].to_numpy(),
-            pop.loc[part.index, "family"].tolist(),
-            seed=seed,
-        )
     sim, down = level.similarity_label, "downstream (10 tasks)"
     if not effects.empty and sim in effects and down in effects:
         ok = effects[effects["processed"].isin(confirm)]

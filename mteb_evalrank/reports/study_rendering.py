@@ -2,7 +2,7 @@
 
 Plain arguments in — an :class:`~mteb_evalrank.reports.study_analysis.Analysis`, its findings, the tables of
 the sensitivity populations, the recorded runs (``timing.json``'s entries), the names of the figures — and
-text out; nothing is computed or written here.  :func:`render_study_page` is the page; the blocks it is made
+text out; nothing is computed or written here.  :func:`render_study_page` is the page (its content a :class:`StudyPage`); the blocks it is made
 of are functions of their own.  The numbers come from :mod:`mteb_evalrank.reports.study_analysis`, the
 figures from :mod:`mteb_evalrank.reports.study_figures`; :mod:`mteb_evalrank.reports.study` wires them.
 """
@@ -10,57 +10,70 @@ figures from :mod:`mteb_evalrank.reports.study_figures`; :mod:`mteb_evalrank.rep
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from mteb_evalrank.metrics.confirmatory import MIN_CLUSTERS
 from mteb_evalrank.reports.correlation_rendering import format_comparisons, format_markdown, format_noise
 from mteb_evalrank.reports.postprocessing_effect import format_effects
 from mteb_evalrank.reports.study_analysis import SENTENCE, Analysis, confirmatory_models
 
 
-def render_study_page(
-    a: Analysis,
-    *,
-    out: Path,
-    variants: Sequence[str],
-    tasks: Sequence[str],
-    study_tasks: Sequence[str],
-    absent: Sequence[str],
-    timing: list[dict],
-    environment: dict[str, Any],
-    findings: Sequence[Any],
-    second: Sequence[Any],
-    claim_analyses: Sequence[Analysis | None],
-    main_md: str,
-    ratios: dict[str, float],
-    sensitivity: Sequence[tuple[str, list[str], Any]],
-    bow: tuple[list[str], str] | None,
-    plots: Sequence[str],
-    rank_cols: Sequence[str],
-    family_rows: Any,
-    n_resamples: int,
-    seed: int,
-) -> str:
-    """One level's page: *Findings* (``findings``: the three claims; ``second``: the within-checkpoint tests;
-    the claims' sensitivity from ``claim_analyses``), *Reproduce*, what was skipped or failed, the population,
-    the primary table ``main_md``, the noise of each downstream column, the fair comparisons, the sensitivity
-    tables, the bag-of-words table (``bow``: its models and Markdown), Table 10, the ``plots``, the scores and
-    the time per family (``family_rows`` of :func:`~mteb_evalrank.reports.study_timing.family_times`)."""
-    from mteb_evalrank.reports.study_timing import format_family_times
+@dataclass(frozen=True)
+class StudyPage:
+    """Everything one level's page shows (see :func:`render_study_page`).
 
-    spec, scores, pop, comp = a.level, a.scores, a.pop, a.comp
-    families = pop["family"].to_dict()
-    n_fam = pop["family"].nunique()
+    ``findings``: the three claims; ``second``: the within-checkpoint tests; ``claim_analyses``: the analyses
+    whose claims' sensitivity is shown; ``main_md``: the primary table; ``bow``: the bag-of-words table's models
+    and Markdown; ``family_rows``: :func:`~mteb_evalrank.reports.study_timing.family_times`."""
+
+    a: Analysis
+    out: Path
+    variants: Sequence[str]
+    tasks: Sequence[str]
+    study_tasks: Sequence[str]
+    absent: Sequence[str]
+    timing: list[dict]
+    environment: dict[str, Any]
+    findings: Sequence[Any]
+    second: Sequence[Any]
+    claim_analyses: Sequence[Analysis | None]
+    main_md: str
+    ratios: dict[str, float]
+    sensitivity: Sequence[tuple[str, list[str], Any]]
+    bow: tuple[list[str], str] | None
+    plots: Sequence[str]
+    rank_cols: Sequence[str]
+    family_rows: Any
+    n_resamples: int
+    seed: int
+
+
+def render_study_page(page: StudyPage) -> str:
+    """One level's page: *Findings* (the three claims, the within-checkpoint tests, the claims' sensitivity),
+    *Reproduce*, what was skipped or failed, the population, the primary table, the noise of each downstream
+    column, the fair comparisons, the sensitivity tables, the bag-of-words table, Table 10, the plots, the
+    scores and the time per family."""
+    lines = _findings_lines(page)
+    lines += reproduce_block(page.out, page.timing, page.variants, page.tasks, page.a.level.name, page.environment)
+    lines += gaps_block(page.a.scores, page.timing, page.tasks, page.study_tasks, page.absent, level=page.a.level)
+    lines += _tables_lines(page)
+    lines += _time_lines(page.timing, page.family_rows)
+    return "\n".join(lines) + "\n"
+
+
+def _findings_lines(page: StudyPage) -> list[str]:
+    """The title, the Findings, the second estimand and the exploratory blocks under them."""
+    spec, scores, pop = page.a.level, page.a.scores, page.a.pop
     title = "Correlation study" if spec is SENTENCE else "Word-level study (EvalRank Table 3)"
-    confirm = confirmatory_models(pop)
-    n_lin = pop.loc[confirm, "lineage"].nunique()
+    n_lin = pop.loc[confirmatory_models(pop), "lineage"].nunique()
     lines = [
-        f"# {title}: {len(scores)} zoo variants in {n_fam} families, {n_lin} lineages in the confirmatory tests",
+        f"# {title}: {len(scores)} zoo variants in {pop['family'].nunique()} families, {n_lin} lineages in the "
+        "confirmatory tests",
         "",
-    ]
-    lines += [
         "## Findings",
         "",
         "The three confirmatory claims. Each is decided by the one test printed with it, named with its "
@@ -70,49 +83,56 @@ def render_study_page(
         "and lineages of unknown provenance are left out. Everything below the Findings is exploratory. The "
         "rule is in docs/statistics.md.",
         "",
-        *[f.line() for f in findings],
+        *[f.line() for f in page.findings],
         "",
-    ]
-    lines += [
         "### Second estimand: within a checkpoint, against the baselines",
         "",
         "Does the claim's score pick the better variant of one checkpoint more often than every baseline of its "
         "level does? One test per contrast type (pairs of variants that differ only in their pooling, layer, "
-        "post-processing, table dimension, quantisation or training), fixed in advance, Holm across the contrast "
-        "types of a level; not one of the three claims.",
+        "post-processing, table dimension, quantisation or training), fixed in advance, not one of the three "
+        f"claims. Holm runs across the contrast types of a level whose pairs span at least {MIN_CLUSTERS} "
+        "lineages: the family is fixed by the population's design, never by outcomes. A type with fewer "
+        "lineages is shown, but it cannot decide, so it does not spread the correction.",
         "",
-        *[f.line() for f in second],
+        *[f.line() for f in page.second],
         "",
     ]
-    sens = claim_sensitivity_lines(claim_analyses)
-    if sens:
-        lines += ["### Sensitivity of the claims (exploratory, never deciding)", "", *sens, ""]
-    within_md = within_blocks(claim_analyses)
-    if within_md:
-        lines += ["### Within a checkpoint, every score (exploratory, never deciding)", "", *within_md, ""]
-    floors_md = floor_blocks(claim_analyses)
-    if floors_md:
-        lines += ["### What the left-out models beat (exploratory)", "", *floors_md, ""]
-    lines += reproduce_block(out, timing, variants, tasks, spec.name, environment)
-    lines += gaps_block(scores, timing, tasks, study_tasks, absent, level=spec)
-    lines += ["## Population", "", population_markdown(pop), ""]
-    lines += [f"## Primary table: all {len(scores)} variants", "", main_md if len(a.table) else no_cells_line(a), ""]
+    for heading, block in (
+        ("Sensitivity of the claims (exploratory, never deciding)", claim_sensitivity_lines(page.claim_analyses)),
+        ("Within a checkpoint, every score (exploratory, never deciding)", within_blocks(page.claim_analyses)),
+        ("What the left-out models beat (exploratory)", floor_blocks(page.claim_analyses)),
+    ):
+        if block:
+            lines += [f"### {heading}", "", *block, ""]
+    return lines
+
+
+def _tables_lines(page: StudyPage) -> list[str]:
+    """The population, the primary table, the noise, the comparisons, sensitivity, Table 10, plots, scores."""
+    a, spec, pop = page.a, page.a.level, page.a.pop
+    lines = ["## Population", "", population_markdown(pop), ""]
+    lines += [
+        f"## Primary table: all {len(a.scores)} variants",
+        "",
+        page.main_md if len(a.table) else no_cells_line(a),
+        "",
+    ]
     lines += ["## Is each downstream score above its noise?", "", format_noise(a.noise), ""]
-    if len(comp):
+    if len(a.comp):
         lines += [
             "## Exploratory: each EvalRank score against each baseline, per downstream column",
             "",
             f"Each EvalRank primary score against every {spec.similarity_label} baseline present, per downstream "
-            f"column, without the random floors (paired lineage bootstrap, {n_resamples} resamples, seed {seed}). "
-            "Unadjusted p and Benjamini-Hochberg q over this table; none of these decides a Finding.",
+            f"column, without the random floors (paired lineage bootstrap, {page.n_resamples} resamples, seed "
+            f"{page.seed}). Unadjusted p and Benjamini-Hochberg q over this table; none of these decides a Finding.",
             "",
-            format_comparisons(comp),
+            format_comparisons(a.comp),
             "",
         ]
     lines += ["## Sensitivity", ""]
-    lines += sensitivity_blocks(sensitivity, pop, ratios)
-    if bow is not None:
-        models, bow_md = bow
+    lines += sensitivity_blocks(page.sensitivity, pop, page.ratios)
+    if page.bow is not None:
+        models, bow_md = page.bow
         lines += [
             f"### Bag-of-words variants only ({len(models)} models, {pop.loc[models, 'family'].nunique()} families)",
             "",
@@ -128,29 +148,37 @@ def render_study_page(
         "",
     ]
     lines += ["## Plots", ""]
-    lines += plot_lines(plots, rank_cols) or ["- none: no correlation to draw (see the primary table)"]
-    lines += ["", "## Scores (main score × 100)", "", scores_markdown(scores, families), ""]
-    if timing:
-        lines += [
-            "## Time",
-            "",
-            "Wall seconds per family: each variant's last recorded time (loading and its tasks; "
-            "a base's first variant encodes every text when its embedding store is empty, *cold*). "
-            '"complete" means every variant was timed and every base from cold; variants run before '
-            "per-variant timing existed count as untimed.",
-            "",
-            format_family_times(family_rows),
-            "",
-            "Runs:",
-            "",
-        ]
-        for t in timing:
-            lines.append(
-                f"- {t['started']} shard {t['shard']}: {t['seconds']:.0f} s, {t['items_run']} (variant, task) "
-                f"evaluations run, {t['items_skipped_done']} already done; forward passes "
-                f"{t['forward_texts_by_base']}; embedding cache {t['cache_bytes'] / 2**20:.0f} MiB"
-            )
-    return "\n".join(lines) + "\n"
+    lines += plot_lines(page.plots, page.rank_cols) or ["- none: no correlation to draw (see the primary table)"]
+    lines += ["", "## Scores (main score × 100)", "", scores_markdown(a.scores, pop["family"].to_dict()), ""]
+    return lines
+
+
+def _time_lines(timing: list[dict], family_rows: Any) -> list[str]:
+    """The time per family and the recorded runs (nothing without ``timing.json``)."""
+    from mteb_evalrank.reports.study_timing import format_family_times
+
+    if not timing:
+        return []
+    lines = [
+        "## Time",
+        "",
+        "Wall seconds per family: each variant's last recorded time (loading and its tasks; "
+        "a base's first variant encodes every text when its embedding store is empty, *cold*). "
+        '"complete" means every variant was timed and every base from cold; variants run before '
+        "per-variant timing existed count as untimed.",
+        "",
+        format_family_times(family_rows),
+        "",
+        "Runs:",
+        "",
+    ]
+    for t in timing:
+        lines.append(
+            f"- {t['started']} shard {t['shard']}: {t['seconds']:.0f} s, {t['items_run']} (variant, task) "
+            f"evaluations run, {t['items_skipped_done']} already done; forward passes "
+            f"{t['forward_texts_by_base']}; embedding cache {t['cache_bytes'] / 2**20:.0f} MiB"
+        )
+    return lines
 
 
 def plot_lines(plots: Sequence[str], rank_cols: Sequence[str]) -> list[str]:
@@ -188,14 +216,6 @@ def claim_sensitivity_lines(analyses: Sequence[Analysis | None]) -> list[str]:
                 f"clusters): ρ({a.level.claim_score}) = {t.rho_claim:.1f}; smallest advantage "
                 f"{worst.difference:+.1f} over {worst.baseline}; intersection-union {_p(t.p_support)}, some "
                 f"baseline better {_p(t.p_refute)}; minimum detectable difference {_mdd(t.mdd)}"
-            )
-        if a.within is not None and a.within.reason is None:
-            w = a.within
-            lines.append(
-                f"- {a.level.claim_score} within a checkpoint, per-model partial Spearman ρ for checkpoint "
-                f"(every pair type, the claim's score alone, no baseline): {w.partial_rho:.1f} over "
-                f"{w.n_models} models in {w.n_strata} checkpoints with ≥ 2 variants; stratified permutation "
-                f"{_p(w.p_value)} (ρ > 0)"
             )
     return lines
 

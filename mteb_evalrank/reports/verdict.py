@@ -36,7 +36,6 @@ from mteb_evalrank.metrics.confirmatory import (
     SUPPORTED,
     BetterThanAll,
     MeanTest,
-    WithinPermutation,
     decide,
     holm_across_claims,
 )
@@ -52,7 +51,6 @@ __all__ = [
     "format_p",
     "postprocessing_finding",
     "power_sentence",
-    "within_checkpoint_finding",
     "within_contrast_finding",
 ]
 
@@ -83,9 +81,13 @@ class Finding:
 
 
 def format_p(p: float) -> str:
-    """``p = 0.123``, ``p < 0.001`` or ``p = –`` (not computed)."""
+    """``p = 0.123``, ``p < 0.001``, ``p > 0.99`` or ``p = –`` (not computed).  Above 0.99 (as a p-value
+    adjusted by Holm or Bonferroni often is, capped at 1) three decimals would claim a precision the bootstrap
+    does not have, and "1.000" reads as certainty."""
     if not np.isfinite(p):
         return "p = –"
+    if p > 0.99:
+        return "p > 0.99"
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
@@ -111,7 +113,8 @@ def adjust_across_claims(
             out.append(f)
             continue
         verdict = decide(ps, pr, alpha, f.n_clusters, f.reason)
-        figures = f"{f.figures} Holm across the {k} {what}: {format_p(ps)} for, {format_p(pr)} against."
+        across = f"the {k} {what}" if k > 1 else f"1 {what.removesuffix('s')} (no correction)"
+        figures = f"{f.figures} Holm across {across}: {format_p(ps)} for, {format_p(pr)} against."
         out.append(Finding(f.claim, verdict, figures, f.rule, f.power, f.p_support, f.p_refute, f.n_clusters, f.reason))
     return out
 
@@ -236,10 +239,14 @@ def within_contrast_finding(
     baselines: Sequence[str],
     *,
     alpha: float = 0.05,
-    n_types: int = 1,
+    family: Sequence[str] = (),
 ) -> Finding:
     """The second estimand against its baselines, for one contrast type (p-values unadjusted across the types:
-    :func:`adjust_across_claims` adjusts them)."""
+    :func:`adjust_across_claims` adjusts them).  ``family``: the contrast types Holm runs across, fixed by the
+    design (those whose pairs span ≥ 5 lineages); a type outside it is shown but never decides."""
+    n_types = len(family)
+    member = contrast in family
+    types = ", ".join(family) if family else "none"
     claim = f"{score} picks the better {contrast} variant within a checkpoint more often than every baseline"
     names = ", ".join(baselines) if baselines else "none present"
     rule = (
@@ -247,7 +254,8 @@ def within_contrast_finding(
         f"lineage-weighted concordance κ = Σ w·sign(Δscore)·sign(Δ{target}) / Σ w × 100 (each lineage one unit of "
         f"weight over its pairs); {score} against every primary baseline named in advance ({names}); one-sided "
         f"paired lineage-bootstrap tests of κ({score}) − κ(b) (Student t, lineages − 1 df), intersection-union "
-        f"(Berger 1982) at α = {alpha:g}, Holm across the {n_types} contrast types of this level; not supported iff "
+        f"(Berger 1982) at α = {alpha:g}, Holm across the contrast types of this level whose pairs span ≥ "
+        f"{MIN_CLUSTERS} lineages (fixed by the design, never by outcomes: {types}); not supported iff "
         f"some baseline is shown better; random floors and lineages of unknown provenance left out; fewer than "
         f"{MIN_CLUSTERS} lineages never decide."
     )
@@ -271,10 +279,14 @@ def within_contrast_finding(
         f"{worst.baseline}; intersection-union {format_p(test.p_support)}; some baseline better: "
         f"{format_p(test.p_refute)}."
     )
-    verdict = decide(test.p_support, test.p_refute, alpha, test.n_clusters, test.reason)
+    verdict = decide(test.p_support, test.p_refute, alpha, test.n_clusters, test.reason) if member else INCONCLUSIVE
     figures += _inconclusive_because(test.reason, test.n_clusters)
-    level = f"Holm's first step across the {n_types} contrast types" if n_types > 1 else "one contrast type"
-    power = power_sentence(test, claim_score=score, unit="κ points", n_claims=n_types, level_name=level)
+    if member:
+        level = f"Holm's first step across the {n_types} contrast types" if n_types > 1 else "one contrast type"
+    else:
+        figures += f" Not in the Holm family (its pairs span fewer than {MIN_CLUSTERS} lineages): it cannot decide."
+        level = "unadjusted, outside the Holm family"
+    power = power_sentence(test, claim_score=score, unit="κ points", n_claims=max(n_types, 1), level_name=level)
     return Finding(claim, verdict, figures, rule, power, test.p_support, test.p_refute, test.n_clusters, test.reason)
 
 
@@ -326,26 +338,3 @@ def postprocessing_finding(
         f"±{downstream.min_margin:.2f} points (fixed margin ±{margin:g})."
     )
     return Finding(claim, verdict, figures, rule, power, p_support, p_refute, L, reason)
-
-
-def within_checkpoint_finding(
-    score: str, target: str, test: WithinPermutation | None, *, alpha: float = 0.05
-) -> Finding:
-    """The second estimand: does ``score`` order the variants of one checkpoint as ``target`` does?"""
-    claim = f"{score} picks the better variant within a checkpoint (second estimand)"
-    rule = (
-        f"partial Spearman ρ of {score} and {target} for checkpoint (ranks minus their checkpoint's mean rank), "
-        f"one-sided stratified permutation test ({target} shuffled within each checkpoint) at α = {alpha:g}, on its "
-        "own (not one of the three claims); supported iff ρ > 0 is shown, not supported iff ρ < 0 is shown; "
-        "random floors excluded."
-    )
-    if test is None or not np.isfinite(test.partial_rho):
-        why = test.reason if test is not None else f"no {score} results"
-        return Finding(claim, INCONCLUSIVE, f"Not decidable: {why}.", rule)
-    verdict = SUPPORTED if test.p_value < alpha else NOT_SUPPORTED if test.p_reverse < alpha else INCONCLUSIVE
-    figures = (
-        f"partial ρ = {test.partial_rho:.1f} over {test.n_models} models in {test.n_strata} checkpoints with "
-        f"≥ 2 variants; {format_p(test.p_value)} (ρ > 0), {format_p(test.p_reverse)} (ρ < 0), {test.n_permutations} "
-        "permutations."
-    )
-    return Finding(claim, verdict, figures, rule)
