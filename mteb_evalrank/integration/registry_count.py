@@ -9,7 +9,8 @@ shipped ``hub`` list when the model is on it, else the root of its ``adapted_fro
 The count is an **upper bound**: a model that records no ``adapted_from`` and is not on the hand-checked list is
 its own lineage only because the registry is silent (a fine-tune whose card names its base, a distillation, a
 shared corpus are all missed).  :func:`count_lineages` therefore reports separately the lineages that rest only
-on absent metadata (no member records an ``adapted_from``, none is hand-checked).
+on absent metadata (no member records an ``adapted_from``, none is hand-checked), and how many organisations the
+lineages' roots belong to (a crude merge, since one organisation's models often share a method and a corpus).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class RegistryCount:
     n_lineages: int
     n_silent: int  # lineages that rest only on absent metadata
     largest: tuple[tuple[str, int], ...]  # the largest lineages, (root, models)
+    n_organisations: int = 0  # distinct organisations (the part before "/") among the lineages' roots
 
     @property
     def n_evidence(self) -> int:
@@ -56,7 +58,8 @@ class RegistryCount:
             f"{self.n_lineages} lineages (an upper bound: metadata only); {self.n_silent} of them rest only on "
             "absent metadata (one model, no adapted_from, not hand-checked), so "
             f"{self.n_evidence} lineages have recorded evidence (an adapted_from chain or the hub list's "
-            "hand-checked lineage)."
+            f"hand-checked lineage). Merging by organisation (one organisation's models often share a method and a "
+            f"corpus, which the lineage rule counts as one lineage) leaves {self.n_organisations}."
         )
 
 
@@ -81,7 +84,8 @@ def count_lineages(metas: Mapping[str, Any], hand_checked: Mapping[str, str] | N
         evidence[lineage] = evidence.get(lineage, False) or recorded
     silent = sum(1 for lineage, names in members.items() if not evidence[lineage] and len(names) == 1)
     largest = tuple(sorted(((k, len(v)) for k, v in members.items()), key=lambda kv: (-kv[1], kv[0]))[:5])
-    return RegistryCount(len(metas), len(encoders), len(members), silent, largest)
+    organisations = {str(lineage).split("/", 1)[0] for lineage in members}
+    return RegistryCount(len(metas), len(encoders), len(members), silent, largest, len(organisations))
 
 
 def hub_lineages(rows: Iterable[Mapping[str, str]]) -> dict[str, str]:

@@ -457,6 +457,7 @@ def plan_power(
     target: float = 10.0,
     n_resamples: int = 2000,
     seed: int = 0,
+    simulate_growth: bool = True,
 ) -> PlannedPower:
     """Power of "``claim`` beats every baseline" (lineage-weighted, as :func:`better_than_all`) in a population
     of ``n_lineages`` lineages like the observed ones: ``n_resamples`` populations of ``n_lineages`` lineages are
@@ -464,7 +465,7 @@ def plan_power(
     advantage ``δ`` over every baseline read off their spread at ``t_{1−α, n_lineages−1}`` (as the MDD of
     :func:`better_than_all` is; at ``n_lineages`` = the observed count it is that MDD, with the same seed).
     ``lineages_needed``: the smallest such population with ``power`` at ``target`` (or at the room when less
-    is attainable), by :func:`better_than_all`'s own growth simulation."""
+    is attainable), by :func:`better_than_all`'s own growth simulation (NaN without ``simulate_growth``)."""
     if int(n_lineages) < 2:
         raise InputError(f"a population needs at least 2 lineages to be planned, got {n_lineages}.")
     a, y = paired_scores(claim, y)
@@ -488,7 +489,9 @@ def plan_power(
         return PlannedPower(int(n_lineages), alpha, nan, room, nan, 0.0, 0.0, float("inf"), 0, n_clusters)
     power_at = _iut_power(d - d.mean(axis=0), se, t_critical(alpha, int(n_lineages)))
     goal = float(min(target, room))
-    extra, cap = _more_lineages(stat, n_clusters, goal, alpha, power, n_resamples, seed)
+    extra, cap = float("nan"), 0
+    if simulate_growth:
+        extra, cap = _more_lineages(stat, n_clusters, goal, alpha, power, n_resamples, seed)
     return PlannedPower(
         int(n_lineages),
         alpha,
