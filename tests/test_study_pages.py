@@ -194,3 +194,21 @@ def test_running_the_study_quotes_the_population_sizes():
     assert "outside simulation" not in text
     assert f"{len(scores)} variants in {pop['family'].nunique()} families" in text
     assert f"{len(word_scores)} word models" in text
+
+
+def test_statistics_md_quotes_the_verdict_the_holm_family_changed():
+    """The one verdict the design-fixed family changes, as the page prints it, and as Holm over the six types
+    of the previous pages gave it (six times the smallest p, the others being 1)."""
+    page = " ".join((DOCS / "study" / "study.md").read_text(encoding="utf-8").split())
+    line = page.split("- **EvalRankSent picks the better post-processing variant", 1)[1].split("- **", 1)[0]
+    assert line.startswith(" within a checkpoint more often than every baseline: NOT SUPPORTED.**")
+    p = float(
+        re.search(r"Holm across 1 contrast type \(no correction\): p > 0\.99 for, p = ([\d.]+) against", line).group(1)
+    )
+    kappa = re.search(r"κ\(EvalRankSent\) = ([\d.-]+);.*STR ([\d.-]+) \(", line).groups()
+    text = " ".join((DOCS / "statistics.md").read_text(encoding="utf-8").split())
+    assert (
+        f"over six types (p = {min(1.0, 6 * p):.3f} against) and is NOT SUPPORTED with the family of one (p = {p:.3f} against)"
+        in text
+    )
+    assert f"κ {kappa[1]} against {kappa[0]}" in text
