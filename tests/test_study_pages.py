@@ -164,7 +164,8 @@ def test_statistics_md_quotes_the_square_root_extrapolation():
     from mteb_evalrank.metrics.lineage_weighting import expand_counts, lineage_codes, lineage_counts, unit_weights
     from mteb_evalrank.reports.study_plan import level_data
 
-    claim, baselines, y, lineages = level_data("sentence")
+    data = level_data("sentence")
+    claim, baselines, y, lineages = data.claim, data.baselines, data.y, data.clusters
     codes, labels = lineage_codes(lineages)
     n = len(labels)
     scores = [np.asarray(claim), *[np.asarray(v) for v in baselines.values()]]

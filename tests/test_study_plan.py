@@ -47,13 +47,13 @@ def test_the_plan_at_the_committed_count_is_the_pages_own_power():
     from mteb_evalrank.metrics.confirmatory import plan_power
     from mteb_evalrank.reports.study_plan import level_data
 
-    claim, baselines, y, lineages = level_data("sentence")
-    assert len(set(lineages)) == 13 and len(baselines) == 8
-    p = plan_power(claim, baselines, y, lineages, n_lineages=13, alpha=0.05 / 3, n_resamples=2000, seed=0)
+    data = level_data("sentence")
+    assert len(set(data.clusters)) == 13 and len(data.baselines) == 8
+    p = plan_power(data, 13, 0.05 / 3, n_resamples=2000, seed=0)
     mdd, total = _page_power("study.md")
     assert round(p.mdd, 1) == mdd
     assert p.lineages_needed == total
-    bigger = plan_power(claim, baselines, y, lineages, n_lineages=60, alpha=0.05 / 3, n_resamples=500, seed=0)
+    bigger = plan_power(data, 60, 0.05 / 3, n_resamples=500, seed=0)
     assert bigger.mdd < p.mdd and bigger.power_at_target > p.power_at_target  # more lineages, more power
 
 
@@ -186,8 +186,8 @@ def test_the_docs_say_what_the_registry_population_could_decide():
     assert len(rows) == 2
     quoted = re.search(r"in at most (\d+) lineages .*? so (\d+) lineages have recorded evidence", docs)
     assert [int(r[0]) for r in rows] == [int(quoted.group(1)), int(quoted.group(2))]
-    claim, baselines, y, lineages = level_data("sentence")
+    data = level_data("sentence")
     for n, mdd1, p1, mdd3, p3 in rows:
         for alpha, mdd, p in ((0.05, mdd1, p1), (0.05 / 3, mdd3, p3)):
-            plan = plan_power(claim, baselines, y, lineages, n_lineages=int(n), alpha=alpha, simulate_growth=False)
+            plan = plan_power(data, int(n), alpha, simulate_growth=False)
             assert (f"{plan.mdd:.1f}", f"{plan.power_at_target:.0%}") == (mdd, f"{p}%")

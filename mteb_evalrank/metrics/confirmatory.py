@@ -445,34 +445,44 @@ class PlannedPower:
     n_observed: int
 
 
+@dataclass(frozen=True)
+class ClaimScores:
+    """One claim's data: the claim's score, each baseline's and the target, one per model, and each model's
+    lineage (the arguments of :func:`better_than_all`)."""
+
+    claim: Sequence[float]
+    baselines: Mapping[str, Sequence[float]]
+    y: Sequence[float]
+    clusters: Sequence[object]
+
+
+#: the advantage a plan gives its power and lineages needed at, in ρ points
+PLAN_TARGET = 10.0
+
+
 def plan_power(
-    claim,
-    baselines: Mapping[str, object],
-    y,
-    clusters: Sequence[object],
-    *,
+    data: ClaimScores,
     n_lineages: int,
     alpha: float,
-    power: float = POWER,
-    target: float = 10.0,
+    *,
     n_resamples: int = 2000,
     seed: int = 0,
     simulate_growth: bool = True,
 ) -> PlannedPower:
-    """Power of "``claim`` beats every baseline" (lineage-weighted, as :func:`better_than_all`) in a population
+    """Power (80%: :data:`POWER`) of "``claim`` beats every baseline" (lineage-weighted, as :func:`better_than_all`) in a population
     of ``n_lineages`` lineages like the observed ones: ``n_resamples`` populations of ``n_lineages`` lineages are
     drawn with replacement from the observed ``clusters``, the statistics recomputed on each, and the power at an
     advantage ``δ`` over every baseline read off their spread at ``t_{1−α, n_lineages−1}`` (as the MDD of
     :func:`better_than_all` is; at ``n_lineages`` = the observed count it is that MDD, with the same seed).
-    ``lineages_needed``: the smallest such population with ``power`` at ``target`` (or at the room when less
-    is attainable), by :func:`better_than_all`'s own growth simulation (NaN without ``simulate_growth``)."""
+    ``lineages_needed``: the smallest such population with 80% power at :data:`PLAN_TARGET` (or at the room
+    when less is attainable), by :func:`better_than_all`'s own growth simulation (NaN without ``simulate_growth``)."""
     if int(n_lineages) < 2:
         raise InputError(f"a population needs at least 2 lineages to be planned, got {n_lineages}.")
-    a, y = paired_scores(claim, y)
-    bs = {name: paired_scores(v, y)[0] for name, v in baselines.items()}
+    a, y = paired_scores(data.claim, data.y)
+    bs = {name: paired_scores(v, y)[0] for name, v in data.baselines.items()}
     if not bs:
         raise InputError("the claim needs at least one baseline named in advance.")
-    codes, n_clusters = _check_clusters(clusters, len(y))
+    codes, n_clusters = _check_clusters(data.clusters, len(y))
     unit = unit_weights(codes)
     scores = [a, *bs.values()]
 
@@ -488,14 +498,14 @@ def plan_power(
     if not np.all(se > 0):
         return PlannedPower(int(n_lineages), alpha, nan, room, nan, 0.0, 0.0, float("inf"), 0, n_clusters)
     power_at = _iut_power(d - d.mean(axis=0), se, t_critical(alpha, int(n_lineages)))
-    goal = float(min(target, room))
+    goal = float(min(PLAN_TARGET, room))
     extra, cap = float("nan"), 0
     if simulate_growth:
-        extra, cap = _more_lineages(stat, n_clusters, goal, alpha, power, n_resamples, seed)
+        extra, cap = _more_lineages(stat, n_clusters, goal, alpha, POWER, n_resamples, seed)
     return PlannedPower(
         int(n_lineages),
         alpha,
-        _bisect_power(power_at, power),
+        _bisect_power(power_at, POWER),
         room,
         goal,
         power_at(goal),

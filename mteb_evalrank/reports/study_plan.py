@@ -26,11 +26,10 @@ from pathlib import Path
 import pandas as pd
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.metrics.confirmatory import PLAN_TARGET, ClaimScores
 
 #: the committed study's confirmatory models, one row per (level, model) (see :func:`committed_study_table`)
 COMMITTED_TABLE = Path(__file__).resolve().parents[1] / "data" / "study_populations" / "committed_study.csv"
-#: the target advantage of the plan, in ρ points
-TARGET = 10.0
 N_CLAIMS = 3
 
 
@@ -68,8 +67,9 @@ def write_committed_table(folder: str | Path, path: Path = COMMITTED_TABLE) -> P
     return path
 
 
-def level_data(level: str, table: pd.DataFrame | None = None) -> tuple[list[float], dict[str, list[float]], list, list]:
-    """``(claim, {baseline: scores}, downstream mean, lineages)`` of one level of the committed table."""
+def level_data(level: str, table: pd.DataFrame | None = None) -> ClaimScores:
+    """The claim's score, the baselines', the downstream mean and the lineages of one level of the committed
+    table."""
     from mteb_evalrank.reports.study_analysis import DOWNSTREAM_MEAN, LEVELS
 
     table = pd.read_csv(COMMITTED_TABLE) if table is None else table
@@ -78,7 +78,9 @@ def level_data(level: str, table: pd.DataFrame | None = None) -> tuple[list[floa
     if part.empty:
         raise InputError(f"the committed study has no {level}-level models to plan from.")
     baselines = {b: part[b].tolist() for b in spec.baselines if b in part.columns and part[b].notna().all()}
-    return part[spec.claim_score].tolist(), baselines, part[DOWNSTREAM_MEAN].tolist(), part["lineage"].tolist()
+    return ClaimScores(
+        part[spec.claim_score].tolist(), baselines, part[DOWNSTREAM_MEAN].tolist(), part["lineage"].tolist()
+    )
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,8 @@ def plan_lines(
     from mteb_evalrank.metrics.confirmatory import plan_power
     from mteb_evalrank.reports.study_analysis import LEVELS
 
-    claim, baselines, y, lineages = level_data(level, table)
+    data = level_data(level, table)
+    lineages, baselines = data.clusters, data.baselines
     spec = LEVELS[level]
     lines = [
         f"{spec.claim} ({spec.claim_score} against {len(baselines)} baselines on the downstream mean; "
@@ -134,9 +137,7 @@ def plan_lines(
         ("on the list's own page (one claim)", 0.05),
         (f"in the study's design (Holm's first step across its {N_CLAIMS} claims)", 0.05 / N_CLAIMS),
     ):
-        p = plan_power(
-            claim, baselines, y, lineages, n_lineages=n_lineages, alpha=alpha, n_resamples=n_resamples, seed=seed
-        )
+        p = plan_power(data, n_lineages, alpha, n_resamples=n_resamples, seed=seed)
         lines.append(f"- {where}, α = {alpha:.4g}: {plan_sentence(p)}")
     return lines
 
@@ -149,7 +150,7 @@ def plan_sentence(p) -> str:
         mdd = f"expected MDD (80% power) {p.mdd:.1f} ρ points"
         if p.mdd > p.room:
             mdd += f": more than the {p.room:.1f} points an advantage can reach"
-    goal = f"+{p.target:.0f}" if p.target >= TARGET else f"+{p.target:.1f} (the largest attainable advantage)"
+    goal = f"+{p.target:.0f}" if p.target >= PLAN_TARGET else f"+{p.target:.1f} (the largest attainable advantage)"
     text = f"{mdd}; power {p.power_at_target:.0%} at {goal}; {p.power_at_room:.0%} at +{p.room:.1f} (the largest attainable advantage)."
     if p.lineages_needed == float("inf"):
         text += f" Even {p.cap} such lineages would not give 80% power at {goal}."
