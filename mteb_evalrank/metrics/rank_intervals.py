@@ -88,6 +88,7 @@ class RankIntervals:
     n_resamples: int
     critical_value: float
     differs: np.ndarray = field(repr=False)
+    resampled_tasks: bool = False
 
 
 def _dense(labels: Any, n: int, *, each: bool) -> np.ndarray:
@@ -287,6 +288,7 @@ def rank_intervals(
         n_resamples=n_resamples,
         critical_value=crit,
         differs=differs,
+        resampled_tasks=resample_tasks and len(tasks) > 1,
     )
 
 
