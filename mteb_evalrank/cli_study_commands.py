@@ -524,8 +524,16 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
         port=args.port or 7860,
         default_benchmark=args.benchmark,
         on_ready=lambda line: print(line, flush=True),
+        after_build=lambda benchmark: _write_leaderboard_ranks(args.results_dir, benchmark),
     )
     return 0
+
+
+def _write_leaderboard_ranks(folder: Path, benchmark: str) -> None:
+    """``FOLDER/leaderboard/ranks_<benchmark>.csv`` beside MTEB's app (which has no place for an interval)."""
+    from mteb_evalrank.reports.ranks import write_benchmark_ranks
+
+    print(write_benchmark_ranks(folder, benchmark), flush=True)
 
 
 def add_leaderboard_parser(subparsers) -> None:

@@ -116,3 +116,49 @@ def test_bad_input_is_one_line_and_exit_2(folder, capsys, args, message):
     assert code == 2
     err = capsys.readouterr().err.strip()
     assert message in err.splitlines()[-1]
+
+
+def test_the_html_report_shows_the_rank_intervals(folder, tmp_path):
+    from mteb_evalrank.reports.leaderboard import write_report
+
+    out, _ = write_report(folder, tmp_path / "report.html")
+    html = out.read_text(encoding="utf-8")
+    section = html[html.index('id="rank-intervals"') :]
+    assert section.index('alt="rank intervals" src="data:image/png;base64,') < section.index('id="evalrank-section"')
+    assert "SentEvalMR: resampled by task only" in section
+
+
+class _FakeApp:
+    def launch(self, **kwargs):
+        pass
+
+
+def test_leaderboard_writes_rank_intervals_beside_the_app_only_once_it_is_built(folder, monkeypatch, capsys):
+    from types import SimpleNamespace
+
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.integration import leaderboard_app
+    from mteb_evalrank.reports import ranks
+
+    monkeypatch.setattr(leaderboard_app, "check_port", lambda host, port: None)
+    monkeypatch.setattr(ranks, "_benchmark_tasks", lambda name: ["EvalRankSent", "SentEvalMR"])
+
+    def refused(folder, benchmark):
+        raise InputError(f"unknown benchmark {benchmark!r}")
+
+    monkeypatch.setattr(leaderboard_app, "leaderboard_app", refused)
+    assert main(["leaderboard", str(folder), "--benchmark", "NoSuch"]) == 2
+    assert not (folder / "leaderboard").exists()  # a bad --benchmark writes nothing
+
+    built = SimpleNamespace(notes=[], unregistered=[])
+    monkeypatch.setattr(leaderboard_app, "leaderboard_app", lambda folder, benchmark: (_FakeApp(), built))
+    monkeypatch.setattr(leaderboard_app, "_current_default", lambda: "EvalRank(study)")
+    assert main(["leaderboard", str(folder), "--benchmark", "EvalRank(study)"]) == 0
+    path = folder / "leaderboard" / "ranks_EvalRank_study_.csv"
+    with path.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["model"] for r in rows] == ["org/good", "org/twin", "org/worse"]
+    assert (
+        f"rank intervals of EvalRank(study) (3 models; 1 task(s) resampled by task only): {path}"
+        in capsys.readouterr().out
+    )

@@ -329,13 +329,36 @@ def run_ranks(
     return lines
 
 
+def benchmark_ranks_path(folder: Path | str, benchmark: str) -> Path:
+    """``FOLDER/leaderboard/ranks_<benchmark>.csv`` (characters other than letters, digits, ``-`` and ``.`` as
+    ``_``: ``EvalRank(study)`` → ``ranks_EvalRank_study_.csv``)."""
+    import re
+
+    return Path(folder) / "leaderboard" / f"ranks_{re.sub(r'[^A-Za-z0-9.-]', '_', benchmark)}.csv"
+
+
+def write_benchmark_ranks(folder: Path | str, benchmark: str, **options: Any) -> str:
+    """Rank intervals of ``benchmark`` (its tasks resampled too) written beside MTEB's leaderboard app; the one
+    line to show (what was written, or why there are none: the app runs either way)."""
+    try:
+        report = rank_models(folder, benchmark=benchmark, **options)
+    except InputError as exc:
+        return f"note: no rank intervals for {benchmark}: {exc}"
+    path = write_csv(report, benchmark_ranks_path(folder, benchmark))
+    by_task = sum(1 for note in report.notes if "resampled by task only" in note)
+    extra = f"; {by_task} task(s) resampled by task only" if by_task else ""
+    return f"rank intervals of {benchmark} ({len(report.result.models)} models{extra}): {path}"
+
+
 __all__ = [
     "RankReport",
+    "benchmark_ranks_path",
     "format_lines",
     "main_values",
     "plot_rank_intervals",
     "rank_models",
     "run_ranks",
     "task_values",
+    "write_benchmark_ranks",
     "write_csv",
 ]
