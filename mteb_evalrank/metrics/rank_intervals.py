@@ -24,8 +24,10 @@ interval, and groups of models that cannot be told apart at a stated simultaneou
   ``1 − α`` quantile over replicates of ``max_{j<k} |D*_jk − D_jk| / se_jk`` (the most extreme pair of each
   replicate; max-T, Romano & Wolf 2005).  A pair *differs* when ``|D_jk| > c · se_jk``: the probability that
   any pair of models with equal true aggregates is declared different is at most ``α`` (asymptotically),
-  for all pairs at once.  In observed order, a model starts a new group when it differs from every member
-  of the current group; so models in different groups were declared different from each other's group.
+  for all pairs at once.  In observed order, the groups split between two neighbours only where every model
+  above differs from every model below: any two models in different groups were declared different, so
+  models with equal true scores are split with probability at most ``α``.  (Within a group, two models may
+  still differ: the groups are where the ranking splits cleanly, not sets of equals.)
 
 Everything is numpy, vectorised over models and replicates; nothing reads files or prints.
 """
@@ -214,17 +216,16 @@ def simultaneous_differences(reps: np.ndarray, observed: np.ndarray, alpha: floa
 
 
 def tie_groups(observed: np.ndarray, differs: np.ndarray) -> np.ndarray:
-    """Group number (1 = best) of each model: in observed order, a model starts a new group when it differs
-    from every member of the current group."""
+    """Group number (1 = best) of each model: in observed order, the groups split between two neighbours only
+    where every model above differs from every model below.  So any two models in different groups were
+    declared different, and models with equal true scores are split only by a false declaration."""
     order = np.argsort(-observed, kind="stable")
+    d = differs[np.ix_(order, order)]
     group = np.zeros(observed.size, dtype=np.int64)
-    current: list[int] = []
-    g = 0
-    for i in order:
-        if not current or all(differs[i, j] for j in current):
+    g = 1
+    for k, i in enumerate(order):
+        if k > 0 and d[:k, k:].all():
             g += 1
-            current = []
-        current.append(int(i))
         group[i] = g
     return group
 
