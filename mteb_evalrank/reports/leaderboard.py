@@ -420,8 +420,14 @@ def _ranks_block(data: ReportData) -> dict[str, Any] | None:
     complete = [m for m in data.models if all(m.scores.get(t) is not None for t in tasks)]
     if len(tasks) == 0 or len(complete) < 2:
         return None
+    import warnings as warnings_module
+
+    from mteb_evalrank.errors import EvalRankWarning
+
     try:
-        report = rank_models(data.root, tasks=tasks)
+        with warnings_module.catch_warnings():  # the files it skips are listed on the page already
+            warnings_module.simplefilter("ignore", EvalRankWarning)
+            report = rank_models(data.root, tasks=tasks)
     except InputError as exc:
         return {"lines": [], "figure": None, "problem": str(exc)}
     return {
