@@ -74,6 +74,7 @@ def test_csv_has_the_rank_columns_and_one_column_per_score(folder, tmp_path, cap
     assert rows[0]["group"] == "1" and rows[2]["group"] != rows[0]["group"]
     assert figure.stat().st_size > 1000
     assert "resampled by task only" not in printed and "95% rank intervals" in printed
+    assert f"pairs of models differ; {rows[2]['group']} group(s)" in printed
 
 
 def test_a_task_without_item_values_is_resampled_by_task_only_in_one_line(folder, tmp_path, capsys):

@@ -249,6 +249,8 @@ def format_lines(report: RankReport) -> list[str]:
         f"{what} ({r.n_resamples} resamples); {level}% rank intervals; groups: models that cannot be told apart "
         f"(all pairs at once, simultaneous error rate {r.alpha:g})",
         *report.notes,
+        f"{int(np.triu(r.differs, 1).sum())} of {len(r.models) * (len(r.models) - 1) // 2} pairs of models differ; "
+        f"{int(r.group.max())} group(s): the ranking splits only where every model above differs from every model below",
     ]
     width = max(len(m) for m in r.models)
     for i in _order(r):
