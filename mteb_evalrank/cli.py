@@ -40,6 +40,7 @@ from mteb_evalrank.cli_study_commands import (
     add_leaderboard_parser,
     add_migrate_results_parser,
     add_prepare_submission_parser,
+    add_ranks_parser,
     add_report_parser,
     add_sts_by_level_parser,
     add_study_parser,
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_prepare_submission_parser(sub)
     add_migrate_results_parser(sub)
     add_compare_parser(sub)
+    add_ranks_parser(sub)
     add_leaderboard_parser(sub)
     add_export_upstream_parser(sub)
     return parser
@@ -187,6 +189,10 @@ def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
         ),
         "study-population": ([("--models", getattr(a, "models", None))], [("--out", getattr(a, "out", None), "file")]),
         "compare": ([("FOLDER", getattr(a, "results_dir", None))], []),
+        "ranks": (
+            [("FOLDER", getattr(a, "results_dir", None))],
+            [("--out", getattr(a, "out", None), "file"), ("--csv", getattr(a, "csv", None), "file")],
+        ),
     }
     return table.get(cmd, ([], []))
 
@@ -203,6 +209,7 @@ ALL_OR_NOTHING = frozenset(
         "report",
         "prepare-submission",
         "export-upstream",
+        "ranks",
     }
 )
 

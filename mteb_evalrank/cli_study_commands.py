@@ -10,6 +10,7 @@ from pathlib import Path
 
 from mteb_evalrank.cli_options import (  # noqa: F401
     DEFAULT_MODEL,
+    MAX_RESAMPLES,
     _add_catalogue_arg,
     _add_chart_and_csv_args,
     _add_encoding_args,
@@ -474,6 +475,64 @@ def add_compare_parser(subparsers) -> None:
     p.set_defaults(func=_cmd_compare)
 
 
+# --- ranks ---------------------------------------------------------------------------------------
+def _cmd_ranks(args: argparse.Namespace) -> int:
+    from mteb_evalrank.reports.ranks import run_ranks
+
+    lines = run_ranks(
+        args.results_dir,
+        tasks=args.tasks,
+        benchmark=args.benchmark,
+        csv_path=args.csv,
+        figure=args.out,
+        n_resamples=args.resamples,
+        seed=args.seed,
+        alpha=args.alpha,
+        aggregation=args.aggregation,
+    )
+    print("\n".join(lines))
+    return 0
+
+
+def _alpha_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < 0.5:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 0.5 (e.g. 0.05)")
+    return value
+
+
+def add_ranks_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "ranks",
+        help="which models can be told apart? ranks with intervals and tie groups (paired bootstrap)",
+        description="Reads FOLDER's results (and <Task>.items.npz, per-item values) of every model with all the tasks; "
+        "prints each model's rank with a 95%% interval and groups of models that cannot be told apart (all pairs "
+        "at once, error rate --alpha). A task without per-item values is resampled by task only. See docs/ranks.md.",
+    )
+    p.add_argument("results_dir", type=Path, metavar="FOLDER", help="results folder (the --output-folder of a run)")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("-t", "--tasks", action="extend", nargs="+", help="task names (their scores are aggregated)")
+    which.add_argument("-b", "--benchmark", help="an MTEB benchmark (its tasks are resampled too), e.g. EvalRank")
+    _add_chart_and_csv_args(p, "figure of the rank intervals", "CSV: model, rank, rank_low, rank_high, group, scores")
+    p.add_argument(
+        "--resamples", type=_int_between(100, MAX_RESAMPLES), default=1000, help="bootstrap resamples (default 1000)"
+    )
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help="bootstrap seed (default 0)")
+    p.add_argument(
+        "--alpha",
+        type=_alpha_arg,
+        default=0.05,
+        help="1 - interval level and the groups' simultaneous error rate (default 0.05)",
+    )
+    p.add_argument(
+        "--aggregation", choices=("mean", "borda"), default="mean", help="over tasks: MTEB's mean or its Borda rank"
+    )
+    p.set_defaults(func=_cmd_ranks)
+
+
 # --- leaderboard ---------------------------------------------------------------------------------
 def _cmd_leaderboard(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.leaderboard_app import launch, prepare_leaderboard_cache
@@ -507,8 +566,16 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
         port=args.port or 7860,
         default_benchmark=args.benchmark,
         on_ready=lambda line: print(line, flush=True),
+        after_build=lambda benchmark: _write_leaderboard_ranks(args.results_dir, benchmark),
     )
     return 0
+
+
+def _write_leaderboard_ranks(folder: Path, benchmark: str) -> None:
+    """``FOLDER/leaderboard/ranks_<benchmark>.csv`` beside MTEB's app (which has no place for an interval)."""
+    from mteb_evalrank.reports.ranks import write_benchmark_ranks
+
+    print(write_benchmark_ranks(folder, benchmark), flush=True)
 
 
 def add_leaderboard_parser(subparsers) -> None:

@@ -154,6 +154,9 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
     #: "ties": "ties"}``): each subset's scores record them under that key, and a stored result recording other
     #: values answers another question (:meth:`score_options`; ``run`` recomputes it)
     score_option_attributes: ClassVar[dict[str, str]] = {}
+    #: whether a subset with per-item values also records ``encode_batch_size`` (EvalRank, HEROS, N2O: their ranks
+    #: and ties may depend on it); the similarity and downstream tasks keep their scores as before (issue 46)
+    records_batch_size: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -233,7 +236,8 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
             from mteb_evalrank.integration import item_values
 
             batch_size = (encode_kwargs or {}).get("batch_size")
-            scores["encode_batch_size"] = int(batch_size) if batch_size is not None else None
+            if self.records_batch_size:
+                scores["encode_batch_size"] = int(batch_size) if batch_size is not None else None
             items.scores = item_values.scores_of(scores, items.scores or scores)
             item_values.record(self.metadata.name, model, hf_split, hf_subset, items)
         if prediction_folder is not None:

@@ -168,6 +168,7 @@ class _SentEvalDownstreamTask(EncodeOnceTask):
     config: str
     scheme: str
     pairs: bool = False
+    records_batch_size = False  # scores as before, plus the *_se/_ci_* keys
     with_f1: bool = False
 
     def __init__(self, protocol: str = DEFAULT_PROTOCOL, **kwargs: Any) -> None:
@@ -244,23 +245,52 @@ class _SentEvalDownstreamTask(EncodeOnceTask):
         try:
             with timer("Classifier", split=hf_split, subset=SUBSET):
                 if self.scheme == "kfold":
-                    res = clf.evaluate_kfold_inner(*data["train"], protocol=self.protocol)
+                    res = clf.evaluate_kfold_inner(*data["train"], protocol=self.protocol, per_item=True)
                 elif self.scheme == "split":
-                    res = clf.evaluate_split(*data["train"], *data["dev"], *data["test"], protocol=self.protocol)
+                    res = clf.evaluate_split(
+                        *data["train"], *data["dev"], *data["test"], protocol=self.protocol, per_item=True
+                    )
                 else:
                     res = clf.evaluate_kfold_then_test(
-                        *data["train"], *data["test"], protocol=self.protocol, with_f1=self.with_f1
+                        *data["train"], *data["test"], protocol=self.protocol, with_f1=self.with_f1, per_item=True
                     )
         except InputError as exc:
             raise InputError(f"{self.metadata.name} ({model_label(model)}): {exc}") from None
-        return {"result": res, "num_unique_texts": len(texts)}
+        outcome = res.pop(clf.PER_ITEM)
+        return {"result": res, "num_unique_texts": len(texts), **self._uncertainty(outcome)}
+
+    def _uncertainty(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        """``accuracy_se/_ci_low/_ci_high`` (a bootstrap over test items, within the outer folds) and the
+        per-item values for ``compare`` and ``ranks`` (:mod:`mteb_evalrank.metrics.correlation_uncertainty`)."""
+        from mteb_evalrank.integration.item_values import SubsetItems, items_digest
+        from mteb_evalrank.metrics.correlation_uncertainty import (
+            accuracy_bootstrap,
+            accuracy_item_values,
+            uncertainty_keys,
+        )
+
+        correct, folds = outcome["correct"], outcome["fold"]
+        test = self.rows["train" if self.scheme == "kfold" else "test"]  # the items the accuracy is over
+        cols = ["text1", "text2", "label"] if self.pairs else ["text", "label"]
+        identities = test[cols].astype(str).values.tolist()
+        items = SubsetItems(
+            values={"accuracy": accuracy_item_values(correct, folds)},
+            digest=items_digest(identities),
+            strata=folds,
+            scores=dict.fromkeys(("accuracy",)),
+        )
+        return {"uncertainty": uncertainty_keys("accuracy", accuracy_bootstrap(correct, folds)), "items": items}
 
     def _score_subset(self, state, data_split, hf_subset: str) -> dict[str, Any]:
         res = dict(state["result"])
         res["accuracy"] = res["acc"]
+        res.update(state["uncertainty"])
         res["num_unique_texts"] = state["num_unique_texts"]
         res["dataset_fingerprint"] = self.data_fingerprint
         return res
+
+    def _item_values(self, state, data_split, hf_subset: str):
+        return state["items"]
 
     def _calculate_descriptive_statistics_from_split(
         self, split: str, *, hf_subset: str | None = None, compute_overall: bool = False, num_proc=None

@@ -215,6 +215,7 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
 
     config: str
     aggregate: bool = False
+    records_batch_size = False  # scores as before, plus the *_se/_ci_* keys
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -295,17 +296,23 @@ class _SentEvalSimilarityTask(EncodeOnceTask):
             )
         except InputError as exc:
             raise InputError(f"{self.metadata.name} ({model_label(model)}): {exc}") from None
-        return {"scores": scores, "cos": cos, "zero": zero, "num_unique_texts": len(texts)}
+        state = {"scores": scores, "cos": cos, "zero": zero, "num_unique_texts": len(texts)}
+        return {**state, **_spearman_uncertainty(cos, self.pairs, labels if self.aggregate else None)}
 
     def _score_subset(self, state, data_split, hf_subset: str) -> dict[str, Any]:
         rows = np.asarray(data_split)
         key = ALL_SUBSET if self.aggregate and hf_subset == HEADLINE_SUBSET else hf_subset  # SentEval's name
+        headline = hf_subset == HEADLINE_SUBSET  # the parts (sub-datasets) carry no interval
         return {
             **state["scores"][key],
+            **(state["uncertainty"] if headline else {}),
             "zero_vector_pairs": int(state["zero"][rows].sum()),
             "num_unique_texts": state["num_unique_texts"],
             "dataset_fingerprint": self.data_fingerprint,
         }
+
+    def _item_values(self, state, data_split, hf_subset: str):
+        return state["items"] if hf_subset == HEADLINE_SUBSET else None
 
     def _predictions(self, state, data_split, hf_subset: str) -> dict[str, Any]:
         rows = np.asarray(data_split)
@@ -345,6 +352,25 @@ _STS_YEARS: dict[str, tuple[tuple[str, str], list[str], str]] = {
     ),
     "STS16": (("2004-01-01", "2016-12-31"), ["News", "Web", "Written"], "https://aclanthology.org/S16-1081"),
 }
+
+
+def _spearman_uncertainty(cos: np.ndarray, pairs: Any, labels: list[str] | None) -> dict[str, Any]:
+    """The headline's ``cosine_spearman_se/_ci_low/_ci_high`` (a bootstrap over pairs, within the sub-datasets of
+    STS12-16) and its per-pair values for ``compare`` and ``ranks``
+    (:mod:`mteb_evalrank.metrics.correlation_uncertainty`)."""
+    from mteb_evalrank.integration.item_values import SubsetItems, items_digest
+    from mteb_evalrank.metrics.correlation_uncertainty import spearman_bootstrap, spearman_item_values, uncertainty_keys
+
+    gold = pairs["score"].to_numpy(dtype=np.float64)
+    strata = None if labels is None else np.unique(np.asarray(labels, dtype=object), return_inverse=True)[1]
+    summary = spearman_bootstrap(cos, gold, strata)
+    items = SubsetItems(
+        values={"cosine_spearman": spearman_item_values(cos, gold, strata)},
+        digest=items_digest(pairs["id"].tolist()),
+        strata=strata,
+        scores=dict.fromkeys(("cosine_spearman",)),
+    )
+    return {"uncertainty": uncertainty_keys("cosine_spearman", summary), "items": items}
 
 
 def _sts_year_task(year: str) -> type[_SentEvalSimilarityTask]:

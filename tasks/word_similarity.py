@@ -131,6 +131,7 @@ class _WordSimilarityTask(EncodeOnceTask):
 
     input_level = "word"
     score_option_attributes = {"centered": "center"}
+    records_batch_size = False  # scores as before, plus the *_se/_ci_* keys
     entry: WordSimilaritySet
 
     def __init__(self, *, center: bool = True, **kwargs: Any) -> None:
@@ -238,10 +239,33 @@ class _WordSimilarityTask(EncodeOnceTask):
             },
             "vectors": (cos[rows1], cos[rows2], l2[rows1], l2[rows2]),
             "oov": pair_oov,
+            **self._uncertainty(cos[rows1], cos[rows2], gold),
         }
 
+    def _uncertainty(self, cos_a: np.ndarray, cos_b: np.ndarray, gold: np.ndarray) -> dict[str, Any]:
+        """``cosine_spearman_se/_ci_low/_ci_high`` (a bootstrap over pairs) and the per-pair values for
+        ``compare`` and ``ranks`` (:mod:`mteb_evalrank.metrics.correlation_uncertainty`)."""
+        from mteb_evalrank.integration.item_values import SubsetItems, items_digest
+        from mteb_evalrank.metrics.correlation_uncertainty import (
+            spearman_bootstrap,
+            spearman_item_values,
+            uncertainty_keys,
+        )
+        from mteb_evalrank.metrics.word_similarity import pair_predictions
+
+        predicted = pair_predictions(cos_a, cos_b, "cos")
+        items = SubsetItems(
+            values={"cosine_spearman": spearman_item_values(predicted, gold)},
+            digest=items_digest(self.pairs["id"].tolist()),
+            scores=dict.fromkeys(("cosine_spearman",)),
+        )
+        return {"uncertainty": uncertainty_keys("cosine_spearman", spearman_bootstrap(predicted, gold)), "items": items}
+
     def _score_subset(self, state, data_split, hf_subset: str) -> dict[str, Any]:
-        return {**state["scores"], "dataset_fingerprint": self.data_fingerprint}
+        return {**state["scores"], **state["uncertainty"], "dataset_fingerprint": self.data_fingerprint}
+
+    def _item_values(self, state, data_split, hf_subset: str):
+        return state["items"]
 
     def _predictions(self, state, data_split, hf_subset: str) -> dict[str, Any]:
         from mteb_evalrank.metrics.word_similarity import pair_predictions

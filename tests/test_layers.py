@@ -51,6 +51,7 @@ LAYER = {
     "models": 2,
     "data": 3,
     "integration": 3,
+    "results": 3,
     "hub_datasets": 3,
     "tasks": 4,
     "reports": 4,

@@ -15,7 +15,8 @@ not a JSON file, so MTEB's ``ResultCache`` and the results repository never try 
 
 File layout (``numpy.savez_compressed``, no pickles): one array per ``<split>/<subset>/<name>`` (``name`` a
 value such as ``cos_rank``; ``__groups__``: the cluster of each item, e.g. the unordered pair of EvalRank's
-two directions) and ``__meta__``, a JSON string: ``{"format": 1, "task": ..., "entries": {"<split>/<subset>":
+two directions; ``__strata__``: the stratum of each item, e.g. SentEval's outer fold or an STS sub-dataset,
+resampled within itself) and ``__meta__``, a JSON string: ``{"format": 1, "task": ..., "entries": {"<split>/<subset>":
 {"digest": <sha256 of the item identities in order>, "scores": {<score key>: <value the result file
 holds>}}}}``.  The digest tells whether two models saw the same items; the scores tell whether the items
 file still belongs to the ``<Task>.json`` beside it.
@@ -41,17 +42,19 @@ SUFFIX = ITEMS_SUFFIX
 FORMAT = 1
 _META = "__meta__"
 GROUPS = "__groups__"
+STRATA = "__strata__"
 
 
 @dataclass
 class SubsetItems:
-    """Per-item values of one (split, subset): ``values`` name -> array, ``groups`` (or ``None``), the
-    item-set ``digest`` and the ``scores`` of the result file they belong to."""
+    """Per-item values of one (split, subset): ``values`` name -> array, ``groups`` (clusters, or ``None``), the
+    item-set ``digest``, the ``scores`` of the result file they belong to and ``strata`` (or ``None``)."""
 
     values: dict[str, np.ndarray]
     digest: str
     groups: np.ndarray | None = None
     scores: dict[str, float] = field(default_factory=dict)
+    strata: np.ndarray | None = None
 
 
 #: (task, model name, revision) -> {(split, subset): SubsetItems}
@@ -118,6 +121,8 @@ def write_items(path: Path, task: str, entries: Mapping[tuple[str, str], SubsetI
             arrays[f"{key}/{name}"] = np.asarray(arr)
         if item.groups is not None:
             arrays[f"{key}/{GROUPS}"] = np.asarray(item.groups, dtype=np.int64)
+        if item.strata is not None:
+            arrays[f"{key}/{STRATA}"] = np.asarray(item.strata, dtype=np.int64)
         meta["entries"][key] = {"digest": item.digest, "scores": item.scores}
     arrays[_META] = np.array(json.dumps(meta))
     buffer = io.BytesIO()
@@ -181,16 +186,26 @@ def read_items(path: Path | str) -> dict[tuple[str, str], SubsetItems]:
             raise damaged(f"{_META}.entries[{key!r}].scores must map names to numbers")
         split, subset = key.split("/", 1)
         prefix = f"{key}/"
-        values = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix) and k[len(prefix) :] != GROUPS}
+        values = {
+            k[len(prefix) :]: v
+            for k, v in arrays.items()
+            if k.startswith(prefix) and k[len(prefix) :] not in (GROUPS, STRATA)
+        }
         groups = arrays.get(f"{key}/{GROUPS}")
-        shapes = {name: a.shape for name, a in (*values.items(), *([(GROUPS, groups)] if groups is not None else []))}
+        strata = arrays.get(f"{key}/{STRATA}")
+        labels = [(n, a) for n, a in ((GROUPS, groups), (STRATA, strata)) if a is not None]
+        shapes = {name: a.shape for name, a in (*values.items(), *labels)}
         if any(len(s) != 1 for s in shapes.values()) or len(set(shapes.values())) > 1:
             shown = ", ".join(f"{name} {s}" for name, s in shapes.items())
             raise damaged(f"the arrays of {key} must be one value per item, of one length: {shown}")
         if any(a.dtype.kind not in "biuf" for a in values.values()):
             raise damaged(f"the arrays of {key} must hold numbers")
         out[(split, subset)] = SubsetItems(
-            values=values, digest=entry["digest"], groups=groups, scores={k: float(v) for k, v in scores.items()}
+            values=values,
+            digest=entry["digest"],
+            groups=groups,
+            scores={k: float(v) for k, v in scores.items()},
+            strata=strata,
         )
     return out
 
@@ -206,6 +221,7 @@ def scores_of(scores: Mapping[str, Any], keys: Iterable[str]) -> dict[str, float
 
 __all__ = [
     "GROUPS",
+    "STRATA",
     "SUFFIX",
     "SubsetItems",
     "flush",

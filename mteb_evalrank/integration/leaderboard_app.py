@@ -600,12 +600,21 @@ def check_port(host: str, port: int) -> None:
 
 
 def launch(
-    folder: str | Path, host: str = "127.0.0.1", port: int = 7860, default_benchmark: str | None = None, on_ready=print
+    folder: str | Path,
+    host: str = "127.0.0.1",
+    port: int = 7860,
+    default_benchmark: str | None = None,
+    on_ready=print,
+    after_build=None,
 ) -> None:
     """Serve :func:`leaderboard_app` on ``host:port`` until interrupted (as ``mteb leaderboard`` does).
-    ``on_ready`` gets each line to show the user (notes, then the address)."""
+    ``on_ready`` gets each line to show the user (notes, then the address); ``after_build(benchmark)`` runs once
+    the app is built (``leaderboard`` writes the opening benchmark's rank intervals beside it): a benchmark or a
+    folder the app refuses writes nothing."""
     check_port(host, port)  # before the app is built: a taken port fails at once
     app, prepared = leaderboard_app(folder, default_benchmark)
+    if after_build is not None:
+        after_build(_current_default())
     import gradio as gr  # installed: leaderboard_app imported MTEB's app
 
     for note in prepared.notes:

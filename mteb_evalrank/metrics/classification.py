@@ -155,6 +155,9 @@ DEFAULT_PROTOCOL = "senteval-prototyping"
 
 #: SentEval's ``InnerKFoldClassifier`` / ``KFoldClassifier`` / ``SplitClassifier``
 SCHEMES = ("inner-kfold", "kfold-then-test", "split")
+#: result key of the per-item outcome (``per_item=True``): ``{"correct": bool per test item, "fold": the outer
+#: fold of each item (inner k-fold) or None}``; the rest of the result is the same with or without it
+PER_ITEM = "per_item"
 
 
 @dataclass(frozen=True)
@@ -390,6 +393,7 @@ def evaluate_kfold_inner(
     protocol: str | Protocol = DEFAULT_PROTOCOL,
     kfold: int | None = None,
     seed: int = SENTEVAL_SEED,
+    per_item: bool = False,
 ) -> dict[str, Any]:
     """SentEval's ``InnerKFoldClassifier`` (MR, CR, SUBJ, MPQA): nested stratified k-fold.
 
@@ -439,8 +443,11 @@ def evaluate_kfold_inner(
 
     final = backend.fit(data, [(tr, None) for tr, _ in outer], [[c] for c in chosen], len(classes), seed)
     notes += final.notes
+    correct, fold = np.zeros(n, dtype=bool), np.zeros(n, dtype=np.int64)
     for o, (_, te) in enumerate(outer):
-        test_acc[o] = _accuracy(final.predict(te, o, 0), yi[te])
+        yhat = final.predict(te, o, 0)
+        test_acc[o] = _accuracy(yhat, yi[te])
+        correct[te], fold[te] = yhat == yi[te], o
     details = [final.details(o, 0) for o in range(k)]
 
     se_dev = _round2(np.mean([max(s) for s in scores]))
@@ -459,6 +466,8 @@ def evaluate_kfold_inner(
         warnings=_summarise_notes(notes),
     )
     result.update({key: [d[key] for d in details] for key in details[0]})  # per outer fold
+    if per_item:
+        result[PER_ITEM] = {"correct": correct, "fold": fold}
     return result
 
 
@@ -472,6 +481,7 @@ def evaluate_kfold_then_test(
     kfold: int | None = None,
     seed: int = SENTEVAL_SEED,
     with_f1: bool = False,
+    per_item: bool = False,
 ) -> dict[str, Any]:
     """SentEval's ``KFoldClassifier`` (TREC, MRPC): k-fold model selection on train, then test.
 
@@ -539,6 +549,8 @@ def evaluate_kfold_then_test(
         f1 = float(f1_score(yi_te, yhat, pos_label=1, average="binary", zero_division=0.0))
         result["f1"] = f1
         se["f1"] = round(100 * f1, 2)
+    if per_item:
+        result[PER_ITEM] = {"correct": yhat == yi_te, "fold": None}
     return result
 
 
@@ -552,6 +564,7 @@ def evaluate_split(
     *,
     protocol: str | Protocol = DEFAULT_PROTOCOL,
     seed: int = SENTEVAL_SEED,
+    per_item: bool = False,
 ) -> dict[str, Any]:
     """SentEval's ``SplitClassifier`` (SST2, SST5, SICK-E, SciCite): train / dev / test.
 
@@ -601,11 +614,14 @@ def evaluate_split(
         senteval={"devacc": scores[g_best], "acc": round(100 * acc, 2), "ndev": ndv, "ntest": nte},
         warnings=_summarise_notes(notes),
     )
+    if per_item:
+        result[PER_ITEM] = {"correct": yhat == yi_te, "fold": None}
     return result
 
 
 __all__ = [
     "DEFAULT_PROTOCOL",
+    "PER_ITEM",
     "PROTOCOLS",
     "SCHEMES",
     "SENTEVAL_SEED",

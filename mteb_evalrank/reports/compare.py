@@ -11,7 +11,10 @@ main score:
 - HEROS: per original sentence, the synonym minus the negation normalised cosine (the task's main score,
   ``synonym_minus_negation``; files from before 0.2: the mean over the edit subsets).  Each model's random-pair
   baseline is taken as fixed here (the result file's own interval also resamples the baseline);
-- N2O: ``1 / needle_rank`` (needle MRR).
+- N2O: ``1 / needle_rank`` (needle MRR);
+- STS and word similarity: each pair's share of the cosine Spearman correlation, SentEval: each test item's share
+  of the accuracy (:mod:`mteb_evalrank.metrics.correlation_uncertainty`; resampled here without the strata the
+  stored interval keeps, the folds and sub-datasets).
 
 One line per task, and one Holm-adjusted line when several tasks are given.  What cannot be compared
 (unknown model, a task not run for one model, different data, a result without per-item values) raises
@@ -139,7 +142,8 @@ def _per_item(
         for name, metric in (("cos_rank", "mrr"), ("needle_rank", "needle_mrr")):
             if name in it.values:
                 return subset, metric, 1.0 / np.asarray(it.values[name], dtype=np.float64), it.groups
-        for metric in ("synonym_minus_negation", "normalized_cosine"):  # HEROS: its headline (older files: one edit)
+        # HEROS: its headline (older files: one edit); STS, word similarity, SentEval: each item's share of the score
+        for metric in ("synonym_minus_negation", "cosine_spearman", "accuracy", "normalized_cosine"):
             if metric in it.values:
                 return subset, metric, np.asarray(it.values[metric], dtype=np.float64), it.groups
     names = sorted(subsets)

@@ -411,6 +411,32 @@ def _figure_uri(draw) -> str:
         return _data_uri(Path(path))
 
 
+def _ranks_block(data: ReportData) -> dict[str, Any] | None:
+    """Rank intervals and tie groups of the models with every ranked task (not HEROS: a profile, not a quality),
+    as lines and a figure (:mod:`mteb_evalrank.reports.ranks`); ``None`` for fewer than two such models."""
+    from mteb_evalrank.reports.ranks import format_lines, plot_rank_intervals, rank_models
+
+    tasks = [t for t in data.tasks if t != "HEROS"]
+    complete = [m for m in data.models if all(m.scores.get(t) is not None for t in tasks)]
+    if len(tasks) == 0 or len(complete) < 2:
+        return None
+    import warnings as warnings_module
+
+    from mteb_evalrank.errors import EvalRankWarning
+
+    try:
+        with warnings_module.catch_warnings():  # the files it skips are listed on the page already
+            warnings_module.simplefilter("ignore", EvalRankWarning)
+            report = rank_models(data.root, tasks=tasks)
+    except InputError as exc:
+        return {"lines": [], "figure": None, "problem": str(exc)}
+    return {
+        "lines": format_lines(report),
+        "figure": _figure_uri(lambda p: plot_rank_intervals(report, p)),
+        "problem": None,
+    }
+
+
 def _heros_block(data: ReportData) -> dict[str, Any] | None:
     from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS
     from mteb_evalrank.reports.heros import plot_heros, read_result
@@ -686,6 +712,7 @@ def build_context(
         "mteb_version": mteb.__version__,
         "tasks": data.tasks,
         "leaderboard": leaderboard,
+        "rank_intervals": _ranks_block(data),
         "evalrank": evalrank,
         "heros": _heros_block(data),
         "n2o": _n2o_block(data),
