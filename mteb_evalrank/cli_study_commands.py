@@ -55,6 +55,7 @@ def _cmd_sts_by_level(args: argparse.Namespace) -> int:
 
 
 def add_sts_by_level_parser(subparsers) -> None:
+    """Add `sts-by-level`: STS Spearman within gold-score bins from saved predictions."""
     p = subparsers.add_parser(
         "sts-by-level",
         help="STS Spearman within gold-score bins (EvalRank Fig. 2, RankEncoder Fig. 7) from saved predictions",
@@ -111,6 +112,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
 
 def add_study_parser(subparsers) -> None:
+    """Add `study`: run the zoo variants on the study's tasks, then correlate intrinsic with downstream scores."""
     p = subparsers.add_parser(
         "study",
         help="run zoo variants on the study's tasks (resumable, shardable), then correlate intrinsic with downstream",
@@ -168,6 +170,7 @@ def _cmd_study_population(args: argparse.Namespace) -> int:
 
 
 def add_study_population_parser(subparsers) -> None:
+    """Add `study-population`: a model list for `study --models` from MTEB's registry."""
     p = subparsers.add_parser(
         "study-population",
         help="a model list for study --models from MTEB's registry: lineage from ModelMeta.adapted_from chains, "
@@ -228,6 +231,7 @@ def _cmd_correlate(args: argparse.Namespace) -> int:
 
 
 def add_correlate_parser(subparsers) -> None:
+    """Add `correlate`: Spearman rho x 100 with bootstrap intervals between intrinsic and downstream scores."""
     p = subparsers.add_parser(
         "correlate",
         help="Spearman rho x100 (bootstrap 95%% CI, Kendall tau) between intrinsic and downstream scores across models",
@@ -321,6 +325,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def add_report_parser(subparsers) -> None:
+    """Add `report`: one self-contained HTML page for a results folder."""
     p = subparsers.add_parser(
         "report",
         help="one self-contained HTML page for a results folder (any number of models)",
@@ -358,6 +363,7 @@ def _cmd_prepare_submission(args: argparse.Namespace) -> int:
 
 
 def add_prepare_submission_parser(subparsers) -> None:
+    """Add `prepare-submission`: copy results into the public results repository's layout and check them."""
     p = subparsers.add_parser(
         "prepare-submission",
         help="copy results into the layout of MTEB's public results repository and list what would be rejected",
@@ -389,6 +395,7 @@ def _cmd_migrate_results(args: argparse.Namespace) -> int:
 
 
 def add_migrate_results_parser(subparsers) -> None:
+    """Add `migrate-results`: rewrite pre-0.2 result files to one headline subset per task."""
     p = subparsers.add_parser(
         "migrate-results",
         help="convert result files written before 0.2 to one headline per task (what MTEB shows)",
@@ -414,6 +421,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def add_compare_parser(subparsers) -> None:
+    """Add `compare`: paired bootstrap of two models on the same items, per task."""
     p = subparsers.add_parser(
         "compare",
         help="do two models differ on the same items? paired bootstrap per task (EvalRank, HEROS, N2O)",
@@ -470,6 +478,7 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
 
 
 def add_leaderboard_parser(subparsers) -> None:
+    """Add `leaderboard`: MTEB's own leaderboard app (or its API) on a local results folder."""
     p = subparsers.add_parser(
         "leaderboard",
         help="MTEB's own leaderboard app (mteb[leaderboard]) on a local results folder, offline",
@@ -513,6 +522,7 @@ def _cmd_export_upstream(args: argparse.Namespace) -> int:
 
 
 def add_export_upstream_parser(subparsers) -> None:
+    """Add `export-upstream`: the EvalRank tasks as a git diff against an MTEB source tree."""
     p = subparsers.add_parser(
         "export-upstream",
         help="write the EvalRank tasks, evaluator, statistics and benchmark as a git diff against an MTEB source tree",

@@ -252,6 +252,8 @@ def _as_pandas(table: Any):
 
 
 class EvalRankWord(_EvalRankTask):
+    """EvalRank at word level: MRR = mean(1/rank) of each positive word among 22,207 background words."""
+
     input_level = "word"
     dataset_name = "evalrank-word"
     sources = WORD_SOURCES
@@ -268,6 +270,8 @@ class EvalRankWord(_EvalRankTask):
 
 
 class EvalRankSent(_EvalRankTask):
+    """EvalRank at sentence level: MRR = mean(1/rank) of each positive sentence among 24,957 background sentences."""
+
     dataset_name = "evalrank-sent"
     sources = SENT_SOURCES
     metadata = _metadata(

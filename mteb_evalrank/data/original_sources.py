@@ -142,8 +142,16 @@ class SourceFile:
             raise ValueError(f"{self.dest}: no dataset reads it")
 
     @property
+    def archive_member(self) -> str:
+        """The path inside the archive; only an archive member has one."""
+        if self.member is None:
+            raise AssertionError(f"{self.dest} is not an archive member")
+        return self.member
+
+    @property
     def sources(self) -> tuple[str, ...]:
         """The original URLs of this file (of its archive, for an archive member)."""
+
         return self.archive.urls if self.archive is not None else self.urls
 
     @property
@@ -439,7 +447,8 @@ class _Downloader:
         try:
             http(url, output_file, pup)
         except requests.HTTPError as exc:
-            raise _Failure(f"HTTP {exc.response.status_code} {exc.response.reason}") from None
+            got = exc.response
+            raise _Failure(f"HTTP {got.status_code} {got.reason}" if got is not None else str(exc)) from None
         except requests.Timeout:
             raise _Failure(f"no answer within {self.timeout:g} s") from None
         except requests.ConnectionError as exc:  # refused, unknown host; a break mid-file is ChunkedEncodingError
@@ -590,7 +599,7 @@ class _Extract:
         except (tarfile.TarError, zipfile.BadZipFile, zlib.error, EOFError, KeyError) as exc:
             raise _Failure(f"{Path(fname).name} is not a readable archive ({_reason(exc)})") from None
         for entry in self.members:
-            got = folder / entry.member
+            got = folder / entry.archive_member
             if not got.is_file():
                 raise _Failure(f"the archive has no member {entry.member}")
             digest, size = pooch.file_hash(str(got)), got.stat().st_size
@@ -602,7 +611,7 @@ class _Extract:
         for entry in self.members:
             target = self.root / entry.dest
             target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(folder / entry.member, target)
+            os.replace(folder / entry.archive_member, target)
 
 
 def _reason(exc: object) -> str:

@@ -308,6 +308,7 @@ def base_entries() -> dict[str, dict[str, Any]]:
 
 
 def base_entry(name: str) -> dict[str, Any] | None:
+    """The catalogue entry of base `name`, or None when the catalogue has no such base."""
     return base_entries().get(name)
 
 

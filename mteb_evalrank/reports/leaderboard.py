@@ -119,8 +119,9 @@ class ReportData:
 
     def mean(self, model: ModelRun) -> float | None:
         """Mean over :attr:`tasks` of the model's task scores; ``None`` unless all are present."""
-        values = [model.scores.get(t) for t in self.tasks]
-        if not values or any(v is None for v in values):
+        found = [model.scores.get(t) for t in self.tasks]
+        values = [v for v in found if v is not None]
+        if not values or len(values) != len(found):
             return None
         return float(sum(values) / len(values))
 
@@ -294,6 +295,8 @@ def _label(models: list[ModelRun]) -> None:
 # --- correlation outputs ---------------------------------------------------------------------------
 @dataclass
 class Correlation:
+    """The correlation section of the HTML report: table rows, the file they came from, figures and problems found."""
+
     rows: list[dict[str, Any]]
     source: Path | None
     figures: list[dict[str, str]]
@@ -374,7 +377,7 @@ def find_correlation(root: Path) -> tuple[Path | None, list[Path]]:
     return None, []
 
 
-def correlation_section(root: Path, csv_path: Path | None, figures: Sequence[Path]) -> Correlation | None:
+def correlation_section(root: Path, csv_path: Path | None, figures: Sequence[Path | str]) -> Correlation | None:
     """The correlation block: given files win; otherwise files found by :func:`find_correlation`.  A given file
     that cannot be read as what it should be (a figure that is not an image, a CSV that is empty, UTF-16 or
     HTML) is an :class:`InputError`; a found one is listed in the page's problems and left out."""
@@ -675,7 +678,7 @@ def build_context(
     evalrank = [_evalrank_block(data, t) for t in data.tasks if t in EVALRANK_RANK_TASKS]
     handled = set(EVALRANK_RANK_TASKS) | {"HEROS", "N2O"}
     rest = [t for t in data.tasks if t not in handled]
-    groups = {"similarity": [], "downstream": [], "other": []}
+    groups: dict[str, list[Any]] = {"similarity": [], "downstream": [], "other": []}
     for t in rest:
         groups[_task_kind(t)].append(_generic_block(data, t))
     return {

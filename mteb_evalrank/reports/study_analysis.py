@@ -475,7 +475,7 @@ def analyse_scores(
     }
     effects = postprocessing_effects(scores, effect_pairs, groups)
     a = Analysis(level, scores, errors, pop, table, comp, noise, effects, groups, primary, downstream, alpha=alpha)
-    boot = {"n_resamples": max(n_resamples, 2000), "seed": seed}
+    boot: dict[str, Any] = {"n_resamples": max(n_resamples, 2000), "seed": seed}
     at = alpha / N_CLAIMS  # the level of the verdict at Holm's first step across the claims
     a.claim = _claim_test(scores, pop, level, confirm, "lineage", mdd_alpha=at, simulate_growth=True, **boot)
     a.claim_sensitivity = {
@@ -532,6 +532,7 @@ def confirmatory_findings(sentence: Analysis | None, word: Analysis | None, alph
 
 
 def variant_of(mteb_name: str):
+    """The zoo variant named by an MTEB model name (`zoo/base__variant`)."""
     from mteb_evalrank.models.zoo import parse_zoo_name
 
     return parse_zoo_name(mteb_name)

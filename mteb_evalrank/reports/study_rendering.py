@@ -204,9 +204,9 @@ def within_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
     """Exploratory: κ of every primary score of the level (and of the embedding dimension) per contrast type."""
     lines: list[str] = []
     for a in analyses:
-        t = a.within_table if a is not None else None
-        if t is None or t.empty:
+        if a is None or a.within_table is None or a.within_table.empty:
             continue
+        t = a.within_table
         cols = list(t.columns)
         counts = t.attrs.get("counts", {})
         lines += [
@@ -228,9 +228,9 @@ def floor_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
     the claim (the floors are not "beaten by every model")."""
     lines: list[str] = []
     for a in analyses:
-        t = a.floor_beats if a is not None else None
-        if t is None or t.empty:
+        if a is None or a.floor_beats is None or a.floor_beats.empty:
             continue
+        t = a.floor_beats
         cols = list(t.columns)
         lines += [
             f"{a.level.name.capitalize()} level: real models (of the confirmatory population) each left-out "
@@ -453,6 +453,7 @@ def sensitivity_blocks(
 
 
 def scores_markdown(scores: pd.DataFrame, families: dict[str, str]) -> str:
+    """The study's score table as Markdown: one row per model, scores x 100 with one decimal."""
     cols = [c for c in scores.columns if ":" not in c]
     short = {c: c.replace("SentEval", "") for c in cols}
     lines = ["| model | family | " + " | ".join(short[c] for c in cols) + " |", "|---|---|" + "---|" * len(cols)]

@@ -134,14 +134,15 @@ class InputError(ValueError):
         text = text.replace("mteb_evalrank.errors.InputError", "InputError")
         text = re.sub(r":mod:`\.(exact|ties|tie_arithmetic|scores)`", r":mod:`.evalrank_ranking_\1`", text)
         if raises:  # the class goes right after the module's imports
-            last = max(n.end_lineno for n in ast.parse(text).body if isinstance(n, (ast.Import, ast.ImportFrom)))
+            imports = ast.parse(text).body
+            last = max(n.end_lineno or n.lineno for n in imports if isinstance(n, (ast.Import, ast.ImportFrom)))
             lines = text.splitlines(keepends=True)
             text = "".join(lines[:last]) + errors + "".join(lines[last:])
         out[target] = header.format(origin) + text
-    for path, text in out.items():
+    for name, text in out.items():
         leftover = re.findall(r"mteb_evalrank[\w.]*", text)
         if leftover:
-            raise InputError(f"internal: {path} still names {sorted(set(leftover))}")
+            raise InputError(f"internal: {name} still names {sorted(set(leftover))}")
     return out
 
 
@@ -435,7 +436,9 @@ def _edit_benchmarks_init(text: str) -> str:
 def _edit_menu(text: str) -> str:
     if MENU_ANCHOR not in text:
         raise InputError(f"{MENU_MODULE}: no {MENU_ANCHOR} entry to add the EvalRank benchmark after")
-    indent = re.search(r"\n([ \t]*)" + re.escape(MENU_ANCHOR), text).group(1)
+    # the anchor's indentation; the anchor may open the file (no line break before it)
+    found = re.search(r"(?:^|\n)([ \t]*)" + re.escape(MENU_ANCHOR), text)
+    indent = found.group(1) if found is not None else ""
     return text.replace(MENU_ANCHOR, f'{MENU_ANCHOR}\n{indent}"EvalRank",', 1)
 
 
