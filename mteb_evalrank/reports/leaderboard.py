@@ -64,7 +64,6 @@ MAX_CHART_MODELS = 40
 MAX_HEATMAP_MODELS = 25
 CORRELATION_COLUMNS = ("intrinsic", "downstream", "rho", "ci_low", "ci_high", "kendall_tau", "n_models")
 FIGURE_SUFFIXES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
-EVALRANK_RANK_TASKS = ("EvalRankWord", "EvalRankSent")  # the plugin's "intrinsic" tasks: tested in test_layers
 #: keys shown next to the main score in the generic per-task tables, when present
 EXTRA_KEYS = ("devacc", "f1", "cosine_pearson", "cosine_spearman_mean")
 META_FIELDS = (
@@ -675,8 +674,12 @@ def build_context(
                 "ses": [_score_se(m.results.get(t)) if m.scores.get(t) is not None else None for t in data.tasks],
             }
         )
-    evalrank = [_evalrank_block(data, t) for t in data.tasks if t in EVALRANK_RANK_TASKS]
-    handled = set(EVALRANK_RANK_TASKS) | {"HEROS", "N2O"}
+    from mteb_evalrank.integration.task_lookup import plugin_task_names
+
+    # EvalRank (role "intrinsic") has its own block; HEROS and N2O ("diagnostic", "comparison") their sections
+    intrinsic = plugin_task_names(role="intrinsic")
+    evalrank = [_evalrank_block(data, t) for t in data.tasks if t in intrinsic]
+    handled = set(plugin_task_names(role=("intrinsic", "diagnostic", "comparison")))
     rest = [t for t in data.tasks if t not in handled]
     groups: dict[str, list[Any]] = {"similarity": [], "downstream": [], "other": []}
     for t in rest:

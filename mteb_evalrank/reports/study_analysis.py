@@ -31,6 +31,7 @@ from mteb_evalrank.integration.study import (
     SIMILARITY_BASELINES,
     WORD_SIMILARITY_TASKS,
 )
+from mteb_evalrank.integration.task_lookup import plugin_task_names, task_selection
 from mteb_evalrank.reports.correlation_study import correlation_table
 from mteb_evalrank.reports.postprocessing_effect import postprocessing_effects
 from mteb_evalrank.reports.results_reader import read_results_folder, read_standard_error, score_matrix
@@ -66,27 +67,31 @@ SENTENCE = Level(
     "sentence",
     INTRINSIC_TASKS,
     EXTRA_INTRINSIC,
-    ("EvalRankSent", "EvalRankWord"),
+    # the EvalRank tasks, this level's first
+    (
+        *plugin_task_names(role="intrinsic", input_level="sentence"),
+        *plugin_task_names(role="intrinsic", input_level="word"),
+    ),
     SIMILARITY,
     SENTENCE_CLAIM,
     "EvalRankSent",
     "similarity (STS12-16, STS-B, SICK-R, STR)",
     "",
     "study.md",
-    ("EvalRankSent", "SentEvalSTSB", "STR", "EvalRankWord"),
+    task_selection("study_rank_panels", "sentence"),
 )
 WORD = Level(
     "word",
-    ("EvalRankWord", *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS),
+    (*plugin_task_names(role="intrinsic", input_level="word"), *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS),
     ("EvalRankWord:hits_at_1", "EvalRankWord:hits_at_3"),
-    ("EvalRankWord",),
+    plugin_task_names(role="intrinsic", input_level="word"),
     WORD_SIMILARITY_TASKS,
     WORD_CLAIM,
     "EvalRankWord",
     "word similarity (the 9 sets of Table 3)",
     "word_",
     "word_level.md",
-    ("EvalRankWord", "SimLex-999", "WS-353-All", "MEN-TR-3K"),
+    task_selection("study_rank_panels", "word"),
 )
 LEVELS = {"sentence": SENTENCE, "word": WORD}
 
@@ -577,7 +582,7 @@ def bag_of_words_table(a: Analysis, *, n_resamples: int, seed: int) -> tuple[lis
     bow = [m for m in scores.index if pop.loc[m, "kind"] == "bag-of-words"]
     if a.level is not SENTENCE or len(bow) < 3:
         return None
-    bow_intrinsic = [c for c in ("EvalRankWord", "EvalRankSent", *SIMILARITY) if c in scores.columns]
+    bow_intrinsic = [c for c in (*plugin_task_names(role="intrinsic"), *SIMILARITY) if c in scores.columns]
     table = correlation_table(
         scores.loc[bow],
         bow_intrinsic,
