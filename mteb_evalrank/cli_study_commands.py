@@ -111,6 +111,20 @@ def _cmd_study(args: argparse.Namespace) -> int:
     )
 
 
+def _zoo_help() -> str:
+    """The help of ``study --zoo``; its base names come from the zoo catalogue."""
+    from mteb_evalrank.models.catalogue import example_base, slow_bases
+
+    slow = " and ".join(slow_bases())
+    base = example_base()
+    return (
+        "'population' (the sentence level's default: every installed sentence-level variant of all families"
+        + (f" but the slow {slow}" if slow else "")
+        + "), 'study' (the first study's variants, without the wider population's bases), 'word' (the word "
+        f"level's default), 'all', base names ({base}) or variants ({base}/cls)"
+    )
+
+
 def add_study_parser(subparsers) -> None:
     """Add `study`: run the zoo variants on the study's tasks, then correlate intrinsic with downstream scores."""
     p = subparsers.add_parser(
@@ -129,10 +143,7 @@ def add_study_parser(subparsers) -> None:
         nargs="+",
         default=None,
         metavar="NAME",
-        help="'population' (the sentence level's default: every installed sentence-level variant of "
-        "all families but the slow e5-small-4bit and mpnet-base), 'study' (the first study's 27 "
-        "variants, without the wider population's bases), 'word' (the word level's default), "
-        "'all', base names (minilm-l6) or variants (minilm-l6/cls)",
+        help=_zoo_help(),
     )
     p.add_argument(
         "--models",

@@ -30,6 +30,7 @@ import numpy as np
 import mteb_evalrank.models.engines.base as engine_base
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models import zoo as catalogue
+from mteb_evalrank.models.catalogue import setup_fetches  # noqa: F401  (reports read base names through this door)
 from mteb_evalrank.models.engines import clear_caches as _clear_engine_caches
 from mteb_evalrank.models.engines import engine_of
 from mteb_evalrank.models.zoo import BASES, VARIANTS, ZooBase, ZooVariant

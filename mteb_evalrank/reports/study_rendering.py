@@ -260,19 +260,22 @@ def reproduce_block(
     out: Path, timing: list[dict], variants: Sequence[str], tasks: Sequence[str], level: str, now: dict[str, Any]
 ) -> list[str]:
     """*Reproduce*: the commands, the recorded runs' environments and ``now``, this report's environment."""
+    from mteb_evalrank.integration.zoo import setup_fetches
+
     runs = [t for t in timing if t.get("items_run")]
     envs = [t.get("environment") or {} for t in runs]
+    fetches = [f"mteb-evalrank fetch-weights {base}" for base in setup_fetches(level)]  # base names: the catalogue's
     setup = (
         [
             'pip install torch==2.13.0 -e ".[zoo,word-models]"',
             "apt-get install dict-gcide wordnet-base bible-kjv   # the corpus of the word vectors trained here",
-            "mteb-evalrank fetch-weights mpnet-base && mteb-evalrank build-word-models",
+            " && ".join([*fetches, "mteb-evalrank build-word-models"]),
         ]
         if level == "word"
         else [
             'pip install torch==2.13.0 -e ".[zoo,population]"',
             "apt-get install wordnet-base   # the neutral corpus of LSA, TF-IDF and SimCSE",
-            "mteb-evalrank fetch-weights tfidf-wordnet && mteb-evalrank fetch-weights simcse-spacy-sm",
+            " && ".join(fetches),
         ]
     )
     lines = [
