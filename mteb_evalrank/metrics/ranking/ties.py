@@ -16,7 +16,14 @@ import numpy as np
 
 import mteb_evalrank.metrics.ranking.exact as rx
 from mteb_evalrank.metrics import exact_scores as xs
-from mteb_evalrank.metrics.ranking.exact import _BLOCK_BYTES, _CENTER_ROWS, _REFINE_BATCH, _Prepared, _RankEngine
+from mteb_evalrank.metrics.ranking.exact import (
+    _BLOCK_BYTES,
+    _CENTER_ROWS,
+    _REFINE_BATCH,
+    _Pairs,
+    _Prepared,
+    _RankEngine,
+)
 from mteb_evalrank.metrics.ranking.tie_arithmetic import (
     _F64_U,
     _R_SCALE,
@@ -627,20 +634,11 @@ def _use_tie_path(prep: _Prepared, engine: _RankEngine, uq: np.ndarray, up: np.n
     return _on_grid_share(prep, np.unique(uq[pick]), engine.grid) >= 1.0 - _TIE_MAX_UNCERTIFIED
 
 
-def _tie_path_ranks(
-    prep: _Prepared,
-    engine: _RankEngine,
-    uq: np.ndarray,
-    up: np.ndarray,
-    q_idx: np.ndarray,
-    p_idx: np.ndarray,
-    chunk_size: int | None,
-    pessimistic: bool,
-    rank_cos: np.ndarray,
-    rank_l2: np.ndarray,
-) -> np.ndarray:
+def _tie_path_ranks(prep: _Prepared, engine: _RankEngine, pairs: _Pairs, chunk_size: int | None) -> np.ndarray:
     """Ranks through the tie path of the pairs it can take, if :func:`_use_tie_path` chooses it; the pairs
     left to the float32 path (all of them when the tie path is not taken)."""
+    uq, up, q_idx, p_idx = pairs.uq, pairs.up, pairs.q_idx, pairs.p_idx
+    pessimistic, rank_cos, rank_l2 = pairs.pessimistic, pairs.cos, pairs.l2
     n_distinct = prep.u.shape[0]
     tie = _TiePath(prep, engine) if _use_tie_path(prep, engine, uq, up) else None
     if tie is None:
