@@ -153,7 +153,7 @@ def _stage(module, folder: Path, stage: Path) -> None:
         shutil.copyfile(path, target)
 
 
-def _upload(report: PushReport, stage: Path, *, token: str, private: bool, commit_message: str | None) -> None:
+def _upload(report: PushReport, stage: Path, *, token: str | None, private: bool, commit_message: str | None) -> None:
     from huggingface_hub import HfApi
 
     api = HfApi(token=token)

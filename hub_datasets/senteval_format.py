@@ -72,10 +72,12 @@ def iter_lines_of(path: Path, *, encoding: str, what: str = "source file") -> It
 
 
 def is_ascii(text: str) -> bool:
+    """True when every character of `text` is ASCII."""
     return all(ord(ch) < 128 for ch in text)
 
 
 def parse_int(value: str, path: Path, line: int, *, what: str = "label") -> int:
+    """`int(value)`; a value that is not an integer is a `SourceFormatError` naming the file and line."""
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -95,6 +97,7 @@ def check_header(path: Path, first_line: str, expected_first_field: str) -> None
 
 
 def first_line_of(path: Path, *, encoding: str, what: str) -> str:
+    """The first line of a source file, decoded with `encoding` (a decoding error names the file)."""
     text = _decode(path, encoding, what)
     return text.split("\n", 1)[0]
 
@@ -112,6 +115,8 @@ class LabelledText:
 
 @dataclass(frozen=True)
 class ScoredPair:
+    """One scored sentence pair of a similarity source: id, subset, split, both texts and the gold score."""
+
     id: str
     subset: str
     split: str
@@ -175,11 +180,13 @@ def find_root(sources_dir: Path, folder: str, marker: str) -> Path:
 
 
 def check_columns(table, expected: Sequence[str], where: str) -> list[str]:
+    """A problem line when `table` lacks some of the `expected` columns; empty otherwise."""
     missing = [c for c in expected if c not in table.column_names]
     return [f"{where}: missing column(s) {missing}; expected {list(expected)}."] if missing else []
 
 
 def duplicated(values: Sequence) -> list:
+    """The values that occur more than once, each listed once, in order of their second occurrence."""
     seen, dupes = set(), []
     for v in values:
         if v in seen and v not in dupes:

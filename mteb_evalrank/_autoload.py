@@ -52,7 +52,7 @@ def _one_line_hook(previous):
         sys.stderr.write(f"mteb-evalrank: error: {text}\n")
         sys.stderr.flush()
 
-    hook.mteb_evalrank = True
+    hook.mteb_evalrank = True  # type: ignore[attr-defined]
     return hook
 
 

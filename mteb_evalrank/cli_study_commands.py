@@ -56,6 +56,7 @@ def _cmd_sts_by_level(args: argparse.Namespace) -> int:
 
 
 def add_sts_by_level_parser(subparsers) -> None:
+    """Add `sts-by-level`: STS Spearman within gold-score bins from saved predictions."""
     p = subparsers.add_parser(
         "sts-by-level",
         help="STS Spearman within gold-score bins (EvalRank Fig. 2, RankEncoder Fig. 7) from saved predictions",
@@ -129,7 +130,22 @@ def _cmd_study_plan(args: argparse.Namespace) -> int:
     return plan_command(args.models, level=args.level, n_resamples=max(args.n_resamples, 2000))
 
 
+def _zoo_help() -> str:
+    """The help of ``study --zoo``; its base names come from the zoo catalogue."""
+    from mteb_evalrank.models.catalogue import example_base, slow_bases
+
+    slow = " and ".join(slow_bases())
+    base = example_base()
+    return (
+        "'population' (the sentence level's default: every installed sentence-level variant of all families"
+        + (f" but the slow {slow}" if slow else "")
+        + "), 'study' (the first study's variants, without the wider population's bases), 'word' (the word "
+        f"level's default), 'all', base names ({base}) or variants ({base}/cls)"
+    )
+
+
 def add_study_parser(subparsers) -> None:
+    """Add `study`: run the zoo variants on the study's tasks, then correlate intrinsic with downstream scores."""
     p = subparsers.add_parser(
         "study",
         help="run zoo variants on the study's tasks (resumable, shardable), then correlate intrinsic with downstream",
@@ -146,10 +162,7 @@ def add_study_parser(subparsers) -> None:
         nargs="+",
         default=None,
         metavar="NAME",
-        help="'population' (the sentence level's default: every installed sentence-level variant of "
-        "all families but the slow e5-small-4bit and mpnet-base), 'study' (the first study's 27 "
-        "variants, without the wider population's bases), 'word' (the word level's default), "
-        "'all', base names (minilm-l6) or variants (minilm-l6/cls)",
+        help=_zoo_help(),
     )
     p.add_argument(
         "--models",
@@ -206,6 +219,7 @@ def _cmd_study_population(args: argparse.Namespace) -> int:
 
 
 def add_study_population_parser(subparsers) -> None:
+    """Add `study-population`: a model list for `study --models` from MTEB's registry."""
     p = subparsers.add_parser(
         "study-population",
         help="a model list for study --models from MTEB's registry: lineage from ModelMeta.adapted_from chains, "
@@ -271,6 +285,7 @@ def _cmd_correlate(args: argparse.Namespace) -> int:
 
 
 def add_correlate_parser(subparsers) -> None:
+    """Add `correlate`: Spearman rho x 100 with bootstrap intervals between intrinsic and downstream scores."""
     p = subparsers.add_parser(
         "correlate",
         help="Spearman rho x100 (bootstrap 95%% CI, Kendall tau) between intrinsic and downstream scores across models",
@@ -364,6 +379,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def add_report_parser(subparsers) -> None:
+    """Add `report`: one self-contained HTML page for a results folder."""
     p = subparsers.add_parser(
         "report",
         help="one self-contained HTML page for a results folder (any number of models)",
@@ -401,6 +417,7 @@ def _cmd_prepare_submission(args: argparse.Namespace) -> int:
 
 
 def add_prepare_submission_parser(subparsers) -> None:
+    """Add `prepare-submission`: copy results into the public results repository's layout and check them."""
     p = subparsers.add_parser(
         "prepare-submission",
         help="copy results into the layout of MTEB's public results repository and list what would be rejected",
@@ -432,6 +449,7 @@ def _cmd_migrate_results(args: argparse.Namespace) -> int:
 
 
 def add_migrate_results_parser(subparsers) -> None:
+    """Add `migrate-results`: rewrite pre-0.2 result files to one headline subset per task."""
     p = subparsers.add_parser(
         "migrate-results",
         help="convert result files written before 0.2 to one headline per task (what MTEB shows)",
@@ -457,6 +475,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def add_compare_parser(subparsers) -> None:
+    """Add `compare`: paired bootstrap of two models on the same items, per task."""
     p = subparsers.add_parser(
         "compare",
         help="do two models differ on the same items? paired bootstrap per task (EvalRank, HEROS, N2O)",
@@ -579,6 +598,7 @@ def _write_leaderboard_ranks(folder: Path, benchmark: str) -> None:
 
 
 def add_leaderboard_parser(subparsers) -> None:
+    """Add `leaderboard`: MTEB's own leaderboard app (or its API) on a local results folder."""
     p = subparsers.add_parser(
         "leaderboard",
         help="MTEB's own leaderboard app (mteb[leaderboard]) on a local results folder, offline",
@@ -622,6 +642,7 @@ def _cmd_export_upstream(args: argparse.Namespace) -> int:
 
 
 def add_export_upstream_parser(subparsers) -> None:
+    """Add `export-upstream`: the EvalRank tasks as a git diff against an MTEB source tree."""
     p = subparsers.add_parser(
         "export-upstream",
         help="write the EvalRank tasks, evaluator, statistics and benchmark as a git diff against an MTEB source tree",

@@ -288,6 +288,7 @@ def problems(when: str = AT_REGISTRATION, module_name: str | None = None, module
 
 
 def mteb_version() -> str:
+    """The installed mteb's version, or "?" when it cannot be read."""
     try:
         from importlib.metadata import version
 
@@ -356,7 +357,7 @@ def check_module(module_name: str, module: Any) -> str | None:
 # --- the internals the plugin reads, by name ---------------------------------------------------------------
 
 
-def task_registry() -> MutableMapping[str, type]:
+def task_registry() -> dict[str, Any]:
     """``mteb.get_tasks._TASKS_REGISTRY`` (task name -> class; importing ``mteb`` registers the plugin's tasks).
     ``mteb.get_tasks`` the attribute is the function: the module is fetched by name."""
     return importlib.import_module("mteb.get_tasks")._TASKS_REGISTRY

@@ -104,16 +104,22 @@ class ShippedStatsMixin:
     package.  Only ``mteb-evalrank descriptive-stats`` rewrites the shipped files.
     """
 
+    metadata: Any  # the task's, as the MTEB task class after this mixin in the bases defines it
+
     def calculate_descriptive_statistics(self, overwrite_results: bool = False, num_proc=None):
         if stats_dir_override() is not None:  # an explicit destination: regeneration, or a caller's choice
             with subsets_as_languages():  # statistics per named subset, as MTEB computes them
-                return super().calculate_descriptive_statistics(overwrite_results=overwrite_results, num_proc=num_proc)
+                return super().calculate_descriptive_statistics(  # type: ignore[misc]  # MTEB's, after the mixin
+                    overwrite_results=overwrite_results, num_proc=num_proc
+                )
         if not overwrite_results:
             shipped = self.metadata.descriptive_stats
             if shipped is not None and not any(PROVISIONAL_KEY in entry for entry in shipped.values()):
                 return shipped
         with stats_written_to(user_stats_dir()), subsets_as_languages():
-            return super().calculate_descriptive_statistics(overwrite_results=overwrite_results, num_proc=num_proc)
+            return super().calculate_descriptive_statistics(  # type: ignore[misc]
+                overwrite_results=overwrite_results, num_proc=num_proc
+            )
 
 
 class EncodeOnceTask(ShippedStatsMixin, AbsTask):
@@ -145,6 +151,8 @@ class EncodeOnceTask(ShippedStatsMixin, AbsTask):
 
     input_level: ClassVar[str] = "sentence"
     role: ClassVar[str] = ""
+    downstream: ClassVar[bool] = False  # role == "downstream", set for each subclass
+
     #: the nested key of the headline entry that holds the task's parts
     #: (:data:`~mteb_evalrank.data.result_layout.BREAKDOWN_KEYS`), or ``None``: a task with parts has the single
     #: subset ``default`` (MTEB averages subsets, and a whole must not be averaged with its parts), and

@@ -18,23 +18,12 @@ import numpy as np
 from mteb_evalrank.data.resolution import HUB_DATASETS
 from mteb_evalrank.data.result_layout import HEADLINE_SUBSET, SOURCE_BREAKDOWN
 from mteb_evalrank.hub_datasets.evalrank_format import EVALRANK_CITATION
+from mteb_evalrank.hub_datasets.evalrank_word.build import WORD_SIMILARITY_FILES
 from mteb_evalrank.tasks._base import EncodeOnceTask, PluginTaskMetadata
 
-WORD_SOURCES = (
-    "MC-30",
-    "MEN-TR-3k",
-    "MTurk-287",
-    "MTurk-771",
-    "RG-65",
-    "RW-STANFORD",
-    "SIMLEX-999",
-    "SimVerb-3500",
-    "VERB-143",
-    "WS-353-ALL",
-    "WS-353-REL",
-    "WS-353-SIM",
-    "YP-130",
-)
+#: the 13 source sets of EvalRankWord (its parts), named as the dataset's ``source`` column names them: the
+#: source file names without ``EN-`` and ``.txt``, in the build's order
+WORD_SOURCES = tuple(f.removeprefix("EN-").removesuffix(".txt") for f in WORD_SIMILARITY_FILES)
 SENT_SOURCES = ("stsb", "str")
 
 _TIES = ("pessimistic", "optimistic")
@@ -252,6 +241,8 @@ def _as_pandas(table: Any):
 
 
 class EvalRankWord(_EvalRankTask):
+    """EvalRank at word level: MRR = mean(1/rank) of each positive word among 22,207 background words."""
+
     input_level = "word"
     dataset_name = "evalrank-word"
     sources = WORD_SOURCES
@@ -268,6 +259,8 @@ class EvalRankWord(_EvalRankTask):
 
 
 class EvalRankSent(_EvalRankTask):
+    """EvalRank at sentence level: MRR = mean(1/rank) of each positive sentence among 24,957 background sentences."""
+
     dataset_name = "evalrank-sent"
     sources = SENT_SOURCES
     metadata = _metadata(

@@ -44,6 +44,8 @@ HEROS_SUBSETS = ("synonym", "antonym", "negation_main", "negation_antonym", "ran
 
 
 class HEROS(EncodeOnceTask):
+    """HEROS minimal pairs: per edit type the normalised cosine (cos - cos_avg) / (1 - cos_avg); main score synonym minus negation."""
+
     role = "diagnostic"
     breakdown_key = EDIT_BREAKDOWN
     metadata = PluginTaskMetadata(

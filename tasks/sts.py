@@ -194,7 +194,8 @@ def pair_descriptive_statistics(text1: list[str], text2: list[str], scores, *, n
     return {
         "num_samples": int(len(text1)),
         "number_of_characters": int(
-            pair_stats["text1_statistics"]["total_text_length"] + pair_stats["text2_statistics"]["total_text_length"]
+            pair_stats["text1_statistics"]["total_text_length"]  # type: ignore[index]  # text pairs: never None
+            + pair_stats["text2_statistics"]["total_text_length"]  # type: ignore[index]
         ),
         "unique_pairs": pair_stats["unique_pairs"],
         "text1_statistics": pair_stats["text1_statistics"],
@@ -396,6 +397,8 @@ SentEvalSTS12, SentEvalSTS13, SentEvalSTS14, SentEvalSTS15, SentEvalSTS16 = (_st
 
 
 class SentEvalSTSB(_SentEvalSimilarityTask):
+    """STS Benchmark test pairs on SentEval's tokenised lowercased text: Spearman of the cosine with the gold scores."""
+
     config = "STSB"
     metadata = _metadata(
         "SentEvalSTSB",
@@ -415,6 +418,8 @@ class SentEvalSTSB(_SentEvalSimilarityTask):
 
 
 class SentEvalSICKR(_SentEvalSimilarityTask):
+    """SICK relatedness test pairs on SentEval's text: Spearman of the cosine with the gold scores."""
+
     config = "SICKR"
     metadata = _metadata(
         "SentEvalSICKR",
@@ -433,6 +438,8 @@ class SentEvalSICKR(_SentEvalSimilarityTask):
 
 
 class STR(_SentEvalSimilarityTask):
+    """STR-2022 relatedness, all 5,500 pairs: Spearman of the cosine with the gold scores (text read at load time)."""
+
     config = "STR"
     metadata = _metadata(
         "STR",

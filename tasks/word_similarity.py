@@ -179,7 +179,9 @@ class _WordSimilarityTask(EncodeOnceTask):
         vocabulary = word_vocabulary_of(model)
         # a model with a vocabulary: the task's words, centred over that vocabulary (the toolkit);
         # without one: the words of all 13 sets, centred over themselves (the same centre for every task)
-        words = list(dict.fromkeys(word1 + word2)) if vocabulary is not None else list(self.vocabulary)
+        words = (
+            list(dict.fromkeys(word1 + word2)) if vocabulary is not None else list(self.vocabulary)  # type: ignore[arg-type]  # set by load_data, as self.pairs
+        )
 
         def encode() -> np.ndarray:
             return encode_texts(
@@ -295,69 +297,95 @@ class _WordSimilarityTask(EncodeOnceTask):
 
 
 class WS353All(_WordSimilarityTask):
+    """WS-353-All: Spearman of the cosine of centred word embeddings with the gold scores (EvalRank Table 3 baseline)."""
+
     entry = BY_TASK["WS-353-All"]
     metadata = _metadata(entry)
 
 
 class WS353Rel(_WordSimilarityTask):
+    """WS-353-Rel: Spearman of the cosine of centred word embeddings with the gold scores (EvalRank Table 3 baseline)."""
+
     entry = BY_TASK["WS-353-Rel"]
     metadata = _metadata(entry)
 
 
 class WS353Sim(_WordSimilarityTask):
+    """WS-353-Sim: Spearman of the cosine of centred word embeddings with the gold scores (EvalRank Table 3 baseline)."""
+
     entry = BY_TASK["WS-353-Sim"]
     metadata = _metadata(entry)
 
 
 class RWStanford(_WordSimilarityTask):
+    """RW-STANFORD: Spearman of the cosine of centred word embeddings with the gold scores (EvalRank Table 3 baseline)."""
+
     entry = BY_TASK["RW-STANFORD"]
     metadata = _metadata(entry)
 
 
 class MENTR3K(_WordSimilarityTask):
+    """MEN-TR-3K: Spearman of the cosine of centred word embeddings with the gold scores (EvalRank Table 3 baseline)."""
+
     entry = BY_TASK["MEN-TR-3K"]
     metadata = _metadata(entry)
 
 
 class MTurk287(_WordSimilarityTask):
+    """MTurk-287: Spearman of the cosine of centred word embeddings with the gold scores (EvalRank Table 3 baseline)."""
+
     entry = BY_TASK["MTurk-287"]
     metadata = _metadata(entry)
 
 
 class MTurk771(_WordSimilarityTask):
+    """MTurk-771: Spearman of the cosine of centred word embeddings with the gold scores (EvalRank Table 3 baseline)."""
+
     entry = BY_TASK["MTurk-771"]
     metadata = _metadata(entry)
 
 
 class SimLex999(_WordSimilarityTask):
+    """SimLex-999: Spearman of the cosine of centred word embeddings with the gold scores (EvalRank Table 3 baseline)."""
+
     entry = BY_TASK["SimLex-999"]
     metadata = _metadata(entry)
 
 
 class SimVerb3500(_WordSimilarityTask):
+    """SimVerb-3500: Spearman of the cosine of centred word embeddings with the gold scores (EvalRank Table 3 baseline)."""
+
     entry = BY_TASK["SimVerb-3500"]
     metadata = _metadata(entry)
 
 
 class MC30(_WordSimilarityTask):
+    """MC-30: Spearman of the cosine of centred word embeddings with the gold scores (a set the toolkit adds)."""
+
     role = "similarity"
     entry = BY_TASK["MC-30"]
     metadata = _metadata(entry)
 
 
 class RG65(_WordSimilarityTask):
+    """RG-65: Spearman of the cosine of centred word embeddings with the gold scores (a set the toolkit adds)."""
+
     role = "similarity"
     entry = BY_TASK["RG-65"]
     metadata = _metadata(entry)
 
 
 class YP130(_WordSimilarityTask):
+    """YP-130: Spearman of the cosine of centred word embeddings with the gold scores (a set the toolkit adds)."""
+
     role = "similarity"
     entry = BY_TASK["YP-130"]
     metadata = _metadata(entry)
 
 
 class VERB143(_WordSimilarityTask):
+    """VERB-143: Spearman of the cosine of centred word embeddings with the gold scores (a set the toolkit adds)."""
+
     role = "similarity"
     entry = BY_TASK["VERB-143"]
     metadata = _metadata(entry)

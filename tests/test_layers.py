@@ -390,13 +390,11 @@ def test_task_lists_derive_from_declared_roles():
     from mteb_evalrank.integration.benchmarks import EVALRANK_TASKS, GROUPS
     from mteb_evalrank.integration.registry import plugin_tasks
     from mteb_evalrank.integration.task_lookup import ROLES, plugin_task_names
-    from mteb_evalrank.reports.leaderboard import EVALRANK_RANK_TASKS
 
     classes = plugin_tasks()
     assert all(getattr(c, "role", "") in ROLES for c in classes), [c.__name__ for c in classes if c.role not in ROLES]
     by_role = {r: plugin_task_names(role=r) for r in ROLES}
     assert tuple(t for r in ROLES for t in by_role[r]) == EVALRANK_TASKS
-    assert set(EVALRANK_RANK_TASKS) == set(by_role["intrinsic"])
     assert by_role["downstream"] == study.DOWNSTREAM_TASKS
     assert set(study.WORD_SIMILARITY_TASKS) | set(study.SIMILARITY_BASELINES) == set(by_role["baseline"])
     assert set(study.OTHER_WORD_SIMILARITY_TASKS) == set(by_role["similarity"])

@@ -51,6 +51,8 @@ BUILD_COMMAND = f"mteb-evalrank build-data {NAME} --sources SOURCES_DIR --out OU
 
 @dataclass(frozen=True)
 class SentencePair:
+    """One scored STS-B or STR sentence pair with the ids of its two sentences."""
+
     s1: str
     s2: str
     score: float
@@ -182,6 +184,7 @@ def build(sources_dir: Path, out_dir: Path) -> dict[str, int]:
 
 
 def card_body(report: dict[str, int], per_source: dict[str, int]) -> str:
+    """The dataset card's text: `card.md` filled with the counts, the per-source table and the citation."""
     from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL
 
     template = Template((Path(__file__).with_name("card.md")).read_text(encoding="utf-8"))

@@ -58,6 +58,8 @@ BUILD_COMMAND = f"mteb-evalrank build-data {NAME} --sources SOURCES_DIR --out OU
 
 @dataclass(frozen=True)
 class WordPair:
+    """One scored word pair of a word-similarity set."""
+
     w1: str
     w2: str
     score: float
@@ -143,6 +145,7 @@ def build(sources_dir: Path, out_dir: Path) -> dict[str, int]:
 
 
 def card_body(report: dict[str, int], per_source: dict[str, int]) -> str:
+    """The dataset card's text: `card.md` filled with the counts, the per-source table and the citation."""
     template = Template((Path(__file__).with_name("card.md")).read_text(encoding="utf-8"))
     values = {k: f"{v:,}" for k, v in report.items()}
     return template.substitute(

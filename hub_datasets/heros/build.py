@@ -45,6 +45,7 @@ HEROS_CITATION = r"""@inproceedings{chiang-etal-2023-revealing,
 
 
 def table_to_arrow(table: HerosTable):
+    """The HEROS table as an Arrow table: an int32 id plus one string column per sentence column."""
     import pyarrow as pa
 
     return pa.table(
@@ -74,6 +75,7 @@ def table_from_arrow(arrow, *, where: str = "HEROS dataset") -> HerosTable:
 
 
 def counts(table: HerosTable) -> dict[str, int]:
+    """The counts the card reports: rows, pairs, unique sentences, unchanged edits, and the two negations' agreement."""
     n = len(table)
     report = {"rows": n, "pairs": n * len(EDIT_COLUMNS)}
     report["unique_sentences"] = len({t for c in COLUMNS for t in table.columns[c]})
@@ -101,6 +103,7 @@ def build(source: Path, out_dir: Path) -> dict[str, int | str]:
 
 
 def write_dataset(table: HerosTable, out_dir: Path, *, source_sha256: str = "unknown") -> dict[str, int]:
+    """Write the HEROS dataset (parquet and card) to `out_dir`; returns the card's counts."""
     report = counts(table)
     layout.write_dataset(
         out_dir,
@@ -121,6 +124,7 @@ def validate(folder: Path) -> list[str]:
 
 
 def card_metadata(report: dict[str, int]) -> dict:
+    """The YAML header of the HEROS dataset card (licence, tags, configs)."""
     from mteb_evalrank.hub_datasets.evalrank_format import size_category
 
     return {
@@ -137,6 +141,7 @@ def card_metadata(report: dict[str, int]) -> dict:
 
 
 def card_body(report: dict[str, int], *, source_sha256: str = "unknown") -> str:
+    """The HEROS dataset card's text: `card.md` filled with the counts, the source and the citation."""
     template = Template(Path(__file__).with_name("card.md").read_text(encoding="utf-8"))
     values = {k: f"{v:,}" for k, v in report.items()}
     return template.substitute(

@@ -65,6 +65,7 @@ def read_stsb(path: Path):
 
 
 def build(sources_dir: Path, out_dir: Path) -> dict[str, int]:
+    """Build the N2O corpus (STS-B sentences) and its paraphrase needles from the raw STS-B files; returns the counts."""
     import pyarrow as pa
 
     sources_dir, out_dir = Path(sources_dir), Path(out_dir)
@@ -115,6 +116,7 @@ def validate(folder: Path) -> list[str]:
 
 
 def card_metadata(report: dict[str, int]) -> dict:
+    """The YAML header of the N2O corpus's dataset card (licence, tags, configs)."""
     from mteb_evalrank.hub_datasets.evalrank_format import size_category
 
     return {

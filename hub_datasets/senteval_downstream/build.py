@@ -64,6 +64,8 @@ SCICITE_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyz ")
 
 @dataclass(frozen=True)
 class TaskSpec:
+    """One SentEval transfer task: config, SentEval name, source folder and files, label names, protocol."""
+
     config: str
     senteval_name: str  # the name SentEval's engine knows the task by
     folder: str  # under <sources>/senteval_downstream/
@@ -127,7 +129,7 @@ def read_sst(folder: Path, spec: TaskSpec) -> list[LabelledText]:
 
 def read_trec(folder: Path, spec: TaskSpec) -> list[LabelledText]:
     """``TRECEval.loadFile``: ``COARSE:fine words...``; the text starts after the first space of the rest."""
-    rows = []
+    rows: list[LabelledText] = []
     for name, split in _split_files(spec):
         path = folder / name
         before = len(rows)
@@ -150,7 +152,7 @@ def read_trec(folder: Path, spec: TaskSpec) -> list[LabelledText]:
 
 def _read_tsv_pairs(folder: Path, spec: TaskSpec, *, header: str, columns: tuple[int, int, int], labels) -> list:
     """Tab-separated pair files whose first line SentEval drops (MRPC, SICK)."""
-    rows = []
+    rows: list = []
     a, b, y = columns
     need = max(columns) + 1
     for name, split in _split_files(spec):
@@ -394,6 +396,7 @@ def validate(folder: Path) -> list[str]:
 
 
 def check_table(table, spec: TaskSpec) -> list[str]:
+    """The problems of one downstream task's table (columns, ids, splits, labels, texts); empty when it is valid."""
     where = spec.config
     columns = sf.PAIR_COLUMNS if spec.pairs else sf.SENTENCE_COLUMNS
     problems = sf.check_columns(table, columns, where)
@@ -430,6 +433,7 @@ def check_table(table, spec: TaskSpec) -> list[str]:
 
 # --- card ----------------------------------------------------------------------------------------
 def card_metadata(report: dict[str, int]) -> dict:
+    """The YAML header of the SentEval downstream dataset card (licence, tags, configs)."""
     from mteb_evalrank.hub_datasets.evalrank_format import size_category
 
     return {
@@ -446,6 +450,7 @@ def card_metadata(report: dict[str, int]) -> dict:
 
 
 def card_body(report: dict[str, int], counts: dict[str, dict[str, int]]) -> str:
+    """The SentEval downstream dataset card's text: one table row per task, then the counts."""
     lines = [
         "| config | SentEval task | columns | labels (id: name) | SentEval protocol | SentEval's batching order |",
         "|---|---|---|---|---|---|",

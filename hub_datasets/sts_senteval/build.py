@@ -113,7 +113,7 @@ def read_stsb(root: Path) -> list[ScoredPair]:
 
 def read_sick_relatedness(root: Path) -> list[ScoredPair]:
     """``SICKRelatednessEval.loadFile``: header dropped; sentence_A, sentence_B, relatedness_score."""
-    rows = []
+    rows: list[ScoredPair] = []
     for name, split in SICK_FILES:
         path = root / "SICK" / name
         sf.check_header(path, sf.first_line_of(path, encoding="utf-8", what="SICK file"), "pair_ID")
@@ -149,6 +149,7 @@ def read_str_csv(path: Path) -> list[ScoredPair]:
 
 
 def read_str_pairs(root: Path) -> list[ScoredPair]:
+    """The STR-2022 pairs read from its CSV file under `root`."""
     return read_str_csv(root / STR_FILE)
 
 
@@ -203,6 +204,7 @@ def validate(folder: Path) -> list[str]:
 
 
 def check_table(table, config: str, *, allow_blank_text: bool = False) -> list[str]:
+    """The problems of one similarity config's table (columns, empty, ids, splits, scores, texts); empty when valid."""
     problems = sf.check_columns(table, sf.SCORED_PAIR_COLUMNS, config)
     if problems:
         return problems
@@ -236,6 +238,7 @@ def check_table(table, config: str, *, allow_blank_text: bool = False) -> list[s
 
 # --- card ----------------------------------------------------------------------------------------
 def card_metadata(report: dict[str, int]) -> dict:
+    """The YAML header of the SentEval similarity dataset card (licence, tags, configs)."""
     from mteb_evalrank.hub_datasets.evalrank_format import size_category
 
     return {
@@ -252,6 +255,7 @@ def card_metadata(report: dict[str, int]) -> dict:
 
 
 def card_body(report: dict[str, int], counts: dict, subsets: dict) -> str:
+    """The SentEval similarity dataset card's text: counts and per-sub-dataset tables filled into `card.md`."""
     from mteb_evalrank.hub_datasets.senteval_downstream.build import EVALRANK_REPO, SENTEVAL_CITATION, SENTEVAL_REPO
     from mteb_evalrank.hub_datasets.str_source import STR_SOURCE_URL
 

@@ -294,6 +294,7 @@ def read_set(sources_dir: Path, entry: WordSimilaritySet):
 
 
 def pairs_table(entry: WordSimilaritySet, rows):
+    """One word-similarity set as an Arrow table: id (`file:line number`), word1, word2, score."""
     import pyarrow as pa
 
     return pa.table(
@@ -368,6 +369,7 @@ def validate(folder: Path) -> list[str]:
 
 # --- card ----------------------------------------------------------------------------------------
 def card_metadata(report: dict[str, int]) -> dict:
+    """The YAML header of the word-similarity dataset card (licence, tags, configs)."""
     from mteb_evalrank.hub_datasets.evalrank_format import size_category
 
     return {
@@ -384,6 +386,7 @@ def card_metadata(report: dict[str, int]) -> dict:
 
 
 def card_body(report: dict[str, int]) -> str:
+    """The word-similarity dataset card's text: one table row per set with its counts and reference."""
     from string import Template
 
     lines = [

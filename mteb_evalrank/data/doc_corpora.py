@@ -138,7 +138,7 @@ def dictd_blocks(path: Path, *, after: str | None = None) -> Iterator[list[str]]
         for raw in fh:
             line = raw.strip()
             if not started:
-                started = line.startswith(after)
+                started = after is not None and line.startswith(after)
                 continue
             if line:
                 block.append(line)

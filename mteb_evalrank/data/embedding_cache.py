@@ -43,6 +43,7 @@ def cache_key(model_name: str, revision: str | None, fingerprint: str) -> str:
 
 
 def embeddings_dir(root: Path | None = None) -> Path:
+    """The embedding cache's folder: `root` when given, else `<plugin cache>/embeddings`."""
     return Path(root) if root is not None else cache_dir() / "embeddings"
 
 

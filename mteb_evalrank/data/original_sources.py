@@ -142,8 +142,16 @@ class SourceFile:
             raise ValueError(f"{self.dest}: no dataset reads it")
 
     @property
+    def archive_member(self) -> str:
+        """The path inside the archive; only an archive member has one."""
+        if self.member is None:
+            raise AssertionError(f"{self.dest} is not an archive member")
+        return self.member
+
+    @property
     def sources(self) -> tuple[str, ...]:
         """The original URLs of this file (of its archive, for an archive member)."""
+
         return self.archive.urls if self.archive is not None else self.urls
 
     @property
@@ -439,7 +447,8 @@ class _Downloader:
         try:
             http(url, output_file, pup)
         except requests.HTTPError as exc:
-            raise _Failure(f"HTTP {exc.response.status_code} {exc.response.reason}") from None
+            got = exc.response
+            raise _Failure(f"HTTP {got.status_code} {got.reason}" if got is not None else str(exc)) from None
         except requests.Timeout:
             raise _Failure(f"no answer within {self.timeout:g} s") from None
         except requests.ConnectionError as exc:  # refused, unknown host; a break mid-file is ChunkedEncodingError
@@ -463,9 +472,20 @@ def _quiet_pooch() -> Iterator[None]:
         logger.setLevel(level)
 
 
+@dataclass(frozen=True)
+class _Transfer:
+    """How the files are fetched: the mirror (or None), a progress bar, the timeout per request, the retries."""
+
+    mirror: str | None
+    progress: bool
+    timeout: float
+    retries: int
+
+
 def _download_missing(
     root: Path, missing: Sequence[SourceFile], mirror: str | None, *, progress: bool, timeout: float, retries: int
 ) -> None:
+    transfer = _Transfer(mirror, progress, timeout, retries)
     plain = [e for e in missing if e.archive is None]
     archives: dict[Archive, list[SourceFile]] = {}
     for e in missing:
@@ -475,20 +495,9 @@ def _download_missing(
         print(f"mteb-evalrank: downloading {len(missing)} source file(s) into {root}", file=sys.stderr)
     with _quiet_pooch():
         for entry in plain:
-            _fetch(
-                root,
-                entry.dest,
-                entry.sha256,
-                entry.size,
-                entry.urls,
-                mirror,
-                entry.dest,
-                progress=progress,
-                timeout=timeout,
-                retries=retries,
-            )
+            _fetch(root, entry.dest, entry.sha256, entry.size, entry.urls, entry.dest, transfer)
         for archive, members in archives.items():
-            _fetch_archive(root, archive, members, mirror, progress=progress, timeout=timeout, retries=retries)
+            _fetch_archive(root, archive, members, transfer)
 
 
 def _failure_message(what: str, errors: list[str]) -> str:
@@ -504,17 +513,16 @@ def _fetch(
     sha256: str | None,
     size: int | None,
     urls: Sequence[str],
-    mirror: str | None,
     what: str,
+    transfer: _Transfer,
     *,
-    progress: bool,
-    timeout: float,
-    retries: int,
     processor=None,
 ) -> None:
     """Fetch ``fname`` into ``root`` with pooch from the first of ``urls`` that works (checked, retried)."""
     import pooch
     import requests
+
+    mirror, progress, timeout, retries = transfer.mirror, transfer.progress, transfer.timeout, transfer.retries
 
     candidates = [mirror_url(u, mirror) for u in urls] if mirror else list(urls)
     downloader = _Downloader(progress=progress, timeout=timeout, label=what, size=size)
@@ -537,32 +545,13 @@ def _fetch(
     raise SourceDownloadError(_failure_message(what, errors), candidates)
 
 
-def _fetch_archive(
-    root: Path,
-    archive: Archive,
-    members: list[SourceFile],
-    mirror: str | None,
-    *,
-    progress: bool,
-    timeout: float,
-    retries: int,
-) -> None:
+def _fetch_archive(root: Path, archive: Archive, members: list[SourceFile], transfer: _Transfer) -> None:
     """Fetch ``archive`` with pooch, extract ``members`` with its Untar/Unzip processor, check and place them."""
     fname = f"{_ARCHIVE_DIR}/{archive.name}"
     what = f"{', '.join(m.dest for m in members)} (from the archive {archive.name})"
     try:
         _fetch(
-            root,
-            fname,
-            archive.sha256,
-            archive.size,
-            archive.urls,
-            mirror,
-            what,
-            progress=progress,
-            timeout=timeout,
-            retries=retries,
-            processor=_Extract(root, members),
+            root, fname, archive.sha256, archive.size, archive.urls, what, transfer, processor=_Extract(root, members)
         )
     finally:
         shutil.rmtree(root / _ARCHIVE_DIR, ignore_errors=True)
@@ -590,7 +579,7 @@ class _Extract:
         except (tarfile.TarError, zipfile.BadZipFile, zlib.error, EOFError, KeyError) as exc:
             raise _Failure(f"{Path(fname).name} is not a readable archive ({_reason(exc)})") from None
         for entry in self.members:
-            got = folder / entry.member
+            got = folder / entry.archive_member
             if not got.is_file():
                 raise _Failure(f"the archive has no member {entry.member}")
             digest, size = pooch.file_hash(str(got)), got.stat().st_size
@@ -602,7 +591,7 @@ class _Extract:
         for entry in self.members:
             target = self.root / entry.dest
             target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(folder / entry.member, target)
+            os.replace(folder / entry.archive_member, target)
 
 
 def _reason(exc: object) -> str:

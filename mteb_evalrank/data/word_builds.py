@@ -22,6 +22,7 @@ The copy check is :mod:`mteb_evalrank.data.word_copies`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -46,6 +47,8 @@ from mteb_evalrank.models import word_zoo
 
 @dataclass
 class BuildResult:
+    """The outcome of building one word base: state ("built", "already built", "failed"), time, vocabulary, folder."""
+
     name: str
     state: str  # "built", "already built", "failed"
     seconds: float = 0.0
@@ -56,6 +59,7 @@ class BuildResult:
 
 # --- entry point ----------------------------------------------------------------------------------
 def buildable() -> list[str]:
+    """Names of the catalogue's word bases that need a build (their source kind is one of `BUILT_KINDS`)."""
     return [b["name"] for b in word_zoo.catalogue()["bases"] if b["source"]["kind"] in word_zoo.BUILT_KINDS]
 
 
@@ -87,7 +91,8 @@ def build_word_models(
         if kind == "model2vec":
             teachers.setdefault(word_zoo.entry(n)["source"]["teacher"], []).append(n)
             continue
-        results.append(_guarded(n, lambda n=n: _build_one(n, spacy_wheel_dir=spacy_wheel_dir), log))
+        results.append(_guarded(n, functools.partial(_build_one, n, spacy_wheel_dir=spacy_wheel_dir), log))
+
     for teacher, group in teachers.items():
         try:
             results += build_model2vec(teacher, group, log=log)
@@ -290,7 +295,7 @@ def build_model2vec(teacher: str, names: Sequence[str], *, log: Callable[[str], 
                 t0 = time.perf_counter()
                 static = distillation.distill_from_model(
                     model=model,
-                    tokenizer=tokenizer,
+                    tokenizer=tokenizer,  # type: ignore[arg-type]  # use_fast=True: a TokenizersBackend
                     pca_dims=int(src["pca_dims"]),
                     sif_coefficient=float(src["sif_coefficient"]),
                     token_remove_pattern=src["token_remove_pattern"],
@@ -349,6 +354,7 @@ BUILDS: dict[str, Callable[..., tuple[dict[str, Any], dict[str, Any], int]]] = {
 
 
 def format_results(results: Sequence[BuildResult]) -> str:
+    """One line per build result, as `build-word-models` prints them."""
     out = []
     for r in results:
         if r.state == "built":
@@ -363,4 +369,5 @@ def format_results(results: Sequence[BuildResult]) -> str:
 
 
 def environment_note() -> str:
+    """The cache setting the builds used (`MTEB_EVALRANK_CACHE`), for the build report."""
     return f"MTEB_EVALRANK_CACHE={os.environ.get('MTEB_EVALRANK_CACHE', '(default)')}"

@@ -123,7 +123,7 @@ def format_copies(report: dict[str, Any], *, show_above: float = 0.5) -> str:
     for p in shown:
         row = f"  row cosine {p['row_cosine']:.4f}" if p["row_cosine"] is not None else ""
         lines.append(f"  r={p['r']:.4f}{row}  {p['a']}  vs  {p['b']}" + ("   <- COPY" if p["copy"] else ""))
-    nearest = {}
+    nearest: dict[str, Any] = {}
     for p in report["pairs"]:
         for x, y in ((p["a"], p["b"]), (p["b"], p["a"])):
             if x not in nearest or p["r"] > nearest[x][1]:

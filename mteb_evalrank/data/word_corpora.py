@@ -111,6 +111,7 @@ def read_wordnet(part: dict[str, Any]) -> Iterator[str]:
 
 
 def read_kjv(part: dict[str, Any]) -> Iterator[str]:
+    """Yield the verses of the King James Bible as the `bible-kjv` command prints it, without their references."""
     command = part["command"]
     try:
         done = subprocess.run(list(command), capture_output=True, text=True, check=False, timeout=300)

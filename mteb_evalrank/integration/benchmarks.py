@@ -255,7 +255,7 @@ def register_benchmarks() -> None:
         return aliases
 
     for wrapper, wrapped in ((_build_registry, original), (_build_aliases_registry, original_aliases)):
-        wrapper.__mteb_evalrank__ = True
+        wrapper.__mteb_evalrank__ = True  # type: ignore[attr-defined]
         wrapper.__wrapped__ = wrapped
-    module._build_registry = _build_registry
-    module._build_aliases_registry = _build_aliases_registry
+    module._build_registry = _build_registry  # type: ignore[attr-defined]
+    module._build_aliases_registry = _build_aliases_registry  # type: ignore[attr-defined]

@@ -69,7 +69,7 @@ class StatsOutcome:
         return self.error is None
 
 
-def _select(names: Sequence[str] | None) -> list[type]:
+def _select(names: Sequence[str] | None) -> list[Any]:
     import mteb  # noqa: F401  (importing mteb registers the plugin's tasks: the start-up hook)
 
     from mteb_evalrank.integration.registry import plugin_tasks

@@ -102,7 +102,7 @@ def check_embeddings(
     if arr.shape[1] == 0:
         raise InputError(f"{source}: embeddings have dimension 0.")
 
-    def _rows(mask: np.ndarray) -> str:
+    def _rows(mask: Any) -> str:
         idx = np.flatnonzero(mask)[:3]
         if texts is not None:
             return ", ".join(f"row {i} ({texts[i][:60]!r})" for i in idx)

@@ -53,7 +53,7 @@ class SubsetItems:
     values: dict[str, np.ndarray]
     digest: str
     groups: np.ndarray | None = None
-    scores: dict[str, float] = field(default_factory=dict)
+    scores: dict[str, float | None] = field(default_factory=dict)  # None: not known yet
     strata: np.ndarray | None = None
 
 
@@ -113,7 +113,7 @@ def flush(task: str, model_name: str, revision: str | None, result_path: Path) -
 def write_items(path: Path, task: str, entries: Mapping[tuple[str, str], SubsetItems]) -> Path:
     """Write ``entries`` ((split, subset) -> :class:`SubsetItems`) as the items file ``path`` of ``task``,
     atomically (a temporary file renamed over it)."""
-    arrays: dict[str, np.ndarray] = {}
+    arrays: dict[str, Any] = {}
     meta: dict[str, Any] = {"format": FORMAT, "task": task, "entries": {}}
     for (split, subset), item in entries.items():
         key = f"{split}/{subset}"

@@ -118,7 +118,7 @@ def patch_frames_module(frames_module) -> None:
     def _load_per_benchmark_frames():
         return folder_frames(loaded.folder, frames_module)
 
-    _load_per_benchmark_frames.__mteb_evalrank__ = True
+    _load_per_benchmark_frames.__mteb_evalrank__ = True  # type: ignore[attr-defined]
     _load_per_benchmark_frames.__wrapped__ = original
     frames_module._load_per_benchmark_frames = _load_per_benchmark_frames
 

@@ -85,8 +85,9 @@ MENU_LISTS = ("GP_BENCHMARK_ENTRIES", "HOME_BENCHMARK_ENTRIES")
 
 def add_menu_entry(menu_module) -> None:
     """Append the plugin's :class:`MenuEntry` to each list of :data:`MENU_LISTS` (in place, idempotent)."""
-    lists = [getattr(menu_module, name, None) for name in MENU_LISTS]
-    if any(entries is None for entries in lists):  # still being executed; the finder adds the entry when it is done
+    found = [getattr(menu_module, name, None) for name in MENU_LISTS]
+    lists = [entries for entries in found if entries is not None]
+    if len(lists) != len(found):  # still being executed; the finder adds the entry when it is done
         return
     entry = None
     for entries in lists:
@@ -122,7 +123,7 @@ def _without_empty_experiment_id(styler):
             table = table.drop(columns=[EXPERIMENT_ID_COLUMN])
         return styler(table, *args, **kwargs)
 
-    style.__mteb_evalrank__ = True
+    style.__mteb_evalrank__ = True  # type: ignore[attr-defined]
     return style
 
 
@@ -394,7 +395,7 @@ def _set_default_benchmark(name: str) -> None:
     import mteb.leaderboard.benchmark_selector as selector
 
     for module in (app_module, selector):
-        module.DEFAULT_BENCHMARK_NAME = name
+        module.DEFAULT_BENCHMARK_NAME = name  # type: ignore[attr-defined]
 
 
 def _parquet_models(parquet: Path) -> dict[str, set[str]]:
@@ -521,7 +522,7 @@ def wrap_app_module(app_module) -> None:
         )
         return original(*bound.args, **bound.kwargs)
 
-    get_leaderboard_app.__mteb_evalrank__ = True
+    get_leaderboard_app.__mteb_evalrank__ = True  # type: ignore[attr-defined]
     app_module.get_leaderboard_app = get_leaderboard_app
 
 
@@ -544,7 +545,7 @@ def wrap_mteb_cli(cli_module) -> None:
             print(f"mteb leaderboard: error: {exc}", file=sys.stderr, flush=True)
             raise SystemExit(2) from None
 
-    _leaderboard.__mteb_evalrank__ = True
+    _leaderboard.__mteb_evalrank__ = True  # type: ignore[attr-defined]
     cli_module._leaderboard = _leaderboard
 
 
@@ -574,7 +575,8 @@ def leaderboard_app(folder: str | Path, default_benchmark: str | None = None):
         )
     _set_default_benchmark(default_benchmark)
     cache = mteb.ResultCache(prepared.path.parent.parent)
-    return app_module.get_leaderboard_app(cache, rebuild=False, cache_repo_id=None), prepared
+    # None: no remote cache (MTEB's app then reads the local results only)
+    return app_module.get_leaderboard_app(cache, rebuild=False, cache_repo_id=None), prepared  # type: ignore[arg-type]
 
 
 def check_port(host: str, port: int) -> None:

@@ -224,6 +224,7 @@ def forget_added_metas() -> list[str]:
 
 
 def write_models_file(path: Path, fields_list: list[dict[str, Any]]) -> None:
+    """Write the leaderboard's models file (kind, writer version, one entry per model) atomically."""
     import importlib.metadata
 
     from mteb_evalrank.data.files import atomic_write_text

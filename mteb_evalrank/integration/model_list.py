@@ -178,7 +178,7 @@ def registry_lineage(name: str, metas: Mapping[str, Any] | None = None) -> tuple
 def _registry_metas() -> dict[str, Any]:
     import mteb
 
-    return {m.name: m for m in mteb.get_model_metas()}
+    return {m.name: m for m in mteb.get_model_metas() if m.name is not None}
 
 
 def fill_lineages_from_registry(

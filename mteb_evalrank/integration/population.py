@@ -9,6 +9,7 @@ The default ``study`` selection keeps the bases it had before the population was
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,7 @@ def population_variants(exclude_bases: Iterable[str] = (), *, installed_only: bo
     ]
 
 
-_STATIC_ENCODERS: dict[str, object] = {}
+_STATIC_ENCODERS: dict[str, Any] = {}
 
 
 def base_sentence_vectors(base_name: str, texts: list[str]) -> np.ndarray:

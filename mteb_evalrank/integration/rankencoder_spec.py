@@ -19,6 +19,7 @@ PREFIX = "rankencoder:"
 
 
 def is_rankencoder_spec(spec: Any) -> bool:
+    """True when `spec` is a string naming a RankEncoder wrapper (`rankencoder:...`)."""
     return isinstance(spec, str) and spec.strip().startswith(PREFIX)
 
 

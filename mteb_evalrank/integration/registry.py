@@ -16,15 +16,17 @@ never imports them: it only remembers the classes it was given (:func:`plugin_ta
 
 from __future__ import annotations
 
+from typing import Any
+
 from mteb_evalrank import mteb_internals
 
 _registered = False
 _in_progress = False
 _warned = False
-_TASKS: list[type] = []
+_TASKS: list[Any] = []
 
 
-def plugin_tasks() -> tuple[type, ...]:
+def plugin_tasks() -> tuple[Any, ...]:
     """The plugin's task classes registered so far (those given to :func:`register`; the task package
     registers itself when imported, which the start-up hook does when ``mteb`` is imported)."""
     return tuple(_TASKS)
@@ -68,7 +70,7 @@ def _register() -> None:
     for cls in new:
         registry[cls.metadata.name] = cls
     if new:
-        mteb_get_tasks.TASK_LIST = tuple(mteb_get_tasks.TASK_LIST) + tuple(new)
+        mteb_get_tasks.TASK_LIST = tuple(mteb_get_tasks.TASK_LIST) + tuple(new)  # type: ignore[attr-defined]
 
     if _registered:
         return
@@ -124,5 +126,5 @@ def _wrap_get_model() -> None:
             return load_any_model(model_name, revision=revision, device=device)
         return original(model_name, revision, device, **kwargs)
 
-    get_model.__mteb_evalrank__ = True
+    get_model.__mteb_evalrank__ = True  # type: ignore[attr-defined]
     mteb.get_model = get_model

@@ -251,7 +251,8 @@ class SafeResultCache(ResultCache):
                     backups.append(_backup(target, copy=False))
                     # MTEB writes model_meta.json only for a ModelMeta, in place: a name keeps it from doing so,
                     # and the merged metadata is written here (the path comes from the redirect)
-                    name = meta.name if meta is not None else model_name
+                    # (a ModelMeta without a name was refused above, by MTEB's model_name_as_path)
+                    name = meta.name if meta is not None and meta.name is not None else model_name
                     revision = (meta.revision or "no_revision_available") if meta is not None else model_revision
                     super().save_to_cache(task_result, name, revision, encode_kwargs=encode_kwargs)
                     os.replace(tmp, target)

@@ -128,7 +128,9 @@ def plan_folder(folder: str | Path, breakdown_keys: Mapping[str, str]) -> list[M
         if new_scores is None:
             continue
         parts = sorted({p for entries in new_scores.values() for e in entries for p in e.get(breakdown_keys[task], {})})
-        subsets = sorted({e.get("hf_subset") for entries in scores.values() for e in entries if isinstance(e, dict)})
+        subsets = sorted(
+            {str(e.get("hf_subset")) for entries in scores.values() for e in entries if isinstance(e, dict)}
+        )
         change = f"subsets {', '.join(map(str, subsets))} -> default with {len(parts)} parts in {breakdown_keys[task]}"
         ipath = items_path(path)
         plans.append(

@@ -169,7 +169,7 @@ def run(
     import mteb
 
     from mteb_evalrank.errors import ResultsNotSavedError
-    from mteb_evalrank.integration.result_cache import check_model_meta, open_result_cache
+    from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.score_table import format_scores_table, task_scores_rows
 
     if "cache" in evaluate_kwargs:
@@ -177,10 +177,7 @@ def run(
     evaluate_kwargs = evaluate_arguments(evaluate_kwargs)
     out = stream if stream is not None else sys.stdout
     task_objects = resolve_tasks(tasks)
-    if not center or ties != "pessimistic":
-        for task in task_objects:
-            if hasattr(task, "center"):
-                task.center, task.ties = center, ties
+    _set_tie_options(task_objects, center, ties)
     # before the model loads: a bad or read-only folder fails at once; a save failing later keeps the scores
     cache = open_result_cache(output_folder, keep_unsaved=True)
     encoder, note = resolve_model(
@@ -192,27 +189,7 @@ def run(
         t.metadata.name: t.score_options() for t in task_objects if callable(getattr(t, "score_options", None))
     }
     if meta is not None:  # another model already filed under this name and revision: refused before any work
-        check_model_meta(cache.get_task_result_path(task_objects[0].metadata.name, meta).parent, meta)
-        strategy = str(
-            getattr(evaluate_kwargs.get("overwrite_strategy"), "value", evaluate_kwargs.get("overwrite_strategy"))
-        )
-        if strategy in ("never", "only-cache"):  # the stored result may not be replaced: refused
-            for task in task_objects:
-                conflict = cache.stored_conflict(task.metadata.name, meta)
-                if conflict is not None:
-                    raise InputError(
-                        f"--overwrite-strategy {strategy}: {conflict[0]} was {conflict[1]}; run with "
-                        f"--overwrite-strategy only-missing to compute it again, or with the stored options."
-                    )
-        if evaluate_kwargs.get("overwrite_strategy") == "only-cache":  # MTEB raises a bare ValueError later
-            missing = [
-                t.metadata.name for t in task_objects if not cache.get_task_result_path(t.metadata.name, meta).is_file()
-            ]
-            if missing:
-                raise InputError(
-                    f"--overwrite-strategy only-cache: no cached result of {', '.join(missing)} for {meta.name} "
-                    f"revision {meta.revision} in {output_folder}; run without only-cache to compute it."
-                )
+        _refuse_stored_conflicts(cache, task_objects, meta, evaluate_kwargs, output_folder)
     if verbose:
         print(note, file=out)
     result = mteb.evaluate(encoder, task_objects, cache=cache, **evaluate_kwargs)
@@ -220,13 +197,57 @@ def run(
         print(f"model: {result.model_name}  revision: {result.model_revision}", file=out)
         print(format_scores_table(task_scores_rows(result.task_results)), file=out)
     if cache.unsaved:
-        raise ResultsNotSavedError(cache.unsaved_message(), unsaved=cache.unsaved, result=result)
+        raise ResultsNotSavedError(cache.unsaved_message() or "", unsaved=cache.unsaved, result=result)
     if verbose:
-        folder = cache.cache_path / "results"
-        print(f"results: {folder}", file=out)
-        for err in result.exceptions or []:
-            print(f"error in {err.task_name}: {err.exception}", file=sys.stderr)
+        _print_where(result, cache, out)
     return result
+
+
+def _set_tie_options(task_objects: list[Any], center: bool, ties: str) -> None:
+    """Set mean-centring and the EvalRank tie rule on every task that has them, when not the defaults."""
+    if not center or ties != "pessimistic":
+        for task in task_objects:
+            if hasattr(task, "center"):
+                task.center, task.ties = center, ties
+
+
+def _print_where(result: Any, cache: Any, out: TextIO) -> None:
+    """Print where the results are, and each task's error on stderr."""
+    folder = cache.cache_path / "results"
+    print(f"results: {folder}", file=out)
+    for err in result.exceptions or []:
+        print(f"error in {err.task_name}: {err.exception}", file=sys.stderr)
+
+
+def _refuse_stored_conflicts(
+    cache: Any, task_objects: list[Any], meta: Any, evaluate_kwargs: dict[str, Any], output_folder: str | Path
+) -> None:
+    """Refuse, before any work, a run the result folder cannot take: another model filed under this name and
+    revision, a stored result scored under other options that may not be replaced, or ``only-cache`` without
+    a cached result."""
+    from mteb_evalrank.integration.result_cache import check_model_meta
+
+    check_model_meta(cache.get_task_result_path(task_objects[0].metadata.name, meta).parent, meta)
+    strategy = str(
+        getattr(evaluate_kwargs.get("overwrite_strategy"), "value", evaluate_kwargs.get("overwrite_strategy"))
+    )
+    if strategy in ("never", "only-cache"):  # the stored result may not be replaced: refused
+        for task in task_objects:
+            conflict = cache.stored_conflict(task.metadata.name, meta)
+            if conflict is not None:
+                raise InputError(
+                    f"--overwrite-strategy {strategy}: {conflict[0]} was {conflict[1]}; run with "
+                    f"--overwrite-strategy only-missing to compute it again, or with the stored options."
+                )
+    if evaluate_kwargs.get("overwrite_strategy") == "only-cache":  # MTEB raises a bare ValueError later
+        missing = [
+            t.metadata.name for t in task_objects if not cache.get_task_result_path(t.metadata.name, meta).is_file()
+        ]
+        if missing:
+            raise InputError(
+                f"--overwrite-strategy only-cache: no cached result of {', '.join(missing)} for {meta.name} "
+                f"revision {meta.revision} in {output_folder}; run without only-cache to compute it."
+            )
 
 
 #: encode arguments users pass to ``run`` directly; they belong in ``encode_kwargs`` of ``mteb.evaluate``

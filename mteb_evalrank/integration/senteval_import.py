@@ -156,6 +156,8 @@ def plugin_task(spec: SentEvalTask):
 # --- outcome ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ImportedTask:
+    """One SentEval task written as an MTEB result file: its SentEval and MTEB names, the file and its main score."""
+
     senteval_name: str
     task_name: str
     path: Path
@@ -533,7 +535,9 @@ def import_senteval_results(
                 subset: {**e, **provenance} for subset, e in entries.items()
             }
         }
-        pending.append((name, task, TaskResult.from_task_results(task, scores, evaluation_time=None)))
+        # SentEval's run time is not known: MTEB files None
+        result = TaskResult.from_task_results(task, scores, evaluation_time=None)  # type: ignore[arg-type]
+        pending.append((name, task, result))
     if not pending and not report.skipped:
         raise InputError(f"{source}: nothing to import.")
 
@@ -552,15 +556,15 @@ def import_senteval_results(
     for name, task, result in pending:
         cache.save_to_cache(result, model_meta)
         path = cache.get_task_result_path(task.metadata.name, model_meta)
-        entries = next(iter(result.scores.values()))
-        headline = next((e for e in entries if e["hf_subset"] == "all"), entries[0])  # STS12-16: the paper's figure
+        rows = next(iter(result.scores.values()))
+        headline = next((e for e in rows if e["hf_subset"] == "all"), rows[0])  # STS12-16: the paper's figure
         report.imported.append(ImportedTask(name, task.metadata.name, path, float(headline["main_score"])))
     if cache.unsaved:  # the folder was writable when opened; say what is lost, with the scores
         from mteb_evalrank.errors import ResultsNotSavedError
 
-        scores = ", ".join(f"{item.task_name} {item.main_score:.4f}" for item in report.imported)
+        shown = ", ".join(f"{item.task_name} {item.main_score:.4f}" for item in report.imported)
         raise ResultsNotSavedError(
-            f"{cache.unsaved_message('these SentEval scores are NOT saved')} Scores: {scores}.",
+            f"{cache.unsaved_message('these SentEval scores are NOT saved')} Scores: {shown}.",
             unsaved=cache.unsaved,
             result=report,
         )

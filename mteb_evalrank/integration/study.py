@@ -15,7 +15,7 @@ import json
 import os
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,7 +123,7 @@ def shard_items(items: Sequence[WorkItem], index: int, count: int) -> list[WorkI
     return [it for j, key in enumerate(sorted(groups)) if j % count == index for it in groups[key]]
 
 
-def family_round_robin(variants: Sequence[str], family_of: Callable[[str], str]) -> list[str]:
+def family_round_robin(variants: Iterable[str], family_of: Callable[[str], str]) -> list[str]:
     """The variants in breadth-first family order: the first variant of every family, then the second of every
     family, and so on (families and variants sorted by name).  A study that is stopped part-way therefore
     leaves results for as many independent families as possible, which is what the family-aware statistics
@@ -356,9 +356,10 @@ def evaluate_tasks(
                 encode_kwargs={"batch_size": batch_size, "show_progress_bar": progress},
                 show_progress_bar=False,
             )
-            errors = list(result.exceptions or [])
+            errors: list[Any] = list(result.exceptions or [])
         except Exception as exc:
             errors = [exc]
+
             traceback.print_exc()
         if errors:
             text = str(getattr(errors[0], "exception", errors[0]))

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import functools
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 from mteb_evalrank import mteb_internals
 from mteb_evalrank.errors import InputError
@@ -97,4 +100,24 @@ def breakdown_keys() -> dict[str, str]:
         cls.metadata.name: cls.breakdown_key
         for cls in registry.values()
         if is_plugin_task(cls) and getattr(cls, "breakdown_key", None)
+    }
+
+
+#: the one data file of task selections that are choices rather than roles (figure panels)
+TASK_SELECTIONS_FILE = "task_selections.json"
+
+
+def task_selection(name: str, key: str = "tasks") -> tuple[str, ...]:
+    """The task names of selection ``name`` (its entry ``key``) in :data:`TASK_SELECTIONS_FILE`, in file order:
+    the choices no role decides, such as which tasks a figure shows.  An unknown name or key is a ``KeyError``."""
+    return _task_selections()[name][key]
+
+
+@functools.cache
+def _task_selections() -> dict[str, dict[str, tuple[str, ...]]]:
+    text = (Path(__file__).parent / TASK_SELECTIONS_FILE).read_text(encoding="utf-8")
+    return {
+        name: {k: tuple(v) for k, v in entry.items() if k != "about"}
+        for name, entry in json.loads(text).items()
+        if name != "about"
     }

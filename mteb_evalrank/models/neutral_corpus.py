@@ -36,6 +36,8 @@ _QUOTED = re.compile(r'"([^"]+)"')
 
 @dataclass(frozen=True)
 class NeutralCorpus:
+    """A fixed corpus that fit-on-corpus variants are fitted on: its texts, the SHA-256 of its sources and where they are."""
+
     name: str
     texts: tuple[str, ...]
     sha256: str  # of the source files, in order
@@ -46,10 +48,12 @@ class NeutralCorpus:
 
 
 def wordnet_dir() -> Path:
+    """The WordNet database folder: `$WORDNET_DIR`, else Debian's `wordnet-base` location."""
     return Path(os.environ.get("WORDNET_DIR") or DEFAULT_WORDNET_DIR)
 
 
 def wordnet_available() -> bool:
+    """True when every WordNet file the neutral corpus reads is in `wordnet_dir()`."""
     folder = wordnet_dir()
     return all((folder / f).is_file() for f in WORDNET_FILES)
 

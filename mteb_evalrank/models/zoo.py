@@ -211,6 +211,7 @@ def base_blocks(base: ZooBase) -> tuple[str, ...]:
 
 
 def variant_pooling(variant: ZooVariant) -> Pooling:
+    """A variant's pooling: the engine's own when the base pools itself, else its pooling spec (mean by default)."""
     base = BASES[variant.base]
     if base.engine_pooling:
         return Pooling("engine", ("engine",))
@@ -242,6 +243,7 @@ def base_from_entry(entry: dict[str, Any]) -> ZooBase:
 
 
 def variant_from_entry(base: str, entry: dict[str, Any]) -> ZooVariant:
+    """The `ZooVariant` of base `base` described by a catalogue variant entry."""
     values = {k: v for k, v in entry.items() if k in _VARIANT_FIELDS}
     if "requires" in values:
         values["requires"] = tuple(values["requires"])
@@ -285,6 +287,7 @@ def reload_catalogue() -> list[ZooBase]:
 
 
 def zoo_names() -> list[str]:
+    """The names of all zoo variants, sorted."""
     return sorted(VARIANTS)
 
 

@@ -122,7 +122,11 @@ def _check_belongs(
             continue
         for name, value in item.scores.items():
             stored = entry.get(name)
-            if isinstance(stored, (int, float)) and not math.isclose(float(stored), value, abs_tol=SCORE_TOLERANCE):
+            if (
+                isinstance(stored, (int, float))
+                and value is not None
+                and not math.isclose(float(stored), value, abs_tol=SCORE_TOLERANCE)
+            ):
                 raise InputError(
                     f"{items_path(path).name} does not match {path} ({name} {value:.6f} vs {float(stored):.6f}: the result "
                     f"was rewritten by another run); re-run {task} for {model} with mteb-evalrank run."
@@ -147,8 +151,9 @@ def _per_item(
             if metric in it.values:
                 return subset, metric, np.asarray(it.values[metric], dtype=np.float64), it.groups
     names = sorted(subsets)
-    arrays = [subsets[s].values.get("normalized_cosine") for s in names]
-    if any(a is None for a in arrays) or len({len(a) for a in arrays}) != 1:
+    found = [subsets[s].values.get("normalized_cosine") for s in names]
+    arrays = [a for a in found if a is not None]
+    if len(arrays) != len(found) or len({len(a) for a in arrays}) != 1:
         raise InputError(f"{task}: per-item values of the subsets {names} cannot be combined; re-run the task.")
     return f"mean of {len(names)} subsets", "normalized_cosine", np.mean(np.vstack(arrays), axis=0), None
 

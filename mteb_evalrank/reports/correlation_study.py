@@ -211,11 +211,13 @@ def model_lineages(
         g = (groups or {}).get(m, {})
         zoo = zoo_family(m)
         lineages[m] = g.get("lineage") or (lineage_of(zoo)[0] if zoo else families.get(m, str(m)))
-        floor = g.get("floor")
+        floor: Any = g.get("floor")
         if floor is None and zoo is not None:
             from mteb_evalrank.models.zoo import BASES
 
-            base = BASES.get(_zoo_base_name(m))
+            base_name = _zoo_base_name(m)
+            base = BASES.get(base_name) if base_name is not None else None
+
             floor = bool(base is not None and base.floor)
         floors[m] = str(floor).strip().lower() in ("true", "1", "yes")
     return lineages, floors

@@ -241,14 +241,15 @@ def plot_heros(results: list[HerosModelResult], path: Path, *, title: str | None
     values = [v for r in results for v in r.normalized.values()]
     x_lo, x_hi = heros_x_limits(values)
 
-    colors = plt.get_cmap("tab10").colors
+    colors = plt.get_cmap("tab10").colors  # type: ignore[attr-defined]  # a ListedColormap
     long_chart = n_models > 12
     header_in = 0.9  # title + legend above the axes
     footer_in = 0.55 if long_chart else 0.0  # repeated legend below long charts
     fig, ax = plt.subplots(figsize=(width, height + footer_in))
     total = height + footer_in
     centers = np.arange(n_models)
-    handles = []
+    handles: list[Any] = []
+
     for j, subset in enumerate(SUBSETS):
         ys = centers - 0.4 + bar * (j + 0.5)
         xs = np.array([r.normalized.get(subset, np.nan) for r in results], dtype=float)

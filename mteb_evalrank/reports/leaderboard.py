@@ -64,7 +64,6 @@ MAX_CHART_MODELS = 40
 MAX_HEATMAP_MODELS = 25
 CORRELATION_COLUMNS = ("intrinsic", "downstream", "rho", "ci_low", "ci_high", "kendall_tau", "n_models")
 FIGURE_SUFFIXES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
-EVALRANK_RANK_TASKS = ("EvalRankWord", "EvalRankSent")  # the plugin's "intrinsic" tasks: tested in test_layers
 #: keys shown next to the main score in the generic per-task tables, when present
 EXTRA_KEYS = ("devacc", "f1", "cosine_pearson", "cosine_spearman_mean")
 META_FIELDS = (
@@ -119,8 +118,9 @@ class ReportData:
 
     def mean(self, model: ModelRun) -> float | None:
         """Mean over :attr:`tasks` of the model's task scores; ``None`` unless all are present."""
-        values = [model.scores.get(t) for t in self.tasks]
-        if not values or any(v is None for v in values):
+        found = [model.scores.get(t) for t in self.tasks]
+        values = [v for v in found if v is not None]
+        if not values or len(values) != len(found):
             return None
         return float(sum(values) / len(values))
 
@@ -294,6 +294,8 @@ def _label(models: list[ModelRun]) -> None:
 # --- correlation outputs ---------------------------------------------------------------------------
 @dataclass
 class Correlation:
+    """The correlation section of the HTML report: table rows, the file they came from, figures and problems found."""
+
     rows: list[dict[str, Any]]
     source: Path | None
     figures: list[dict[str, str]]
@@ -374,7 +376,7 @@ def find_correlation(root: Path) -> tuple[Path | None, list[Path]]:
     return None, []
 
 
-def correlation_section(root: Path, csv_path: Path | None, figures: Sequence[Path]) -> Correlation | None:
+def correlation_section(root: Path, csv_path: Path | None, figures: Sequence[Path | str]) -> Correlation | None:
     """The correlation block: given files win; otherwise files found by :func:`find_correlation`.  A given file
     that cannot be read as what it should be (a figure that is not an image, a CSV that is empty, UTF-16 or
     HTML) is an :class:`InputError`; a found one is listed in the page's problems and left out."""
@@ -698,10 +700,14 @@ def build_context(
                 "ses": [_score_se(m.results.get(t)) if m.scores.get(t) is not None else None for t in data.tasks],
             }
         )
-    evalrank = [_evalrank_block(data, t) for t in data.tasks if t in EVALRANK_RANK_TASKS]
-    handled = set(EVALRANK_RANK_TASKS) | {"HEROS", "N2O"}
+    from mteb_evalrank.integration.task_lookup import plugin_task_names
+
+    # EvalRank (role "intrinsic") has its own block; HEROS and N2O ("diagnostic", "comparison") their sections
+    intrinsic = plugin_task_names(role="intrinsic")
+    evalrank = [_evalrank_block(data, t) for t in data.tasks if t in intrinsic]
+    handled = set(plugin_task_names(role=("intrinsic", "diagnostic", "comparison")))
     rest = [t for t in data.tasks if t not in handled]
-    groups = {"similarity": [], "downstream": [], "other": []}
+    groups: dict[str, list[Any]] = {"similarity": [], "downstream": [], "other": []}
     for t in rest:
         groups[_task_kind(t)].append(_generic_block(data, t))
     return {

@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -288,7 +289,7 @@ def study_population_command(names: Sequence[str], models_file: str | Path | Non
         raise InputError("give --from-registry NAME ... or --models FILE, not both.")
     # before the registry is read: a folder that cannot be written, a device, a result file as the target
     out = output_file(Path(out), what="model list file")
-    rows = [*names, *(read_rows(models_file) if models_file else [])]
+    rows: list[Any] = [*names, *(read_rows(models_file) if models_file else [])]
     if not rows:
         raise InputError("give registry model names (--from-registry NAME ...) or --models FILE.")
     population = registry_population(rows)

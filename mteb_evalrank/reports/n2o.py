@@ -106,6 +106,7 @@ def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
 
 # --- output ------------------------------------------------------------------------------------
 def format_matrix(result: N2OMatrix) -> str:
+    """The mean N2O matrix as a text table, models numbered in the header."""
     names = result.names
     width = max(8, *(len(n) for n in names))
     short = [f"[{i}]" for i in range(len(names))]
@@ -172,6 +173,8 @@ def plot_heatmap(path: Path, result: N2OMatrix, *, title: str | None = None) -> 
 
 
 def format_robustness(rob: dict[str, Any]) -> str:
+    """The robustness summary as text: Spearman rho between the rankings of model pairs across k and across samples."""
+
     def fmt(d: dict[str, Any]) -> str:
         if d["mean"] is None:
             return "n/a (needs >= 3 models and varying N2O)"

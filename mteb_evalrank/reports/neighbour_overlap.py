@@ -34,15 +34,15 @@ def overlap_gain_table(
     """Per base-cosine quantile group: n, cosine range, mean top-k overlap, ρ(base), ρ(new), gain (ρ fractions)."""
     from scipy.stats import spearmanr
 
-    gold, base_sim, new_sim, overlap = (np.asarray(v, dtype=np.float64) for v in (gold, base_sim, new_sim, overlap))
-    if not (gold.shape == base_sim.shape == new_sim.shape == overlap.shape) or gold.ndim != 1:
+    gold_a, base_a, new_a, overlap_a = (np.asarray(v, dtype=np.float64) for v in (gold, base_sim, new_sim, overlap))
+    if not (gold_a.shape == base_a.shape == new_a.shape == overlap_a.shape) or gold_a.ndim != 1:
         raise InputError("gold, base and new similarities and overlaps must be aligned 1-D arrays.")
-    if n_groups < 1 or len(gold) < 3 * n_groups:
-        raise InputError(f"{len(gold)} pairs are too few for {n_groups} groups of at least 3 pairs.")
-    order = np.argsort(base_sim, kind="stable")
+    if n_groups < 1 or len(gold_a) < 3 * n_groups:
+        raise InputError(f"{len(gold_a)} pairs are too few for {n_groups} groups of at least 3 pairs.")
+    order = np.argsort(base_a, kind="stable")
     rows = []
     for idx in np.array_split(order, n_groups):
-        g, b, n = gold[idx], base_sim[idx], new_sim[idx]
+        g, b, n = gold_a[idx], base_a[idx], new_a[idx]
         constant = np.ptp(g) == 0 or np.ptp(b) == 0 or np.ptp(n) == 0
         rho_b = float("nan") if constant else float(spearmanr(b, g).statistic)
         rho_n = float("nan") if constant else float(spearmanr(n, g).statistic)
@@ -51,7 +51,7 @@ def overlap_gain_table(
                 "cos_low": float(b.min()),
                 "cos_high": float(b.max()),
                 "n_pairs": int(len(idx)),
-                "mean_overlap": float(overlap[idx].mean()),
+                "mean_overlap": float(overlap_a[idx].mean()),
                 "base": rho_b,
                 "new": rho_n,
                 "gain": rho_n - rho_b,
@@ -94,6 +94,7 @@ def plot_overlap_gain(
     ax2.axhline(0, color="#1f5fa8", lw=0.6, ls=":")
     ax2.set_ylabel("Spearman ρ × 100 gain within the group", color="#1f5fa8")
     handles = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
-    ax.legend(handles, [h.get_label() for h in handles], loc="upper left", fontsize=8)
+    ax.legend(handles, [str(h.get_label()) for h in handles], loc="upper left", fontsize=8)
+
     ax.set_title(f"{task}: does {new} help most where the two sentences share neighbours?", fontsize=10)
     return save_figure(fig, path)

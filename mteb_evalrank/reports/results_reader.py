@@ -86,7 +86,7 @@ def choose_revisions(
         if len(revs) == 1 or policy == "separate":
             chosen[model] = list(revs)
             continue
-        order = sorted(revs, key=revs.get, reverse=policy != "oldest")
+        order = sorted(revs, key=lambda rev: revs[rev], reverse=policy != "oldest")
         if policy == "error":
             raise InputError(
                 f"model {model} has results for {len(revs)} revisions: {', '.join(order)} "
@@ -174,8 +174,9 @@ def read_score(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> floa
         v = entry.get(key)
         return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else None
 
-    values = [value(e) for e in entries]
-    if any(v is None for v in values):
+    found = [value(e) for e in entries]
+    values = [v for v in found if v is not None]
+    if len(values) != len(found):
         return None
     return values[0] if len(values) == 1 else float(np.mean(values))
 
@@ -326,8 +327,9 @@ def read_standard_error(scores: dict[str, list[dict[str, Any]]], name: ScoreName
     entries = _entries_for(scores, name)
     if entries is None:
         return None
-    ses = [_entry_standard_error(e, name.metric or "main_score") for e in entries]
-    if any(v is None for v in ses):
+    found = [_entry_standard_error(e, name.metric or "main_score") for e in entries]
+    ses = [v for v in found if v is not None]
+    if len(ses) != len(found):
         return None
     return ses[0] if len(ses) == 1 else mean_se(ses)
 

@@ -59,7 +59,7 @@ def levels_table(
     edges = parse_bins(bins)
     out: dict[str, list[BinScore]] = {}
     low, high = gold_range(task, split)
-    first: tuple[Path, list, list[float]] | None = None
+    first: tuple[Path, list | None, list[float]] | None = None
     for name, data, path in find_predictions(folders, task):
         pred, gold = prediction_pairs(data, subset, split, path)
         ids = _pair_ids(data, subset, split, path, len(gold))
@@ -118,10 +118,16 @@ def _pair_ids(data: dict[str, Any], subset: str, split: str, path: Path, n: int)
     if not all(isinstance(i, (str, int)) and not isinstance(i, bool) for i in ids):
         raise InputError(f"{path}: {subset}/{split}: 'id' must hold strings or whole numbers.")
     seen: set = set()
-    twice = next((i for i in ids if i in seen or seen.add(i)), None)
+    twice = next((i for i in ids if i in seen or _add(seen, i)), None)
     if twice is not None:
         raise InputError(f"{path}: {subset}/{split}: the pair id {twice!r} appears twice.")
     return ids
+
+
+def _add(seen: set, item: Any) -> bool:
+    """Add ``item`` to ``seen``; False, so that a generator can add as it tests."""
+    seen.add(item)
+    return False
 
 
 def _same_items(

@@ -45,6 +45,7 @@ from mteb_evalrank.reports.study_analysis import (
     LEVELS,
     SENTENCE,
     WORD,
+    Analysis,
     analyse,
     bag_of_words_table,
     confirmatory_findings,
@@ -124,6 +125,8 @@ def write_study_report(
         main_md = format_markdown(table, noise=ratios)
         atomic_write_text(out / f"{pre}correlation.md", main_md + "\n")
 
+        sent: Analysis | None
+        word: Analysis | None
         if spec is SENTENCE:
             sent = a
             words = word_level_variants(out, folder=folder)

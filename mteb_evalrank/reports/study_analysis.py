@@ -31,6 +31,7 @@ from mteb_evalrank.integration.study import (
     SIMILARITY_BASELINES,
     WORD_SIMILARITY_TASKS,
 )
+from mteb_evalrank.integration.task_lookup import plugin_task_names, task_selection
 from mteb_evalrank.reports.correlation_study import correlation_table
 from mteb_evalrank.reports.postprocessing_effect import postprocessing_effects
 from mteb_evalrank.reports.results_reader import read_results_folder, read_standard_error, score_matrix
@@ -66,27 +67,31 @@ SENTENCE = Level(
     "sentence",
     INTRINSIC_TASKS,
     EXTRA_INTRINSIC,
-    ("EvalRankSent", "EvalRankWord"),
+    # the EvalRank tasks, this level's first
+    (
+        *plugin_task_names(role="intrinsic", input_level="sentence"),
+        *plugin_task_names(role="intrinsic", input_level="word"),
+    ),
     SIMILARITY,
     SENTENCE_CLAIM,
     "EvalRankSent",
     "similarity (STS12-16, STS-B, SICK-R, STR)",
     "",
     "study.md",
-    ("EvalRankSent", "SentEvalSTSB", "STR", "EvalRankWord"),
+    task_selection("study_rank_panels", "sentence"),
 )
 WORD = Level(
     "word",
-    ("EvalRankWord", *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS),
+    (*plugin_task_names(role="intrinsic", input_level="word"), *WORD_SIMILARITY_TASKS, *OTHER_WORD_SIMILARITY_TASKS),
     ("EvalRankWord:hits_at_1", "EvalRankWord:hits_at_3"),
-    ("EvalRankWord",),
+    plugin_task_names(role="intrinsic", input_level="word"),
     WORD_SIMILARITY_TASKS,
     WORD_CLAIM,
     "EvalRankWord",
     "word similarity (the 9 sets of Table 3)",
     "word_",
     "word_level.md",
-    ("EvalRankWord", "SimLex-999", "WS-353-All", "MEN-TR-3K"),
+    task_selection("study_rank_panels", "word"),
 )
 LEVELS = {"sentence": SENTENCE, "word": WORD}
 
@@ -500,7 +505,7 @@ def analyse_scores(
     }
     effects = postprocessing_effects(scores, effect_pairs, groups)
     a = Analysis(level, scores, errors, pop, table, comp, noise, effects, groups, primary, downstream, alpha=alpha)
-    boot = {"n_resamples": max(n_resamples, 2000), "seed": seed}
+    boot: dict[str, Any] = {"n_resamples": max(n_resamples, 2000), "seed": seed}
     at = alpha / N_CLAIMS  # the level of the verdict at Holm's first step across the claims
     a.claim = _claim_test(scores, pop, level, confirm, "lineage", mdd_alpha=at, simulate_growth=True, **boot)
     a.claim_sensitivity = {
@@ -550,6 +555,7 @@ def confirmatory_findings(sentence: Analysis | None, word: Analysis | None, alph
 
 
 def variant_of(mteb_name: str):
+    """The zoo variant named by an MTEB model name (`zoo/base__variant`)."""
     from mteb_evalrank.models.zoo import parse_zoo_name
 
     return parse_zoo_name(mteb_name)
@@ -594,7 +600,7 @@ def bag_of_words_table(a: Analysis, *, n_resamples: int, seed: int) -> tuple[lis
     bow = [m for m in scores.index if pop.loc[m, "kind"] == "bag-of-words"]
     if a.level is not SENTENCE or len(bow) < 3:
         return None
-    bow_intrinsic = [c for c in ("EvalRankWord", "EvalRankSent", *SIMILARITY) if c in scores.columns]
+    bow_intrinsic = [c for c in (*plugin_task_names(role="intrinsic"), *SIMILARITY) if c in scores.columns]
     table = correlation_table(
         scores.loc[bow],
         bow_intrinsic,

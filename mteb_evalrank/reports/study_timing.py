@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class FamilyTime:
+    """The recorded run time of one model family: variants timed, seconds summed, bases timed from a cold store."""
+
     family: str
     variants: int  # variants of this family in the report
     timed: int  # of them, with a recorded per-variant time

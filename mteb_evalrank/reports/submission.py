@@ -68,6 +68,8 @@ class RunSettingsGap:
 
 @dataclass
 class Submission:
+    """What `prepare-submission` did: the folder, files copied, models, findings and run-settings gaps."""
+
     out: Path
     copied: list[Path] = field(default_factory=list)
     models: list[tuple[str, str]] = field(default_factory=list)

@@ -42,8 +42,20 @@ from typing import Any
 from mteb_evalrank.data.files import atomic_write_text
 from mteb_evalrank.errors import InputError
 
-#: the tasks the patch adds to MTEB
-EXPORTED_TASKS: tuple[str, ...] = ("EvalRankWord", "EvalRankSent")
+
+def exported_tasks() -> tuple[str, ...]:
+    """The tasks the patch adds to MTEB: the plugin's EvalRank tasks (the tasks whose declared role is
+    ``intrinsic``), in registration order."""
+    from mteb_evalrank.integration.task_lookup import plugin_task_names
+
+    return plugin_task_names(role="intrinsic")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "EXPORTED_TASKS":  # the tasks the patch adds to MTEB (:func:`exported_tasks`), read on first use
+        return exported_tasks()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: plugin tasks left out of the patch, and why (the PR description repeats this)
 NOT_EXPORTED: dict[str, str] = {
@@ -134,14 +146,15 @@ class InputError(ValueError):
         text = text.replace("mteb_evalrank.errors.InputError", "InputError")
         text = re.sub(r":mod:`\.(exact|ties|tie_arithmetic|scores)`", r":mod:`.evalrank_ranking_\1`", text)
         if raises:  # the class goes right after the module's imports
-            last = max(n.end_lineno for n in ast.parse(text).body if isinstance(n, (ast.Import, ast.ImportFrom)))
+            imports = ast.parse(text).body
+            last = max(n.end_lineno or n.lineno for n in imports if isinstance(n, (ast.Import, ast.ImportFrom)))
             lines = text.splitlines(keepends=True)
             text = "".join(lines[:last]) + errors + "".join(lines[last:])
         out[target] = header.format(origin) + text
-    for path, text in out.items():
+    for name, text in out.items():
         leftover = re.findall(r"mteb_evalrank[\w.]*", text)
         if leftover:
-            raise InputError(f"internal: {path} still names {sorted(set(leftover))}")
+            raise InputError(f"internal: {name} still names {sorted(set(leftover))}")
     return out
 
 
@@ -400,7 +413,7 @@ def _benchmark_source() -> str:
 EVALRANK = Benchmark(
     name="EvalRank",
     display_name="EvalRank",
-    tasks=get_tasks(tasks={list(EXPORTED_TASKS)!r}),
+    tasks=get_tasks(tasks={list(exported_tasks())!r}),
     description="EvalRank (Wang, Kuo & Li, ACL 2022): word- and sentence-level ranking evaluation of text embeddings. "
     "For each highly rated similarity pair, the rank of the partner among the whole vocabulary (22,207 words) or "
     "sentence pool (24,957 sentences), reported as MRR and Hits@k. The paper shows these scores correlate with "
@@ -435,7 +448,9 @@ def _edit_benchmarks_init(text: str) -> str:
 def _edit_menu(text: str) -> str:
     if MENU_ANCHOR not in text:
         raise InputError(f"{MENU_MODULE}: no {MENU_ANCHOR} entry to add the EvalRank benchmark after")
-    indent = re.search(r"\n([ \t]*)" + re.escape(MENU_ANCHOR), text).group(1)
+    # the anchor's indentation; the anchor may open the file (no line break before it)
+    found = re.search(r"(?:^|\n)([ \t]*)" + re.escape(MENU_ANCHOR), text)
+    indent = found.group(1) if found is not None else ""
     return text.replace(MENU_ANCHOR, f'{MENU_ANCHOR}\n{indent}"EvalRank",', 1)
 
 
@@ -443,7 +458,7 @@ def _stats_files() -> dict[str, str]:
     from mteb_evalrank.tasks._base import SHIPPED_STATS_DIR
 
     out = {}
-    for name in EXPORTED_TASKS:
+    for name in exported_tasks():
         data = json.loads((SHIPPED_STATS_DIR / f"{name}.json").read_text(encoding="utf-8"))
         out[f"{STATS_DIR}/{name}.json"] = json.dumps(data, indent=4, ensure_ascii=False) + "\n"
     return out

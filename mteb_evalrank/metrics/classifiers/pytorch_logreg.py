@@ -71,6 +71,70 @@ class _Stage(Fitted):
         return out
 
 
+@dataclass
+class _Weights:
+    """The weights ``W`` (A, d+1, RC), RMSprop's running squares ``vW`` and the weight decay ``wd`` (A, 1, RC) of
+    every (stream, reg) model being trained."""
+
+    W: Any
+    vW: Any
+    wd: Any
+
+    def select(self, sel: Any) -> _Weights:
+        """The weights of the streams ``sel`` (a torch index), as copies."""
+        return _Weights(*(t.index_select(0, sel) for t in (self.W, self.vW, self.wd)))
+
+
+@dataclass
+class _Progress:
+    """Early stopping of ``S x R`` models: best dev count, failures since, stopped, passes, pass of the best."""
+
+    best_correct: np.ndarray
+    count: np.ndarray
+    stopped: np.ndarray
+    epochs: np.ndarray
+    best_epoch: np.ndarray
+
+    @classmethod
+    def start(cls, S: int, R: int) -> _Progress:
+        """No model trained yet."""
+        zeros = lambda dtype: np.zeros((S, R), dtype=dtype)
+        return cls(np.full((S, R), -1, dtype=np.int64), zeros(np.int64), zeros(bool), zeros(np.int64), zeros(np.int64))
+
+    def update(self, correct: np.ndarray, active: np.ndarray, nepoch: int, W: Any, bestW: Any, C: int, tenacity: int):
+        """After ``nepoch`` passes: keep each better model's weights in ``bestW``, count the others against
+        ``tenacity`` (SentEval's early stopping)."""
+        for a, s in enumerate(active.tolist()):
+            for r in range(correct.shape[1]):
+                if self.stopped[s, r]:
+                    continue
+                self.epochs[s, r] = nepoch
+                if correct[a, r] > self.best_correct[s, r]:
+                    self.best_correct[s, r] = correct[a, r]
+                    self.best_epoch[s, r] = nepoch
+                    cols = slice(r * C, (r + 1) * C)
+                    bestW[s, :, cols] = W[a, :, cols]
+                else:
+                    if self.count[s, r] >= tenacity:
+                        self.stopped[s, r] = True
+                    self.count[s, r] += 1
+
+
+def _split_streams(streams, rngs, proto: _Settings) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Each stream's training and dev rows; a stream without dev rows gives SentEval's validation split."""
+    train_rows: list[np.ndarray] = []
+    dev_rows: list[np.ndarray] = []
+    for s, (tr, dv) in enumerate(streams):
+        tr = np.asarray(tr, dtype=np.int64)
+        if dv is None:  # PyTorchClassifier.prepare_split(validation_split=0.05)
+            perm = rngs[s].permutation(len(tr))
+            k = int(proto.validation_split * len(tr))
+            dv, tr = tr[perm[:k]], tr[perm[k:]]
+        train_rows.append(tr)
+        dev_rows.append(np.asarray(dv, dtype=np.int64))
+    return train_rows, dev_rows
+
+
 def _train_pytorch(Xt, yt, streams, wd: np.ndarray, n_classes: int, proto: _Settings, seed: int) -> _Stage:
     """Train ``S x R`` SentEval logistic regressions at once.
 
@@ -85,86 +149,43 @@ def _train_pytorch(Xt, yt, streams, wd: np.ndarray, n_classes: int, proto: _Sett
     S, R = wd.shape
     C = n_classes
     d = Xt.shape[1] - 1
-    B = proto.batch_size
     with torch.no_grad():
         with torch.random.fork_rng(devices=[]):  # the caller's RNG state is left untouched
             torch.random.default_generator.manual_seed(seed)  # = torch.manual_seed(seed) on the CPU
             layer = torch.nn.Linear(d, C)  # SentEval: nn.Sequential(nn.Linear(inputdim, nclasses))
         W0 = torch.cat([layer.weight.detach().t(), layer.bias.detach()[None, :]]).to(torch.float32)  # (d+1, C)
         W = W0.repeat(1, R).unsqueeze(0).repeat(S, 1, 1).contiguous()  # (S, d+1, RC)
-        vW = torch.zeros_like(W)
         wd_t = torch.from_numpy(np.repeat(wd.astype(np.float32), C, axis=1)).unsqueeze(1)  # (S, 1, RC)
+        w = _Weights(W, torch.zeros_like(W), wd_t)
         bestW = W.clone()
 
     rngs = [np.random.RandomState(seed) for _ in range(S)]
-    train_rows: list[np.ndarray] = []
-    dev_rows: list[np.ndarray] = []
-    for s, (tr, dv) in enumerate(streams):
-        tr = np.asarray(tr, dtype=np.int64)
-        if dv is None:  # PyTorchClassifier.prepare_split(validation_split=0.05)
-            perm = rngs[s].permutation(len(tr))
-            k = int(proto.validation_split * len(tr))
-            dv, tr = tr[perm[:k]], tr[perm[k:]]
-        train_rows.append(tr)
-        dev_rows.append(np.asarray(dv, dtype=np.int64))
+    train_rows, dev_rows = _split_streams(streams, rngs, proto)
     n_dev = np.array([len(dv) for dv in dev_rows], dtype=np.int64)
-
-    best_correct = np.full((S, R), -1, dtype=np.int64)
-    count = np.zeros((S, R), dtype=np.int64)
-    stopped = np.zeros((S, R), dtype=bool)
-    epochs = np.zeros((S, R), dtype=np.int64)
-    best_epoch = np.zeros((S, R), dtype=np.int64)
-
+    progress = _Progress.start(S, R)
     active = np.arange(S)
     nepoch = 0
-    alpha, lr, eps = proto.alpha, proto.lr, proto.eps
     with torch.no_grad():
         while active.size and nepoch <= proto.max_epoch:
             # tensors of the active streams (views are replaced when streams finish)
             for _ in range(proto.epoch_size):
-                _one_pass(
-                    Xt,
-                    yt,
-                    [train_rows[s] for s in active],
-                    [rngs[s] for s in active],
-                    W,
-                    vW,
-                    wd_t,
-                    R,
-                    C,
-                    B,
-                    alpha,
-                    lr,
-                    eps,
-                )
+                _one_pass(Xt, yt, [train_rows[s] for s in active], [rngs[s] for s in active], w, R, C, proto)
             nepoch += proto.epoch_size
-            correct = _count_correct(Xt, yt, [dev_rows[s] for s in active], W, R, C)  # (A, R)
-            for a, s in enumerate(active.tolist()):
-                for r in range(R):
-                    if stopped[s, r]:
-                        continue
-                    epochs[s, r] = nepoch
-                    if correct[a, r] > best_correct[s, r]:
-                        best_correct[s, r] = correct[a, r]
-                        best_epoch[s, r] = nepoch
-                        cols = slice(r * C, (r + 1) * C)
-                        bestW[s, :, cols] = W[a, :, cols]
-                    else:
-                        if count[s, r] >= proto.tenacity:
-                            stopped[s, r] = True
-                        count[s, r] += 1
-            keep = np.array([not stopped[s].all() for s in active], dtype=bool)
+            correct = _count_correct(Xt, yt, [dev_rows[s] for s in active], w.W, R, C)  # (A, R)
+            progress.update(correct, active, nepoch, w.W, bestW, C, proto.tenacity)
+            keep = np.array([not progress.stopped[s].all() for s in active], dtype=bool)
             if not keep.all():
                 sel = torch.from_numpy(np.flatnonzero(keep))
                 active = active[keep]
-                W, vW, wd_t = (t.index_select(0, sel).contiguous() for t in (W, vW, wd_t))
-    return _Stage(Xt, bestW, best_correct, n_dev, epochs, best_epoch, R, C)
+                w = _Weights(*(t.index_select(0, sel).contiguous() for t in (w.W, w.vW, w.wd)))
+    return _Stage(Xt, bestW, progress.best_correct, n_dev, progress.epochs, progress.best_epoch, R, C)
 
 
-def _one_pass(Xt, yt, rows, rngs, W, vW, wd_t, R, C, B, alpha, lr, eps) -> None:
+def _one_pass(Xt, yt, rows, rngs, w: _Weights, R: int, C: int, proto: _Settings) -> None:
     """One pass over each stream's training rows in SentEval's mini-batches, updating in place."""
     import torch
 
+    B = proto.batch_size
     A = len(rows)
     sizes = np.array([len(r) for r in rows], dtype=np.int64)
     n_steps = int(-(-sizes.max() // B))
@@ -175,28 +196,29 @@ def _one_pass(Xt, yt, rows, rngs, W, vW, wd_t, R, C, B, alpha, lr, eps) -> None:
     for t in range(n_steps):
         cnt = np.clip(sizes - t * B, 0, B)
         if cnt.min() == B:  # every stream has a full batch (the common case)
-            _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], None, W, vW, wd_t, R, C, B, alpha, lr, eps)
+            _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], None, w, R, C, proto)
             continue
         sel_np = np.flatnonzero(cnt > 0)
         mask = torch.from_numpy((np.arange(B)[None, :] < cnt[sel_np, None]).astype(np.float32))
         scale = mask / torch.from_numpy(cnt[sel_np].astype(np.float32))[:, None]  # (A', B)
         if sel_np.size == A:
-            _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], scale, W, vW, wd_t, R, C, B, alpha, lr, eps)
+            _step(Xt, yt, idx_t[:, t * B : (t + 1) * B], scale, w, R, C, proto)
             continue
         sel = torch.from_numpy(sel_np)
-        W_sel, vW_sel, wd_sel = (t_.index_select(0, sel) for t_ in (W, vW, wd_t))
-        _step(Xt, yt, idx_t[sel, t * B : (t + 1) * B], scale, W_sel, vW_sel, wd_sel, R, C, B, alpha, lr, eps)
-        W.index_copy_(0, sel, W_sel)
-        vW.index_copy_(0, sel, vW_sel)
+        part = w.select(sel)
+        _step(Xt, yt, idx_t[sel, t * B : (t + 1) * B], scale, part, R, C, proto)
+        w.W.index_copy_(0, sel, part.W)
+        w.vW.index_copy_(0, sel, part.vW)
 
 
-def _step(Xt, yt, idx, scale, W, vW, wd_t, R, C, B, alpha, lr, eps) -> None:
+def _step(Xt, yt, idx, scale, w: _Weights, R: int, C: int, proto: _Settings) -> None:
     """One RMSprop step of mean cross-entropy + weight decay for every (stream, reg) model.
 
     Gradient of the batch-mean cross-entropy of softmax(x W) w.r.t. W: x^T (softmax - onehot) / |b|.
     """
     import torch
 
+    B, W, vW = proto.batch_size, w.W, w.vW
     A = idx.shape[0]
     flat = idx.reshape(-1)
     xb = Xt.index_select(0, flat).view(A, B, -1)  # (A, B, d+1)
@@ -208,9 +230,9 @@ def _step(Xt, yt, idx, scale, W, vW, wd_t, R, C, B, alpha, lr, eps) -> None:
     else:
         G.mul_(scale.view(A, B, 1, 1))  # mask padding, mean over the real rows
     gW = torch.bmm(xb.transpose(1, 2), G.view(A, B, R * C))  # (A, d+1, RC)
-    gW.add_(W * wd_t)  # torch: grad = grad.add(param, alpha=weight_decay)
-    vW.mul_(alpha).addcmul_(gW, gW, value=1 - alpha)
-    W.addcdiv_(gW, vW.sqrt().add_(eps), value=-lr)
+    gW.add_(W * w.wd)  # torch: grad = grad.add(param, alpha=weight_decay)
+    vW.mul_(proto.alpha).addcmul_(gW, gW, value=1 - proto.alpha)
+    W.addcdiv_(gW, vW.sqrt().add_(proto.eps), value=-proto.lr)
 
 
 def _count_correct(Xt, yt, rows, W, R, C, max_floats: int = 1 << 24) -> np.ndarray:

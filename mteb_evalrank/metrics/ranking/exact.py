@@ -331,21 +331,26 @@ class _RankEngine:
 # --------------------------------------------------------------------------------------------------
 # the float32 path
 # --------------------------------------------------------------------------------------------------
+@dataclass
+class _Pairs:
+    """The pairs being ranked: the distinct rows of each query and positive (``uq``, ``up``), their input indices
+    (``q_idx``, ``p_idx``), the tie rule, and the ranks ``cos`` and ``l2``, filled in place."""
+
+    uq: np.ndarray
+    up: np.ndarray
+    q_idx: np.ndarray
+    p_idx: np.ndarray
+    pessimistic: bool
+    cos: np.ndarray
+    l2: np.ndarray
+
+
 def _float32_path(
-    engine: _RankEngine,
-    u: np.ndarray,
-    uq: np.ndarray,
-    up: np.ndarray,
-    q_idx: np.ndarray,
-    p_idx: np.ndarray,
-    todo: np.ndarray,
-    chunk_size: int | None,
-    dt: np.dtype,
-    pessimistic: bool,
-    rank_cos: np.ndarray,
-    rank_l2: np.ndarray,
+    engine: _RankEngine, u: np.ndarray, pairs: _Pairs, todo: np.ndarray, chunk_size: int | None, dt: np.dtype
 ) -> None:
     """Ranks of the pairs ``todo`` through the float32 filter (one score chunk held at a time)."""
+    uq, up, q_idx, p_idx = pairs.uq, pairs.up, pairs.q_idx, pairs.p_idx
+    pessimistic, rank_cos, rank_l2 = pairs.pessimistic, pairs.cos, pairs.l2
     n_distinct = u.shape[0]
     m = todo.size
     chunk = _DEFAULT_CHUNK_BYTES // (dt.itemsize * n_distinct) if chunk_size is None else int(chunk_size)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.metrics.ranking.exact import _float32_path, _prepare, _RankEngine
+from mteb_evalrank.metrics.ranking.exact import _float32_path, _Pairs, _prepare, _RankEngine
 from mteb_evalrank.metrics.ranking.ties import _tie_path_ranks
 
 TIES = ("pessimistic", "optimistic")
@@ -188,9 +188,10 @@ def evalrank_ranks(
     engine = _RankEngine(prep)
     rank_cos = np.empty(m, dtype=np.int64)
     rank_l2 = np.empty(m, dtype=np.int64)
-    todo = _tie_path_ranks(prep, engine, uq, up, q_idx, p_idx, chunk_size, pessimistic, rank_cos, rank_l2)
+    pairs = _Pairs(uq, up, q_idx, p_idx, pessimistic, rank_cos, rank_l2)
+    todo = _tie_path_ranks(prep, engine, pairs, chunk_size)
     if todo.size:
-        _float32_path(engine, u, uq, up, q_idx, p_idx, todo, chunk_size, dt, pessimistic, rank_cos, rank_l2)
+        _float32_path(engine, u, pairs, todo, chunk_size, dt)
 
     rank_cos.setflags(write=False)
     rank_l2.setflags(write=False)

@@ -10,11 +10,20 @@ are the exact ones, so the ranks are those of the float32 path, bit for bit.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 import mteb_evalrank.metrics.ranking.exact as rx
 from mteb_evalrank.metrics import exact_scores as xs
-from mteb_evalrank.metrics.ranking.exact import _BLOCK_BYTES, _CENTER_ROWS, _REFINE_BATCH, _Prepared, _RankEngine
+from mteb_evalrank.metrics.ranking.exact import (
+    _BLOCK_BYTES,
+    _CENTER_ROWS,
+    _REFINE_BATCH,
+    _Pairs,
+    _Prepared,
+    _RankEngine,
+)
 from mteb_evalrank.metrics.ranking.tie_arithmetic import (
     _F64_U,
     _R_SCALE,
@@ -43,6 +52,22 @@ _TIE_MAX_UNCERTIFIED = 0.01  # at most this share of distinct rows may fall outs
 #: products' arrays reuse freed memory instead of mapping (and page-faulting) fresh pages every chunk.
 _TIE_CHUNK_BYTES = 16 * 2**20
 _TIE_SPARSE_SHARE = 0.05  # inputs with fewer non-zeros than this share are multiplied as sparse matrices
+
+
+@dataclass
+class _RowTerms:
+    """Per-row terms of :class:`_TiePath`'s keys, collected while the rows are centred."""
+
+    cert: np.ndarray  # row on the certified grid
+    nsqx: np.ndarray  # ||x~_j||^2
+    spans: np.ndarray  # (2-norm, 1-norm, inf-norm) over the smallest bit
+    e_low: np.ndarray  # exponent of the smallest bit
+    normr: np.ndarray  # upper bound of ||r_j||
+    rho: np.ndarray  # x~_j . r_j + ||r_j||^2 / 2
+    rho_abs: np.ndarray  # |x~_j| . |r_j| + ||r_j||^2 / 2
+    mu: np.ndarray  # c_j . m
+    mu_abs: np.ndarray  # |c_j| . |m|
+    any_r: bool = False  # some residual r is not zero
 
 
 class _TiePath:
@@ -92,17 +117,38 @@ class _TiePath:
         self.w32 = np.empty((n, 2 * d if prep.mean is not None else d), dtype=np.float32)
         self.x32 = self.w32[:, :d]
         self.r32 = self.w32[:, d:] if prep.mean is not None else None
-        cert = np.empty(n, dtype=bool)
-        nsqx = np.empty(n, dtype=np.float64)
-        spans = np.empty((n, 3), dtype=np.int64)  # (2-norm, 1-norm, inf-norm) over the smallest bit
-        e_low = np.empty(n, dtype=np.int64)  # exponent of the smallest bit
-        normr = np.zeros(n, dtype=np.float64)
-        rho = np.zeros(n, dtype=np.float64)
-        rho_abs = np.zeros(n, dtype=np.float64)
-        mu = np.zeros(n, dtype=np.float64)
-        mu_abs = np.zeros(n, dtype=np.float64)
-        grid = engine.grid if engine.grid is not None else _all_grid_spans(prep)
-        any_r = False
+        terms = self._centre_rows(prep, engine.grid if engine.grid is not None else _all_grid_spans(prep))
+        self.cert = terms.cert
+        self.spans = terms.spans
+        # sparse input (e.g. TF-IDF and its sparse random projections): sparse products, same values
+        self.any_r = terms.any_r
+        if not terms.any_r:
+            self.r32 = None
+        self._sparse_setup()
+        self._inv_acc = np.full(n, np.nan)  # 1 / ||c_j|| to within about one rounding, as needed
+        self.c_rel = 1.02 * 4.0 * _F64_U  # relative error of fl(nu * inv_acc) against nu / ||c_j||
+        self._half_sqnorms(terms)
+        self._error_bounds(terms, prep)
+        self._certify_rows(terms)
+        self._triples, self._triple_of = np.unique(terms.spans, axis=0, return_inverse=True)
+        self._triple_of = self._triple_of.reshape(-1)
+        self._off_grid: dict[int, np.ndarray] = {}
+        self.stats = {"tie_rows": 0, "tie_decided": 0}
+
+    def _centre_rows(self, prep: _Prepared, grid: tuple[np.ndarray, ...]) -> _RowTerms:
+        """Fill ``x64``, ``x32`` and ``r32`` block by block and collect the per-row terms of the keys."""
+        n, d = self.n, self.d
+        t = _RowTerms(
+            cert=np.empty(n, dtype=bool),
+            nsqx=np.empty(n, dtype=np.float64),
+            spans=np.empty((n, 3), dtype=np.int64),  # (2-norm, 1-norm, inf-norm) over the smallest bit
+            e_low=np.empty(n, dtype=np.int64),  # exponent of the smallest bit
+            normr=np.zeros(n, dtype=np.float64),
+            rho=np.zeros(n, dtype=np.float64),
+            rho_abs=np.zeros(n, dtype=np.float64),
+            mu=np.zeros(n, dtype=np.float64),
+            mu_abs=np.zeros(n, dtype=np.float64),
+        )
         for s in range(0, n, _CENTER_ROWS):
             rows = prep.src[s : s + _CENTER_ROWS]
             xt = prep.x[rows].astype(np.float64)
@@ -110,28 +156,26 @@ class _TiePath:
             blk = slice(s, s + rows.size)
             self.x64[blk] = xt
             self.x32[blk] = xt
-            cert[blk], spans[blk], nsqx[blk], e_low[blk] = (a[blk] for a in grid)
+            t.cert[blk], t.spans[blk], t.nsqx[blk], t.e_low[blk] = (a[blk] for a in grid)
             if prep.mean is not None:
                 neg = -prep.mean
                 c, err = _two_sum(xt, neg)  # c == fl(x~ - m), the prepared vector
                 r = -err  # c = x~ - m + r exactly
-                any_r = any_r or bool(r.any())
+                t.any_r = t.any_r or bool(r.any())
                 if self.r32 is None:  # set above whenever prep.mean is not None
                     raise AssertionError("residual block r32 missing for centred input")
                 self.r32[blk] = r * _R_SCALE  # |r| * 2^53 < 2: exact but for float32 rounding
                 rr = np.einsum("ij,ij->i", r, r)
-                normr[blk] = np.sqrt(rr) * (1.0 + 4.0 * _F64_U) * (1.0 + 2.0 * xs.gamma(d, np.float64))
-                rho[blk] = np.einsum("ij,ij->i", xt, r) + rr / 2.0
-                rho_abs[blk] = np.einsum("ij,ij->i", np.abs(xt), np.abs(r)) + rr / 2.0
+                t.normr[blk] = np.sqrt(rr) * (1.0 + 4.0 * _F64_U) * (1.0 + 2.0 * xs.gamma(d, np.float64))
+                t.rho[blk] = np.einsum("ij,ij->i", xt, r) + rr / 2.0
+                t.rho_abs[blk] = np.einsum("ij,ij->i", np.abs(xt), np.abs(r)) + rr / 2.0
                 c += 0.0
-                mu[blk] = c @ prep.mean
-                mu_abs[blk] = np.abs(c) @ np.abs(prep.mean)
-        self.cert = cert
-        self.spans = spans
-        # sparse input (e.g. TF-IDF and its sparse random projections): sparse products, same values
-        self.any_r = any_r
-        if not any_r:
-            self.r32 = None
+                t.mu[blk] = c @ prep.mean
+                t.mu_abs[blk] = np.abs(c) @ np.abs(prep.mean)
+        return t
+
+    def _sparse_setup(self) -> None:
+        """Sparse copies of the vectors when most entries are zero (``sparse``, else None)."""
         self.sparse = None
         if np.count_nonzero(self.x64) < _TIE_SPARSE_SHARE * self.x64.size:
             import scipy.sparse
@@ -140,11 +184,12 @@ class _TiePath:
             r32t = None if self.r32 is None else np.ascontiguousarray(self.r32.T)
             s64t = scipy.sparse.csr_matrix(self.x64.T)
             self.sparse = (scipy.sparse.csr_matrix(self.x64), s64t, s32, r32t)
-            self.dense_rows = np.diff(s32.indptr) > max(1, d // 8)  # queried through BLAS
-        self._inv_acc = np.full(n, np.nan)  # 1 / ||c_j|| to within about one rounding, as needed
-        self.c_rel = 1.02 * 4.0 * _F64_U  # relative error of fl(nu * inv_acc) against nu / ||c_j||
-        g64 = xs.gamma(d + 2, np.float64)
-        self.nh = nsqx / 2.0
+            self.dense_rows = np.diff(s32.indptr) > max(1, self.d // 8)  # queried through BLAS
+
+    def _half_sqnorms(self, t: _RowTerms) -> None:
+        """``||x~_j||^2 / 2`` as ``nh + nh_lo``; exactly for certified rows whose own product is not exact."""
+        cert, spans, n = t.cert, t.spans, self.n
+        self.nh = t.nsqx / 2.0
         self.nh_lo = np.zeros(n, dtype=np.float64)
         self_exact = _pair_spans(spans, spans) <= 53
         wide = np.flatnonzero(cert & ~self_exact)
@@ -159,36 +204,45 @@ class _TiePath:
                 spans[j] = 10_000
             else:
                 self.nh[j], self.nh_lo[j] = hi_lo
-        self.normx = np.sqrt(xs.sqnorm_upper_bound(nsqx, d)) * (1.0 + 4.0 * _F64_U)
-        self.normr = normr
-        self.rho = rho
-        self.e_rho = 1.01 * (g64 * rho_abs * (1.0 + g64)) + 4.0 * engine.eta2
-        self.mu = mu
-        e_mu = 1.01 * g64 * mu_abs * (1.0 + g64) + engine.eta2
+
+    def _error_bounds(self, t: _RowTerms, prep: _Prepared) -> None:
+        """Norms, the small terms ``rho``, ``mu``, ``||m||^2`` with their error bounds, and their maxima."""
+        engine, d = self.engine, self.d
+        g64 = xs.gamma(d + 2, np.float64)
+        self.normx = np.sqrt(xs.sqnorm_upper_bound(t.nsqx, d)) * (1.0 + 4.0 * _F64_U)
+        self.normr = t.normr
+        self.rho = t.rho
+        self.e_rho = 1.01 * (g64 * t.rho_abs * (1.0 + g64)) + 4.0 * engine.eta2
+        self.mu = t.mu
+        e_mu = 1.01 * g64 * t.mu_abs * (1.0 + g64) + engine.eta2
         self.e_mu = e_mu
         if prep.mean is not None:
             mm = float(prep.mean @ prep.mean)
             self.mm, self.e_mm = mm, 1.01 * g64 * mm + engine.eta2
         else:
             self.mm, self.e_mm = 0.0, 0.0
-        ok = cert
+        ok = t.cert
         self.normx_max = float(self.normx[ok].max()) if ok.any() else 0.0
-        self.normr_max = float(normr[ok].max()) if ok.any() else 0.0
+        self.normr_max = float(t.normr[ok].max()) if ok.any() else 0.0
         self.nh_max = float(self.nh[ok].max()) if ok.any() else 0.0
         self.nh_lo_max = float(np.abs(self.nh_lo).max())
         self.e_rho_max = float(self.e_rho[ok].max()) if ok.any() else 0.0
-        self.rho_max = float(np.abs(rho[ok]).max()) if ok.any() else 0.0
-        self.rho_abs_max = float((rho_abs * (1.0 + g64) + self.e_rho)[ok].max()) if ok.any() else 0.0
-        self.mu_max = float((np.abs(mu) + e_mu)[ok].max()) if ok.any() else 0.0
+        self.rho_max = float(np.abs(t.rho[ok]).max()) if ok.any() else 0.0
+        self.rho_abs_max = float((t.rho_abs * (1.0 + g64) + self.e_rho)[ok].max()) if ok.any() else 0.0
+        self.mu_max = float((np.abs(t.mu) + e_mu)[ok].max()) if ok.any() else 0.0
         self.e_mu_max = float(e_mu[ok].max()) if ok.any() else 0.0
         # float32 products of H (x~ exact in float32, r * 2^53 rounded): relative and underflow errors
         self.c_h = 1.01 * xs._product_error(d + 1, np.float32, rounded_inputs=True)
         self.c_h64 = 1.01 * xs.gamma(d + 1, np.float64)  # the same sum in float64 (:meth:`h64`)
         self.eta_h = xs.underflow_slack(2 * d, np.float32) + 2 * d * 2.0**-150
+
+    def _certify_rows(self, t: _RowTerms) -> None:
+        """Which rows are decided here (``row_ok``, ``force``), and whether every product is exact."""
+        spans = t.spans
         # rows that cannot be decided here: not certified, or a norm too small for float64 keys
-        tiny = (engine.nsq64 < 2.0**-600) & (engine.nsq64 > 0)
+        tiny = (self.engine.nsq64 < 2.0**-600) & (self.engine.nsq64 > 0)
         spans[tiny] = 10_000
-        self.row_ok = cert & ~tiny
+        self.row_ok = t.cert & ~tiny
         self.force = np.flatnonzero(~self.row_ok)
         # spans of the widest certified rows: every certified product is exact if theirs is
         s_max = spans[self.row_ok].max(axis=0) if self.row_ok.any() else np.zeros(3, dtype=np.int64)
@@ -197,12 +251,8 @@ class _TiePath:
         self.all_exact = self.force.size == 0 and widest <= 53
         #: dense products of certified rows are exact in float32 too: at most 24 bits between the largest
         #: partial sum and the smallest bit, which is a normal float32 number (2^-126 or above)
-        e_min = int(e_low[self.row_ok].min()) if self.row_ok.any() else 0
+        e_min = int(t.e_low[self.row_ok].min()) if self.row_ok.any() else 0
         self.g32 = self.sparse is None and widest <= 24 and 2 * e_min >= -126
-        self._triples, self._triple_of = np.unique(spans, axis=0, return_inverse=True)
-        self._triple_of = self._triple_of.reshape(-1)
-        self._off_grid: dict[int, np.ndarray] = {}
-        self.stats = {"tie_rows": 0, "tie_decided": 0}
 
     # ---------------------------------------------------------------------------------------------
     def inv_acc(self, cols: np.ndarray) -> np.ndarray:
@@ -321,42 +371,12 @@ class _TiePath:
         metric: str,
         pessimistic: bool,
     ) -> np.ndarray:
+        """The ranks of the positives ``cp`` for the queries ``cq`` from the products ``g`` (and ``h``): entries
+        clearly above the positive's key are counted, the band around it is decided exactly."""
         e = self.engine
         bsz = g.shape[0]
         rows = np.arange(bsz)
-        u = _F64_U
-        nx = self.normx[cq]
-        g_max = nx * self.normx_max
-        if h is not None:
-            h_true, h_err = self._h_bounds(cq)
-            rr_max = self.normr[cq] * self.normr_max * 1.01
-        else:
-            h_true = h_err = rr_max = np.zeros(bsz)
-        if metric == "l2":
-            key = g - self.nh
-            a_max = g_max + self.nh_max
-            s_max = h_true + h_err + self.rho_abs_max + rr_max + self.nh_lo_max
-            delta = 1.02 * (2.0 * u * a_max + 2.0 * s_max)
-            kp = key[rows, cp]
-            delta = delta + 1.02 * u * np.abs(kp)
-        else:
-            h_unc = h_true  # H (tiny; computed per entry where needed) is left out: at most its bound
-            kappa = np.zeros(bsz)
-            e_kappa = np.zeros(bsz)
-            if self.mm or self.mu.any():
-                key = g - self.mu
-                kappa = -(self.mu[cq] + self.mm)
-                e_kappa = self.e_mu[cq] + self.e_mm + u * np.abs(kappa)
-                key += kappa[:, None]
-            else:
-                key = g.copy()
-            key *= e.inv64
-            h_max = h_true + h_err
-            e_nu = 1.01 * (
-                h_unc + self.e_mu_max + e_kappa + rr_max + 3.0 * u * (g_max + h_max + self.mu_max + np.abs(kappa))
-            )
-            delta = 2.0 * 1.01 * (e_nu * e.w_max + e.c2_cos * e.norm_up[cq] + e.eta2 * e.w_max)
-            kp = key[rows, cp]
+        key, kp, delta = self._keys(g, h, cq, cp, metric)
         hi = np.nextafter(kp + delta, np.inf)
         lo = np.nextafter(kp - delta, -np.inf)
         gt = key > hi[:, None]
@@ -398,6 +418,49 @@ class _TiePath:
         c -= qcount & other
         self.stats["tie_rows"] += bsz
         return 1 + c
+
+    def _keys(
+        self, g: np.ndarray, h: _LazyH | _SplitH | None, cq: np.ndarray, cp: np.ndarray, metric: str
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(key, kp, delta)``: the float64 keys of every column, the positive's key per query row and the
+        half-width of the band within which a key cannot be told from the positive's."""
+        e = self.engine
+        bsz = g.shape[0]
+        rows = np.arange(bsz)
+        u = _F64_U
+        nx = self.normx[cq]
+        g_max = nx * self.normx_max
+        if h is not None:
+            h_true, h_err = self._h_bounds(cq)
+            rr_max = self.normr[cq] * self.normr_max * 1.01
+        else:
+            h_true = h_err = rr_max = np.zeros(bsz)
+        if metric == "l2":
+            key = g - self.nh
+            a_max = g_max + self.nh_max
+            s_max = h_true + h_err + self.rho_abs_max + rr_max + self.nh_lo_max
+            delta = 1.02 * (2.0 * u * a_max + 2.0 * s_max)
+            kp = key[rows, cp]
+            delta = delta + 1.02 * u * np.abs(kp)
+        else:
+            h_unc = h_true  # H (tiny; computed per entry where needed) is left out: at most its bound
+            kappa = np.zeros(bsz)
+            e_kappa = np.zeros(bsz)
+            if self.mm or self.mu.any():
+                key = g - self.mu
+                kappa = -(self.mu[cq] + self.mm)
+                e_kappa = self.e_mu[cq] + self.e_mm + u * np.abs(kappa)
+                key += kappa[:, None]
+            else:
+                key = g.copy()
+            key *= e.inv64
+            h_max = h_true + h_err
+            e_nu = 1.01 * (
+                h_unc + self.e_mu_max + e_kappa + rr_max + 3.0 * u * (g_max + h_max + self.mu_max + np.abs(kappa))
+            )
+            delta = 2.0 * 1.01 * (e_nu * e.w_max + e.c2_cos * e.norm_up[cq] + e.eta2 * e.w_max)
+            kp = key[rows, cp]
+        return key, kp, delta
 
     def _centred_cos_decisions(
         self, g: np.ndarray, h: _LazyH | _SplitH | None, r: np.ndarray, j: np.ndarray, cq: np.ndarray, cp: np.ndarray
@@ -571,20 +634,11 @@ def _use_tie_path(prep: _Prepared, engine: _RankEngine, uq: np.ndarray, up: np.n
     return _on_grid_share(prep, np.unique(uq[pick]), engine.grid) >= 1.0 - _TIE_MAX_UNCERTIFIED
 
 
-def _tie_path_ranks(
-    prep: _Prepared,
-    engine: _RankEngine,
-    uq: np.ndarray,
-    up: np.ndarray,
-    q_idx: np.ndarray,
-    p_idx: np.ndarray,
-    chunk_size: int | None,
-    pessimistic: bool,
-    rank_cos: np.ndarray,
-    rank_l2: np.ndarray,
-) -> np.ndarray:
+def _tie_path_ranks(prep: _Prepared, engine: _RankEngine, pairs: _Pairs, chunk_size: int | None) -> np.ndarray:
     """Ranks through the tie path of the pairs it can take, if :func:`_use_tie_path` chooses it; the pairs
     left to the float32 path (all of them when the tie path is not taken)."""
+    uq, up, q_idx, p_idx = pairs.uq, pairs.up, pairs.q_idx, pairs.p_idx
+    pessimistic, rank_cos, rank_l2 = pairs.pessimistic, pairs.cos, pairs.l2
     n_distinct = prep.u.shape[0]
     tie = _TiePath(prep, engine) if _use_tie_path(prep, engine, uq, up) else None
     if tie is None:

@@ -41,8 +41,15 @@ class Engine:
         raise NotImplementedError
 
     def load(
-        self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, variant: Any = None
+        self,
+        base: Any,
+        *,
+        layer_indices: Sequence[int] | None = None,
+        device: str | None = None,
+        variant: Any = None,
+        meta: Any = None,
     ) -> Any:
+
         raise NotImplementedError
 
     def revision(self, base: Any) -> str:
@@ -73,6 +80,7 @@ def register_engine(cls: type[Engine]) -> type[Engine]:
 
 
 def engine_named(name: str | None) -> Engine:
+    """The registered zoo engine called `name`; an unknown name is refused, listing the known ones."""
     if name not in ENGINES:
         raise InputError(f"unknown zoo engine {name!r}; known: {', '.join(sorted(ENGINES))}.")
     return ENGINES[name]
@@ -80,6 +88,7 @@ def engine_named(name: str | None) -> Engine:
 
 # --- helpers shared by the engines ----------------------------------------------------------------------
 def dist_version(dist: str) -> str | None:
+    """The installed version of distribution `dist`, or None when it is not installed."""
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
@@ -87,6 +96,7 @@ def dist_version(dist: str) -> str | None:
 
 
 def has_module(name: str) -> bool:
+    """True when module `name` can be imported (found on the path), without importing it."""
     try:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):

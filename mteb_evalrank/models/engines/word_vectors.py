@@ -19,6 +19,7 @@ _VECTORS: dict[str, Any] = {}  # GloVe and what is derived from it, once per pro
 
 
 def glove_vectors():
+    """GloVe 6B 50d's word vectors, loaded once per process."""
     if "glove" not in _VECTORS:
         from mteb_evalrank.models.resolve import load_model
 
@@ -46,6 +47,7 @@ def sif_word_vectors(name: str, a: float = 1e-3):
 
 
 def abtt_word_vectors(n_components: int):
+    """GloVe 6B 50d after ABTT: mean removed and the top `n_components` principal directions projected out."""
     from mteb_evalrank.models.postprocessing import TopComponentRemoval
     from mteb_evalrank.models.static_vectors import WordVectors
 
@@ -55,6 +57,7 @@ def abtt_word_vectors(n_components: int):
 
 
 def clear() -> None:
+    """Forget the word vectors loaded so far."""
     _VECTORS.clear()
 
 
