@@ -524,6 +524,7 @@ def _alpha_arg(text: str) -> float:
 
 
 def add_ranks_parser(subparsers) -> None:
+    """Add `ranks`: each model's rank with a 95% interval and the groups that cannot be told apart."""
     p = subparsers.add_parser(
         "ranks",
         help="which models can be told apart? ranks with intervals and tie groups (paired bootstrap)",

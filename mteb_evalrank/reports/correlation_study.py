@@ -760,17 +760,18 @@ def _comparison_parts(
         return []
     lineages = table.attrs["lineages"]
     clusters = {m: lineages.get(m, fam[m]) for m in scores.index}
-    boot = {"families": clusters, "n_resamples": o.n_resamples, "seed": o.seed}
     if o.compare_all:
         comp = fair_comparisons(
             scores,
             list(dict.fromkeys(a for a, _ in pairs)),
             list(dict.fromkeys(b for _, b in pairs)),
             downstream,
-            **boot,
+            families=clusters,
+            n_resamples=o.n_resamples,
+            seed=o.seed,
         )
     else:
-        comp = comparisons(scores, pairs, downstream, **boot)
+        comp = comparisons(scores, pairs, downstream, families=clusters, n_resamples=o.n_resamples, seed=o.seed)
     kind = "lineages resampled whole" if len(set(clusters.values())) < len(scores) else "models resampled"
     table.attrs["comparisons"] = comp
     return [
