@@ -77,9 +77,12 @@ def check_mteb_source(path: str | Path) -> Path:
     root = Path(path)
     if not root.is_dir():
         raise InputError(f"--mteb-source {path} is not a folder (give an MTEB checkout or unpacked sdist)")
-    for rel, needed in _REQUIRED.items():
+    for rel in _REQUIRED:
         if not (root / rel).is_file():
             raise InputError(f"--mteb-source {path} is not an MTEB 2.x source tree: no {rel}")
+    if (root / PLUGINS_MODULE).exists():
+        raise InputError(f"--mteb-source {path} already has {PLUGINS_MODULE} (already patched?)")
+    for rel, needed in _REQUIRED.items():
         text = (root / rel).read_text(encoding="utf-8")
         missing = [code for code in needed if code not in text]
         if missing:
@@ -87,8 +90,6 @@ def check_mteb_source(path: str | Path) -> Path:
                 f"--mteb-source {path}: {rel} has no `{missing[0].strip()}` (an MTEB release this patch does not "
                 "know; the patch is written for MTEB 2.26)"
             )
-    if (root / PLUGINS_MODULE).exists():
-        raise InputError(f"--mteb-source {path} already has {PLUGINS_MODULE} (already patched?)")
     return root
 
 
