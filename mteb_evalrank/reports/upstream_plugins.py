@@ -57,7 +57,7 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
 
 _INIT_TAIL = """
 # last: plugins import mteb's public names (mteb/_plugins.py)
-from mteb._plugins import _register_plugins  # noqa: E402
+from mteb._plugins import _register_plugins
 
 _register_plugins()
 """
