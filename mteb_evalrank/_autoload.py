@@ -74,8 +74,13 @@ def _register_now() -> None:
     try:
         import importlib
 
-        # importing the task package registers its classes (mteb_evalrank/tasks/__init__.py)
-        importlib.import_module("mteb_evalrank.tasks")
+        # importing the task package registers its classes (mteb_evalrank/tasks/__init__.py); with an MTEB that
+        # reads entry points, `import mteb` has imported it already (mteb_evalrank/mteb_entry_points.py) and MTEB
+        # registered the tasks: register the rest now (the registry skips the tasks MTEB has)
+        package = importlib.import_module("mteb_evalrank.tasks")
+        registry = importlib.import_module("mteb_evalrank.integration.registry")
+        if not registry.registered():
+            registry.register(package.ALL_TASKS)
     except Exception as exc:  # never break `import mteb` because of the plugin
         warnings.warn(
             f"mteb-evalrank could not register its tasks with MTEB: {exc!r}. "

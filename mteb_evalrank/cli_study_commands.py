@@ -633,6 +633,14 @@ def add_leaderboard_parser(subparsers) -> None:
 
 # --- export-upstream -----------------------------------------------------------------------------
 def _cmd_export_upstream(args: argparse.Namespace) -> int:
+    if args.plugin_entry_points:
+        from mteb_evalrank.reports.upstream_plugins import GROUPS, export_plugin_entry_points
+
+        patch, pr = export_plugin_entry_points(args.mteb_source, args.out)
+        print(f"patch: {patch}  (cd {args.mteb_source} && git apply {patch.resolve()})")
+        print(f"pull request text: {pr}")
+        print(f"entry-point groups MTEB would read: {', '.join(GROUPS)}")
+        return 0
     from mteb_evalrank.reports.upstream_export import EXPORTED_TASKS, NOT_EXPORTED, export_upstream
 
     patch, pr = export_upstream(args.mteb_source, args.out)
@@ -649,8 +657,16 @@ def add_export_upstream_parser(subparsers) -> None:
         help="write the EvalRank tasks, evaluator, statistics and benchmark as a git diff against an MTEB source tree",
         description="Writes OUT/mteb-evalrank-upstream.patch (git diff in MTEB's layout: task module, exact-rank "
         "evaluator, descriptive statistics, citations, the EvalRank benchmark and its leaderboard-menu entry) and "
-        "OUT/PR_DESCRIPTION.md (datasets, licences, tasks left out and why). The source tree is not modified.",
+        "OUT/PR_DESCRIPTION.md (datasets, licences, tasks left out and why). With --plugin-entry-points: instead, "
+        "OUT/mteb-plugin-entry-points.patch (entry-point plugins for MTEB: mteb/_plugins.py and its tests) and "
+        "OUT/PR_DESCRIPTION_PLUGINS.md. The source tree is not modified.",
     )
     p.add_argument("--mteb-source", required=True, help="an MTEB 2.x source tree (git checkout or unpacked sdist)")
     p.add_argument("--out", type=output_folder_arg, required=True, help="folder for the patch and the PR text")
+    p.add_argument(
+        "--plugin-entry-points",
+        action="store_true",
+        help="write the patch that lets MTEB find plugins' tasks, benchmarks and models through entry points "
+        "(mteb.tasks, mteb.benchmarks, mteb.models) instead of the EvalRank tasks",
+    )
     p.set_defaults(func=_cmd_export_upstream)

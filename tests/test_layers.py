@@ -13,8 +13,9 @@ Layers, bottom to top (a module may import its own layer and every layer below i
     4  tasks, reports              thin MTEB tasks; results -> tables, plots, pages
     5  cli, cli_options, cli_*_commands   argument parsing only — nothing but the CLI's own modules imports them
 
-``_autoload`` (the start-up hook) and the package ``__init__`` stand outside the layers: the hook's
-job is to import the task package when ``mteb`` is imported.  Every import is checked, including
+``_autoload`` (the start-up hook), ``mteb_entry_points`` (the entry points an MTEB that reads them calls) and the
+package ``__init__`` stand outside the layers: the hook's job is to import the task package when ``mteb`` is
+imported, and the entry points hand MTEB the tasks, benchmarks and zoo models.  Every import is checked, including
 those inside functions (that is where this package keeps its heavy imports).  Inside a layer, imports
 may not go round in a circle (:func:`test_no_import_cycles`).
 """
@@ -60,7 +61,8 @@ LAYER = {
     "cli_run_commands": 5,
     "cli_study_commands": 5,
 }
-OUTSIDE_LAYERS = {"_autoload", "__init__"}
+#: ``mteb_entry_points`` is the hook's twin for an MTEB that reads entry points: MTEB's door into the task package
+OUTSIDE_LAYERS = {"_autoload", "__init__", "mteb_entry_points"}
 #: the modules of the command line (layer 5): they may import each other; nothing else imports them
 CLI_MODULES = {"cli", "cli_options", "cli_run_commands", "cli_study_commands"}
 

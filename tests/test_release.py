@@ -162,6 +162,8 @@ def test_the_wheel_has_the_metadata_and_the_licence(dists):
     declared = sorted(str(Requirement(d)) for d in PYPROJECT["project"]["dependencies"])
     assert sorted(str(Requirement(r)) for r in requires) == declared, f"Requires-Dist {requires} != {declared}"
     assert "mteb-evalrank = mteb_evalrank.cli:main" in entry_points, "the mteb-evalrank console script is missing"
+    for group in ("mteb.tasks", "mteb.benchmarks", "mteb.models"):  # for an MTEB that reads entry points
+        assert f"[{group}]\nmteb-evalrank = mteb_evalrank.mteb_entry_points:" in entry_points, f"no {group} entry point"
     assert "Apache License" in (ROOT / "LICENSE").read_text(encoding="utf-8")[:200], "LICENSE is not the Apache text"
 
 
@@ -182,6 +184,10 @@ def test_the_wheel_holds_every_source_file_and_the_start_up_hook(dists):
     for pattern, source in (
         ("mteb_evalrank/tasks/descriptive_stats/*.json", ROOT / "tasks" / "descriptive_stats"),
         ("mteb_evalrank/reports/templates/*.j2", ROOT / "mteb_evalrank" / "reports" / "templates"),
+        (
+            "mteb_evalrank/reports/templates/upstream_plugins/*.tmpl",
+            ROOT / "mteb_evalrank" / "reports" / "templates" / "upstream_plugins",
+        ),
         ("mteb_evalrank/hub_datasets/*/card.md", ROOT / "hub_datasets"),
     ):
         suffix = pattern.rsplit("*", 1)[1]

@@ -16,6 +16,8 @@ never imports them: it only remembers the classes it was given (:func:`plugin_ta
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from mteb_evalrank import mteb_internals
@@ -23,7 +25,26 @@ from mteb_evalrank import mteb_internals
 _registered = False
 _in_progress = False
 _warned = False
+_by_mteb = False
 _TASKS: list[Any] = []
+
+
+def registered() -> bool:
+    """Whether :func:`register` has patched MTEB (the start-up hook's registration has happened)."""
+    return _registered
+
+
+@contextlib.contextmanager
+def registered_by_mteb() -> Iterator[None]:
+    """While MTEB itself registers the plugin's tasks (through the ``mteb.tasks`` entry point of an MTEB that reads
+    entry points, :mod:`mteb_evalrank.mteb_entry_points`), :func:`register` only remembers the classes it is given
+    and patches nothing: the tasks reach MTEB through the entry point alone."""
+    global _by_mteb
+    _by_mteb = True
+    try:
+        yield
+    finally:
+        _by_mteb = False
 
 
 def plugin_tasks() -> tuple[Any, ...]:
@@ -42,7 +63,7 @@ def register(task_classes=()) -> bool:
     for cls in task_classes:
         if cls not in _TASKS:
             _TASKS.append(cls)
-    if _in_progress:  # re-entered while mteb is being imported
+    if _in_progress or _by_mteb:  # re-entered while mteb is being imported, or MTEB registers them itself
         return _registered
     _in_progress = True
     try:
