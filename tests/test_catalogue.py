@@ -1,4 +1,4 @@
-"""The zoo catalogue (models/catalogue.json) is the one place a base or a variant is defined, and engines, not
+"""The zoo catalogue (zoo/catalogue.json) is the one place a base or a variant is defined, and engines, not
 base names, decide how a base runs."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import pytest
 
 from mteb_evalrank.errors import InputError
 
-# Importing mteb_evalrank.models.zoo before mteb makes models/__init__.py's _MtebFirst finder import mteb in the
+# Importing mteb_evalrank.zoo.variants before mteb makes models/__init__.py's _MtebFirst finder import mteb in the
 # middle of that import, and the module is then executed twice (integration.zoo keeps the first module's
 # BASES): import mteb first, as the plugin's own entry points do.
-from mteb_evalrank.models import catalogue as cat
-from mteb_evalrank.models import zoo
-from mteb_evalrank.models.engines import ENGINES, engine_of
+from mteb_evalrank.zoo import catalogue as cat
+from mteb_evalrank.zoo import variants as zoo
+from mteb_evalrank.zoo.engines import ENGINES, engine_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,8 +98,7 @@ GUARDED = sorted(
     [
         *(PACKAGE / "models").rglob("*.py"),
         *(PACKAGE / "data").rglob("*.py"),
-        PACKAGE / "integration" / "zoo.py",
-        PACKAGE / "integration" / "population.py",
+        *(PACKAGE / "zoo").rglob("*.py"),
     ]
 )
 
@@ -119,7 +118,7 @@ def test_the_guard_sees_a_base_named_in_code_but_not_in_a_docstring(tmp_path):
 def test_committed_results_are_filed_under_the_revisions_the_catalogue_gives():
     """Results folders are keyed by revision: every committed study result of an installed variant must still be
     found under the revision the catalogue and its engine give today."""
-    from mteb_evalrank.integration.zoo import resolve_zoo_spec, variant_revision, variant_status
+    from mteb_evalrank.zoo.adapter import resolve_zoo_spec, variant_revision, variant_status
 
     root = ROOT / "docs" / "study" / "results"
     if not root.is_dir():
@@ -141,7 +140,7 @@ def user_catalogue_state(monkeypatch, tmp_path, fixture_sources):
     """The zoo, the catalogue's user files and MTEB's registry as they were after the test."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
-    from mteb_evalrank.integration import zoo as wiring
+    from mteb_evalrank.zoo import adapter as wiring
 
     monkeypatch.delenv(cat.USER_CATALOGUE_ENV, raising=False)
     monkeypatch.delenv("MTEB_EVALRANK_DATA", raising=False)

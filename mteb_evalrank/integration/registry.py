@@ -88,7 +88,7 @@ def _register() -> None:
     install_as_mteb_run()  # mteb.run, only when MTEB has no run of its own
     _wrap_get_model()  # first: local folders and word-vector files load even if the zoo cannot register
     try:
-        from mteb_evalrank.integration.zoo import register_zoo
+        from mteb_evalrank.zoo.adapter import register_zoo
 
         register_zoo()
     except Exception as exc:

@@ -125,7 +125,7 @@ def zoo_family(model: str) -> str | None:
     base = _zoo_base_name(model)
     if base is None:
         return None
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.variants import BASES
 
     return BASES[base].family_name if base in BASES else base
 
@@ -202,7 +202,7 @@ def model_lineages(
 ) -> tuple[dict[str, str], dict[str, bool]]:
     """Each model's lineage and whether it is a random floor: an explicit ``lineage``/``floor`` (a
     ``--families`` file or score-table column) first, then the zoo's (each base's ``lineage`` in
-    ``models/catalogue.json``, reasons in ``models/lineages.json``), else the lineage is the model's family
+    ``zoo/catalogue.json``, reasons in ``models/lineages.json``), else the lineage is the model's family
     and it is not a floor."""
     from mteb_evalrank.models.lineage import lineage_of
 
@@ -213,7 +213,7 @@ def model_lineages(
         lineages[m] = g.get("lineage") or (lineage_of(zoo)[0] if zoo else families.get(m, str(m)))
         floor = g.get("floor")
         if floor is None and zoo is not None:
-            from mteb_evalrank.models.zoo import BASES
+            from mteb_evalrank.zoo.variants import BASES
 
             base = BASES.get(_zoo_base_name(m))
             floor = bool(base is not None and base.floor)

