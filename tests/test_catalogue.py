@@ -109,6 +109,59 @@ def test_no_code_of_models_or_data_names_a_base(path):
     assert not named, f"{path.name} names zoo bases (line, names) {named}: put what differs into the catalogue entry"
 
 
+#: a zoo name in either form, or a results folder's ``zoo__`` (``zoo:glove-50d/mean``, ``f"zoo/{base}__x"``,
+#: ``"zoo:"``), not a path that holds a folder called zoo (``mteb_evalrank/zoo/catalogue.json``)
+_ZOO_NAME = re.compile(r"(?<![\w./-])zoo(?::|/|__)(?=[\w{]|$)")
+NAME_FORMATTER = PACKAGE / "zoo" / "catalogue.py"
+
+
+def _zoo_name_spellings(path: Path) -> list[tuple[int, str]]:
+    """``(line, text)`` of each string constant outside docstrings that spells a zoo name, also as the literal part
+    of an f-string (``f"zoo:{name}"`` is the constant ``"zoo:"`` followed by a value)."""
+    return [(line, text) for line, text in _code_strings(path) if _ZOO_NAME.search(text)]
+
+
+def _package_modules() -> list[Path]:
+    return sorted(p for folder in (PACKAGE, ROOT / "tasks", ROOT / "hub_datasets") for p in folder.rglob("*.py"))
+
+
+def test_only_the_catalogue_spells_zoo_names():
+    """Issue 45: ``zoo/catalogue.py`` is the one parser and formatter of zoo names (``zoo:<base>/<variant>``,
+    ``zoo/<base>__<variant>``); every other module asks it (through the zoo's adapter when outside the zoo)."""
+    found = {
+        str(path.relative_to(ROOT)): spelled
+        for path in _package_modules()
+        if path != NAME_FORMATTER and (spelled := _zoo_name_spellings(path))
+    }
+    assert not found, f"zoo names spelled outside zoo/catalogue.py (line, text): {found}"
+    assert _zoo_name_spellings(NAME_FORMATTER)  # the formatter itself is found, so the rule sees the forms
+
+
+def test_the_zoo_name_guard_sees_constants_and_f_strings(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        '"""zoo:minilm-l6/cls in a docstring is fine."""\n'
+        'A = "zoo:minilm-l6/cls"\nB = f"zoo/{base}__{variant}"\nC = text.startswith(("zoo:", "zoo/"))\n'
+        'D = "mteb_evalrank/zoo/catalogue.json"\nE = "the zoo: every variant"\nF = f"zoo__{base}"\n'
+    )
+    assert sorted(line for line, _ in _zoo_name_spellings(module)) == [2, 3, 4, 4, 7]
+
+
+def test_the_catalogue_parses_and_formats_both_forms():
+    known = sorted(zoo.VARIANTS)
+    key = "glove-50d/mean"
+    assert cat.parse_zoo_name(cat.user_name(key), known) == key
+    assert cat.parse_zoo_name(cat.mteb_name("glove-50d", "mean"), known) == key
+    assert cat.mteb_name("glove-50d", "mean") == zoo.VARIANTS[key].mteb_name
+    assert cat.display_name(cat.mteb_name("glove-50d", "mean")) == key
+    assert cat.base_of_name(cat.mteb_name("glove-50d", "mean")) == "glove-50d"
+    assert cat.base_of_name(cat.user_name(key)) == "glove-50d" and cat.base_of_name("org/model") is None
+    assert cat.is_user_form(cat.user_name(key)) and not cat.is_user_form(zoo.VARIANTS[key].mteb_name)
+    assert cat.is_mteb_form(zoo.VARIANTS[key].mteb_name) and cat.is_zoo_name(" " + cat.user_name(key))
+    with pytest.raises(InputError, match="Did you mean"):
+        cat.parse_zoo_name(cat.user_name("glove-50d/maen"), known)
+
+
 def test_the_guard_sees_a_base_named_in_code_but_not_in_a_docstring(tmp_path):
     module = tmp_path / "m.py"
     module.write_text('"""mpnet-base in a docstring."""\nHINT = "fetch-weights mpnet-base"\nOK = "all-mpnet-base-v2"\n')

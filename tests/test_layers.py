@@ -259,6 +259,90 @@ def test_the_checker_sees_upward_imports(tmp_path):
     assert [_part(n) for n in names] == ["errors", "models", "cli", "data"]
 
 
+# --- the zoo: one optional package, layered inside itself (issue 45) ------------------------------------------
+#: the zoo's levels, bottom to top: a zoo module may import its own level and those below, never one above.
+#: The catalogue (entries and names) -> the forwards and builds -> the engines -> the variants -> the adapter (the
+#: one door to MTEB and to the rest of the package) -> the study's selections, the listing and the commands' work.
+ZOO_LEVELS = {
+    "catalogue": 0,  # catalogue.json, speeds.json; the one parser and formatter of zoo names
+    "installed": 0,  # which packages are installed
+    "packaged_forwards": 1,
+    "onnx_forward": 1,
+    "builds": 1,  # bases built here (LSA, TF-IDF, SimCSE): recipes, revisions, speeds
+    "simcse_spacy": 1,
+    "embedding_store": 1,
+    "weight_sources": 1,
+    "word_kinds": 1,
+    "word_zoo": 1,
+    "word_corpora": 1,
+    "engines": 2,
+    "variants": 3,
+    "adapter": 4,
+    "study_selection": 5,
+    "listing": 5,
+    "packaged_weights": 5,
+    "word_builds": 5,
+    "word_copies": 5,
+    "spacy_vectors": 5,
+}
+ZOO = f"{PACKAGE}.zoo"
+#: the parts of the package that reach the zoo only through its adapter (``models`` reads only its catalogue: the
+#: layer rule above keeps that, the catalogue being the zoo's one module of layer 2)
+THROUGH_THE_ADAPTER = ("tasks", "metrics", "data", "reports")
+
+
+def _zoo_level(module: str) -> int | None:
+    """The zoo level of a dotted module name (``None``: the zoo package itself, or a module outside the zoo)."""
+    if not module.startswith(ZOO + "."):
+        return None
+    return ZOO_LEVELS.get(module.removeprefix(ZOO + ".").split(".")[0], -1)
+
+
+def _zoo_violations(graph: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for module, targets in sorted(graph.items()):
+        own = _zoo_level(module)
+        if own is not None:
+            bad += [f"{module} is in no zoo level (add it to ZOO_LEVELS)"] if own < 0 else []
+            bad += [
+                f"{module} (level {own}) imports {t} (level {_zoo_level(t)})"
+                for t in sorted(targets)
+                if (_zoo_level(t) or 0) > own
+            ]
+        elif _part(module) in THROUGH_THE_ADAPTER:
+            bad += [
+                f"{module} imports {t}: outside the zoo, use mteb_evalrank.zoo.adapter"
+                for t in sorted(targets)
+                if t.startswith(ZOO + ".") and t != f"{ZOO}.adapter"
+            ]
+    return bad
+
+
+def test_the_zoo_is_layered_and_entered_through_its_adapter():
+    """Inside the zoo imports point down its levels (``ZOO_LEVELS``); ``tasks``, ``metrics``, ``data`` and
+    ``reports`` import only ``zoo.adapter`` (if they import the zoo at all)."""
+    graph = _module_graph(MODULES)
+    assert any(_zoo_level(m) == 0 for m in graph)
+    bad = _zoo_violations(graph)
+    assert not bad, "the zoo's layers:\n  " + "\n  ".join(bad)
+
+
+def test_the_zoo_checker_sees_an_upward_import_and_a_side_door():
+    graph = {
+        f"{ZOO}.catalogue": set(),
+        f"{ZOO}.engines.base": {f"{ZOO}.catalogue"},
+        f"{ZOO}.builds": {f"{ZOO}.engines.base"},  # forwards/builds import an engine: upwards
+        f"{ZOO}.newmodule": set(),
+        f"{PACKAGE}.reports.study": {f"{ZOO}.adapter", f"{ZOO}.variants"},  # a side door
+        f"{PACKAGE}.integration.study": {f"{ZOO}.variants"},  # integration may
+    }
+    bad = _zoo_violations(graph)
+    assert len(bad) == 3, bad
+    assert any("zoo.builds (level 1) imports mteb_evalrank.zoo.engines.base (level 2)" in b for b in bad)
+    assert any("zoo.newmodule is in no zoo level" in b for b in bad)
+    assert any("reports.study imports mteb_evalrank.zoo.variants" in b for b in bad)
+
+
 def test_report_modules_do_not_parse_arguments():
     for module, path in MODULES:
         if _part(module) in CLI_MODULES:

@@ -119,7 +119,11 @@ def _wrap_get_model() -> None:
         from mteb_evalrank.models.resolve import resolves_locally
 
         # `zoo/<base>__<variant>` names are in MTEB's registry (register_zoo) and go the usual way
-        plugin_form = isinstance(model_name, str) and model_name.strip().startswith(("zoo:", "rankencoder:"))
+        from mteb_evalrank.zoo.adapter import is_user_form
+
+        plugin_form = is_user_form(model_name) or (
+            isinstance(model_name, str) and model_name.strip().startswith("rankencoder:")
+        )
         if plugin_form or resolves_locally(model_name):
             return load_any_model(model_name, revision=revision, device=device)
         return original(model_name, revision, device, **kwargs)

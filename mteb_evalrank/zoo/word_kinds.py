@@ -124,7 +124,7 @@ class TokenModel(WordSetKind):
         return f"PyPI {src['package']}, token table"
 
     def status(self, name: str, src: dict[str, Any]) -> str:
-        from mteb_evalrank.zoo.engines.base import has_module
+        from mteb_evalrank.zoo.installed import has_module
         from mteb_evalrank.zoo.packaged_forwards import archive_hint, static_model_dir
 
         ok = static_model_dir(token_table(src)) is not None and has_module("tokenizers") and has_module("safetensors")

@@ -72,6 +72,7 @@ class GloveWheelEngine(Engine):
 
     def load(self, base: Any, *, variant: Any = None, meta: Any = None, **_: Any) -> Any:
         from mteb_evalrank.models.static_vectors import StaticWordVectorEncoder
+        from mteb_evalrank.zoo.catalogue import user_name
 
         post = variant.static_post or ""
         seed = base.weights.get("random_seed")
@@ -84,7 +85,7 @@ class GloveWheelEngine(Engine):
         elif post.startswith("abtt-"):
             vectors = abtt_word_vectors(int(post.split("-", 1)[1]))
         elif post == "sif":
-            vectors = sif_word_vectors(f"zoo:{variant.name}")
+            vectors = sif_word_vectors(user_name(variant.name))
         else:
             vectors = glove_vectors()
         return StaticWordVectorEncoder(
