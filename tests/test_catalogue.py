@@ -345,3 +345,46 @@ def test_a_user_catalogue_of_the_wrong_shape_is_one_line_naming_the_key(
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err[-2000:]
     assert err.startswith("mteb-evalrank: error: ") and line in err, err
     assert str(path) in err or "zoo base u1" in err
+
+
+# --- engines read what they run from the catalogue entry (issue 45) ------------------------------------------------
+WEIGHT_READERS = [
+    *sorted((PACKAGE / "zoo" / "engines").glob("*.py")),
+    *(PACKAGE / "zoo" / f"{m}.py" for m in ("packaged_forwards", "weight_sources", "spacy_vectors")),
+]
+
+
+@pytest.mark.parametrize("path", WEIGHT_READERS, ids=lambda p: p.name)
+def test_engines_name_no_tokenizer_or_word_vectors_of_their_own(path):
+    """The ONNX bases' tokenizer (``weights.tokenizer``) and the glove-wheel bases' vectors (``weights.model``) are
+    catalogue data; the engines and forwards read them from the entry and spell neither."""
+    data = json.loads(cat.CATALOGUE_FILE.read_text(encoding="utf-8"))
+    named = {b["weights"]["tokenizer"]["distribution"] for b in data["bases"] if b["engine"] == "onnx"}
+    named |= {b["weights"]["model"] for b in data["bases"] if b["engine"] == "glove-wheel"}
+    assert named  # the catalogue does name them
+    spelled = [(line, text) for line, text in _code_strings(path) if any(n in text for n in named)]
+    assert not spelled, f"{path.name} names what the catalogue entry should: {spelled}"
+
+
+def test_the_onnx_engine_reads_the_tokenizer_its_entry_names():
+    from dataclasses import replace
+
+    base = next(b for b in zoo.BASES.values() if b.engine == "onnx")
+    other = replace(base, weights={**base.weights, "tokenizer": {"distribution": "no-such-dist", "file": "t.json"}})
+    assert "--no-deps no-such-dist" in engine_of(other).status(other)
+    assert "no-such-dist" not in engine_of(base).status(base)
+
+
+def test_the_glove_wheel_engine_loads_the_model_its_entry_names(monkeypatch):
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    import mteb_evalrank.models.resolve as resolve
+    from mteb_evalrank.zoo.engines import word_vectors
+
+    asked = []
+    monkeypatch.setattr(resolve, "load_model", lambda name: asked.append(name) or SimpleNamespace(vectors=name))
+    monkeypatch.setattr(word_vectors, "_VECTORS", {})
+    base = next(b for b in zoo.BASES.values() if b.engine == "glove-wheel" and "random_seed" not in b.weights)
+    other = replace(base, weights={**base.weights, "model": "my-word-vectors"})
+    assert engine_of(other).word_vectors(other) == "my-word-vectors" and asked == ["my-word-vectors"]

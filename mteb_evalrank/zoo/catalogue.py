@@ -109,6 +109,7 @@ SECTION_SHAPES = {
     "packaged_models": "an object of an object",
     "corpora": "an object of an object",
     "builds": "an object of an object",
+    "vocabularies": "an object of a string",
     "word_level": "an object",
     "rejected": "a list",
     "dropped": "a list",
@@ -309,7 +310,16 @@ def base_entries() -> dict[str, dict[str, Any]]:
 
 
 def base_entry(name: str) -> dict[str, Any] | None:
+    """The entry of the base ``name`` (``None``: no such base)."""
     return base_entries().get(name)
+
+
+def vocabulary_model(name: str) -> str:
+    """The model whose words a recipe's vocabulary ``name`` is (``vocabularies`` of ``catalogue.json``)."""
+    known = catalogue().get("vocabularies", {})
+    if name not in known:
+        raise InputError(f"unknown vocabulary {name!r}; the catalogue has {', '.join(sorted(known)) or 'none'}.")
+    return known[name]
 
 
 @functools.lru_cache(maxsize=1)

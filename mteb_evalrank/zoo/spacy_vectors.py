@@ -145,12 +145,16 @@ def archived_spacy_vectors(
     keys = src["keys"]
     if keys == "strings.json":
         strings = json.loads((folder / "strings.json").read_text(encoding="utf-8"))
-    elif keys == "glove-6b-vocabulary":
+    else:  # a vocabulary of the catalogue (``vocabularies``: the model whose words it is)
+        from mteb_evalrank.zoo.catalogue import catalogue, vocabulary_model
         from mteb_evalrank.zoo.engines.word_vectors import glove_vectors
 
-        strings = list(glove_vectors().words)
-    else:
-        raise InputError(f"unknown keys {keys!r} of a spacy-vectors source; use strings.json or glove-6b-vocabulary.")
+        if keys not in catalogue().get("vocabularies", {}):
+            raise InputError(
+                f"unknown keys {keys!r} of a spacy-vectors source; use strings.json or one of the catalogue's "
+                f"vocabularies ({', '.join(sorted(catalogue().get('vocabularies', {})))})."
+            )
+        strings = list(glove_vectors(vocabulary_model(keys)).words)
     words, rows = hashed_rows(
         strings, key2row, source=src["archive"]["requirement"], digits_to_zero=bool(src.get("digits_to_zero"))
     )

