@@ -42,7 +42,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from mteb_evalrank.integration.study import SLOW_BASES
-    from mteb_evalrank.zoo import builds as population
+    from mteb_evalrank.zoo import builds
     from mteb_evalrank.zoo.adapter import install_status
     from mteb_evalrank.zoo.catalogue import SPEEDS_FILE
     from mteb_evalrank.zoo.study_selection import base_sentence_vectors, copy_report
@@ -76,7 +76,7 @@ def main() -> int:
         worst = max(worst, r)
     print(f"copy_structure_max_cross_family={worst:.4f}")
     if args.write and speeds:
-        population.speeds_update(
+        builds.speeds_update(
             speeds,
             how=f"benchmarks/zoo_base_speed.py, {args.n} STS-B sentences "
             f"({args.n_slow} for slow bases), batch 64, 2 shared cores",

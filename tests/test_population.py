@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from mteb_evalrank.zoo import builds as population
+from mteb_evalrank.zoo import builds
 from mteb_evalrank.zoo.catalogue import catalogue
 from mteb_evalrank.zoo.engines import engine_of
 from mteb_evalrank.zoo.variants import BASES
@@ -51,12 +51,10 @@ def test_catalogue_is_data_and_every_variant_names_a_known_base():
         assert b["family"] and b["provenance"]["license"] and b["description"], b["name"]
         assert b["engine"] in ("spacy-cnn", "lsa", "tfidf-rp", "usem3", "static-tokens")
         if b["weights"].get("build"):
-            assert b["weights"]["build"] in cat["builds"] and b["weights"]["build"] in population.buildable()
+            assert b["weights"]["build"] in cat["builds"] and b["weights"]["build"] in builds.buildable()
     for name, build in cat["builds"].items():  # the recipe that goes into the revision and the listing
         assert {"seed", "corpus", "what"} <= set(build) and build["corpus"] in cat["corpora"]
-        assert build["builder"] in population.BUILDERS and not set(population.NOT_RECIPE) & set(
-            population.build_recipe(name)
-        )
+        assert build["builder"] in builds.BUILDERS and not set(builds.NOT_RECIPE) & set(builds.build_recipe(name))
     assert len(cat["rejected"]) >= 4
 
 
@@ -70,11 +68,11 @@ def test_the_zoo_has_every_base_with_its_family_and_the_variants():
 
 
 def test_revision_follows_the_recipe(monkeypatch):
-    before = population.base_revision("lsa-wordnet-64")
+    before = builds.base_revision("lsa-wordnet-64")
     cat = json.loads(json.dumps(catalogue()))
     cat["builds"]["tfidf-wordnet"]["seed"] = 1
-    monkeypatch.setattr(population, "catalogue", lambda: cat)
-    assert population.base_revision("lsa-wordnet-64") != before
+    monkeypatch.setattr(builds, "catalogue", lambda: cat)
+    assert builds.base_revision("lsa-wordnet-64") != before
 
 
 def test_study_selection_is_unchanged_and_population_adds_the_new_bases():
@@ -196,7 +194,7 @@ def test_each_new_base_loads_and_encodes_through_mteb(name, tmp_path, monkeypatc
     from mteb_evalrank.zoo import adapter as wiring
 
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(population, "cache_root", lambda: _BUILT)  # built models from the user cache, the store in tmp
+    monkeypatch.setattr(builds, "cache_root", lambda: _BUILT)  # built models from the user cache, the store in tmp
     wiring.clear_process_state()
     model = mteb.get_model(f"zoo:{name}")
     texts = [t for t in SENTENCES if t]
@@ -214,7 +212,7 @@ def test_each_new_base_loads_and_encodes_through_mteb(name, tmp_path, monkeypatc
     wiring.clear_process_state()
 
 
-_BUILT = population.cache_root()  # where `mteb-evalrank fetch-weights` put the built models (read at import)
+_BUILT = builds.cache_root()  # where `mteb-evalrank fetch-weights` put the built models (read at import)
 
 
 def test_copy_check_flags_a_quantised_copy_and_passes_different_families():
@@ -331,16 +329,16 @@ def test_onnx_position_ids_follow_the_model_family():
 def test_zoo_threads_setting(monkeypatch):
     from mteb_evalrank.errors import InputError
 
-    monkeypatch.delenv(population.THREADS_ENV, raising=False)
-    assert population.apply_zoo_threads() is None
-    monkeypatch.setenv(population.THREADS_ENV, "two")
+    monkeypatch.delenv(builds.THREADS_ENV, raising=False)
+    assert builds.apply_zoo_threads() is None
+    monkeypatch.setenv(builds.THREADS_ENV, "two")
     with pytest.raises(InputError, match="MTEB_EVALRANK_ZOO_THREADS=.two.: expected a whole number ≥ 1"):
-        population.zoo_threads()
+        builds.zoo_threads()
     torch = pytest.importorskip("torch")
     before = torch.get_num_threads()
-    monkeypatch.setenv(population.THREADS_ENV, "1")
-    monkeypatch.setattr(population, "_has_module", lambda name: name == "torch")  # leave the BLAS pools alone here
+    monkeypatch.setenv(builds.THREADS_ENV, "1")
+    monkeypatch.setattr(builds, "_has_module", lambda name: name == "torch")  # leave the BLAS pools alone here
     try:
-        assert population.apply_zoo_threads() == 1 and torch.get_num_threads() == 1
+        assert builds.apply_zoo_threads() == 1 and torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(before)

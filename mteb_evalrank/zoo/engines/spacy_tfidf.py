@@ -1,5 +1,6 @@
-"""Engines of the wider population: spaCy's tok2vec CNNs (also the checkpoints trained here from one) and the
-TF-IDF / LSA bases built here (the forwards and builds are in :mod:`mteb_evalrank.zoo.builds`).
+"""Engines of spaCy's tok2vec CNNs (also the checkpoints trained here from one) and of the TF-IDF / LSA bases
+built here, the bases the study's wider model list added (``selection: "population"``); the forwards and builds
+are in :mod:`mteb_evalrank.zoo.builds`.
 
 ``weights``: ``requirement`` (the pip requirement the vectors come from), ``requires`` (more requirements),
 ``build`` (what ``mteb-evalrank fetch-weights`` builds first), and per engine ``component`` and
@@ -16,7 +17,7 @@ from mteb_evalrank.zoo.engines.base import Engine, register_engine
 
 
 class _Built(Engine):
-    """Status and revision from the recipe (shared by the population's engines)."""
+    """Status and revision from the recipe (shared by these engines)."""
 
     def status(self, base: Any) -> str:
         from mteb_evalrank.zoo.builds import forward_status
