@@ -119,7 +119,7 @@ def _wrap_get_model() -> None:
         from mteb_evalrank.models.resolve import resolves_locally
 
         # `zoo/<base>__<variant>` names are in MTEB's registry (register_zoo) and go the usual way
-        from mteb_evalrank.zoo.adapter import is_user_form
+        from mteb_evalrank.zoo.catalogue import is_user_form  # the names alone: no zoo is loaded for a name
 
         plugin_form = is_user_form(model_name) or (
             isinstance(model_name, str) and model_name.strip().startswith("rankencoder:")
