@@ -11,7 +11,7 @@ installed (``minilm-l6``; ``mpnet-base`` after ``mteb-evalrank fetch-weights mpn
   blocks) with length-sorted batches, torch's default threads; ``zoo_torch_unsorted_<base>``: the same
   in input order (what sorting buys); ``zoo_torch_threads1_<base>``: sorted, ``torch.set_num_threads(1)``;
 - ``zoo_onnx_<base>``: the same blocks from ONNX Runtime (the model exported once with all hidden
-  states, :mod:`mteb_evalrank.models.onnx_forward`), sorted batches; ``onnx_min_cosine_<base>``: the
+  states, :mod:`mteb_evalrank.zoo.onnx_forward`), sorted batches; ``onnx_min_cosine_<base>``: the
   smallest cosine between the ONNX and torch block vectors of a text (≥ 1 - 1e-5 means the ONNX
   forward may share the torch forward's cache);
 - ``zoo_onnx_threads1_<base>``: ONNX Runtime with one intra-op thread; ``zoo_torch_repeat_<base>``: the
@@ -68,10 +68,10 @@ def bench_base(name: str, folder: Path, package: str, texts: list[str], *, emit)
     import torch
     from sentence_transformers import SentenceTransformer
 
-    from mteb_evalrank.models import onnx_forward as ox
     from mteb_evalrank.models.resolve import folder_digest
     from mteb_evalrank.models.transformer_forward import TorchHiddenStates
-    from mteb_evalrank.models.zoo import BASES, base_blocks
+    from mteb_evalrank.zoo import onnx_forward as ox
+    from mteb_evalrank.zoo.variants import BASES, base_blocks
 
     base = BASES[name]
     blocks = base_blocks(base)
@@ -136,9 +136,9 @@ def main() -> None:
     parser.add_argument("--n-slow", type=int, default=300, help="texts for mpnet-base (about 10x slower)")
     args = parser.parse_args()
 
-    from mteb_evalrank.models import packaged_forwards as pf
     from mteb_evalrank.models.packaged import packaged_model_path
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo import packaged_forwards as pf
+    from mteb_evalrank.zoo.variants import BASES
 
     texts = sts_sentences(args.sources, max(args.n, args.n_slow))
 

@@ -86,9 +86,9 @@ def main() -> None:
     emit("golden_norms", ",".join(f"{v:.4f}" for v in np.linalg.norm(golden, axis=1)))
     emit("golden_pairwise_cosines", ",".join(f"{v:.4f}" for v in cosines(golden)))
 
-    from mteb_evalrank.integration.population import base_sentence_vectors
-    from mteb_evalrank.integration.zoo import install_status, register_zoo
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.adapter import install_status, register_zoo
+    from mteb_evalrank.zoo.study_selection import base_sentence_vectors
+    from mteb_evalrank.zoo.variants import BASES
 
     register_zoo()
     ref = cosines(golden)

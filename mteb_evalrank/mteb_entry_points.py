@@ -45,6 +45,6 @@ def benchmarks() -> tuple[object, ...]:
 def models() -> tuple[object, ...]:
     """The ``ModelMeta`` of every zoo variant (``zoo/<base>__<variant>``), each with its loader; no weights load.
     Built once: MTEB skips an object it already has, and warns about another object under a name it has."""
-    from mteb_evalrank.integration.zoo import VARIANTS, variant_meta
+    from mteb_evalrank.zoo.adapter import VARIANTS, variant_meta
 
     return tuple(variant_meta(variant) for variant in VARIANTS.values())

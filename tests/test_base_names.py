@@ -32,7 +32,7 @@ def _strings(source: str) -> list[str]:
 
 
 def test_help_and_pages_hold_no_base_name():
-    from mteb_evalrank.models.catalogue import base_entries
+    from mteb_evalrank.zoo.catalogue import base_entries
 
     names = sorted(base_entries(), key=len, reverse=True)
     pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])")
@@ -46,7 +46,7 @@ def test_help_and_pages_hold_no_base_name():
 
 
 def test_setup_fetches_follow_the_catalogue():
-    from mteb_evalrank.models.catalogue import catalogue, setup_fetches
+    from mteb_evalrank.zoo.catalogue import catalogue, setup_fetches
 
     data = catalogue()
     assert setup_fetches("sentence") == tuple(data["builds"])
@@ -55,7 +55,7 @@ def test_setup_fetches_follow_the_catalogue():
 
 
 def test_the_reproduce_block_names_what_the_catalogue_says(monkeypatch, tmp_path):
-    import mteb_evalrank.integration.zoo as door
+    import mteb_evalrank.zoo.adapter as door
     from mteb_evalrank.reports.study_rendering import reproduce_block
 
     monkeypatch.setattr(door, "setup_fetches", lambda level: (f"{level}-base-a", f"{level}-base-b"))
@@ -67,7 +67,7 @@ def test_the_reproduce_block_names_what_the_catalogue_says(monkeypatch, tmp_path
 
 
 def test_the_study_help_names_the_catalogue_bases(monkeypatch):
-    import mteb_evalrank.models.catalogue as cat
+    import mteb_evalrank.zoo.catalogue as cat
     from mteb_evalrank.cli_study_commands import _zoo_help
 
     monkeypatch.setattr(cat, "slow_bases", lambda: ("slow-one",))

@@ -1,4 +1,4 @@
-"""The zoo catalogue (models/catalogue.json) is the one place a base or a variant is defined, and engines, not
+"""The zoo catalogue (zoo/catalogue.json) is the one place a base or a variant is defined, and engines, not
 base names, decide how a base runs."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import pytest
 
 from mteb_evalrank.errors import InputError
 
-# Importing mteb_evalrank.models.zoo before mteb makes models/__init__.py's _MtebFirst finder import mteb in the
+# Importing mteb_evalrank.zoo.variants before mteb makes models/__init__.py's _MtebFirst finder import mteb in the
 # middle of that import, and the module is then executed twice (integration.zoo keeps the first module's
 # BASES): import mteb first, as the plugin's own entry points do.
-from mteb_evalrank.models import catalogue as cat
-from mteb_evalrank.models import zoo
-from mteb_evalrank.models.engines import ENGINES, engine_of
+from mteb_evalrank.zoo import catalogue as cat
+from mteb_evalrank.zoo import variants as zoo
+from mteb_evalrank.zoo.engines import ENGINES, engine_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,8 +98,7 @@ GUARDED = sorted(
     [
         *(PACKAGE / "models").rglob("*.py"),
         *(PACKAGE / "data").rglob("*.py"),
-        PACKAGE / "integration" / "zoo.py",
-        PACKAGE / "integration" / "population.py",
+        *(PACKAGE / "zoo").rglob("*.py"),
     ]
 )
 
@@ -108,6 +107,59 @@ GUARDED = sorted(
 def test_no_code_of_models_or_data_names_a_base(path):
     named = [(line, sorted(_named_bases(text))) for line, text in _code_strings(path) if _named_bases(text)]
     assert not named, f"{path.name} names zoo bases (line, names) {named}: put what differs into the catalogue entry"
+
+
+#: a zoo name in either form, or a results folder's ``zoo__`` (``zoo:glove-50d/mean``, ``f"zoo/{base}__x"``,
+#: ``"zoo:"``), not a path that holds a folder called zoo (``mteb_evalrank/zoo/catalogue.json``)
+_ZOO_NAME = re.compile(r"(?<![\w./-])zoo(?::|/|__)(?=[\w{]|$)")
+NAME_FORMATTER = PACKAGE / "zoo" / "catalogue.py"
+
+
+def _zoo_name_spellings(path: Path) -> list[tuple[int, str]]:
+    """``(line, text)`` of each string constant outside docstrings that spells a zoo name, also as the literal part
+    of an f-string (``f"zoo:{name}"`` is the constant ``"zoo:"`` followed by a value)."""
+    return [(line, text) for line, text in _code_strings(path) if _ZOO_NAME.search(text)]
+
+
+def _package_modules() -> list[Path]:
+    return sorted(p for folder in (PACKAGE, ROOT / "tasks", ROOT / "hub_datasets") for p in folder.rglob("*.py"))
+
+
+def test_only_the_catalogue_spells_zoo_names():
+    """Issue 45: ``zoo/catalogue.py`` is the one parser and formatter of zoo names (``zoo:<base>/<variant>``,
+    ``zoo/<base>__<variant>``); every other module asks it (through the zoo's adapter when outside the zoo)."""
+    found = {
+        str(path.relative_to(ROOT)): spelled
+        for path in _package_modules()
+        if path != NAME_FORMATTER and (spelled := _zoo_name_spellings(path))
+    }
+    assert not found, f"zoo names spelled outside zoo/catalogue.py (line, text): {found}"
+    assert _zoo_name_spellings(NAME_FORMATTER)  # the formatter itself is found, so the rule sees the forms
+
+
+def test_the_zoo_name_guard_sees_constants_and_f_strings(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        '"""zoo:minilm-l6/cls in a docstring is fine."""\n'
+        'A = "zoo:minilm-l6/cls"\nB = f"zoo/{base}__{variant}"\nC = text.startswith(("zoo:", "zoo/"))\n'
+        'D = "mteb_evalrank/zoo/catalogue.json"\nE = "the zoo: every variant"\nF = f"zoo__{base}"\n'
+    )
+    assert sorted(line for line, _ in _zoo_name_spellings(module)) == [2, 3, 4, 4, 7]
+
+
+def test_the_catalogue_parses_and_formats_both_forms():
+    known = sorted(zoo.VARIANTS)
+    key = "glove-50d/mean"
+    assert cat.parse_zoo_name(cat.user_name(key), known) == key
+    assert cat.parse_zoo_name(cat.mteb_name("glove-50d", "mean"), known) == key
+    assert cat.mteb_name("glove-50d", "mean") == zoo.VARIANTS[key].mteb_name
+    assert cat.display_name(cat.mteb_name("glove-50d", "mean")) == key
+    assert cat.base_of_name(cat.mteb_name("glove-50d", "mean")) == "glove-50d"
+    assert cat.base_of_name(cat.user_name(key)) == "glove-50d" and cat.base_of_name("org/model") is None
+    assert cat.is_user_form(cat.user_name(key)) and not cat.is_user_form(zoo.VARIANTS[key].mteb_name)
+    assert cat.is_mteb_form(zoo.VARIANTS[key].mteb_name) and cat.is_zoo_name(" " + cat.user_name(key))
+    with pytest.raises(InputError, match="Did you mean"):
+        cat.parse_zoo_name(cat.user_name("glove-50d/maen"), known)
 
 
 def test_the_guard_sees_a_base_named_in_code_but_not_in_a_docstring(tmp_path):
@@ -119,7 +171,7 @@ def test_the_guard_sees_a_base_named_in_code_but_not_in_a_docstring(tmp_path):
 def test_committed_results_are_filed_under_the_revisions_the_catalogue_gives():
     """Results folders are keyed by revision: every committed study result of an installed variant must still be
     found under the revision the catalogue and its engine give today."""
-    from mteb_evalrank.integration.zoo import resolve_zoo_spec, variant_revision, variant_status
+    from mteb_evalrank.zoo.adapter import resolve_zoo_spec, variant_revision, variant_status
 
     root = ROOT / "docs" / "study" / "results"
     if not root.is_dir():
@@ -141,7 +193,7 @@ def user_catalogue_state(monkeypatch, tmp_path, fixture_sources):
     """The zoo, the catalogue's user files and MTEB's registry as they were after the test."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
-    from mteb_evalrank.integration import zoo as wiring
+    from mteb_evalrank.zoo import adapter as wiring
 
     monkeypatch.delenv(cat.USER_CATALOGUE_ENV, raising=False)
     monkeypatch.delenv("MTEB_EVALRANK_DATA", raising=False)
@@ -293,3 +345,46 @@ def test_a_user_catalogue_of_the_wrong_shape_is_one_line_naming_the_key(
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err[-2000:]
     assert err.startswith("mteb-evalrank: error: ") and line in err, err
     assert str(path) in err or "zoo base u1" in err
+
+
+# --- engines read what they run from the catalogue entry (issue 45) ------------------------------------------------
+WEIGHT_READERS = [
+    *sorted((PACKAGE / "zoo" / "engines").glob("*.py")),
+    *(PACKAGE / "zoo" / f"{m}.py" for m in ("packaged_forwards", "weight_sources", "spacy_vectors")),
+]
+
+
+@pytest.mark.parametrize("path", WEIGHT_READERS, ids=lambda p: p.name)
+def test_engines_name_no_tokenizer_or_word_vectors_of_their_own(path):
+    """The ONNX bases' tokenizer (``weights.tokenizer``) and the glove-wheel bases' vectors (``weights.model``) are
+    catalogue data; the engines and forwards read them from the entry and spell neither."""
+    data = json.loads(cat.CATALOGUE_FILE.read_text(encoding="utf-8"))
+    named = {b["weights"]["tokenizer"]["distribution"] for b in data["bases"] if b["engine"] == "onnx"}
+    named |= {b["weights"]["model"] for b in data["bases"] if b["engine"] == "glove-wheel"}
+    assert named  # the catalogue does name them
+    spelled = [(line, text) for line, text in _code_strings(path) if any(n in text for n in named)]
+    assert not spelled, f"{path.name} names what the catalogue entry should: {spelled}"
+
+
+def test_the_onnx_engine_reads_the_tokenizer_its_entry_names():
+    from dataclasses import replace
+
+    base = next(b for b in zoo.BASES.values() if b.engine == "onnx")
+    other = replace(base, weights={**base.weights, "tokenizer": {"distribution": "no-such-dist", "file": "t.json"}})
+    assert "--no-deps no-such-dist" in engine_of(other).status(other)
+    assert "no-such-dist" not in engine_of(base).status(base)
+
+
+def test_the_glove_wheel_engine_loads_the_model_its_entry_names(monkeypatch):
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    import mteb_evalrank.models.resolve as resolve
+    from mteb_evalrank.zoo.engines import word_vectors
+
+    asked = []
+    monkeypatch.setattr(resolve, "load_model", lambda name: asked.append(name) or SimpleNamespace(vectors=name))
+    monkeypatch.setattr(word_vectors, "_VECTORS", {})
+    base = next(b for b in zoo.BASES.values() if b.engine == "glove-wheel" and "random_seed" not in b.weights)
+    other = replace(base, weights={**base.weights, "model": "my-word-vectors"})
+    assert engine_of(other).word_vectors(other) == "my-word-vectors" and asked == ["my-word-vectors"]

@@ -26,11 +26,11 @@ import pytest
 from results_fixture import model_meta, task_score, write_results
 from scipy import stats
 
-from mteb_evalrank.models import catalogue as catalogue_file
-from mteb_evalrank.models import zoo
-from mteb_evalrank.models.engines import ENGINES, engine_of
-from mteb_evalrank.models.engines.base import Engine, register_engine
 from mteb_evalrank.reports.results_reader import open_score_source, result_identity, revision_labels, task_result_files
+from mteb_evalrank.zoo import catalogue as catalogue_file
+from mteb_evalrank.zoo import variants as zoo
+from mteb_evalrank.zoo.engines import ENGINES, engine_of
+from mteb_evalrank.zoo.engines.base import Engine, register_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "contributing.md"
@@ -281,7 +281,7 @@ def toy_zoo(monkeypatch, tmp_path, fixture_sources):
     synthetic fixture sources, the caches are in ``tmp_path``."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
-    from mteb_evalrank.integration import zoo as wiring
+    from mteb_evalrank.zoo import adapter as wiring
 
     monkeypatch.delenv("MTEB_EVALRANK_DATA", raising=False)
     monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
@@ -325,7 +325,7 @@ def _zoo_vectors(model_name: str) -> np.ndarray:
     import mteb
     from mteb._create_dataloaders import _create_dataloader_from_texts
 
-    from mteb_evalrank.integration.zoo import get_zoo_model
+    from mteb_evalrank.zoo.adapter import get_zoo_model
 
     model = get_zoo_model(model_name)
     return np.asarray(
@@ -410,9 +410,9 @@ def tiny_bert(tmp_path) -> Path:
 
 
 def test_recipe_a_base_with_an_existing_engine_is_one_catalogue_entry(toy_zoo, tiny_bert, tmp_path):
-    from mteb_evalrank.integration.zoo import register_zoo, variant_revision, variant_status, zoo_rows
     from mteb_evalrank.models.resolve import folder_digest
     from mteb_evalrank.models.transformer_forward import TorchHiddenStates
+    from mteb_evalrank.zoo.adapter import register_zoo, variant_revision, variant_status, zoo_rows
 
     entry = {  # the catalogue entry, as docs/contributing.md shows it
         "name": "toy-bert",
@@ -545,7 +545,7 @@ def _toy_table(path: Path, sources: str) -> Path:
 
 
 def test_recipe_a_new_engine_is_one_class(toy_zoo, tmp_path):
-    from mteb_evalrank.integration.zoo import install_status, variant_revision
+    from mteb_evalrank.zoo.adapter import install_status, variant_revision
 
     table = tmp_path / "toy-table.npz"
     entry = {

@@ -133,7 +133,7 @@ def _first_imports() -> list[str]:
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    found = {"mteb_evalrank.integration.zoo"}
+    found = {"mteb_evalrank.zoo.adapter"}
     for folder, package in ((root / "mteb_evalrank", "mteb_evalrank"), (root / "tasks", "mteb_evalrank.tasks")):
         for path in folder.rglob("*.py"):
             rel = path.relative_to(folder).with_suffix("").parts
@@ -146,7 +146,7 @@ def _first_imports() -> list[str]:
 
 @pytest.mark.parametrize("module", _first_imports())
 def test_any_plugin_module_imported_first_registers_everything_without_a_warning(module):
-    """Issue 19: ``python -c "from mteb_evalrank.integration import zoo"`` (or ``mteb-evalrank models``)
+    """Issue 19: ``python -c "from mteb_evalrank.zoo import adapter as zoo"`` (or ``mteb-evalrank models``)
     warned "the model zoo could not be registered: cannot import name 'register_zoo' from partially
     initialized module": importing the zoo imported mteb, whose start-up hook registered the plugin,
     which imported the half-built zoo module.  Whatever is imported first, everything registers."""

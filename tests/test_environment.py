@@ -32,7 +32,7 @@ def test_zoo_threads_of_the_wrong_kind_is_one_line_for_every_command(value, monk
 
 def test_every_engine_reads_zoo_threads_through_one_helper(monkeypatch):
     """The zoo's loader checks it for every engine (a static word-vector base too, which never calls torch)."""
-    from mteb_evalrank.integration.zoo import load_zoo_variant
+    from mteb_evalrank.zoo.adapter import load_zoo_variant
 
     monkeypatch.setenv("MTEB_EVALRANK_ZOO_THREADS", "abc")
     with pytest.raises(InputError, match="MTEB_EVALRANK_ZOO_THREADS='abc'"):

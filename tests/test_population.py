@@ -1,4 +1,4 @@
-"""The wider population (the population bases of models/catalogue.json): catalogue, selections, listing, each base's forward,
+"""The wider population (the population bases of zoo/catalogue.json): catalogue, selections, listing, each base's forward,
 the copy check, the SimCSE gradient and the ONNX-vs-torch check.
 
 A base that is not installed (or not built) is skipped with the one-line command that provides it.
@@ -11,10 +11,10 @@ import json
 import numpy as np
 import pytest
 
-from mteb_evalrank.models import population
-from mteb_evalrank.models.catalogue import catalogue
-from mteb_evalrank.models.engines import engine_of
-from mteb_evalrank.models.zoo import BASES
+from mteb_evalrank.zoo import builds
+from mteb_evalrank.zoo.catalogue import catalogue
+from mteb_evalrank.zoo.engines import engine_of
+from mteb_evalrank.zoo.variants import BASES
 
 #: the bases the wider population added (their selection in the catalogue)
 POPULATION = [b for b in catalogue()["bases"] if b["selection"] == "population"]
@@ -51,17 +51,15 @@ def test_catalogue_is_data_and_every_variant_names_a_known_base():
         assert b["family"] and b["provenance"]["license"] and b["description"], b["name"]
         assert b["engine"] in ("spacy-cnn", "lsa", "tfidf-rp", "usem3", "static-tokens")
         if b["weights"].get("build"):
-            assert b["weights"]["build"] in cat["builds"] and b["weights"]["build"] in population.buildable()
+            assert b["weights"]["build"] in cat["builds"] and b["weights"]["build"] in builds.buildable()
     for name, build in cat["builds"].items():  # the recipe that goes into the revision and the listing
         assert {"seed", "corpus", "what"} <= set(build) and build["corpus"] in cat["corpora"]
-        assert build["builder"] in population.BUILDERS and not set(population.NOT_RECIPE) & set(
-            population.build_recipe(name)
-        )
+        assert build["builder"] in builds.BUILDERS and not set(builds.NOT_RECIPE) & set(builds.build_recipe(name))
     assert len(cat["rejected"]) >= 4
 
 
 def test_the_zoo_has_every_base_with_its_family_and_the_variants():
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo.variants import VARIANTS
 
     for entry in POPULATION:
         assert BASES[entry["name"]].family_name == entry["family"]
@@ -70,16 +68,16 @@ def test_the_zoo_has_every_base_with_its_family_and_the_variants():
 
 
 def test_revision_follows_the_recipe(monkeypatch):
-    before = population.base_revision("lsa-wordnet-64")
+    before = builds.base_revision("lsa-wordnet-64")
     cat = json.loads(json.dumps(catalogue()))
     cat["builds"]["tfidf-wordnet"]["seed"] = 1
-    monkeypatch.setattr(population, "catalogue", lambda: cat)
-    assert population.base_revision("lsa-wordnet-64") != before
+    monkeypatch.setattr(builds, "catalogue", lambda: cat)
+    assert builds.base_revision("lsa-wordnet-64") != before
 
 
 def test_study_selection_is_unchanged_and_population_adds_the_new_bases():
     from mteb_evalrank.integration.study import SLOW_BASES, select_variants
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo.variants import VARIANTS
 
     study = select_variants("study")
     pop = select_variants("population")
@@ -94,8 +92,8 @@ def test_study_selection_is_unchanged_and_population_adds_the_new_bases():
 
 
 def test_listing_has_a_family_column_and_details_give_source_licence_speed():
-    from mteb_evalrank.integration.zoo import zoo_rows
-    from mteb_evalrank.reports.zoo_listing import COLUMNS, format_models_table
+    from mteb_evalrank.zoo.adapter import zoo_rows
+    from mteb_evalrank.zoo.listing import COLUMNS, format_models_table
 
     assert "family" in COLUMNS
     rows = [
@@ -134,7 +132,7 @@ def test_fetch_weights_lists_the_builds(tmp_path, monkeypatch, capsys):
 
 
 def test_info_nce_gradient_matches_finite_differences():
-    from mteb_evalrank.models.simcse_spacy import info_nce_grad
+    from mteb_evalrank.zoo.simcse_spacy import info_nce_grad
 
     rng = np.random.default_rng(0)
     a, b = rng.normal(size=(5, 4)), rng.normal(size=(5, 4))
@@ -193,10 +191,10 @@ def test_each_new_base_loads_and_encodes_through_mteb(name, tmp_path, monkeypatc
     import mteb
     from mteb._create_dataloaders import _create_dataloader_from_texts
 
-    from mteb_evalrank.integration import zoo as wiring
+    from mteb_evalrank.zoo import adapter as wiring
 
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(population, "cache_root", lambda: _BUILT)  # built models from the user cache, the store in tmp
+    monkeypatch.setattr(builds, "cache_root", lambda: _BUILT)  # built models from the user cache, the store in tmp
     wiring.clear_process_state()
     model = mteb.get_model(f"zoo:{name}")
     texts = [t for t in SENTENCES if t]
@@ -214,11 +212,11 @@ def test_each_new_base_loads_and_encodes_through_mteb(name, tmp_path, monkeypatc
     wiring.clear_process_state()
 
 
-_BUILT = population.cache_root()  # where `mteb-evalrank fetch-weights` put the built models (read at import)
+_BUILT = builds.cache_root()  # where `mteb-evalrank fetch-weights` put the built models (read at import)
 
 
 def test_copy_check_flags_a_quantised_copy_and_passes_different_families():
-    from mteb_evalrank.integration.population import copy_report, structure_correlation
+    from mteb_evalrank.zoo.study_selection import copy_report, structure_correlation
 
     rng = np.random.default_rng(0)
     a = rng.normal(size=(40, 16))
@@ -227,7 +225,7 @@ def test_copy_check_flags_a_quantised_copy_and_passes_different_families():
     assert structure_correlation(a, quantised) > 0.99
     assert structure_correlation(a, rng.normal(size=(40, 16))) < 0.5
     _need("spacy-sm-ner")
-    from mteb_evalrank.integration.population import base_sentence_vectors
+    from mteb_evalrank.zoo.study_selection import base_sentence_vectors
 
     texts = [t for t in SENTENCES if t] * 1
     vecs = {b: base_sentence_vectors(b, texts) for b in ("spacy-sm-tok2vec", "spacy-sm-ner")}
@@ -238,9 +236,9 @@ def test_copy_check_flags_a_quantised_copy_and_passes_different_families():
 def test_onnx_export_of_minilm_equals_torch_to_1e_5_cosine(tmp_path):
     pytest.importorskip("onnx", reason="pip install onnx (the exporter needs it)")
     pytest.importorskip("onnxruntime", reason="pip install onnxruntime")
-    from mteb_evalrank.models import onnx_forward as ox
     from mteb_evalrank.models.packaged import packaged_model_path
     from mteb_evalrank.models.transformer_forward import TorchHiddenStates
+    from mteb_evalrank.zoo import onnx_forward as ox
 
     folder = packaged_model_path("sentence-transformers/all-MiniLM-L6-v2")
     if folder is None:
@@ -263,9 +261,9 @@ def test_onnx_export_of_minilm_equals_torch_to_1e_5_cosine(tmp_path):
 def test_zoo_backend_switch_swaps_in_onnx_only_when_asked(tmp_path, monkeypatch):
     pytest.importorskip("onnx", reason="pip install onnx (the exporter needs it)")
     from mteb_evalrank.errors import InputError
-    from mteb_evalrank.models import onnx_forward as ox
     from mteb_evalrank.models.packaged import packaged_model_path
     from mteb_evalrank.models.transformer_forward import TorchHiddenStates
+    from mteb_evalrank.zoo import onnx_forward as ox
 
     folder = packaged_model_path("sentence-transformers/all-MiniLM-L6-v2")
     if folder is None:
@@ -286,8 +284,8 @@ def test_zoo_backend_switch_swaps_in_onnx_only_when_asked(tmp_path, monkeypatch)
 def test_the_embedding_store_keeps_onnx_vectors_apart_from_torch_vectors(tmp_path, monkeypatch):
     """ONNX Runtime's vectors equal torch's to 1e-5 cosine, not bit for bit, and scores can move (docs/zoo.md):
     a store filled under MTEB_EVALRANK_ZOO_BACKEND=onnx must never serve a torch run, and back."""
-    from mteb_evalrank.integration.zoo import load_base
-    from mteb_evalrank.models import onnx_forward as ox
+    from mteb_evalrank.zoo import onnx_forward as ox
+    from mteb_evalrank.zoo.adapter import load_base
 
     _need("minilm-l6")
     monkeypatch.delenv(ox.BACKEND_ENV, raising=False)
@@ -304,8 +302,8 @@ def test_population_selection_takes_the_word_models_bags_of_words():
     """The sentence population holds the sentence encoders and the bag-of-words sentence models of the word
     models (issue 31), but not the bases left out as slow."""
     from mteb_evalrank.integration.study import SLOW_BASES, select_variants
-    from mteb_evalrank.models import word_zoo
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo import word_zoo
+    from mteb_evalrank.zoo.variants import VARIANTS
 
     pop = select_variants("population", installed_only=False)
     assert "glove-50d/mean" in pop and "w2v-sg-100d/mean" in pop and "spacy-md-300d/abtt" in pop
@@ -320,7 +318,7 @@ def test_population_selection_takes_the_word_models_bags_of_words():
 
 
 def test_onnx_position_ids_follow_the_model_family():
-    from mteb_evalrank.models.onnx_forward import _positions
+    from mteb_evalrank.zoo.onnx_forward import _positions
 
     ids = np.array([[0, 5, 6, 2, 1, 1], [0, 7, 2, 1, 1, 1]])
     assert _positions(ids).tolist() == [[0, 1, 2, 3, 4, 5]] * 2  # BERT: 0..n-1
@@ -331,16 +329,16 @@ def test_onnx_position_ids_follow_the_model_family():
 def test_zoo_threads_setting(monkeypatch):
     from mteb_evalrank.errors import InputError
 
-    monkeypatch.delenv(population.THREADS_ENV, raising=False)
-    assert population.apply_zoo_threads() is None
-    monkeypatch.setenv(population.THREADS_ENV, "two")
+    monkeypatch.delenv(builds.THREADS_ENV, raising=False)
+    assert builds.apply_zoo_threads() is None
+    monkeypatch.setenv(builds.THREADS_ENV, "two")
     with pytest.raises(InputError, match="MTEB_EVALRANK_ZOO_THREADS=.two.: expected a whole number ≥ 1"):
-        population.zoo_threads()
+        builds.zoo_threads()
     torch = pytest.importorskip("torch")
     before = torch.get_num_threads()
-    monkeypatch.setenv(population.THREADS_ENV, "1")
-    monkeypatch.setattr(population, "_has_module", lambda name: name == "torch")  # leave the BLAS pools alone here
+    monkeypatch.setenv(builds.THREADS_ENV, "1")
+    monkeypatch.setattr(builds, "_has_module", lambda name: name == "torch")  # leave the BLAS pools alone here
     try:
-        assert population.apply_zoo_threads() == 1 and torch.get_num_threads() == 1
+        assert builds.apply_zoo_threads() == 1 and torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(before)

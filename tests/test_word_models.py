@@ -1,4 +1,4 @@
-"""The word-level zoo (the word-set bases of models/catalogue.json, models/word_zoo.py, data/word_builds.py, word_corpora.py, spacy_vectors.py, word_copies.py): offline, fast.
+"""The word-level zoo (the word-set bases of zoo/catalogue.json, zoo/word_zoo.py, zoo/word_builds.py, word_corpora.py, spacy_vectors.py, word_copies.py): offline, fast.
 
 Built sets live in the plugin cache; tests that need one skip (with the command that builds it) when
 it is not built.  Nothing here trains a real model: the builders run on tiny synthetic corpora.
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models import word_zoo
+from mteb_evalrank.zoo import word_zoo
 
 
 def _installed(name: str) -> bool:
@@ -42,7 +42,7 @@ def test_catalogue_is_data_with_families_sources_and_licences():
 
 def test_word_models_are_in_the_zoo_and_their_bags_of_words_in_the_population():
     from mteb_evalrank.integration.study import select_variants
-    from mteb_evalrank.models import zoo
+    from mteb_evalrank.zoo import variants as zoo
 
     names = word_zoo.word_level_names()
     assert len(names) >= 30 and "glove-50d/abtt" in names and "random-50d/abtt" in names
@@ -173,7 +173,7 @@ def test_zoo_variant_runs_as_word_and_sentence_encoder():
     _need("minilm-l6-emb")
     from types import SimpleNamespace
 
-    from mteb_evalrank.integration.zoo import get_zoo_model
+    from mteb_evalrank.zoo.adapter import get_zoo_model
 
     model = get_zoo_model("zoo:minilm-l6-emb/abtt")
     assert model.mteb_model_meta.name == "zoo/minilm-l6-emb__abtt"
@@ -194,7 +194,7 @@ def _tiny_corpus(tmp_path):
 
 
 def test_ppmi_svd_is_deterministic_and_finds_topics(tmp_path):
-    from mteb_evalrank.data.word_builds import ppmi_svd
+    from mteb_evalrank.zoo.word_builds import ppmi_svd
 
     corpus = _tiny_corpus(tmp_path)
     kw = dict(window=2, min_count=1, max_vocab=100, context_smoothing=0.75, dim=3, eigenvalue_weight=0.5, seed=0)
@@ -208,7 +208,7 @@ def test_ppmi_svd_is_deterministic_and_finds_topics(tmp_path):
 
 def test_word2vec_build_is_deterministic(tmp_path):
     pytest.importorskip("gensim")
-    from mteb_evalrank.data.word_builds import train_gensim
+    from mteb_evalrank.zoo.word_builds import train_gensim
 
     corpus = _tiny_corpus(tmp_path)
     params = dict(sg=1, vector_size=8, window=2, min_count=1, negative=3, sample=0, epochs=2, seed=0, workers=1)
@@ -219,7 +219,7 @@ def test_word2vec_build_is_deterministic(tmp_path):
 
 
 def test_spacy_keys_hash_like_spacy():
-    from mteb_evalrank.data.spacy_vectors import murmurhash64a
+    from mteb_evalrank.zoo.spacy_vectors import murmurhash64a
 
     # spaCy's documentation: nlp.vocab.strings["coffee"] == 3197928453018144401 (MurmurHash64A, seed 1)
     assert murmurhash64a(b"coffee") == 3197928453018144401
@@ -247,7 +247,7 @@ def test_copy_check_flags_a_rotated_copy_and_not_an_independent_set():
 def test_copy_check_on_real_sets_drops_the_int8_copy():
     _need("minilm-l6-emb")
     _need("paraphrase-minilm-l3-emb")
-    from mteb_evalrank.data import word_copies as builds
+    from mteb_evalrank.zoo import word_copies as builds
 
     sets = {
         k: v
@@ -267,7 +267,7 @@ def test_copy_check_on_real_sets_drops_the_int8_copy():
 # --- the listing ----------------------------------------------------------------------------------
 def test_listing_shows_30_installed_word_models_from_8_sources(capsys):
     from mteb_evalrank.cli import main
-    from mteb_evalrank.integration.zoo import zoo_rows
+    from mteb_evalrank.zoo.adapter import zoo_rows
 
     rows = [r for r in zoo_rows() if r["level"] == "word"]
     missing = [r["name"] for r in rows if r["status"] != "installed"]
@@ -287,7 +287,7 @@ def test_listing_shows_30_installed_word_models_from_8_sources(capsys):
 
 def test_listing_says_how_to_build_a_missing_model(monkeypatch, tmp_path):
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path))
-    from mteb_evalrank.integration.zoo import zoo_rows
+    from mteb_evalrank.zoo.adapter import zoo_rows
 
     rows = {r["name"]: r for r in zoo_rows()}
     assert rows["zoo:w2v-sg-100d/abtt"]["status"] == "not built: mteb-evalrank build-word-models w2v-sg-100d"
@@ -303,7 +303,7 @@ def test_bad_input_is_one_line(monkeypatch, tmp_path, capsys):
         word_zoo.entry("w2v-sg-10d")
     with pytest.raises(InputError, match="not built: mteb-evalrank build-word-models ppmi-svd-100d"):
         word_zoo.load_vectors("ppmi-svd-100d")
-    from mteb_evalrank.integration.zoo import get_zoo_model
+    from mteb_evalrank.zoo.adapter import get_zoo_model
 
     with pytest.raises(InputError, match="not built: mteb-evalrank build-word-models fasttext-sg-100d"):
         get_zoo_model("zoo:fasttext-sg-100d/mean")
@@ -318,7 +318,7 @@ def test_bad_input_is_one_line(monkeypatch, tmp_path, capsys):
 def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_keys_them():
     import itertools
 
-    from mteb_evalrank.data.spacy_vectors import hashed_rows, murmurhash64a
+    from mteb_evalrank.zoo.spacy_vectors import hashed_rows, murmurhash64a
 
     letters = "abcdefghijklmnopqrstuvwxyz"
     words = ["".join(t) for t in itertools.islice(itertools.product(letters, repeat=3), 1200)] + [
@@ -340,7 +340,7 @@ def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_
 def test_sif_weights_scale_each_word_row_by_a_over_a_plus_its_frequency():
     wordfreq = pytest.importorskip("wordfreq")
     from mteb_evalrank.models.static_vectors import WordVectors
-    from mteb_evalrank.models.word_zoo import sif_weighted
+    from mteb_evalrank.zoo.word_zoo import sif_weighted
 
     words = ["the", "house", "zzqxv"]
     vectors = WordVectors(matrix=np.ones((3, 4), np.float32), words=words)

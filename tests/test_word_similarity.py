@@ -350,8 +350,8 @@ def test_the_vocabulary_is_seen_through_mtebs_cache_wrapper_only(tmp_path):
 
 @needs_glove
 def test_zoo_static_variants_expose_their_vocabulary_as_they_output_it():
-    from mteb_evalrank.integration.zoo import get_zoo_model
     from mteb_evalrank.models.static_vectors import word_vocabulary_of
+    from mteb_evalrank.zoo.adapter import get_zoo_model
 
     model = get_zoo_model("zoo:glove-50d/mean")
     vocabulary = word_vocabulary_of(model)

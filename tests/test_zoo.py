@@ -140,13 +140,13 @@ def test_unknown_pooling_and_layer_are_clear_errors():
 
 # --- the cross-task embedding store -----------------------------------------------------------------
 def _store(folder: Path, revision: str = "r1"):
-    from mteb_evalrank.data.embedding_store import EmbeddingStore
+    from mteb_evalrank.zoo.embedding_store import EmbeddingStore
 
     return EmbeddingStore(folder, model="zoo/test", revision=revision, layout=("cls",), dim=3)
 
 
 def test_store_hit_miss_and_reopen(tmp_path):
-    from mteb_evalrank.data.embedding_store import text_key
+    from mteb_evalrank.zoo.embedding_store import text_key
 
     s = _store(tmp_path)
     assert s.get_key(text_key("a")) is None  # miss
@@ -196,8 +196,8 @@ def test_variants_of_one_base_share_one_forward_pass(tiny_bert, tmp_path, monkey
     import mteb
     from mteb._create_dataloaders import _create_dataloader_from_texts
 
-    from mteb_evalrank.integration import zoo as wiring
-    from mteb_evalrank.models import zoo
+    from mteb_evalrank.zoo import adapter as wiring
+    from mteb_evalrank.zoo import variants as zoo
 
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
     wiring.clear_process_state()
@@ -242,7 +242,7 @@ def test_variants_of_one_base_share_one_forward_pass(tiny_bert, tmp_path, monkey
     assert np.allclose(second[0], outputs["mean"][2]) and np.allclose(second[2], outputs["mean"][0])
     # a new process (forgotten state) finds everything on disk: nothing is encoded
     wiring.clear_process_state()
-    from mteb_evalrank.data import embedding_store
+    from mteb_evalrank.zoo import embedding_store
 
     embedding_store._OPEN.clear()
     again = wiring.load_zoo_variant("zoo/tiny__cls").encode(
@@ -257,8 +257,8 @@ def test_variants_of_one_base_share_one_forward_pass(tiny_bert, tmp_path, monkey
 def test_zoo_names_resolve_through_mteb_get_model():
     import mteb
 
-    from mteb_evalrank.integration.zoo import variant_revision
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo.adapter import variant_revision
+    from mteb_evalrank.zoo.variants import VARIANTS
 
     model = mteb.get_model("zoo:glove-50d/mean") if _glove_installed() else None
     meta = mteb.get_model_meta("zoo/minilm-l6__cls+whiten")
@@ -272,8 +272,8 @@ def test_zoo_names_resolve_through_mteb_get_model():
 
 
 def _glove_installed() -> bool:
-    from mteb_evalrank.integration.zoo import install_status
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.adapter import install_status
+    from mteb_evalrank.zoo.variants import BASES
 
     return install_status(BASES["glove-50d"]) == "installed"
 
@@ -286,8 +286,8 @@ def test_unknown_zoo_name_lists_close_matches():
 
 
 def test_revision_changes_with_the_fitting_data(monkeypatch):
-    from mteb_evalrank.integration import zoo as wiring
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo import adapter as wiring
+    from mteb_evalrank.zoo.variants import VARIANTS
 
     v = VARIANTS["minilm-l6/mean+whiten"]
     before = wiring.variant_revision(v)
@@ -296,8 +296,8 @@ def test_revision_changes_with_the_fitting_data(monkeypatch):
 
 
 def test_missing_package_is_reported_and_fails_with_the_install_command(monkeypatch):
-    from mteb_evalrank.integration import zoo as wiring
-    from mteb_evalrank.models.engines import base as engine_base
+    from mteb_evalrank.zoo import adapter as wiring
+    from mteb_evalrank.zoo.engines import base as engine_base
 
     monkeypatch.setattr(engine_base, "package_installed", lambda requirement: False)
     rows = {r["name"]: r for r in wiring.zoo_rows()}
@@ -311,7 +311,7 @@ def test_missing_package_is_reported_and_fails_with_the_install_command(monkeypa
 
 def test_models_command_lists_every_variant(capsys):
     from mteb_evalrank.cli import main
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo.variants import VARIANTS
 
     assert main(["models"]) == 0
     out = capsys.readouterr().out

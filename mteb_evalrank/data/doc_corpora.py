@@ -1,7 +1,7 @@
 """Clean English sentences from Debian documentation and text packages: corpora for word models trained here
 that share no text with the WordNet glosses, GCIDE or the KJV (issue 31: new lineages need new corpora).
 
-Each reader takes one corpus *part* of ``models/catalogue.json`` (``files``: glob patterns of the installed
+Each reader takes one corpus *part* of ``zoo/catalogue.json`` (``files``: glob patterns of the installed
 package, ``exclude``: path fragments to skip) and yields **sentences**: its markup turned into paragraphs, the
 paragraphs split at sentence ends, and only sentences that read as English prose kept
 (:func:`clean_sentences`: 5-60 whitespace tokens, at least 70 % of them words, starting upper-case and ending
@@ -18,7 +18,7 @@ rules, which is what keeps technical documentation usable as prose:
 - ``dictd-text``: a dictd database (``.dict.dz``): one paragraph per blank-line-separated block (the headword
   opens its entry's first sentence), ``{}`` cross-reference braces removed.
 
-The corpus builder (:func:`mteb_evalrank.data.word_corpora.corpus_file`) then lowercases and tokenises
+The corpus builder (:func:`mteb_evalrank.zoo.word_corpora.corpus_file`) then lowercases and tokenises
 each sentence as it does every corpus.
 """
 

@@ -13,6 +13,6 @@ hands its classes to :func:`mteb_evalrank.integration.registry.register`.
 
 # MTEB first: importing it runs the plugin's registration (the start-up hook), which imports modules of
 # this package (registry, benchmarks, zoo, ...).  Done here, before any module of the package starts, no
-# module is half-initialised when that happens (``import mteb_evalrank.integration.zoo`` as the first
+# module is half-initialised when that happens (``import mteb_evalrank.zoo.adapter`` as the first
 # import used to warn "the model zoo could not be registered: ... partially initialized module").
 import mteb  # noqa: F401

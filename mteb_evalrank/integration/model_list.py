@@ -237,7 +237,7 @@ def resolve_rows(rows: Sequence[ModelRow], *, source: str | os.PathLike = "FILE"
     """Each row's MTEB name and revision (:func:`~mteb_evalrank.integration.model_specs.check_model_spec`), all
     checked before anything is loaded; two rows that file results under the same name are an error."""
     from mteb_evalrank.integration.model_specs import check_model_spec
-    from mteb_evalrank.integration.zoo import is_zoo_spec, resolve_zoo_spec
+    from mteb_evalrank.zoo.adapter import is_zoo_spec, resolve_zoo_spec, user_name
 
     out: list[ResolvedModel] = []
     by_name: dict[str, ModelRow] = {}
@@ -252,7 +252,7 @@ def resolve_rows(rows: Sequence[ModelRow], *, source: str | os.PathLike = "FILE"
                 f"{by_name[name].model!r} on line {by_name[name].line} ({name})."
             )
         by_name[name] = row
-        group = f"zoo:{resolve_zoo_spec(row.model).base}" if is_zoo_spec(row.model) else row.model
+        group = user_name(resolve_zoo_spec(row.model).base) if is_zoo_spec(row.model) else row.model
         out.append(ResolvedModel(row, name, revision, group))
     return out
 
@@ -295,7 +295,7 @@ def run_model_list(
         runnable_tasks,
         shard_items,
     )
-    from mteb_evalrank.models.zoo import FORWARD_COUNTER
+    from mteb_evalrank.zoo.variants import FORWARD_COUNTER
 
     out = Path(out)
     cache = open_result_cache(out)

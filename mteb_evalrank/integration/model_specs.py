@@ -25,7 +25,7 @@ from mteb_evalrank.errors import InputError
 def is_plugin_spec(spec: Any) -> bool:
     """``zoo:``/``zoo/`` names and ``rankencoder:`` specs (the forms MTEB itself does not know)."""
     from mteb_evalrank.integration.rankencoder_spec import is_rankencoder_spec
-    from mteb_evalrank.integration.zoo import is_zoo_spec
+    from mteb_evalrank.zoo.adapter import is_zoo_spec
 
     return is_zoo_spec(spec) or is_rankencoder_spec(spec)
 
@@ -43,8 +43,8 @@ def check_model_spec(spec: Any, *, revision: str | None = None) -> tuple[str, st
     are looked up in MTEB's registry (see :func:`mteb_evalrank.models.describe_model`).
     """
     from mteb_evalrank.integration.rankencoder_spec import is_rankencoder_spec, parse_spec
-    from mteb_evalrank.integration.zoo import is_zoo_spec, resolve_zoo_spec, variant_revision, variant_status
     from mteb_evalrank.models import describe_model
+    from mteb_evalrank.zoo.adapter import is_zoo_spec, resolve_zoo_spec, variant_revision, variant_status
 
     if is_zoo_spec(spec):
         variant = resolve_zoo_spec(spec.strip())
@@ -76,8 +76,8 @@ def load_any_model(
 ):
     """The MTEB encoder for ``spec`` (an object with ``encode`` is returned as it is)."""
     from mteb_evalrank.integration.rankencoder_spec import is_rankencoder_spec, load_rankencoder
-    from mteb_evalrank.integration.zoo import is_zoo_spec, load_zoo_variant, resolve_zoo_spec
     from mteb_evalrank.models import load_model
+    from mteb_evalrank.zoo.adapter import is_zoo_spec, load_zoo_variant, resolve_zoo_spec
 
     if isinstance(spec, (str, os.PathLike)) and is_plugin_spec(os.fspath(spec)):
         spec = os.fspath(spec).strip()

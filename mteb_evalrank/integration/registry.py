@@ -111,7 +111,7 @@ def _register() -> None:
     install_as_mteb_run()  # mteb.run, only when MTEB has no run of its own
     _wrap_get_model()  # first: local folders and word-vector files load even if the zoo cannot register
     try:
-        from mteb_evalrank.integration.zoo import register_zoo
+        from mteb_evalrank.zoo.adapter import register_zoo
 
         register_zoo()
     except Exception as exc:
@@ -142,7 +142,11 @@ def _wrap_get_model() -> None:
         from mteb_evalrank.models.resolve import resolves_locally
 
         # `zoo/<base>__<variant>` names are in MTEB's registry (register_zoo) and go the usual way
-        plugin_form = isinstance(model_name, str) and model_name.strip().startswith(("zoo:", "rankencoder:"))
+        from mteb_evalrank.zoo.catalogue import is_user_form  # the names alone: no zoo is loaded for a name
+
+        plugin_form = is_user_form(model_name) or (
+            isinstance(model_name, str) and model_name.strip().startswith("rankencoder:")
+        )
         if plugin_form or resolves_locally(model_name):
             return load_any_model(model_name, revision=revision, device=device)
         return original(model_name, revision, device, **kwargs)

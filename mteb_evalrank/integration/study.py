@@ -225,7 +225,7 @@ def run_environment() -> dict[str, str]:
 
 
 def _slow_bases() -> frozenset[str]:
-    from mteb_evalrank.models.catalogue import catalogue
+    from mteb_evalrank.zoo.catalogue import catalogue
 
     return frozenset(b["name"] for b in catalogue()["bases"] if b.get("slow"))
 
@@ -242,8 +242,8 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
     variant), or names/prefixes (``minilm-l6``, ``zoo:glove-50d/sif``).  ``installed_only=False`` keeps the
     variants whose base is not installed here (a report from committed results); ``with_slow=True`` keeps the
     :data:`SLOW_BASES` in ``population`` (a report takes their committed results: slow is about running)."""
-    from mteb_evalrank.integration.zoo import resolve_zoo_spec, variant_status
-    from mteb_evalrank.models.zoo import BASES, VARIANTS
+    from mteb_evalrank.zoo.adapter import resolve_zoo_spec, variant_status, with_user_prefix, without_user_prefix
+    from mteb_evalrank.zoo.variants import BASES, VARIANTS
 
     names = [spec] if isinstance(spec, str) else list(spec)
     chosen: list[str] = []
@@ -253,8 +253,8 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
             if not part:
                 continue
             if part in ("all", "study"):
-                from mteb_evalrank.integration.population import population_only
-                from mteb_evalrank.models.word_zoo import is_new_word_variant
+                from mteb_evalrank.zoo.study_selection import population_only
+                from mteb_evalrank.zoo.word_zoo import is_new_word_variant
 
                 chosen += [
                     v
@@ -270,29 +270,29 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
                     )
                 ]
             elif part == "word":  # the word-level study's population (EvalRank Table 3): every installed word model
-                from mteb_evalrank.models.word_zoo import word_level_names
+                from mteb_evalrank.zoo.word_zoo import word_level_names
 
                 chosen += [
                     v for v in word_level_names() if not installed_only or variant_status(VARIANTS[v]) == "installed"
                 ]
             elif part == "population":  # every installed sentence-level variant of all families but SLOW_BASES
-                from mteb_evalrank.integration.population import population_variants
+                from mteb_evalrank.zoo.study_selection import population_variants
 
                 chosen += population_variants(
                     exclude_bases=() if with_slow else SLOW_BASES, installed_only=installed_only
                 )
-            elif part.removeprefix("zoo:") in BASES:
-                chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == part.removeprefix("zoo:")]
+            elif without_user_prefix(part) in BASES:
+                chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == without_user_prefix(part)]
             else:
-                chosen.append(resolve_zoo_spec(part if part.startswith("zoo") else "zoo:" + part).name)
+                chosen.append(resolve_zoo_spec(with_user_prefix(part)).name)
     return list(dict.fromkeys(chosen))
 
 
 def _record(out: Path, run: StudyRun, start: float, before: dict[str, int], *, finished: bool) -> None:
     """Write (or update) this run's entry of ``<out>/timing.json`` atomically.  Called after every variant, so
     a run that is stopped keeps its wall time and counts (``finished`` false until it ends)."""
-    from mteb_evalrank.integration.zoo import cache_size_bytes, loaded_store_sizes
-    from mteb_evalrank.models.zoo import FORWARD_COUNTER
+    from mteb_evalrank.zoo.adapter import cache_size_bytes, loaded_store_sizes
+    from mteb_evalrank.zoo.variants import FORWARD_COUNTER
 
     run.seconds = round(time.perf_counter() - start, 1)
     run.finished = finished
@@ -385,8 +385,8 @@ def run_study(
     ``tasks``: default :data:`STUDY_TASKS`."""
 
     from mteb_evalrank.integration.result_cache import open_result_cache
-    from mteb_evalrank.integration.zoo import base_store_folder, cache_size_bytes, load_zoo_variant, variant_meta
-    from mteb_evalrank.models.zoo import BASES, FORWARD_COUNTER, VARIANTS
+    from mteb_evalrank.zoo.adapter import base_store_folder, cache_size_bytes, load_zoo_variant, user_name, variant_meta
+    from mteb_evalrank.zoo.variants import BASES, FORWARD_COUNTER, VARIANTS
 
     out = Path(out)
     cache = open_result_cache(out)  # MTEB files results under <out>/results/<model>/<revision>/
@@ -413,7 +413,7 @@ def run_study(
         run.items_skipped_done += len(by_variant[name]) - len(todo)
         if not todo:
             continue
-        log(f"[{n}/{len(order)}] zoo:{name}: {len(todo)} task(s)")
+        log(f"[{n}/{len(order)}] {user_name(name)}: {len(todo)} task(s)")
         variant_start = time.perf_counter()
         if not cache_size_bytes(base_store_folder(VARIANTS[name].base)):
             run.cold_variants.append(name)  # its base has no stored embeddings yet: this variant encodes everything

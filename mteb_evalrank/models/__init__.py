@@ -77,7 +77,7 @@ def __dir__() -> list[str]:
 
 # MTEB before any module that uses it — but not for the pure ones.  Importing mteb runs the plugin's
 # registration (the start-up hook), which imports modules of this package (the zoo catalogue, packaged
-# loaders); if that happened from inside one of them (``import mteb_evalrank.models.zoo`` as the first
+# loaders); if that happened from inside one of them (``import mteb_evalrank.zoo.variants`` as the first
 # import, whose ``from mteb...`` line imports mteb) the registration would meet a half-initialised module
 # ("partially initialized module").  So a module of this package that is not in ``_WITHOUT_MTEB`` gets
 # ``mteb`` imported just *before* it starts (a finder consulted first, which only imports mteb and
@@ -86,10 +86,8 @@ def __dir__() -> list[str]:
 # (``tests/test_layers.py`` checks this in a fresh interpreter).
 _WITHOUT_MTEB = frozenset(
     {
-        "catalogue",
         "lineage",
         "neutral_corpus",
-        "onnx_forward",
         "pooling",
         "postprocessing",
         "rankencoder_loss",
@@ -118,10 +116,26 @@ class _AlreadyLoaded(importlib.abc.Loader):
         module.__spec__ = self.original_spec
 
 
+#: package -> its modules that are imported without MTEB (this package's, and those given to :func:`mteb_first`)
+_PACKAGES: dict[str, frozenset[str]] = {__name__: _WITHOUT_MTEB}
+
+
+def mteb_first(package: str, without_mteb: frozenset[str]) -> None:
+    """Import MTEB before any module of ``package`` other than ``without_mteb`` (as for this package, above)."""
+    _PACKAGES[package] = without_mteb
+
+
+def _needs_mteb_first(fullname: str) -> bool:
+    for package, pure in _PACKAGES.items():
+        prefix, _, rest = fullname.partition(package + ".")
+        if not prefix and rest:
+            return rest.split(".")[0] not in pure
+    return False
+
+
 class _MtebFirst(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
-        prefix, _, rest = fullname.partition(__name__ + ".")
-        if not prefix and rest and rest.split(".")[0] not in _WITHOUT_MTEB and "mteb" not in sys.modules:
+        if _needs_mteb_first(fullname) and "mteb" not in sys.modules:
             import mteb  # noqa: F401
 
             loaded = sys.modules.get(fullname)

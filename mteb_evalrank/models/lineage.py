@@ -18,7 +18,7 @@ UNLISTED_REASON = "no shared weights or training recorded in lineages.json: its 
 def lineage_table() -> dict[str, tuple[str, str]]:
     """family → (lineage, reason) for every family of the catalogue (the reason from ``lineages.json``, else
     :data:`UNLISTED_REASON`)."""
-    from mteb_evalrank.models.catalogue import catalogue, lineage_reasons
+    from mteb_evalrank.zoo.catalogue import catalogue, lineage_reasons
 
     reasons = lineage_reasons()
     out: dict[str, tuple[str, str]] = {}
@@ -33,7 +33,7 @@ def lineage_table() -> dict[str, tuple[str, str]]:
 @lru_cache(maxsize=1)
 def lineage_rule() -> dict[str, str]:
     """The lineage rule, applied to every base (``lineages.json``'s ``rule``: numbered clauses)."""
-    from mteb_evalrank.models.catalogue import LINEAGES_FILE, _read
+    from mteb_evalrank.zoo.catalogue import LINEAGES_FILE, _read
 
     return dict(_read(LINEAGES_FILE).get("rule", {}))
 
@@ -41,7 +41,7 @@ def lineage_rule() -> dict[str, str]:
 @lru_cache(maxsize=1)
 def left_out_lineages() -> frozenset[str]:
     """Lineages the rule leaves out of the confirmatory tests (unknown provenance, no close model: rule 4)."""
-    from mteb_evalrank.models.catalogue import LINEAGES_FILE, _read
+    from mteb_evalrank.zoo.catalogue import LINEAGES_FILE, _read
 
     entries = _read(LINEAGES_FILE).get("lineages", {})
     return frozenset(name for name, e in entries.items() if isinstance(e, dict) and e.get("left_out"))

@@ -1,6 +1,6 @@
 """A neutral English corpus for fitting and training the zoo's built models: WordNet 3.0 glosses and examples.
 
-"Neutral" means that no study task scores it: the built bases of :mod:`mteb_evalrank.models.population`
+"Neutral" means that no study task scores it: the built bases of :mod:`mteb_evalrank.zoo.builds`
 (TF-IDF, LSA, the SimCSE checkpoints) are fitted or trained on it, never on task data.
 
 Source: the WordNet 3.0 database as Debian's ``wordnet-base`` package installs it

@@ -39,7 +39,7 @@ def packaged_models() -> dict[str, dict[str, str]]:
     """MTEB model name → ``{"distribution", "folder"}``: the PyPI distribution whose files hold the model's
     SentenceTransformer folder, and that folder's path inside it (the catalogue's ``packaged_models``).  A
     SentenceTransformer in a wheel is added by one entry there (data, no code)."""
-    from mteb_evalrank.models.catalogue import catalogue
+    from mteb_evalrank.zoo.catalogue import catalogue
 
     return dict(catalogue().get("packaged_models", {}))
 

@@ -2,7 +2,7 @@
 
 Each transform is a frozen dataclass with a ``fit`` classmethod (float64 statistics of a fitting
 matrix) and ``transform`` (rows in, rows out, float32).  They are pure numpy: which corpus they are
-fitted on is recorded by the zoo (:mod:`mteb_evalrank.models.zoo`), not here.
+fitted on is recorded by the zoo (:mod:`mteb_evalrank.zoo.variants`), not here.
 
 - :class:`Whitening` — BERT-whitening (Su et al. 2021, §2, Eq. 4-7): ``x̃ = (x − μ) W`` with
   ``Σ = U Λ Uᵀ`` the covariance of the fitting vectors and ``W = U Λ^{-1/2}``; keeping the first

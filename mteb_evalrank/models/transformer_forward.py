@@ -6,7 +6,7 @@ layers the zoo asks for and the attention mask.  With ``random_seed`` it builds 
 architecture from the folder's ``config.json`` with freshly initialised weights
 (``AutoModel.from_config`` under ``torch.manual_seed``): the zoo's random floor.
 
-It implements the zoo's base-forward interface (see :mod:`mteb_evalrank.models.zoo`): ``base``,
+It implements the zoo's base-forward interface (see :mod:`mteb_evalrank.zoo.variants`): ``base``,
 ``package``, ``revision``, ``dim``, ``n_layers``, ``layer_indices``, ``prefix``, ``max_length`` and
 ``hidden_states(texts)``.
 """

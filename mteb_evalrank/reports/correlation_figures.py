@@ -94,7 +94,9 @@ def plot_ranks(scores: pd.DataFrame, downstream: str, intrinsic: Sequence[str], 
     ax.invert_yaxis()
     step = max(1, math.ceil(n / 40))  # at most ~40 model names on the axis, whatever the number of models
     shown = x[::step]
-    ax.set_xticks(shown, [str(m).removeprefix("zoo/") for m in part.index[::step]], rotation=70, ha="right", fontsize=7)
+    from mteb_evalrank.zoo.adapter import short_name
+
+    ax.set_xticks(shown, [short_name(m) for m in part.index[::step]], rotation=70, ha="right", fontsize=7)
     if step > 1:
         ax.set_xlabel(f"models ranked by {downstream} (1 = best; every {step}th model named)")
     question, hint = f"Do intrinsic scores rank {n} models as {downstream} does?", "(dots on the line = yes)"

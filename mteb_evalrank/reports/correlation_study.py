@@ -109,12 +109,10 @@ CSV_COLUMNS = [
 
 # --- families ------------------------------------------------------------------------------------------
 def _zoo_base_name(model: str) -> str | None:
-    """The base of a zoo model name (``zoo/<base>__<variant>`` or ``zoo:<base>/<variant>``), else ``None``."""
-    text = str(model)
-    if not text.startswith(("zoo/", "zoo:")):
-        return None
-    body = text[4:]
-    return body.split("__", 1)[0] if "__" in body else body.split("/", 1)[0]
+    """The base of a zoo model name (either form), else ``None`` (the zoo's catalogue parses the name)."""
+    from mteb_evalrank.zoo.adapter import base_of_name
+
+    return base_of_name(model)
 
 
 def zoo_family(model: str) -> str | None:
@@ -125,7 +123,7 @@ def zoo_family(model: str) -> str | None:
     base = _zoo_base_name(model)
     if base is None:
         return None
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.adapter import BASES
 
     return BASES[base].family_name if base in BASES else base
 
@@ -202,7 +200,7 @@ def model_lineages(
 ) -> tuple[dict[str, str], dict[str, bool]]:
     """Each model's lineage and whether it is a random floor: an explicit ``lineage``/``floor`` (a
     ``--families`` file or score-table column) first, then the zoo's (each base's ``lineage`` in
-    ``models/catalogue.json``, reasons in ``models/lineages.json``), else the lineage is the model's family
+    ``zoo/catalogue.json``, reasons in ``models/lineages.json``), else the lineage is the model's family
     and it is not a floor."""
     from mteb_evalrank.models.lineage import lineage_of
 
@@ -213,7 +211,7 @@ def model_lineages(
         lineages[m] = g.get("lineage") or (lineage_of(zoo)[0] if zoo else families.get(m, str(m)))
         floor: Any = g.get("floor")
         if floor is None and zoo is not None:
-            from mteb_evalrank.models.zoo import BASES
+            from mteb_evalrank.zoo.adapter import BASES
 
             base_name = _zoo_base_name(m)
             base = BASES.get(base_name) if base_name is not None else None

@@ -36,10 +36,9 @@ def _kind(model: ResolvedModel) -> str:
     base's; a word-vector file or shortcut is a bag of words; any other model counts as contextual (a registry
     Model2Vec table is a bag of words too, but nothing in its MTEB name says so: give such models a ``family`` of
     their own and read the kind off their card)."""
-    from mteb_evalrank.integration.zoo import is_zoo_spec, resolve_zoo_spec
     from mteb_evalrank.models.packaged import WORD_VECTOR_ALIASES
     from mteb_evalrank.models.word_vector_files import split_matrix_spec
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.adapter import BASES, is_zoo_spec, resolve_zoo_spec
 
     spec = model.row.model
     if is_zoo_spec(spec):
@@ -57,10 +56,9 @@ def model_list_population(models: Sequence[ResolvedModel]) -> pd.DataFrame:
     columns: ``family`` (the list's, else a zoo variant's checkpoint family, else the model itself), ``floor``
     (the list's), ``postprocessed`` (a zoo variant's whitening/ABTT/SIF; false otherwise), ``kind``
     (:func:`_kind`), ``lineage`` and ``lineage_reason`` (the list's)."""
-    from mteb_evalrank.integration.zoo import is_zoo_spec, resolve_zoo_spec
-    from mteb_evalrank.models.zoo import contrast_factors, unprocessed_counterpart
     from mteb_evalrank.reports.correlation_study import zoo_family
     from mteb_evalrank.reports.study_analysis import POPULATION_COLUMNS
+    from mteb_evalrank.zoo.adapter import contrast_factors, is_zoo_spec, resolve_zoo_spec, unprocessed_counterpart
 
     rows = []
     for m in models:

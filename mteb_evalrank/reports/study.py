@@ -59,8 +59,7 @@ def word_level_variants(out: Path, *, folder: Any = None) -> list[str]:
     """The word population in ``out``'s results: the zoo's word-level variants (the word page's selection) that
     have EvalRankWord and a word-similarity task.  A sentence-only variant that was also run on word tasks
     (a SIF bag of words) is not part of it, so both pages count the same word models."""
-    from mteb_evalrank.models.word_zoo import word_level_names
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo.adapter import VARIANTS, word_level_names
 
     folder = folder if folder is not None else read_results_folder(out)
     tasks_of: dict[str, set[str]] = {}
@@ -91,8 +90,8 @@ def write_study_report(
     from mteb_evalrank.data.files import all_or_nothing, atomic_write_text
     from mteb_evalrank.errors import InputError
     from mteb_evalrank.integration.study import run_environment
-    from mteb_evalrank.models.zoo import BASES, VARIANTS
     from mteb_evalrank.reports.study_timing import family_times
+    from mteb_evalrank.zoo.adapter import BASES, VARIANTS
 
     out = Path(out)
     spec = LEVELS[level]
@@ -198,7 +197,7 @@ def _write_csv_file(path: Path, frame: Any, **to_csv: Any) -> Path:
 def _has_result(out: Path, variant: str, task: str) -> bool:
     """Whether ``out/results`` holds a ``task`` result of the zoo ``variant`` (any revision)."""
     from mteb_evalrank.data.result_files import has_result
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo.adapter import VARIANTS
 
     return has_result(out / "results" / VARIANTS[variant].mteb_name.replace("/", "__"), task)
 
@@ -223,8 +222,7 @@ def default_word_variants(*, installed_only: bool = True) -> list[str]:
     static (word-vector) variant."""
     from mteb_evalrank.errors import InputError
     from mteb_evalrank.integration.study import select_variants
-    from mteb_evalrank.integration.zoo import variant_status
-    from mteb_evalrank.models.zoo import BASES, VARIANTS
+    from mteb_evalrank.zoo.adapter import BASES, VARIANTS, variant_status
 
     try:
         return select_variants("word", installed_only=installed_only)
@@ -298,8 +296,10 @@ def study_command(
             f"forward passes (texts) per base: {run.forward_texts_by_base}; distinct texts cached: "
             f"{run.cached_texts_by_base}; embedding cache {run.cache_bytes / 2**20:.0f} MiB"
         )
+        from mteb_evalrank.zoo.adapter import user_name
+
         for f in run.failures[:10]:
-            print(f"  failed: zoo:{f['variant']} on {f['task']}: {f['error'][:200]}")
+            print(f"  failed: {user_name(f['variant'])} on {f['task']}: {f['error'][:200]}")
         if count > 1:
             print(
                 f"shard {run.shard} done. When every shard has finished, write the report with:\n"

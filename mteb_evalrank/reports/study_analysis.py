@@ -102,7 +102,7 @@ def study_scores(
     """The models × scores matrix of the chosen zoo variants (primary scores, exploratory extras, downstream
     mean) and the matching matrix of sampling standard errors."""
     from mteb_evalrank.metrics.sampling_error import mean_se
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo.adapter import VARIANTS
 
     known = set(level.intrinsic) | set(DOWNSTREAM_TASKS)
     names = [t for t in tasks if t in known]
@@ -143,9 +143,9 @@ def population(models: Sequence[str]) -> pd.DataFrame:
     ``contextual``), its ``lineage`` with the reason (:mod:`mteb_evalrank.models.lineage`), ``left_out`` (a
     lineage the rule leaves out of the confirmatory tests), ``unprocessed`` (the model without its
     post-processing, if it is in the zoo) and the within-checkpoint contrast factors
-    (:func:`~mteb_evalrank.models.zoo.contrast_factors`)."""
+    (:func:`~mteb_evalrank.zoo.variants.contrast_factors`, through the zoo's adapter)."""
     from mteb_evalrank.models.lineage import left_out_lineages, lineage_of
-    from mteb_evalrank.models.zoo import BASES, contrast_factors, unprocessed_counterpart
+    from mteb_evalrank.zoo.adapter import BASES, contrast_factors, unprocessed_counterpart
 
     rows = []
     for m in models:
@@ -556,7 +556,7 @@ def confirmatory_findings(sentence: Analysis | None, word: Analysis | None, alph
 
 def variant_of(mteb_name: str):
     """The zoo variant named by an MTEB model name (`zoo/base__variant`)."""
-    from mteb_evalrank.models.zoo import parse_zoo_name
+    from mteb_evalrank.zoo.adapter import resolve_zoo_spec as parse_zoo_name
 
     return parse_zoo_name(mteb_name)
 

@@ -246,6 +246,8 @@ def within_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
 def floor_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
     """How many of the confirmatory models each left-out model (floor, unknown provenance) beats on each score of
     the claim (the floors are not "beaten by every model")."""
+    from mteb_evalrank.zoo.adapter import short_name
+
     lines: list[str] = []
     for a in analyses:
         if a is None or a.floor_beats is None or a.floor_beats.empty:
@@ -262,7 +264,7 @@ def floor_blocks(analyses: Sequence[Analysis | None]) -> list[str]:
         for m, row in t.iterrows():
             why = "random floor" if bool(a.pop.at[m, "floor"]) else "lineage of unknown provenance"
             lines.append(
-                f"| {str(m).removeprefix('zoo/')} | {why} | "
+                f"| {short_name(m)} | {why} | "
                 + " | ".join("" if pd.isna(row[c]) else str(row[c]) for c in cols)
                 + " |"
             )
@@ -280,7 +282,7 @@ def reproduce_block(
     out: Path, timing: list[dict], variants: Sequence[str], tasks: Sequence[str], level: str, now: dict[str, Any]
 ) -> list[str]:
     """*Reproduce*: the commands, the recorded runs' environments and ``now``, this report's environment."""
-    from mteb_evalrank.integration.zoo import setup_fetches
+    from mteb_evalrank.zoo.adapter import setup_fetches
 
     runs = [t for t in timing if t.get("items_run")]
     envs = [t.get("environment") or {} for t in runs]
@@ -389,6 +391,7 @@ def gaps_block(
     missing (model, task) of ``study_tasks`` with its recorded failure.  A task that is not a score of ``level``
     (a word-similarity set on the sentence page) is named as such, not as a task without results."""
     from mteb_evalrank.integration.study import DOWNSTREAM_TASKS
+    from mteb_evalrank.zoo.adapter import display_name
 
     read = None if level is None else {*level.intrinsic, *DOWNSTREAM_TASKS}
     lines = ["## Skipped and failed", ""]
@@ -417,9 +420,7 @@ def gaps_block(
             missing.append(f"- task {task}: no model has a result")
             continue
         for m in scores.index[scores[task].isna()]:
-            why = failures.get(
-                (str(m).removeprefix("zoo/").replace("__", "/", 1), task), "no result file (not run yet)"
-            )
+            why = failures.get((display_name(m), task), "no result file (not run yet)")
             missing.append(f"- {m} × {task}: {why[:200]}")
     lines += missing or (["- nothing else: every model has every other task"] if not skipped else [])
     return lines + [""]
@@ -427,13 +428,15 @@ def gaps_block(
 
 def population_markdown(pop: pd.DataFrame) -> str:
     """The population by lineage and family, then the lineage rule's reason for every lineage."""
+    from mteb_evalrank.zoo.adapter import display_name
+
     left = pop["left_out"].astype(bool) if "left_out" in pop else pd.Series(False, index=pop.index)
     lines = [
         "| lineage | family | models | random floor | left out (unknown provenance) | post-processed | kind | variants |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for (lin, fam), part in pop.groupby(["lineage", "family"], sort=True):
-        names = ", ".join(str(m).removeprefix("zoo/").replace("__", "/", 1) for m in part.index)
+        names = ", ".join(display_name(m) for m in part.index)
         kinds = ", ".join(sorted(set(part["kind"].astype(str))))
         lines.append(
             f"| {lin} | {fam} | {len(part)} | {int(part['floor'].sum())} | {int(left[part.index].sum())} | "
@@ -477,12 +480,12 @@ def sensitivity_blocks(
 
 def scores_markdown(scores: pd.DataFrame, families: dict[str, str]) -> str:
     """The study's score table as Markdown: one row per model, scores x 100 with one decimal."""
+    from mteb_evalrank.zoo.adapter import short_name
+
     cols = [c for c in scores.columns if ":" not in c]
     short = {c: c.replace("SentEval", "") for c in cols}
     lines = ["| model | family | " + " | ".join(short[c] for c in cols) + " |", "|---|---|" + "---|" * len(cols)]
     for model, row in scores.iterrows():
         cells = ["" if pd.isna(row[c]) else f"{row[c] * 100:.1f}" for c in cols]
-        lines.append(
-            f"| {str(model).removeprefix('zoo/')} | {families.get(model, model)} | " + " | ".join(cells) + " |"
-        )
+        lines.append(f"| {short_name(model)} | {families.get(model, model)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -113,9 +113,9 @@ def _in_mteb_model_registry(name: str) -> bool:
         return False
     loader = getattr(meta, "loader", None)
     # the plugin adds its zoo variants to the registry; MTEB's own entries keep their names
-    return not (
-        name.startswith("zoo/") or getattr(loader, "__module__", "").startswith("mteb_evalrank.integration.zoo")
-    )
+    from mteb_evalrank.zoo.adapter import is_mteb_form
+
+    return not (is_mteb_form(name) or getattr(loader, "__module__", "").startswith("mteb_evalrank.zoo.adapter"))
 
 
 def _check_meta(folder: Path, findings: list[Finding]) -> Any | None:

@@ -1,9 +1,9 @@
 """Build the word-level zoo's sets of vectors into the plugin cache (``mteb-evalrank build-word-models``).
 
-Each buildable word set of ``mteb_evalrank/models/catalogue.json`` (a kind of
-:mod:`mteb_evalrank.models.word_kinds` marked ``built``) has a recipe there (its ``weights``); the result goes
+Each buildable word set of ``mteb_evalrank/zoo/catalogue.json`` (a kind of
+:mod:`mteb_evalrank.zoo.word_kinds` marked ``built``) has a recipe there (its ``weights``); the result goes
 to ``<plugin cache>/word_models/<name>/<revision>/`` (the revision is a digest of the recipe, see
-:func:`mteb_evalrank.models.word_zoo.base_revision`) with a ``manifest.json`` recording the recipe,
+:func:`mteb_evalrank.zoo.word_zoo.base_revision`) with a ``manifest.json`` recording the recipe,
 the versions actually used, the input digests, the vocabulary size and the build time.  Nothing
 here is committed to the repository.  :data:`BUILDS` gives each built kind its build:
 
@@ -11,12 +11,12 @@ here is committed to the repository.  :data:`BUILDS` gives each built kind its b
   transformers folder.  All dimensions of one teacher share one forward pass over its vocabulary (the
   token embeddings are computed once, then PCA'd to each size).
 - **spacy-wheel**, **spacy-vectors**: spaCy's vectors read from a wheel or an archive
-  (:mod:`mteb_evalrank.data.spacy_vectors`).
+  (:mod:`mteb_evalrank.zoo.spacy_vectors`).
 - **word2vec / fasttext** (gensim) and **ppmi-svd** (numpy/scipy) on a corpus assembled from Debian
-  packages (:mod:`mteb_evalrank.data.word_corpora`).  One worker thread and fixed seeds: a build is
+  packages (:mod:`mteb_evalrank.zoo.word_corpora`).  One worker thread and fixed seeds: a build is
   deterministic.
 
-The copy check is :mod:`mteb_evalrank.data.word_copies`.
+The copy check is :mod:`mteb_evalrank.zoo.word_copies`.
 """
 
 from __future__ import annotations
@@ -38,11 +38,11 @@ from typing import Any
 
 import numpy as np
 
-from mteb_evalrank.data import spacy_vectors as spacy
-from mteb_evalrank.data.word_corpora import corpus_file
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.hashing import file_sha256
-from mteb_evalrank.models import word_zoo
+from mteb_evalrank.zoo import spacy_vectors as spacy
+from mteb_evalrank.zoo import word_zoo
+from mteb_evalrank.zoo.word_corpora import corpus_file
 
 
 @dataclass

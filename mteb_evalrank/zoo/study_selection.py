@@ -17,7 +17,7 @@ import numpy as np
 def population_only(base: str) -> bool:
     """A base the wider population added (its ``selection`` in ``catalogue.json``; not part of the default
     ``study`` selection yet)."""
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.variants import BASES
 
     return base in BASES and BASES[base].selection == "population"
 
@@ -27,8 +27,8 @@ def population_variants(exclude_bases: Iterable[str] = (), *, installed_only: bo
     and the bag-of-words sentence models of the word models (EvalRank builds its BoW models the same way);
     ``installed_only``: only those whose base is installed here (a report from committed results needs none
     installed)."""
-    from mteb_evalrank.integration.zoo import variant_status
-    from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.zoo.adapter import variant_status
+    from mteb_evalrank.zoo.variants import VARIANTS
 
     excluded = set(exclude_bases)
     return [
@@ -45,9 +45,9 @@ def base_sentence_vectors(base_name: str, texts: list[str]) -> np.ndarray:
     """Sentence vectors of a base's default pooling (``mean``, the engine's own, or GloVe's bag of words),
     straight from its forward (no cache); raises the base's install/build message when it is missing."""
     from mteb_evalrank.errors import InputError
-    from mteb_evalrank.integration.zoo import _forward, install_status, load_zoo_variant
     from mteb_evalrank.models.pooling import parse_pooling, select_pooling
-    from mteb_evalrank.models.zoo import BASES, VARIANTS, PooledBaseEncoder, base_blocks
+    from mteb_evalrank.zoo.adapter import _forward, install_status, load_zoo_variant
+    from mteb_evalrank.zoo.variants import BASES, VARIANTS, PooledBaseEncoder, base_blocks
 
     base = BASES[base_name]
     status = install_status(base)
@@ -93,7 +93,7 @@ def structure_correlation(a: np.ndarray, b: np.ndarray) -> float:
 
 def copy_report(vectors: dict[str, np.ndarray]) -> dict[tuple[str, str], float]:
     """:func:`structure_correlation` of every pair of bases from different families (same sentences)."""
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.variants import BASES
 
     names = sorted(vectors)
     return {

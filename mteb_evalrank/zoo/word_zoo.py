@@ -1,9 +1,9 @@
 """The word-level zoo: sets of word vectors (the ``word-set`` bases of ``catalogue.json``), each as ``mean``
 and ``abtt``.
 
-The catalogue is data (:mod:`mteb_evalrank.models.catalogue`); this module reads the word sets' entries,
+The catalogue is data (:mod:`mteb_evalrank.zoo.catalogue`); this module reads the word sets' entries,
 says whether each is installed, gives each a revision (a digest of its recipe: the entry's ``weights``) and
-loads its vectors (the ``word-set`` engine, :mod:`mteb_evalrank.models.engines.word_vectors`, calls it).
+loads its vectors (the ``word-set`` engine, :mod:`mteb_evalrank.zoo.engines.word_vectors`, calls it).
 
 **Kept apart from the sentence study.**  The word sets are in the zoo like every base, but their
 ``selection`` is ``word``: the study's default selections (``study``, ``population``) leave them out;
@@ -26,11 +26,11 @@ vocabulary: every word vector of a closed vocabulary, the token table without sp
 subword set.  ABTT is affine, so applying it to a subword set's token rows equals applying it to
 its word vectors (a mean of rows).
 
-Each ``weights.kind`` of a word set is a registered class of :mod:`mteb_evalrank.models.word_kinds` (listing,
+Each ``weights.kind`` of a word set is a registered class of :mod:`mteb_evalrank.zoo.word_kinds` (listing,
 status, revision fields, reading).  Built sets (``kind`` model2vec, spacy-wheel, spacy-vectors, word2vec, fasttext,
 ppmi-svd) live in
 ``<plugin cache>/word_models/<name>/<revision>/`` with a ``manifest.json``; they are made by
-``mteb-evalrank build-word-models`` (:mod:`mteb_evalrank.data.word_builds`).
+``mteb-evalrank build-word-models`` (:mod:`mteb_evalrank.zoo.word_builds`).
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ import numpy as np
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.models.onnx_initializers import onnx_initializer
 from mteb_evalrank.models.subword_vectors import SubwordVectors, shared_row_vectors
-from mteb_evalrank.models.weight_sources import weight_source
-from mteb_evalrank.models.word_kinds import WORD_KINDS, word_kind
+from mteb_evalrank.zoo.weight_sources import weight_source
+from mteb_evalrank.zoo.word_kinds import WORD_KINDS, word_kind
 
 #: the fit corpus of every word-level ABTT variant added here
 OWN_VOCABULARY = "own-vocabulary"
@@ -79,7 +79,7 @@ def catalogue() -> dict[str, Any]:
     """The word level of the zoo catalogue: ``bases`` (the word sets, see :func:`_as_word_entry`), ``corpora``,
     ``abtt`` (how ABTT is fitted) and ``dropped`` (candidates left out, with the reason); checked: known kinds
     and corpora."""
-    from mteb_evalrank.models.catalogue import catalogue as read
+    from mteb_evalrank.zoo.catalogue import catalogue as read
 
     cat = read()
     data = {
@@ -130,7 +130,7 @@ def abtt_components(dim: int) -> int:
 
 
 def _listing(base: str) -> dict[str, Any]:
-    from mteb_evalrank.models.catalogue import base_entry
+    from mteb_evalrank.zoo.catalogue import base_entry
 
     entry = base_entry(base)
     if entry is None or "word" not in entry:
@@ -150,7 +150,7 @@ def licence(base: str) -> str:
 
 def _variant_entries() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     """``(base/variant, base entry, variant entry)`` of every variant in the catalogue, in file order."""
-    from mteb_evalrank.models.catalogue import catalogue as read
+    from mteb_evalrank.zoo.catalogue import catalogue as read
 
     return [(f"{b['name']}/{v['variant']}", b, v) for b in read()["bases"] for v in b["variants"]]
 
@@ -205,7 +205,7 @@ def base_revision(name: str) -> str:
 
 def word_models_root(cache: str | Path | None = None) -> Path:
     """``<plugin cache>/word_models`` (``$MTEB_EVALRANK_CACHE``, default ``~/.cache/mteb_evalrank``)."""
-    from mteb_evalrank.models.packaged_forwards import _cache_root
+    from mteb_evalrank.zoo.packaged_forwards import _cache_root
 
     return (Path(cache).expanduser() if cache is not None else _cache_root()) / "word_models"
 
@@ -289,7 +289,7 @@ def _read_vectors(name: str) -> Any:
 
 def input_embeddings(weights: str, tensor: str) -> tuple[np.ndarray, Path]:
     """``(matrix, tokenizer.json)`` of a transformer's input (word-piece) embeddings (see
-    :mod:`mteb_evalrank.models.weight_sources`)."""
+    :mod:`mteb_evalrank.zoo.weight_sources`)."""
     return weight_source(weights).input_embeddings(tensor)
 
 

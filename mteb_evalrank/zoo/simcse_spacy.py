@@ -72,7 +72,7 @@ def train_simcse_spacy(
     """
     from thinc.api import Adam
 
-    from mteb_evalrank.models.population import (
+    from mteb_evalrank.zoo.builds import (
         _checked_corpus,
         _replace_folder,
         _write_manifest,

@@ -1,4 +1,4 @@
-"""The corpora the word level trains its sets on (``corpora`` of ``models/catalogue.json``), assembled from
+"""The corpora the word level trains its sets on (``corpora`` of ``zoo/catalogue.json``), assembled from
 Debian packages into the plugin cache (``mteb-evalrank build-word-models``).
 
 :func:`corpus_file` checks that the Debian packages are installed at the pinned versions, reads each part with
@@ -26,7 +26,7 @@ from typing import Any
 from mteb_evalrank.data import doc_corpora
 from mteb_evalrank.data.files import atomic_write_text
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models import word_zoo
+from mteb_evalrank.zoo import word_zoo
 
 TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 MIN_LINE_TOKENS = 3

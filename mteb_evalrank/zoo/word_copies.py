@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models import word_zoo
+from mteb_evalrank.zoo import word_zoo
 
 
 def sample_words(n: int = 1000, *, skip: int = 100) -> list[str]:
@@ -56,8 +56,8 @@ def candidate_sets(include_dropped: bool = True) -> dict[str, Any]:
     for name in word_zoo.word_bases():
         if word_zoo.status(name) == "installed":
             sets[name] = word_zoo.load_vectors(name)
-    from mteb_evalrank.models.engines import engine_of
-    from mteb_evalrank.models.zoo import BASES
+    from mteb_evalrank.zoo.engines import engine_of
+    from mteb_evalrank.zoo.variants import BASES
 
     for name, base in BASES.items():  # static bases of other engines that give plain word vectors (GloVe)
         engine = engine_of(base)

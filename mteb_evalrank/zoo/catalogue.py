@@ -2,12 +2,12 @@
 
 ``catalogue.json`` holds every base and every variant of the zoo, with the recipes they name (``corpora``,
 ``builds``), the fitting corpora of the post-processings and the packages checked and rejected.  Each base
-names its **engine** (a class of :mod:`mteb_evalrank.models.engines`), its checkpoint **family** and
+names its **engine** (a class of :mod:`mteb_evalrank.zoo.engines`), its checkpoint **family** and
 **lineage** (the reasons are in ``lineages.json``), its weights (``package``: what ``mteb-evalrank models``
 shows; ``weights``: what the engine reads), its licence, dimension, provenance and its variants.  The
 measured speeds of the bases are in the sibling ``speeds.json``.
 
-:mod:`mteb_evalrank.models.zoo` turns the entries into its ``BASES`` / ``VARIANTS`` when it is imported;
+:mod:`mteb_evalrank.zoo.variants` turns the entries into its ``BASES`` / ``VARIANTS`` when it is imported;
 the other modules read the raw entries from here.  Standard library only.
 
 **User catalogues.**  A file of the same shape outside the package adds bases (or replaces packaged ones of the
@@ -23,13 +23,14 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.errors import InputError
 
 CATALOGUE_FILE = Path(__file__).with_name("catalogue.json")
-LINEAGES_FILE = Path(__file__).with_name("lineages.json")
+LINEAGES_FILE = Path(__file__).parents[1] / "models" / "lineages.json"  # beside models/lineage.py
 SPEEDS_FILE = Path(__file__).with_name("speeds.json")
 #: the keys a base entry may have besides its engine's ``weights`` (checked when the file is read)
 BASE_KEYS = frozenset(
@@ -108,6 +109,7 @@ SECTION_SHAPES = {
     "packaged_models": "an object of an object",
     "corpora": "an object of an object",
     "builds": "an object of an object",
+    "vocabularies": "an object of a string",
     "word_level": "an object",
     "rejected": "a list",
     "dropped": "a list",
@@ -275,7 +277,7 @@ def user_catalogue_files() -> list[Path]:
 
 def use_catalogue(path: str | os.PathLike) -> None:
     """Lay the user catalogue ``path`` over the packaged one from now on (the CLI's ``--catalogue FILE``); the
-    zoo re-reads it with :func:`mteb_evalrank.models.zoo.reload_catalogue`."""
+    zoo re-reads it with :func:`mteb_evalrank.zoo.variants.reload_catalogue`."""
     from mteb_evalrank.file_kinds import special_file_kind
 
     file = Path(path).expanduser()
@@ -308,8 +310,16 @@ def base_entries() -> dict[str, dict[str, Any]]:
 
 
 def base_entry(name: str) -> dict[str, Any] | None:
-    """The catalogue entry of base `name`, or None when the catalogue has no such base."""
+    """The entry of the base ``name`` (``None``: no such base)."""
     return base_entries().get(name)
+
+
+def vocabulary_model(name: str) -> str:
+    """The model whose words a recipe's vocabulary ``name`` is (``vocabularies`` of ``catalogue.json``)."""
+    known = catalogue().get("vocabularies", {})
+    if name not in known:
+        raise InputError(f"unknown vocabulary {name!r}; the catalogue has {', '.join(sorted(known)) or 'none'}.")
+    return known[name]
 
 
 @functools.lru_cache(maxsize=1)
@@ -356,3 +366,89 @@ def setup_fetches(level: str) -> tuple[str, ...]:
     words = [b.get("weights", {}) for b in data["bases"] if b["selection"] == "word"]
     named = [w.get(k) for w in words for k in ("weights", "teacher")]
     return tuple(dict.fromkeys(n for n in named if n in fetched))
+
+
+# --- zoo names: the one parser and the one formatter ----------------------------------------------
+# A variant's catalogue key is ``<base>/<variant>``.  A user names it ``zoo:<base>/<variant>``; MTEB files it
+# as ``zoo/<base>__<variant>`` (its model name, its results folder ``zoo__<base>__<variant>``).  Only this module
+# spells these forms (``tests/test_catalogue.py`` checks that no other module does).
+_USER = "zoo:"
+_MTEB = "zoo/"
+_SEP = "__"
+
+
+def user_name(key: str) -> str:
+    """``<base>/<variant>`` (or a base's name) → ``zoo:<base>/<variant>``, the name a user types."""
+    return f"{_USER}{key}"
+
+
+def with_user_prefix(text: str) -> str:
+    """``text`` as a user's zoo name: unchanged when it already starts with ``zoo``, else ``zoo:`` + text."""
+    return text if text.startswith(_USER[:-1]) else user_name(text)
+
+
+def without_user_prefix(text: str) -> str:
+    """``zoo:<name>`` → ``<name>`` (other text unchanged)."""
+    return text.removeprefix(_USER)
+
+
+def mteb_name(base: str, variant: str) -> str:
+    """The name MTEB files a variant under: ``zoo/<base>__<variant>``."""
+    return f"{_MTEB}{base}{_SEP}{variant}"
+
+
+def base_model_name(base: str) -> str:
+    """``zoo/<base>``: the model name of a base's embedding store (and of its folder)."""
+    return f"{_MTEB}{base}"
+
+
+def is_zoo_name(text: object) -> bool:
+    """Whether ``text`` is a zoo name, either form (``zoo:…`` or ``zoo/…``; surrounding spaces ignored)."""
+    return isinstance(text, str) and text.strip().startswith((_USER, _MTEB))
+
+
+def is_user_form(text: object) -> bool:
+    """Whether ``text`` is a zoo name in the user's form (``zoo:…``)."""
+    return isinstance(text, str) and text.strip().startswith(_USER)
+
+
+def is_mteb_form(text: object) -> bool:
+    """Whether ``text`` is a zoo name in MTEB's form (``zoo/…``)."""
+    return isinstance(text, str) and text.startswith(_MTEB)
+
+
+def short_name(model: object) -> str:
+    """A model name without MTEB's ``zoo/`` (``zoo/<base>__<variant>`` → ``<base>__<variant>``; others unchanged)."""
+    return str(model).removeprefix(_MTEB)
+
+
+def display_name(model: object) -> str:
+    """A model name as the study pages show it: ``zoo/<base>__<variant>`` → ``<base>/<variant>``."""
+    return short_name(model).replace(_SEP, "/", 1)
+
+
+def base_of_name(model: object) -> str | None:
+    """The base of a zoo name (``zoo/<base>__<variant>`` or ``zoo:<base>/<variant>``), else ``None``."""
+    text = str(model)
+    if not text.startswith((_MTEB, _USER)):
+        return None
+    body = text[len(_USER) :]
+    return body.split(_SEP, 1)[0] if _SEP in body else body.split("/", 1)[0]
+
+
+def parse_zoo_name(spec: object, known: Sequence[str]) -> str:
+    """``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>`` → its catalogue key ``<base>/<variant>``, one of
+    ``known`` (sorted); an unknown name is refused with the close matches."""
+    import difflib
+
+    text = str(spec).strip()
+    if text in (_USER, _MTEB, _USER[:-1]):
+        raise InputError(f"empty zoo name; known: {', '.join(known)}.")
+    body = text[len(_USER) :] if text.startswith((_USER, _MTEB)) else text
+    candidates = [body, body.replace(_SEP, "/", 1)]
+    for cand in candidates:
+        if cand in known:
+            return cand
+    close = difflib.get_close_matches(candidates[-1], known, n=4, cutoff=0.5)
+    hint = f" Did you mean: {', '.join(user_name(c) for c in close)}?" if close else ""
+    raise InputError(f"unknown zoo model {text!r}.{hint} See `mteb-evalrank models` for all {len(known)} names.")

@@ -4,7 +4,7 @@ A base of ``catalogue.json`` names its engine; :func:`engine_of` returns it, and
 with a base that depends on how it runs goes through it: ``status(base)`` (``"installed"`` or the command that
 installs or builds it), ``load(base, …)`` (its network or its bag-of-words encoder), ``revision(base)``.
 No code looks at a base's name to decide.  A new engine is one class decorated with
-:func:`~mteb_evalrank.models.engines.base.register_engine` (see ``docs/contributing.md``).
+:func:`~mteb_evalrank.zoo.engines.base.register_engine` (see ``docs/contributing.md``).
 
 | engine | bases |
 |---|---|
@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from mteb_evalrank.models.engines import packaged, population, transformers, word_vectors  # noqa: F401 - they register
-from mteb_evalrank.models.engines.base import ENGINES, Engine, engine_named, register_engine
+from mteb_evalrank.zoo.engines import packaged, spacy_tfidf, transformers, word_vectors  # noqa: F401 - they register
+from mteb_evalrank.zoo.engines.base import ENGINES, Engine, engine_named, register_engine
 
 
 def engine_of(base: Any) -> Engine:
-    """The engine of a :class:`~mteb_evalrank.models.zoo.ZooBase`."""
+    """The engine of a :class:`~mteb_evalrank.zoo.variants.ZooBase`."""
     return engine_named(base.engine)
 
 

