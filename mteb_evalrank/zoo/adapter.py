@@ -31,20 +31,18 @@ import mteb_evalrank.zoo.engines.base as engine_base
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.zoo import catalogue as names
 from mteb_evalrank.zoo import variants
-from mteb_evalrank.zoo.catalogue import (  # the zoo's names, for the modules outside it (this is its one door)
+from mteb_evalrank.zoo.catalogue import (  # the zoo's names, for the modules outside it (this is its one door)  # noqa: F401  (reports and help texts read base names through this door)
     base_of_name,
     display_name,
+    example_base,
     is_mteb_form,
     is_user_form,
+    setup_fetches,
     short_name,
+    slow_bases,
     user_name,
     with_user_prefix,
     without_user_prefix,
-)
-from mteb_evalrank.zoo.catalogue import (  # noqa: F401  (reports and help texts read base names through this door)
-    example_base,
-    setup_fetches,
-    slow_bases,
 )
 from mteb_evalrank.zoo.engines import clear_caches as _clear_engine_caches
 from mteb_evalrank.zoo.engines import engine_of
