@@ -33,7 +33,7 @@ from pathlib import Path
 from mteb_evalrank.data.result_layout import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError, SourceFormatError
 from mteb_evalrank.file_kinds import output_path_problem, special_file_kind
-from mteb_evalrank.file_magic import compressed_kind
+from mteb_evalrank.file_magic import compressed_kind, text_problem
 from mteb_evalrank.file_names import FILE_NAME_ERRORS
 from mteb_evalrank.hashing import file_sha256  # noqa: F401  (checksums of downloads and cache shards)
 
@@ -44,9 +44,14 @@ def _reason(exc: OSError) -> str:
 
 def read_text(path: Path, *, what: str = "file", encoding: str = "utf-8", limit: int | None = None) -> str:
     """The whole of ``path`` decoded with ``encoding`` (universal newlines are left to the caller); only a
-    regular file of at most ``limit`` bytes (default :data:`MAX_TEXT_BYTES`) is read (:func:`read_bytes`)."""
+    regular file of at most ``limit`` bytes (default :data:`MAX_TEXT_BYTES`) is read (:func:`read_bytes`).
+    UTF-16 or UTF-32 text (also without a byte-order mark) and a NUL byte are refused naming the file (and the
+    line of the NUL): :func:`mteb_evalrank.file_magic.text_problem`."""
     path = Path(path)
     data = read_bytes(path, what=what, limit=limit)
+    problem = text_problem(data)
+    if problem is not None:
+        raise SourceFormatError(path, f"the {what} {problem[0]}", line=problem[1])
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
