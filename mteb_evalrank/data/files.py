@@ -300,8 +300,13 @@ def output_file(path: Path, *, what: str = "output file", suffixes: Iterable[str
     return path
 
 
+#: Figures named without a suffix whose ``.png`` was announced (:func:`figure_file`), by absolute path.
+_NAMED_PNG: set[str] = set()
+
+
 def figure_file(path: Path, *, what: str = "figure file") -> Path:
-    """:func:`output_file` for a matplotlib figure: a known image type; no suffix means ``.png``."""
+    """:func:`output_file` for a matplotlib figure: a known image type; no suffix means ``.png``, with a warning
+    naming the file written."""
     from matplotlib.backend_bases import FigureCanvasBase
 
     path = Path(path)
@@ -310,7 +315,17 @@ def figure_file(path: Path, *, what: str = "figure file") -> Path:
     if kind is not None:  # as given: /dev/full is not the place for /dev/full.png
         raise InputError(f"{what} {path} is {kind}; an output is written as a new regular file: give a file name.")
     if not path.suffix and not path.is_dir():
+        import warnings
+
+        from mteb_evalrank.errors import EvalRankWarning
+
         path = path.with_suffix(".png")  # what matplotlib would write
+        key = os.path.abspath(path)
+        if key not in _NAMED_PNG:  # once per file: a command checks the name before the work and again to write
+            _NAMED_PNG.add(key)
+            warnings.warn(
+                EvalRankWarning(f"{what} {path.with_suffix('')} has no file type; writing {path}."), stacklevel=2
+            )
     return output_file(path, what=what, suffixes=FigureCanvasBase.get_supported_filetypes())
 
 
