@@ -342,10 +342,11 @@ def check_correlate_options(
     for option, names in (("--intrinsic", intrinsic), ("--downstream", downstream)):
         seen: dict[tuple[str, str | None, str], str] = {}
         for name in names:
-            first = seen.setdefault(_score_key(name), name)
-            if first is not name:
+            first = seen.get(_score_key(name))
+            if first is not None:
                 same = f"{name} twice" if first == name else f"{first} and {name}, one score"
                 raise InputError(f"{option} names {same}; give each score once.")
+            seen[_score_key(name)] = name
     _refuse_one_score_on_both_sides(intrinsic, downstream)
     if target is not None and claim is None:
         raise InputError(
