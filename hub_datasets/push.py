@@ -86,6 +86,11 @@ def push_folder(
         validate_repo_id(repo_id)
     except HFValidationError as exc:
         raise InputError(f"{repo_id!r} is not a Hub repository id (ORG/NAME): {exc}") from exc
+    if "/" not in repo_id:  # the Hub's validator takes a bare name; a dataset is published under a namespace
+        raise InputError(
+            f"{repo_id!r} is not a Hub repository id of the form ORG/NAME: name the user or organisation it is "
+            f"published under (e.g. mteb-evalrank/{repo_id})."
+        )
     folder = Path(folder)
     problems = layout.validate_folder(folder)
     if problems:

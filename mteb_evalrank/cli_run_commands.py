@@ -200,6 +200,11 @@ def _cmd_n2o_compare(args: argparse.Namespace) -> int:
         report,
     )
 
+    if args.corpus is not None and args.explain_query is None:  # the corpus only shows an explained query
+        raise InputError(
+            f"--corpus {args.corpus} shows the sentences of --explain-query, and no --explain-query is given; "
+            "add --explain-query I, or drop --corpus."
+        )
     check_report_outputs(args.out, args.csv)  # before any result is read
     sets = load_results(Path(args.results_dir))
     check_explain_query(sets, args.explain_query)  # before anything is written

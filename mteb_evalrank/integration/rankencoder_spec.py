@@ -26,7 +26,11 @@ def parse_spec(spec: str) -> tuple[str, Path, float, str]:
     """``(base spec, corpus file, λ, on_overlap)``."""
     body = spec.strip()[len(PREFIX) :]
     base, _, query = body.partition("?")
-    params = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
+    given = parse_qs(query, keep_blank_values=True)
+    twice = next((k for k, v in given.items() if len(v) > 1), None)
+    if twice is not None:  # one value per option: the last one was silently kept
+        raise InputError(f"{spec!r}: option {twice!r} is given {len(given[twice])} times; give it once.")
+    params = {k: v[0] for k, v in given.items()}
     unknown = set(params) - {"corpus", "weight", "overlap"}
     if not base:
         raise InputError(f"{spec!r}: no base model (expected rankencoder:BASE?corpus=FILE&weight=0.1).")

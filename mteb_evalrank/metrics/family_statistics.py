@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mteb_evalrank.metrics.rank_correlation import MIN_MODELS, _undefined_reason, paired_scores
+from mteb_evalrank.metrics.rank_correlation import MIN_MODELS, _undefined_reason, check_bootstrap_size, paired_scores
 
 
 def family_codes(families: Sequence[object] | np.ndarray, n: int | None = None) -> np.ndarray:
@@ -109,6 +109,7 @@ def cluster_bootstrap_weights(families: Sequence[object] | np.ndarray, n_resampl
     """``(n_resamples, n_models)`` integer weights: each row draws the families with replacement, and a
     model's weight is how often its family was drawn (families drawn whole)."""
     codes = family_codes(families)
+    check_bootstrap_size(len(codes), n_resamples)
     k = int(codes.max()) + 1 if len(codes) else 0
     rng = np.random.default_rng(seed)
     drawn = rng.integers(0, k, size=(n_resamples, k))

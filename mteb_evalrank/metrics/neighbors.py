@@ -432,6 +432,11 @@ def check_compatible(sets: Sequence[NeighborSet], k: int | None = None) -> int:
                 f"{s.name} and {ref.name} used different query samples (seed {s.seed} vs {ref.seed}, "
                 f"shape {s.query_ids.shape} vs {ref.query_ids.shape}); rerun with the same seed/n/samples."
             )
+        if s.seed is not None and ref.seed is not None and s.seed != ref.seed:
+            raise InputError(
+                f"{s.name} and {ref.name} list the same queries under different seeds ({s.seed} vs {ref.seed}): "
+                "one seed draws one set of queries, so one file was edited; rerun with the same seed."
+            )
     k_max = min(s.k_max for s in sets)
     if k is None:
         return k_max

@@ -25,6 +25,21 @@ import numpy as np
 from mteb_evalrank.errors import InputError
 
 MIN_MODELS = 3
+#: Most values one bootstrap holds at once (units × resamples, 8 bytes each: 745 MiB per array; scipy's
+#: vectorised bootstrap keeps several such arrays).  Larger is refused before it starts, never a MemoryError.
+MAX_BOOTSTRAP_VALUES = 100_000_000
+
+
+def check_bootstrap_size(n_units: int, n_resamples: int, *, units: str = "models") -> None:
+    """:class:`InputError` when a bootstrap of ``n_units`` resampled ``n_resamples`` times would hold more than
+    :data:`MAX_BOOTSTRAP_VALUES` values at once, naming the estimate and the limit (the one check of every
+    bootstrap over models or pairs: correlations, comparisons, family clusters, STS levels)."""
+    values = int(n_units) * int(n_resamples)
+    if values > MAX_BOOTSTRAP_VALUES:
+        raise InputError(
+            f"{n_units:,} {units} x {n_resamples:,} resamples = {values:,} bootstrap values per score pair "
+            f"({values * 8 / 2**30:.1f} GiB at once); the limit is {MAX_BOOTSTRAP_VALUES:,}: lower --n-resamples."
+        )
 
 
 @dataclass(frozen=True)
@@ -88,6 +103,7 @@ def spearman_with_ci(x, y, *, n_resamples: int = 1000, seed: int = 0, confidence
     from scipy.stats import bootstrap, kendalltau, spearmanr
 
     x, y = paired_scores(x, y)
+    check_bootstrap_size(len(x), n_resamples)
     reason = _undefined_reason(x, y)
     if reason is not None:
         nan = float("nan")
@@ -133,6 +149,7 @@ def compare_predictors(a, b, y, *, n_resamples: int = 1000, seed: int = 0, confi
 
     a, y = paired_scores(a, y)
     b, _ = paired_scores(b, y)
+    check_bootstrap_size(len(y), n_resamples)
     reason = _undefined_reason(a, b, y)
     if reason is not None:
         nan = float("nan")

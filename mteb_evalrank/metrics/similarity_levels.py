@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mteb_evalrank.errors import InputError
-from mteb_evalrank.metrics.rank_correlation import paired_scores, spearman_along
+from mteb_evalrank.metrics.rank_correlation import check_bootstrap_size, paired_scores, spearman_along
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,7 @@ def spearman_with_interval(
     """ρ (scipy's ``spearmanr``) and a paired percentile bootstrap interval over pairs."""
     from scipy.stats import bootstrap, spearmanr
 
+    check_bootstrap_size(len(pred), n_resamples, units="pairs")
     rho = float(spearmanr(pred, gold).statistic)
     res = bootstrap(
         (pred, gold),

@@ -441,12 +441,19 @@ def load_model(
 def _check_path_kind(path: str, spec: str) -> None:
     """A model spec that names an existing entry which is neither a regular file nor a folder (a FIFO, a
     device, a socket, a symlink loop or a broken symlink), or a file named as a folder (``vectors.txt/``):
-    :class:`InputError` naming what it is, before anything is hashed or read (a FIFO would block)."""
+    :class:`InputError` naming what it is, before anything is hashed or read (a FIFO would block); so is a name
+    longer than the file system allows (an ``OSError`` when looked up)."""
     from mteb_evalrank.file_kinds import special_file_kind
 
     kind = special_file_kind(path)
-    if kind in (None, "a folder", "does not exist", "a name longer than the file system allows"):
+    if kind in (None, "a folder", "does not exist"):
         return
+    if kind == "a name longer than the file system allows":  # no file, no folder, and no Hub name either
+        shown = spec if len(spec) <= 60 else f"{spec[:40]}…{spec[-10:]}"
+        raise InputError(
+            f"model {shown!r}: a name of {len(spec):,} characters is longer than the file system allows; give a "
+            f"model name, a word-vector file or a model folder {ACCEPTED_FORMS_SENTENCE}"
+        )
     raise InputError(
         f"model {spec!r}: {path} is {kind}; give a word-vector file or a model folder {ACCEPTED_FORMS_SENTENCE}"
     )

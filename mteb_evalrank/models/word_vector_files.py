@@ -400,7 +400,8 @@ def read_text_vectors(
 
 def read_vocabulary(path: str | os.PathLike) -> list[str]:
     """Read a vocabulary: ``.parquet`` (one string column, or a column named word/token/index) or
-    a text file with one word per line (the whole line minus its line ending is the word)."""
+    a UTF-8 text file with one word per line (the whole line minus its line ending is the word; a byte-order
+    mark is dropped; UTF-16/32 text and a NUL byte are refused, :func:`mteb_evalrank.file_magic.text_problem`)."""
     path = Path(path)
     if not path.is_file():
         raise SourceFormatError(path, "vocabulary file not found")
@@ -438,8 +439,13 @@ def read_vocabulary(path: str | os.PathLike) -> list[str]:
             data = fh.read()
     except (OSError, EOFError, zlib.error) as exc:
         raise SourceFormatError(path, f"cannot read the vocabulary: {exc}") from None
+    from mteb_evalrank.file_magic import text_problem
+
+    problem = text_problem(data)
+    if problem is not None:  # UTF-16/32 (also without a mark), a NUL byte: as every text reader says it
+        raise SourceFormatError(path, f"the vocabulary file {problem[0]}", line=problem[1])
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark is no part of the first word
     except UnicodeDecodeError as exc:
         raise _not_utf8(path, data, exc, 1) from None
     words = text.split("\n")

@@ -267,7 +267,9 @@ def correlation_table(
     family-bootstrap interval ``cluster_ci_low``/``cluster_ci_high``; ``primary`` (a task's main score).
     ``families``: model → family (default: every model its own family)."""
     from mteb_evalrank.metrics.family_statistics import cluster_bootstrap_spearman, partial_spearman_family
+    from mteb_evalrank.metrics.rank_correlation import check_bootstrap_size
 
+    check_bootstrap_size(len(scores), n_resamples)  # up front: before the first cell, not in the middle
     rows = []
     for i in intrinsic:
         for d in downstream:
@@ -319,6 +321,50 @@ def _name_constant(reason: str | None, pair: pd.DataFrame, downstream: str, intr
     return reason
 
 
+def _score_key(name: str) -> tuple[str, str | None, str]:
+    """What a score name names: ``X`` and ``X:main_score`` are one score."""
+    n = ScoreName.parse(name)
+    return n.task, n.subset, n.metric or "main_score"
+
+
+def check_correlate_options(
+    intrinsic: Sequence[str],
+    downstream: Sequence[str],
+    *,
+    compare: Sequence[tuple[str, str]] = (),
+    claim: str | None = None,
+    target: str | None = None,
+) -> None:
+    """The options of ``correlate`` that contradict each other or would be silently ignored, refused before any
+    result is read: a score given twice on one side (also as ``X`` and ``X:main_score``), one score on both
+    sides, ``--target`` without ``--claim``, a ``--compare`` pair of one score or of a score not in
+    ``--intrinsic``."""
+    for option, names in (("--intrinsic", intrinsic), ("--downstream", downstream)):
+        seen: dict[tuple[str, str | None, str], str] = {}
+        for name in names:
+            first = seen.get(_score_key(name))
+            if first is not None:
+                same = f"{name} twice" if first == name else f"{first} and {name}, one score"
+                raise InputError(f"{option} names {same}; give each score once.")
+            seen[_score_key(name)] = name
+    _refuse_one_score_on_both_sides(intrinsic, downstream)
+    if target is not None and claim is None:
+        raise InputError(
+            f"--target {target} chooses the downstream score of --claim, and no --claim is given; add --claim "
+            "SCORE, or drop --target."
+        )
+    keys = {_score_key(i) for i in intrinsic}
+    for a, b in compare:
+        outside = next((n for n in (a, b) if _score_key(n) not in keys), None)
+        if outside is not None:
+            raise InputError(
+                f"--compare {a} {b}: {outside} is not one of the --intrinsic scores ({', '.join(intrinsic)}); "
+                "a comparison is between two intrinsic scores given."
+            )
+        if _score_key(a) == _score_key(b):
+            raise InputError(f"--compare {a} {b} compares a score with itself; give two different scores.")
+
+
 def _refuse_one_score_on_both_sides(intrinsic: Sequence[str], downstream: Sequence[str]) -> None:
     """One score given on both sides, also under two names (``X`` and ``X:main_score``), would correlate with
     itself (ρ = 100): :class:`InputError`.  Two names of one value that only the results tell (a task's main score
@@ -330,13 +376,9 @@ def _refuse_one_score_on_both_sides(intrinsic: Sequence[str], downstream: Sequen
             "models as itself does: give different --intrinsic and --downstream scores."
         )
 
-    def key(name: str) -> tuple[str, str | None, str]:
-        n = ScoreName.parse(name)
-        return n.task, n.subset, n.metric or "main_score"
-
     for i in dict.fromkeys(intrinsic):
         for d in dict.fromkeys(downstream):
-            if key(i) == key(d):
+            if _score_key(i) == _score_key(d):
                 raise InputError(
                     f"--intrinsic {i} and --downstream {d}: they name one score, and a score always ranks models "
                     "as itself does (ρ = 100): give different --intrinsic and --downstream scores."
@@ -367,6 +409,13 @@ def correlate(
     folder = open_score_source(results)  # a results folder or a score table, read the same way
     scores = folder.matrix(names, revision_policy=revision_policy)
     groups = folder.groups
+    in_table = any(g.get("family") for g in groups.values())
+    if in_table and (families is not None or family_regex is not None):
+        option = "--families" if families is not None else "--family-regex"
+        raise InputError(
+            f"score table {getattr(folder, 'path', results)} has a family column, and {option} gives the families "
+            "too; give the families once (drop the option, or the column)."
+        )
     if isinstance(families, (str, Path)):
         from_file = read_groups_csv(families)
         _check_families_models(families, list(from_file), list(scores.index))
@@ -635,7 +684,8 @@ def correlate_report(
         raise InputError(f"--claim {claim!r} is not one of the intrinsic scores ({', '.join(intrinsic)}).")
     if n_resamples < 100:
         raise InputError(f"use at least 100 bootstrap resamples for a 95% interval, got {n_resamples}.")
-    _refuse_one_score_on_both_sides(intrinsic, downstream)  # by name, before the results are read
+    # by name, before the results are read
+    check_correlate_options(intrinsic, downstream, compare=compare, claim=claim, target=target)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         source = open_score_source(results, progress=progress)

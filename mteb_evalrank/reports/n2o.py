@@ -56,7 +56,10 @@ def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
     from mteb_evalrank.json_input import loads_json
 
     try:
-        data = loads_json(path.read_text(encoding="utf-8"), source=str(path))
+        text = path.read_text(encoding="utf-8")
+        if not text.strip():
+            raise InputError(f"{path} is empty ({len(text.encode())} bytes): not an N2O task result; run N2O again.")
+        data = loads_json(text, source=str(path))
         entries = data["scores"][split]
     except InputError:
         raise
@@ -93,6 +96,7 @@ def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
         )
     if size < 1 or ids.min() < 0 or ids.max() >= size or query_ids.min() < 0 or query_ids.max() >= size:
         raise InputError(f"{path}: key scores.{split}[].neighbors holds ids outside the corpus of {size} sentences.")
+    _check_neighbour_lists(path, split, entry, ids, query_ids)
     return NeighborSet(
         name=name,
         ids=ids,
@@ -102,6 +106,41 @@ def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
         seed=entry.get("seed"),
         meta={k: entry.get(k) for k in ("needle_mrr", "needle_top1", "needle_top5", "search", "corpus_origin")},
     )
+
+
+def _check_neighbour_lists(path: Path, split: str, entry: dict, ids: np.ndarray, query_ids: np.ndarray) -> None:
+    """What the N2O task writes, checked as one rule: the stored counts (``k``/``k_max``, ``n_queries``,
+    ``samples``: whole numbers ≥ 1; ``seed`` ≥ 0) match the lists, a query is never its own neighbour (the task
+    leaves it out), and no neighbour is listed twice for one query."""
+    where = f"{path}: key scores.{split}[]"
+    shape = {"k": ids.shape[2], "k_max": ids.shape[2], "n_queries": ids.shape[1], "samples": ids.shape[0]}
+    for key in ("k", "k_max", "n_queries", "samples", "seed"):
+        if key not in entry or entry[key] is None:
+            continue
+        value = entry[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < (0 if key == "seed" else 1):
+            least = 0 if key == "seed" else 1
+            raise InputError(f"{where}.{key} is {value!r}, not a whole number ≥ {least}.")
+        if key in shape and value != shape[key]:
+            raise InputError(
+                f"{where}.{key} is {value}, but the neighbour lists hold {shape[key]} "
+                f"(neighbors has shape {ids.shape}); the file was edited or cut."
+            )
+    own = np.argwhere(ids == query_ids[:, :, None])
+    if len(own):
+        s, q, _ = own[0]
+        raise InputError(
+            f"{where}.neighbors: query {query_ids[s, q]} (sample {s}) is listed as its own neighbour; "
+            "N2O leaves the query out of its neighbours."
+        )
+    ordered = np.sort(ids, axis=2)
+    twice = np.argwhere(ordered[:, :, 1:] == ordered[:, :, :-1])
+    if len(twice):
+        s, q, j = twice[0]
+        raise InputError(
+            f"{where}.neighbors: neighbour {ordered[s, q, j]} is listed twice for query {query_ids[s, q]} "
+            f"(sample {s}); each neighbour is listed once."
+        )
 
 
 # --- output ------------------------------------------------------------------------------------

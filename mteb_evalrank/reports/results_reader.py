@@ -567,7 +567,7 @@ def read_score_table(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     published per-model tables can be re-analysed."""
     import pandas as pd
 
-    from mteb_evalrank.data.tables import parse_bool_cell, read_strict_table
+    from mteb_evalrank.data.tables import number_columns, parse_bool_cell, read_strict_table
 
     path = Path(path)
     sep = "\t" if path.suffix.lower() == ".tsv" else ","
@@ -589,35 +589,38 @@ def read_score_table(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
             bool(parse_bool_cell(cells[lower.index("floor")], path=path, what=what, line=line, column="floor"))
             for line, cells in table.rows
         ]
-    scores = {}
-    for i, col in enumerate(header):
-        if col == "model" or col in GROUP_COLUMNS:
-            continue
-        values = []
-        for line, cells in table.rows:
-            text = cells[i]
-            if text == "" or text.lower() in ("nan", "na"):
-                values.append(np.nan)
-                continue
-            try:
-                value = float(text)
-            except ValueError:
-                raise InputError(f"{what} {path}, line {line}, column {col!r}: {text!r} is not a number.") from None
-            if not np.isfinite(value):
-                raise InputError(
-                    f"{what} {path}, line {line}, column {col!r}: {text!r} is not a finite number "
-                    "(leave the cell empty for a missing score)."
-                )
-            values.append(value)
-        scores[col] = np.asarray(values, dtype=float)
+    named = [table.header[i] for i, col in enumerate(header) if col != "model" and col not in GROUP_COLUMNS]
+    # one reading of every cell (data.tables.number_columns): 1_000 or Arabic-Indic digits are refused, a
+    # column of text (notes) is left out with one warning, and refused when a command names it as a score
+    scores, text = number_columns(table, named, what=what)
+    if text:
+        import warnings
+
+        from mteb_evalrank.errors import EvalRankWarning
+
+        shown = ", ".join(f"{c!r} (line {line}: {cell[:30]!r})" for c, (line, cell) in text.items())
+        warnings.warn(
+            EvalRankWarning(f"{what} {path}: column(s) {shown} hold text, not numbers; left out of the scores."),
+            stacklevel=2,
+        )
     if not scores:
         raise InputError(f"{what} {path} has no score column besides {', '.join(['model', *group_cols])}.")
     frame = pd.DataFrame(scores, index=np.asarray(models, dtype=object))
+    frame.attrs["text_columns"] = text
     return frame, groups
 
 
 def table_scores(frame: pd.DataFrame, names: Sequence[str], path: str | Path) -> pd.DataFrame:
-    """The named columns of a score table; an unknown name raises with close matches."""
+    """The named columns of a score table; an unknown name raises with close matches, and so does a column of
+    text (:func:`read_score_table` left it out)."""
+    text = frame.attrs.get("text_columns", {})
+    named_text = next((n for n in names if n in text), None)
+    if named_text is not None:
+        line, cell = text[named_text]
+        raise InputError(
+            f"score table {path}: column {named_text!r} holds text, not scores (line {line}: {cell[:30]!r}); "
+            "name a column of numbers."
+        )
     missing = [n for n in names if n not in frame.columns]
     if missing:
         close = difflib.get_close_matches(missing[0], list(frame.columns), n=4, cutoff=0.5)

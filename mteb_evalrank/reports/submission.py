@@ -154,10 +154,17 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
     import mteb
 
     from mteb_evalrank.data.files import atomic_target, atomic_write_text, output_dir
+    from mteb_evalrank.file_kinds import special_file_kind
 
     root = Path(results_dir)
-    if not root.is_dir():
+    kind = special_file_kind(root)
+    if kind == "does not exist":
         raise InputError(f"{root}: no such results folder.")
+    if kind != "a folder":  # a score table or another file: the folder given to run --output-folder is wanted
+        raise InputError(
+            f"{root} is {kind or 'a file'}, not a results folder; give the folder of results/<org>__<model>/"
+            "<revision>/ (what run --output-folder wrote)."
+        )
     out = Path(out)
     if out.resolve() == root.resolve() or root.resolve() in out.resolve().parents:
         raise InputError(f"{out}: the submission folder must not be inside the results folder {root}.")
