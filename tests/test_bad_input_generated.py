@@ -29,6 +29,9 @@ from hypothesis import strategies as st  # noqa: E402
 sys.path.insert(0, str(Path(__file__).parent))
 from results_fixture import MODELS, model_folder, write_results  # noqa: E402
 
+#: the tier (tests/conftest.py): every test here needs a subprocess, a model, a browser or server, an extra or real data
+pytestmark = pytest.mark.integration
+
 HEADER = ["model", "EvalRankSent", "SentEvalMR", "floor"]
 SETTINGS = settings(
     max_examples=25,

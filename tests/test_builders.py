@@ -272,6 +272,7 @@ def test_unknown_dataset_name():
 
 
 # --- Hub layout --------------------------------------------------------------------------------
+@pytest.mark.integration
 def test_load_dataset_reads_the_layout(built, tmp_path):
     datasets = pytest.importorskip("datasets")
     for name, n_pairs, n_background in (("word", 24, 105), ("sent", 7, 41)):
@@ -483,6 +484,7 @@ def test_str_reader_matches_builder_ids(fixture_sources):
 
 
 # --- real sources (shared/data/sources) --------------------------------------------------------
+@pytest.mark.integration
 def test_real_word_counts(shared_sources, tmp_path):
     report = build_word(shared_sources, tmp_path / "word")
     assert (report["pairs"], report["background"]) == (5514, 22207)
@@ -491,6 +493,7 @@ def test_real_word_counts(shared_sources, tmp_path):
     assert evalrank_format.validate_dataset(tmp_path / "word") == []
 
 
+@pytest.mark.integration
 def test_real_sent_counts_and_str_round_trip(shared_sources, tmp_path):
     report = build_sent(shared_sources, tmp_path / "sent")
     assert (report["pairs"], report["background"]) == (6989, 24957)

@@ -168,6 +168,7 @@ def test_the_guard_sees_a_base_named_in_code_but_not_in_a_docstring(tmp_path):
     assert [sorted(_named_bases(t)) for _, t in _code_strings(module)] == [["mpnet-base"], []]
 
 
+@pytest.mark.integration
 def test_committed_results_are_filed_under_the_revisions_the_catalogue_gives():
     """Results folders are keyed by revision: every committed study result of an installed variant must still be
     found under the revision the catalogue and its engine give today."""
@@ -232,6 +233,7 @@ def _minilm_folder_entry(folder: str) -> dict:
     }
 
 
+@pytest.mark.integration
 def test_a_user_catalogue_adds_a_base_that_the_cli_lists_and_runs(user_catalogue_state, tmp_path, capsys):
     from mteb_evalrank.cli import main
     from mteb_evalrank.models.packaged import packaged_model_path

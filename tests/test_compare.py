@@ -213,6 +213,7 @@ def test_bad_input_is_one_line_and_exit_2(folder, capsys, args, setup, message):
 
 
 # --- the real per-item path: a task run writes its items file, MTEB still reads the result -----------------
+@pytest.mark.integration
 def test_evalrank_run_writes_items_and_uncertainty_that_mteb_still_reads(
     tmp_path, monkeypatch, fixture_sources, capsys
 ):

@@ -402,6 +402,7 @@ def test_cli_claim_prints_its_finding_first(tmp_path, capsys):
         assert code == 2 and len(err) == 1 and message in err[0], err
 
 
+@pytest.mark.integration
 def test_population_files_carry_lineages():
     """Every family of the committed populations has a lineage and a reason; floors are their own lineages."""
     from pathlib import Path

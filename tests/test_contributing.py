@@ -170,6 +170,7 @@ def toy_task_registered():
     registry._TASKS[:] = before[2]
 
 
+@pytest.mark.integration
 def test_add_a_task(toy_task_registered, tmp_path):
     from mteb_evalrank.integration.task_lookup import plugin_task_names
 
@@ -409,6 +410,7 @@ def tiny_bert(tmp_path) -> Path:
     return folder
 
 
+@pytest.mark.integration
 def test_recipe_a_base_with_an_existing_engine_is_one_catalogue_entry(toy_zoo, tiny_bert, tmp_path):
     from mteb_evalrank.models.resolve import folder_digest
     from mteb_evalrank.models.transformer_forward import TorchHiddenStates
@@ -544,6 +546,7 @@ def _toy_table(path: Path, sources: str) -> Path:
     return path
 
 
+@pytest.mark.integration
 def test_recipe_a_new_engine_is_one_class(toy_zoo, tmp_path):
     from mteb_evalrank.zoo.adapter import install_status, variant_revision
 

@@ -279,6 +279,7 @@ def test_correlate_table_matches_scipy_on_the_folder(results_folder):
         assert r.ci_low <= r.rho <= r.ci_high
 
 
+@pytest.mark.integration
 def test_public_api_is_lazy_and_exported():
     import subprocess
     import sys

@@ -19,6 +19,7 @@ def _run(code: str, env_extra: dict | None = None) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.integration
 def test_get_tasks_by_name_and_filter_in_fresh_interpreter_importing_only_mteb():
     line = _run(
         """
@@ -38,12 +39,14 @@ def test_get_tasks_by_name_and_filter_in_fresh_interpreter_importing_only_mteb()
     assert got["filtered"] == ["EvalRankSent", "EvalRankWord"]
 
 
+@pytest.mark.integration
 def test_interpreter_start_up_stays_light():
     """The .pth hook must not import mteb, numpy or torch at start-up."""
     line = _run("import sys, json; print(json.dumps(sorted(m for m in ('mteb','numpy','torch') if m in sys.modules)))")
     assert json.loads(line) == []
 
 
+@pytest.mark.integration
 def test_importing_the_plugin_before_mteb_is_enough_and_autoload_can_be_disabled():
     line = _run(
         """
@@ -63,6 +66,7 @@ def test_importing_the_plugin_before_mteb_is_enough_and_autoload_can_be_disabled
     assert line == "False"
 
 
+@pytest.mark.integration
 def test_mteb_cli_lists_plugin_task():
     out = subprocess.run(
         [sys.executable, "-m", "mteb", "available-tasks", "--tasks", "EvalRankSent"],
@@ -79,6 +83,7 @@ def test_mteb_cli_lists_plugin_task():
 SUBSET_TASKS = ("EvalRankWord", "EvalRankSent", "HEROS", "SentEvalSTS12")
 
 
+@pytest.mark.integration
 def test_english_tasks_with_named_subsets_are_not_listed_as_multilingual():
     """Issue 19: ``mteb available-tasks`` showed these as "multilingual n / n Subsets" because their
     ``eval_langs`` was a dict of subsets; since issue 44 they have one English subset and their parts are
@@ -144,6 +149,7 @@ def _first_imports() -> list[str]:
     return sorted(found)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("module", _first_imports())
 def test_any_plugin_module_imported_first_registers_everything_without_a_warning(module):
     """Issue 19: ``python -c "from mteb_evalrank.zoo import adapter as zoo"`` (or ``mteb-evalrank models``)
@@ -224,6 +230,7 @@ print(json.dumps(found))
 """
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("call_entry_point", [True, False])
 def test_the_start_file_entry_point_alone_registers_the_tasks(call_entry_point):
     """With ``.pth`` processing off (``python -S``, site-packages appended by hand), calling the start file's

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+#: the tier (tests/conftest.py): every test here needs a subprocess, a model, a browser or server, an extra or real data
+pytestmark = pytest.mark.integration
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

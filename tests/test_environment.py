@@ -30,6 +30,7 @@ def test_zoo_threads_of_the_wrong_kind_is_one_line_for_every_command(value, monk
     )
 
 
+@pytest.mark.integration
 def test_every_engine_reads_zoo_threads_through_one_helper(monkeypatch):
     """The zoo's loader checks it for every engine (a static word-vector base too, which never calls torch)."""
     from mteb_evalrank.zoo.adapter import load_zoo_variant
@@ -54,6 +55,7 @@ def test_an_mteb_cache_that_is_a_file_is_one_line(below, tmp_path, monkeypatch):
     check_environment()
 
 
+@pytest.mark.integration
 def test_a_read_only_plugin_cache_is_one_line_naming_it(tmp_path, monkeypatch, capsys, fixture_sources):
     if os.geteuid() != 0:
         pytest.skip("mounting a read-only tmpfs needs root")
@@ -77,6 +79,7 @@ def test_a_read_only_plugin_cache_is_one_line_naming_it(tmp_path, monkeypatch, c
         subprocess.run(["umount", str(ro)], capture_output=True)
 
 
+@pytest.mark.integration
 def test_a_failed_run_leaves_no_folder_behind_not_even_mteb_s_cache(tmp_path):
     """``run -t WS-353-All HEROS`` offline without data fails; MTEB's cache folder, which ``import mteb`` creates
     (``~/.cache/mteb``), is removed again with the output folder: nothing is left in a fresh home folder."""

@@ -55,6 +55,7 @@ def glove():
     return load_model("glove-6b-50d")
 
 
+@pytest.mark.integration
 def test_every_unique_text_is_encoded_once_for_all_subsets(glove, tmp_path):
     model = Recording(glove)
     task = mteb.get_task("EvalRankSent")
@@ -71,6 +72,7 @@ def test_every_unique_text_is_encoded_once_for_all_subsets(glove, tmp_path):
     assert result.task_results[0].get_score() == scores["default"]["mrr"]
 
 
+@pytest.mark.integration
 def test_mteb_shows_the_mrr_over_all_pairs_and_parts_are_scored_like_the_whole(glove, tmp_path):
     """Issue 44: get_score and to_dataframe give the MRR over every pair; each source's MRR in the breakdown is
     the mean of 1/rank over that source's pairs, the pair-weighted mean of the parts is the whole."""
@@ -87,6 +89,7 @@ def test_mteb_shows_the_mrr_over_all_pairs_and_parts_are_scored_like_the_whole(g
     assert float(frame.iloc[0, -1]) == pytest.approx(entry["mrr"]) == result.get_score()
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "corrupt, message",
     [
@@ -104,6 +107,7 @@ def test_broken_model_output_fails_with_a_clear_message(glove, tmp_path, corrupt
     assert "local/glove.6B.50d" in str(err.value) and "EvalRankWord" in str(err.value)
 
 
+@pytest.mark.integration
 def test_interrupted_run_keeps_finished_tasks(glove, tmp_path):
     class InterruptSecondTask(Recording):
         def encode(self, inputs, *, task_metadata, **kwargs):
@@ -128,6 +132,7 @@ def test_interrupted_run_keeps_finished_tasks(glove, tmp_path):
     assert [c[0] for c in model.calls] == ["EvalRankSent"]
 
 
+@pytest.mark.integration
 def test_task_options_are_validated_and_recorded_with_the_scores(glove):
     pess = mteb.evaluate(glove, mteb.get_task("EvalRankWord"), cache=None).task_results[0]
     from mteb_evalrank.tasks import EvalRankWord

@@ -111,6 +111,7 @@ def test_a_full_disk_is_one_line_naming_the_path_and_leaves_nothing(
     assert sorted(p.name for p in full.iterdir()) == ["fill"]  # no temporary file, no half-built folder
 
 
+@pytest.mark.integration
 def test_a_result_save_that_fails_on_a_full_disk_is_undone(full, fixture_sources, capsys, monkeypatch, tmp_path):
     """The first save leaves no empty result folder; a later save (other options: computed again) leaves the
     saved files as they were and no backup file."""

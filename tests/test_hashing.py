@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import os
 
+import pytest
+
 from mteb_evalrank.hashing import file_sha256, files_sha256, update_with_file
 
 
@@ -40,6 +42,7 @@ def test_cache_sees_a_rewritten_file(tmp_path):
     assert file_sha256(a, cached=True) == hashlib.sha256(b"other content").hexdigest() != first
 
 
+@pytest.mark.integration
 def test_files_sha256_keeps_the_revision_formula(tmp_path):
     """Word-vector revisions: one file -> its digest's first 12 hex digits; several -> SHA-256 over the
     files' full hex digests, concatenated in order."""
@@ -50,6 +53,7 @@ def test_files_sha256_keeps_the_revision_formula(tmp_path):
     assert files_sha256([b, a]) != files_sha256([a, b])
 
 
+@pytest.mark.integration
 def test_users_give_the_old_digests(tmp_path):
     """``models.resolve.folder_digest`` (model folder revisions), ``data.resolution.dataset_fingerprint``
     (recorded in every downstream score) and ``data.files.file_sha256`` (download and cache checksums)

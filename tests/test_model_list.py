@@ -31,6 +31,7 @@ def _write(tmp_path: Path, text: str) -> Path:
     return path
 
 
+@pytest.mark.integration
 def test_a_good_list_reads_with_floor_and_family(tmp_path):
     path = _write(
         tmp_path, HEADER + "zoo:glove-50d/mean,glove,GloVe 6B,,\n\nzoo:random-50d/mean,random,random vectors,TRUE,rnd\n"
@@ -92,6 +93,7 @@ def test_registry_lineage_follows_adapted_from_to_its_root():
         registry_lineage("z/unknown", metas)
 
 
+@pytest.mark.integration
 def test_registry_lineage_on_mteb_itself():
     """mteb 2.26 records e5-small-v2 → e5-small → all-MiniLM-L6-v2 (``ModelMeta.adapted_from``)."""
     import mteb
@@ -114,6 +116,7 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
+@pytest.mark.integration
 def test_the_shipped_hub_population_is_registry_models_in_40_lineages():
     import mteb
 
@@ -172,6 +175,7 @@ def local_study(fixture_sources, tmp_path, monkeypatch):
 TASKS = ["EvalRankWord", "SentEvalSTS12", "SentEvalSICKE"]
 
 
+@pytest.mark.integration
 def test_a_model_list_runs_resumes_and_writes_population_and_page(local_study, tmp_path):
     from mteb_evalrank.integration.model_list import resolve_rows, run_model_list
     from mteb_evalrank.reports.model_list_study import model_list_command
@@ -221,6 +225,7 @@ def test_a_model_list_runs_resumes_and_writes_population_and_page(local_study, t
     assert (second.items_run, second.items_skipped_done, second.failures) == (0, len(models) * len(TASKS), [])
 
 
+@pytest.mark.integration
 def test_shards_of_a_model_list_cover_every_pair_once(local_study, tmp_path):
     from mteb_evalrank.integration.model_list import resolve_rows, run_model_list
 
@@ -235,6 +240,7 @@ def test_shards_of_a_model_list_cover_every_pair_once(local_study, tmp_path):
     assert {f.stem for f in files} >= set(tasks)
 
 
+@pytest.mark.integration
 def test_the_cli_refuses_a_bad_list_in_one_line(tmp_path, capsys):
     from mteb_evalrank.cli import main
 
@@ -246,6 +252,7 @@ def test_the_cli_refuses_a_bad_list_in_one_line(tmp_path, capsys):
     assert "--zoo or --models" in capsys.readouterr().err
 
 
+@pytest.mark.integration
 def test_a_spec_that_cannot_load_names_its_line(tmp_path):
     from mteb_evalrank.integration.model_list import resolve_rows
 
@@ -254,6 +261,7 @@ def test_a_spec_that_cannot_load_names_its_line(tmp_path):
         resolve_rows(read_model_list(path), source=path)
 
 
+@pytest.mark.integration
 def test_study_population_fills_only_empty_lineages_from_the_registry(tmp_path):
     from mteb_evalrank.cli import main
 

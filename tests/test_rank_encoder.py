@@ -66,6 +66,7 @@ def test_corpus_of_fewer_than_two_sentences_is_refused():
 
 
 # --- the training loss ---------------------------------------------------------------------------------
+@pytest.mark.integration
 def test_loss_mask_and_hinge_on_a_tiny_batch():
     torch = pytest.importorskip("torch")
     from mteb_evalrank.models.rankencoder_loss import RankEncoderLoss, pair_mask, rank_loss
@@ -134,6 +135,7 @@ def _tiny_glove():
     return load_model("glove-6b-50d")
 
 
+@pytest.mark.integration
 def test_wrapper_through_mteb_evaluate(fixture_sources, monkeypatch, tmp_path):
     import mteb
 
@@ -159,6 +161,7 @@ def test_wrapper_through_mteb_evaluate(fixture_sources, monkeypatch, tmp_path):
     assert other.mteb_model_meta.revision != model.mteb_model_meta.revision  # λ is part of the revision
 
 
+@pytest.mark.integration
 def test_inputs_in_the_corpus_and_nan_base_are_clear_errors():
     from mteb_evalrank.models.rank_encoder import RankEncoder
 
@@ -184,6 +187,7 @@ def test_inputs_in_the_corpus_and_nan_base_are_clear_errors():
         RankEncoder(glove, ["a", "b"], weight=2)
 
 
+@pytest.mark.integration
 def test_rankencoder_spec(tmp_path):
     from mteb_evalrank.integration.rankencoder_spec import load_rankencoder, parse_spec
 

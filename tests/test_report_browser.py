@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from results_fixture import MODELS, task_score, write_results
 
+#: the tier (tests/conftest.py): every test here needs a subprocess, a model, a browser or server, an extra or real data
+pytestmark = pytest.mark.integration
+
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 SCREENSHOT = Path(os.environ.get("MTEB_EVALRANK_SCREENSHOT", "/tmp/report_screenshot.png"))
 

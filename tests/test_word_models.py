@@ -96,6 +96,7 @@ def test_abtt_matches_a_direct_computation():
     np.testing.assert_allclose(out, direct, atol=1e-4)
 
 
+@pytest.mark.integration
 def test_abtt_of_a_subword_set_equals_abtt_of_its_word_vectors():
     tokenizers = pytest.importorskip("tokenizers")
     from tokenizers.models import WordLevel
@@ -121,6 +122,7 @@ def test_abtt_of_a_subword_set_equals_abtt_of_its_word_vectors():
 
 
 # --- encoders: word level (OOV rule) and bag of words ----------------------------------------------
+@pytest.mark.integration
 def test_subword_encoder_word_level_oov_gets_the_vocabulary_mean():
     tokenizers = pytest.importorskip("tokenizers")
     from tokenizers.models import WordLevel
@@ -137,6 +139,7 @@ def test_subword_encoder_word_level_oov_gets_the_vocabulary_mean():
     np.testing.assert_allclose(sents[1], [1e-9, 1e-9])
 
 
+@pytest.mark.integration
 def test_minilm_input_embeddings_of_a_few_words():
     _need("minilm-l6-emb")
     from safetensors import safe_open
@@ -169,6 +172,7 @@ def test_a_built_word2vec_set_loads_its_rows():
     assert sim("red", "blue") > sim("red", "kingdom")
 
 
+@pytest.mark.integration
 def test_zoo_variant_runs_as_word_and_sentence_encoder():
     _need("minilm-l6-emb")
     from types import SimpleNamespace
@@ -206,6 +210,7 @@ def test_ppmi_svd_is_deterministic_and_finds_topics(tmp_path):
     assert m[i["cat"]] @ m[i["dog"]] > m[i["cat"]] @ m[i["car"]]
 
 
+@pytest.mark.integration
 def test_word2vec_build_is_deterministic(tmp_path):
     pytest.importorskip("gensim")
     from mteb_evalrank.zoo.word_builds import train_gensim
@@ -218,6 +223,7 @@ def test_word2vec_build_is_deterministic(tmp_path):
     np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.integration
 def test_spacy_keys_hash_like_spacy():
     from mteb_evalrank.zoo.spacy_vectors import murmurhash64a
 
@@ -285,6 +291,7 @@ def test_listing_shows_30_installed_word_models_from_8_sources(capsys):
     assert f"word level: {len(rows)} variants, {len(rows)} installed, from {len(origins)} sources" in out
 
 
+@pytest.mark.integration
 def test_listing_says_how_to_build_a_missing_model(monkeypatch, tmp_path):
     monkeypatch.setenv("MTEB_EVALRANK_CACHE", str(tmp_path))
     from mteb_evalrank.zoo.adapter import zoo_rows
@@ -295,6 +302,7 @@ def test_listing_says_how_to_build_a_missing_model(monkeypatch, tmp_path):
 
 
 # --- bad input --------------------------------------------------------------------------------------
+@pytest.mark.integration
 def test_bad_input_is_one_line(monkeypatch, tmp_path, capsys):
     from mteb_evalrank.cli import main
 
@@ -315,6 +323,7 @@ def test_bad_input_is_one_line(monkeypatch, tmp_path, capsys):
         word_zoo.word_encoder("w2v-sg-100d/median", name="x/y", revision="r")
 
 
+@pytest.mark.integration
 def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_keys_them():
     import itertools
 
@@ -337,6 +346,7 @@ def test_spacy_keys_are_found_by_hash_with_digits_mapped_to_zero_as_neuralcoref_
         hashed_rows(["a", "b"], {}, source="toy")
 
 
+@pytest.mark.integration
 def test_sif_weights_scale_each_word_row_by_a_over_a_plus_its_frequency():
     wordfreq = pytest.importorskip("wordfreq")
     from mteb_evalrank.models.static_vectors import WordVectors

@@ -212,6 +212,7 @@ def _run(model, task_name: str, **task_kwargs):
     return scores
 
 
+@pytest.mark.integration
 def test_oov_words_of_a_word_vector_model_are_counted_and_scored_as_the_toolkit_does(ws_env, tmp_path):
     from mteb_evalrank.hub_datasets.evalrank_word.build import read_word_similarity
     from mteb_evalrank.models import load_model
@@ -248,6 +249,7 @@ def test_oov_words_of_a_word_vector_model_are_counted_and_scored_as_the_toolkit_
     assert scores["l2_kendall"] == pytest.approx(kendalltau(l2, gold)[0], abs=1e-9)
 
 
+@pytest.mark.integration
 def test_no_center_is_recorded(ws_env, tmp_path):
     from mteb_evalrank.models import load_model
 
@@ -276,6 +278,7 @@ class _HashEncoder:
         return np.stack([self.vector(t) for t in texts])
 
 
+@pytest.mark.integration
 def test_a_model_without_vocabulary_has_no_oov_and_is_centred_over_the_13_sets(ws_env):
     from mteb_evalrank.data.resolution import resolve_dataset
     from mteb_evalrank.hub_datasets.layout import read_config
@@ -299,6 +302,7 @@ def test_a_model_without_vocabulary_has_no_oov_and_is_centred_over_the_13_sets(w
     assert scores["cosine_spearman"] == pytest.approx(spearmanr(cos, pairs["score"])[0], abs=1e-9)
 
 
+@pytest.mark.integration
 def test_the_13_sets_words_are_encoded_once_per_model_and_run(ws_env):
     import mteb
 
@@ -323,6 +327,7 @@ class _ConstantEncoder(_HashEncoder):
         return np.ones((sum(len(b["text"]) for b in inputs), self.dim), dtype=np.float32)
 
 
+@pytest.mark.integration
 def test_a_constant_model_is_a_clear_error(ws_env):
     with pytest.raises(InputError, match=r"^SimLex-999 \(test/hash\): .*zero vectors after centring") as err:
         _run(_ConstantEncoder(), "SimLex-999")
@@ -348,6 +353,7 @@ def test_the_vocabulary_is_seen_through_mtebs_cache_wrapper_only(tmp_path):
     assert word_vocabulary_of(_HashEncoder()) is None
 
 
+@pytest.mark.integration
 @needs_glove
 def test_zoo_static_variants_expose_their_vocabulary_as_they_output_it():
     from mteb_evalrank.models.static_vectors import word_vocabulary_of
@@ -413,6 +419,7 @@ def test_builder_names_the_file_and_line_of_a_malformed_pair(fixture_sources, tm
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.integration
 def test_real_sources_give_the_published_counts(shared_sources, tmp_path):
     out = tmp_path / "ws"
     report = word_similarity.build(shared_sources, out)
@@ -445,6 +452,7 @@ def test_the_original_sources_manifest_covers_the_word_similarity_files():
     assert all(d.startswith("word_similarity/") for d in dests)
 
 
+@pytest.mark.integration
 def test_the_tasks_load_through_the_original_sources_path(shared_sources, tmp_path, monkeypatch):
     """No data folder, no sources, Hub offline: the pinned original files already in the plugin cache
     (checked against their sha256) are built and used, nothing is downloaded."""
@@ -470,6 +478,7 @@ def test_the_tasks_load_through_the_original_sources_path(shared_sources, tmp_pa
 
 
 # --- end to end on GloVe ---------------------------------------------------------------------------------
+@pytest.mark.integration
 @needs_glove
 def test_mteb_run_of_a_word_similarity_task_on_glove(tmp_path, fixture_sources):
     env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
@@ -496,6 +505,7 @@ def test_mteb_run_of_a_word_similarity_task_on_glove(tmp_path, fixture_sources):
     assert scores["centered"] is True and scores["centered_over"] == "model vocabulary"
 
 
+@pytest.mark.integration
 @needs_glove
 def test_glove_on_the_real_sets_matches_the_evalrank_toolkit(shared_sources, monkeypatch, tmp_path):
     """All 13 Spearman values equal the toolkit's; in the three largest sets the toolkit's float32

@@ -207,6 +207,7 @@ def test_the_fast_reader_reads_every_plain_file_itself_exactly_as_the_reference(
     assert same_bits(parsed[1], matrix_ref)
 
 
+@pytest.mark.integration
 @SETTINGS
 @given(data=valid_files(), where=st.integers(0, 10**6), change=st.sampled_from(["short", "long", "pair", "empty"]))
 def test_a_ragged_row_is_always_refused_with_its_line(tmp_path_factory, data, where, change):
@@ -339,6 +340,7 @@ def test_a_row_with_a_value_too_many_names_the_word_and_both_counts(tmp_path):
         read_text_vectors(path)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("n", [3, 50_000])
 def test_a_latin1_byte_is_the_same_error_in_a_small_and_a_large_file(tmp_path, n):
     lines = glove_like(n, 10)
@@ -354,6 +356,7 @@ def test_a_latin1_byte_is_the_same_error_in_a_small_and_a_large_file(tmp_path, n
     )
 
 
+@pytest.mark.integration
 def test_a_large_valid_file_is_read_by_the_fast_reader_and_equals_the_careful_one(tmp_path):
     lines = glove_like(30_000, 20)
     lines[123] = "new york " + lines[123].split(" ", 1)[1]  # a word with a space: that block is read line by line
@@ -366,6 +369,7 @@ def test_a_large_valid_file_is_read_by_the_fast_reader_and_equals_the_careful_on
     assert fast[1] == ref_words and same_bits(fast[0], ref_matrix)
 
 
+@pytest.mark.integration
 def test_the_fast_reader_reads_plain_blocks_itself(tmp_path):
     """The speed comes from polars: a plain block must not fall back to the line-by-line reader."""
     data = ("\n".join(glove_like(1000, 8)) + "\n").encode("utf-8")

@@ -192,6 +192,7 @@ def test_store_refuses_a_cache_of_another_revision(tmp_path):
 
 
 # --- one forward pass per text for all variants of a base, across tasks -------------------------------
+@pytest.mark.integration
 def test_variants_of_one_base_share_one_forward_pass(tiny_bert, tmp_path, monkeypatch):
     import mteb
     from mteb._create_dataloaders import _create_dataloader_from_texts
@@ -254,6 +255,7 @@ def test_variants_of_one_base_share_one_forward_pass(tiny_bert, tmp_path, monkey
 
 
 # --- names -------------------------------------------------------------------------------------------
+@pytest.mark.integration
 def test_zoo_names_resolve_through_mteb_get_model():
     import mteb
 
@@ -278,6 +280,7 @@ def _glove_installed() -> bool:
     return install_status(BASES["glove-50d"]) == "installed"
 
 
+@pytest.mark.integration
 def test_unknown_zoo_name_lists_close_matches():
     import mteb
 
@@ -295,6 +298,7 @@ def test_revision_changes_with_the_fitting_data(monkeypatch):
     assert wiring.variant_revision(v) != before
 
 
+@pytest.mark.integration
 def test_missing_package_is_reported_and_fails_with_the_install_command(monkeypatch):
     from mteb_evalrank.zoo import adapter as wiring
     from mteb_evalrank.zoo.engines import base as engine_base
@@ -309,6 +313,7 @@ def test_missing_package_is_reported_and_fails_with_the_install_command(monkeypa
         wiring.load_base(wiring.BASES["minilm-l6"])
 
 
+@pytest.mark.integration
 def test_models_command_lists_every_variant(capsys):
     from mteb_evalrank.cli import main
     from mteb_evalrank.zoo.variants import VARIANTS

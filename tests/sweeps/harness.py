@@ -1,13 +1,18 @@
-"""A held-out sweep of bad inputs: run each case as a user would, and sort what happened.
+"""A sweep of bad inputs: run each case as a user would, and sort what happened.
 
-Not a pytest module (``pytest`` collects ``test_*.py`` only): a sweep is run by hand, before a release or
-after a change to input handling, to find the next failures that the table-driven tests
-(``tests/test_bad_input_table.py``) do not know yet.  What it finds becomes rows of that table.
+The sweeps are part of the test suite: ``tests/test_sweeps.py`` runs every case of every ``sweep_*.py`` as one
+test, in the ``slow`` tier (``python -m pytest -m slow``; CI runs it after the default tests).  A case that still
+fails is listed in ``known_failures.yaml`` (a strict xfail with its reason).  A new sweep is held out: written
+after the fixes it tests, run once by hand (``python tests/sweeps/sweep_<group>.py``), its outcome recorded, and
+only then added to the suite.  What it finds becomes rows of the bad-input table (``tests/bad_inputs.yaml``).
 
-``python tests/sweeps/sweep_<group>.py`` runs one group's ``CASES``.  Each case runs
-``python -m mteb_evalrank.cli ARGV`` in a subprocess (a hang is a timeout, not a stuck sweep) inside a fresh
-copy of a working folder that holds a seeded MTEB results folder (``R``, written with MTEB's own objects by
-``tests/results_fixture.py``) and whatever files the group's ``prepare`` adds.  Outcomes, worst first:
+``python tests/sweeps/sweep_<group>.py`` runs one group's ``CASES``.  Each case runs ``mteb_evalrank.cli.main``
+in-process (:func:`run_case_here`: stdin, stdout and stderr replaced, the environment and the working folder set
+for the case, a hang ended by ``SIGALRM``), or ``python -m mteb_evalrank.cli ARGV`` in a subprocess for a case
+marked ``subprocess=True`` (one that reads the process's own ``/dev/stdin``, or an environment variable read
+once at import) or with ``--subprocess``.  It runs inside a fresh copy of a working folder that holds a seeded
+MTEB results folder (``R``, written with MTEB's own objects by ``tests/results_fixture.py``) and whatever files
+the group's ``prepare`` adds.  Outcomes, worst first:
 
 - ``hang``: no exit within the timeout;
 - ``traceback``: a Python traceback on stderr;
@@ -30,15 +35,20 @@ The summary line counts each outcome; the exit code is 1 when any case had a wro
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import hashlib
+import io
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
 import time
+import traceback
+import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -64,6 +74,7 @@ class Case:
     stdin: str | None = None
     warns: str | None = None
     partial: bool = False
+    subprocess: bool = False
 
 
 def snapshot(root: Path) -> dict[str, str]:
@@ -165,34 +176,124 @@ def copy_template(template: Path, work: Path) -> None:
     shutil.copytree(template, work, symlinks=True, copy_function=copy)
 
 
-def run_case(case: Case, template: Path, *, python: str = sys.executable) -> tuple[str, str, float]:
-    """Run one case in a fresh copy of ``template``; its outcome, the line to show and the seconds it took."""
+def _case_env(case: Case, work: Path, cache: Path) -> dict[str, str]:
+    """The environment a case runs in: the current one without ``MTEB_EVALRANK_*``, offline, its own cache."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
+    env.update(HF_HUB_OFFLINE="1", MTEB_EVALRANK_CACHE=str(cache), PYTHONUNBUFFERED="1")
+    env.update({k: v.replace("{W}", str(work)) for k, v in case.env.items()})
+    return env
+
+
+def _in_subprocess(argv: list[str], work: Path, env: dict[str, str], case: Case, python: str) -> tuple[int | None, str]:
+    try:
+        proc = subprocess.run(
+            [python, "-m", "mteb_evalrank.cli", *argv],
+            cwd=work,
+            env=env,
+            input=case.stdin,
+            capture_output=True,
+            text=True,
+            timeout=case.timeout,
+        )
+        return proc.returncode, proc.stderr
+    except subprocess.TimeoutExpired as exc:
+        return None, exc.stderr.decode() if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+
+
+class _Hang(BaseException):
+    """Raised by ``SIGALRM`` in a case run in-process: no exit within the case's timeout."""
+
+
+def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+@contextlib.contextmanager
+def _as_the_case(work: Path, env: dict[str, str], stdin: str | None):
+    """The process as a fresh ``mteb-evalrank`` would see it: ``env``, the working folder ``work``, ``stdin``;
+    stdout and stderr go to a buffer (yielded), every warning is shown, and all of it is restored after."""
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    saved_format = warnings.formatwarning
+    err = io.StringIO()
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(work)
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin or ""), io.StringIO(), err
+    try:
+        with warnings.catch_warnings():  # a fresh interpreter's filters: each warning once per place, none hidden
+            warnings.resetwarnings()
+            warnings.simplefilter("default")
+            for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+                warnings.simplefilter("ignore", category)
+            # printed where the command prints, as the interpreter would (under pytest, not into its record)
+            warnings.showwarning = _print_warning
+            yield err
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        warnings.formatwarning = saved_format
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+
+
+def _in_process(argv: list[str], work: Path, env: dict[str, str], case: Case) -> tuple[int | None, str]:
+    """``mteb_evalrank.cli.main(argv)`` in this process; a traceback is written to the captured stderr as the
+    interpreter would, and a case still running after ``case.timeout`` seconds is a hang (``SIGALRM``)."""
+    from mteb_evalrank.cli import main as cli_main
+
+    def alarm(signum, frame):
+        raise _Hang
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    code: int | None
+    with _as_the_case(work, env, case.stdin) as err:
+        signal.setitimer(signal.ITIMER_REAL, case.timeout)
+        try:
+            code = cli_main(list(argv))
+        except SystemExit as exc:  # argparse, or a command that exits
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            if isinstance(exc.code, str):
+                print(exc.code, file=sys.stderr)
+        except _Hang:
+            code = None
+        except BaseException:  # what the interpreter would print
+            print(traceback.format_exc(), file=sys.stderr, end="")
+            code = 1
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    return code, err.getvalue()
+
+
+def run_case(
+    case: Case, template: Path, *, python: str = sys.executable, in_process: bool = True
+) -> tuple[str, str, float]:
+    """Run one case in a fresh copy of ``template`` (in this process unless the case or ``in_process=False``
+    asks for a subprocess); its outcome, the line to show and the seconds it took."""
     with tempfile.TemporaryDirectory(prefix="sweep-") as tmp:
         work = Path(tmp) / "w"
         copy_template(template, work)
         argv = [a.replace("{R}", str(work / "R")).replace("{W}", str(work)) for a in case.argv]
-        env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
-        env.update(HF_HUB_OFFLINE="1", MTEB_EVALRANK_CACHE=str(Path(tmp) / "cache"), PYTHONUNBUFFERED="1")
-        env.update({k: v.replace("{W}", str(work)) for k, v in case.env.items()})
+        env = _case_env(case, work, Path(tmp) / "cache")
         before = snapshot(work)
         start = time.perf_counter()
-        try:
-            proc = subprocess.run(
-                [python, "-m", "mteb_evalrank.cli", *argv],
-                cwd=work,
-                env=env,
-                input=case.stdin,
-                capture_output=True,
-                text=True,
-                timeout=case.timeout,
-            )
-            code, stderr = proc.returncode, proc.stderr
-        except subprocess.TimeoutExpired as exc:
-            code, stderr = None, exc.stderr.decode() if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+        if in_process and not case.subprocess:
+            code, stderr = _in_process(argv, work, env, case)
+        else:
+            code, stderr = _in_subprocess(argv, work, env, case, python)
         seconds = time.perf_counter() - start
         after = snapshot(work)
         outcome, line = classify(case, code, stderr, before, after)
         return outcome, line, seconds
+
+
+def make_template(root: Path, prepare: Callable[[Path], None] | None) -> Path:
+    """The seeded working folder of one sweep: :func:`seeded_template` and the sweep's ``prepare``."""
+    template = seeded_template(root)
+    if prepare is not None:
+        prepare(template)
+    return template
 
 
 def main(
@@ -202,6 +303,7 @@ def main(
     parser = argparse.ArgumentParser(description="a held-out sweep of bad inputs (tests/sweeps/harness.py)")
     parser.add_argument("-k", default="", help="run only cases whose name contains this")
     parser.add_argument("--show-good", action="store_true", help="also list cases with the right outcome")
+    parser.add_argument("--subprocess", action="store_true", help="run every case in a fresh interpreter")
     args = parser.parse_args(argv)
     selected = [c for c in cases if args.k in c.name]
     names = [c.name for c in cases]
@@ -209,16 +311,14 @@ def main(
         raise SystemExit(f"duplicate case names: {sorted(n for n in set(names) if names.count(n) > 1)}")
     counts: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="sweep-template-") as tmp:
-        template = seeded_template(Path(tmp) / "t")
-        if prepare is not None:
-            prepare(template)
+        template = make_template(Path(tmp) / "t", prepare)
         try:
             from tqdm import tqdm
         except ImportError:  # pragma: no cover - tqdm comes with the project's dependencies
             tqdm = lambda x, **_: x
         rows = []
         for case in tqdm(selected, desc="sweep", unit="case", file=sys.stderr):
-            outcome, line, seconds = run_case(case, template)
+            outcome, line, seconds = run_case(case, template, in_process=not args.subprocess)
             counts[outcome] += 1
             rows.append((case.name, outcome, seconds, line))
     for name, outcome, seconds, line in rows:

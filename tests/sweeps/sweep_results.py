@@ -103,10 +103,14 @@ def _variants(w: Path) -> None:
         "meta_rev_list": lambda r: _edit_json(r / G / "model_meta.json", lambda d: d.update(revision=["a"])),
         "meta_name_path": lambda r: _edit_json(r / G / "model_meta.json", lambda d: d.update(name="../x")),
     }
+    import re
+
+    #: the first main score of the file, whatever tests/results_fixture.py seeds (a fixed value went stale)
+    main = re.compile(r'"main_score": (-?[0-9.eE+-]+)')
     raw = {
-        "main_nan": lambda t: t.replace('"main_score": 0.448478', '"main_score": NaN', 1),
-        "main_inf": lambda t: t.replace('"main_score": 0.448478', '"main_score": Infinity', 1),
-        "dup_keys": lambda t: t.replace('"main_score": 0.448478', '"main_score": 0.448478, "main_score": 0.9', 1),
+        "main_nan": lambda t: main.sub('"main_score": NaN', t, count=1),
+        "main_inf": lambda t: main.sub('"main_score": Infinity', t, count=1),
+        "dup_keys": lambda t: main.sub(r'"main_score": \1, "main_score": 0.9', t, count=1),
         "truncated": lambda t: t[: len(t) // 2],
         "empty": lambda t: "",
     }
@@ -117,7 +121,7 @@ def _variants(w: Path) -> None:
         shutil.copytree(w / "R", w / f"V_{name}")
         p = w / f"V_{name}" / mr
         text = p.read_text()
-        assert name in ("truncated", "empty") or '"main_score": 0.448478' in text, name
+        assert name in ("truncated", "empty") or main.search(text), name
         p.write_text(change(text))
     for name, encoding in (("bom", "utf-8-sig"), ("utf16", "utf-16")):
         shutil.copytree(w / "R", w / f"V_{name}")
@@ -186,7 +190,7 @@ def _compare_folder(w: Path) -> None:
         np.savez_compressed(path, **arrays)
 
     def shape(arrays: dict) -> None:
-        key = next(k for k in arrays if k.endswith("/cos_rank") and "/all/" in k)
+        key = next(k for k in arrays if k.endswith("/cos_rank"))  # the subset's name changed (all -> default)
         arrays[key] = arrays[key][:3]
 
     def meta_list(arrays: dict) -> None:
