@@ -194,8 +194,9 @@ def _has_result(out: Path, variant: str, task: str) -> bool:
     """Whether ``out/results`` holds a ``task`` result of the zoo ``variant`` (any revision)."""
     from mteb_evalrank.data.result_files import has_result
     from mteb_evalrank.models.zoo import VARIANTS
+    from mteb_evalrank.results.folders import model_folder
 
-    return has_result(out / "results" / VARIANTS[variant].mteb_name.replace("/", "__"), task)
+    return has_result(model_folder(out, VARIANTS[variant].mteb_name), task)
 
 
 def _sentence_variants(out: Path) -> list[str]:
