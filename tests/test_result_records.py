@@ -76,6 +76,10 @@ def test_metadata_and_run_settings_are_read_once_per_folder(written, monkeypatch
 def test_uncertainty_from_stored_se_and_ci():
     u = record_module.uncertainty_of({"mrr": 0.5, "mrr_se": 0.01, "mrr_ci_low": 0.48, "mrr_ci_high": 0.52})
     assert u.se == {"mrr": 0.01} and u.ci == {"mrr": (0.48, 0.52)} and u.items_path is None
+    from mteb_evalrank.metrics.sampling_error import binomial_se
+
+    formula = record_module.uncertainty_of({"main_score": 0.8, "accuracy": 0.8, "ntest": 100})
+    assert formula.se == {"main_score": binomial_se(0.8, 100), "accuracy": binomial_se(0.8, 100)} and not formula.ci
 
 
 def _damaged(tmp_path) -> tuple[Path, Path]:

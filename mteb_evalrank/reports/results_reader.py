@@ -287,34 +287,11 @@ def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[s
 
 
 def _entry_standard_error(entry: dict[str, Any], key: str) -> float | None:
-    """The sampling standard error of one stored score: the ``<key>_se`` the result file holds (EvalRank, HEROS,
-    N2O: :mod:`mteb_evalrank.metrics.score_uncertainty`), else :mod:`mteb_evalrank.metrics.sampling_error`."""
-    from mteb_evalrank.metrics.sampling_error import binomial_se, bounded_mean_se, spearman_se
+    """The sampling standard error of one stored score (the record's rule:
+    :func:`mteb_evalrank.results.record.entry_standard_error`)."""
+    from mteb_evalrank.results.record import entry_standard_error
 
-    value = entry.get(key)
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        return None
-    from mteb_evalrank.reports.results_table import standard_error
-
-    stored = standard_error(entry, key)  # computed from the per-item values when the task ran
-    if stored is not None and math.isfinite(stored):
-        return stored
-    main = entry.get("main_score")
-    if "ntest" in entry and key in ("main_score", "accuracy", "acc") and 0 <= value <= 1:
-        return binomial_se(float(value), int(entry["ntest"]))
-    n = entry.get("num_pairs")
-    if not isinstance(n, (int, float)) or n <= 0:
-        return None
-    if "cosine_spearman" in entry and (
-        key == "cosine_spearman" or (key == "main_score" and main == entry["cosine_spearman"])
-    ):
-        return spearman_se(float(value), int(n))
-    if "mrr" in entry and (
-        key.removeprefix("l2_") in ("mrr", "hits_at_1", "hits_at_3", "hits_at_10")
-        or (key == "main_score" and main == entry["mrr"])
-    ):
-        return bounded_mean_se(float(value), max(int(n) // 2, 1))  # both directions of each pair: n / 2 items
-    return None
+    return entry_standard_error(entry, key)
 
 
 def read_standard_error(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> float | None:

@@ -210,9 +210,49 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def entry_standard_error(entry: dict[str, Any], key: str) -> float | None:
+    """The sampling standard error of one stored score: the ``<key>_se`` the entry holds (EvalRank, HEROS, N2O:
+    :mod:`mteb_evalrank.metrics.score_uncertainty`; for ``main_score``, that of the metric it equals), else the
+    formula of :mod:`mteb_evalrank.metrics.sampling_error` (accuracy: binomial over ``ntest``; STS Spearman:
+    Fieller over ``num_pairs``; EvalRank MRR/Hits: the [0, 1] bound over ``num_pairs / 2``), else ``None``."""
+    import math
+
+    from mteb_evalrank.integration.score_table import standard_error
+    from mteb_evalrank.metrics.sampling_error import binomial_se, bounded_mean_se, spearman_se
+
+    value = entry.get(key)
+    if not _number(value) or not math.isfinite(value):
+        return None
+    stored = standard_error(entry, key)  # computed from the per-item values when the task ran
+    if stored is not None and math.isfinite(stored):
+        return stored
+    main = entry.get("main_score")
+    if "ntest" in entry and key in ("main_score", "accuracy", "acc") and 0 <= value <= 1:
+        return binomial_se(float(value), int(entry["ntest"]))
+    n = entry.get("num_pairs")
+    if not isinstance(n, (int, float)) or n <= 0:
+        return None
+    if "cosine_spearman" in entry and (
+        key == "cosine_spearman" or (key == "main_score" and main == entry["cosine_spearman"])
+    ):
+        return spearman_se(float(value), int(n))
+    if "mrr" in entry and (
+        key.removeprefix("l2_") in ("mrr", "hits_at_1", "hits_at_3", "hits_at_10")
+        or (key == "main_score" and main == entry["mrr"])
+    ):
+        return bounded_mean_se(float(value), max(int(n) // 2, 1))  # both directions of each pair: n / 2 items
+    return None
+
+
 def uncertainty_of(scores: dict[str, Any], items_path: Path | None = None) -> Uncertainty:
-    """The stored ``<metric>_se`` and ``<metric>_ci_low``/``_ci_high`` of an entry's ``scores``."""
-    se = {k.removesuffix("_se"): float(v) for k, v in scores.items() if k.endswith("_se") and _number(v)}
+    """The uncertainty of an entry's ``scores``: ``se`` of every score :func:`entry_standard_error` answers
+    (stored ``<metric>_se``, else the formula), ``ci`` as stored (``<metric>_ci_low``/``_ci_high``)."""
+    se = {}
+    for key in scores:
+        if not key.endswith(("_se", "_ci_low", "_ci_high")):
+            value = entry_standard_error(scores, key)
+            if value is not None:
+                se[key] = value
     ci = {}
     for key, low in scores.items():
         if key.endswith("_ci_low") and _number(low):
@@ -405,7 +445,9 @@ __all__ = [
     "ResultRecord",
     "RunSettings",
     "Uncertainty",
+    "entry_standard_error",
     "read_folder_files",
     "read_records",
     "read_run_settings",
+    "uncertainty_of",
 ]
