@@ -44,7 +44,7 @@ def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]
     read = read_records(results_dir, task=TASK, mteb_check=False)  # the one reader
     if read.skipped:
         path, reason = read.skipped[0]
-        raise InputError(f"{path}: not an N2O task result ({reason}).")
+        raise InputError(f"{path}: {reason}")
     files = read.files()
     if not files:
         raise InputError(
@@ -52,11 +52,17 @@ def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]
             "(mteb-evalrank run -t N2O -m MODEL --output-folder RESULTS_DIR)."
         )
     names = revision_labels((records[0].label, records[0].revision) for records in files.values())
-    sets = [_neighbor_set(name, path, records, split) for name, (path, records) in zip(names, files.items())]
+    sets = [_neighbor_set(name, path, split, records) for name, (path, records) in zip(names, files.items())]
     return sorted(sets, key=lambda s: s.name)
 
 
-def _neighbor_set(name: str, path: Path, records: list[ResultRecord], split: str) -> NeighborSet:
+def _neighbor_set(name: str, path: Path, split: str, records: list[ResultRecord] | None = None) -> NeighborSet:
+    """The neighbour lists of the ``N2O.json`` ``path`` (its records, read by the one reader when not given)."""
+    if records is None:
+        read = read_records(path, task=TASK, mteb_check=False)
+        if read.skipped:
+            raise InputError(f"{path}: {read.skipped[0][1]}")
+        records = read.records
     entries = [r.entry for r in records if r.split == split]
     if not entries:
         raise InputError(f"{path}: not an N2O task result (KeyError: {split!r}).")

@@ -322,10 +322,12 @@ def read_records(
 
     ``folder`` is a ResultCache folder (holding ``results/``), the ``results/`` folder itself, or one result
     file.  The walk is :func:`~mteb_evalrank.data.result_files.walk_result_files` (both of MTEB's layouts).  Each
-    file is checked by :func:`~mteb_evalrank.data.result_files.check_result_json` (the shape, duplicate keys,
-    ``task_name`` = the file's name) and, with ``mteb_check`` (the default), read by MTEB's ``TaskResult`` (what
-    MTEB and its leaderboard would read; reports that read their own task's fields, HEROS, N2O, ``compare``,
-    pass ``False``).  A file that fails is not read: ``skipped`` names it with the reason, and a warning says so.
+    file is, with ``mteb_check`` (the default), checked by
+    :func:`~mteb_evalrank.data.result_files.check_result_json` (the shape, duplicate keys, ``task_name`` = the
+    file's name) and read by MTEB's ``TaskResult``: what MTEB and its leaderboard would read.  Reports that read
+    their own task's fields (HEROS, N2O, ``compare``) pass ``False``: depth-limited JSON whose ``scores`` is an
+    object of splits, each a list of objects (what they hold is the consumer's to check).  A file that fails is not
+    read: ``skipped`` names it with the reason, and a warning says so.
 
     Each folder's ``model_meta.json`` and ``run_settings.jsonl`` are read once, with one policy: a
     ``model_meta.json`` that cannot be used leaves ``model_meta`` ``None`` (the folder names stand for the model
@@ -407,21 +409,47 @@ def _note_problems(out: RecordSet, folder: Path, files: FolderFiles) -> None:
         warnings.warn(EvalRankWarning(message), stacklevel=3)
 
 
+def _own_fields(path: Path, out: RecordSet) -> dict[str, list[dict[str, Any]]] | None:
+    """The ``scores`` of a result file read for a task's own fields (``mteb_check=False``): depth-limited JSON
+    (:func:`~mteb_evalrank.json_input.loads_json`), an object whose ``scores`` is an object of splits; each
+    split's entries that are objects (the consumer checks what they hold)."""
+    from mteb_evalrank.data.files import read_text
+    from mteb_evalrank.json_input import loads_json
+
+    try:
+        data = loads_json(read_text(path, what="result file"), source=str(path))
+        scores = data.get("scores") if isinstance(data, dict) else None
+        if isinstance(scores, dict):
+            return {split: _entries(path, split, entries) for split, entries in scores.items()}
+        reason = "key scores is missing or not an object; not an MTEB result file"
+    except InputError as exc:
+        reason = str(exc).removeprefix(f"{path}: ")
+    except ValueError as exc:
+        reason = f"not a readable MTEB result file ({exc})"
+    _skip(out, path, reason, f"skipped {path}: {reason}")
+    return None
+
+
+def _entries(path: Path, split: str, entries: Any) -> list[dict[str, Any]]:
+    """A split's entries, each an object: anything else is one :class:`InputError` naming the file and the key."""
+    if not isinstance(entries, list):
+        raise InputError(f"{path}: key scores.{split} is not a list of score entries.")
+    for entry in entries:
+        if not isinstance(entry, dict):
+            raise InputError(f"{path}: a {split!r} score entry is not an object ({json.dumps(entry)[:60]}).")
+    return entries
+
+
 def _read_scores(path: Path, out: RecordSet, *, mteb_check: bool) -> dict[str, list[dict[str, Any]]] | None:
     """The ``scores`` of one result file (``None``, and the file named in ``out.skipped``, when it cannot be read)."""
     from mteb_evalrank.data.result_files import check_result_json
 
+    if not mteb_check:
+        return _own_fields(path, out)
     try:
-        data = check_result_json(path)  # the shape, duplicate keys, task_name = file name: InputError naming the key
+        check_result_json(path)  # the shape, duplicate keys, task_name = file name: InputError naming the key
     except InputError as exc:
         reason = str(exc).removeprefix(f"{path}: ")
-        _skip(out, path, reason, f"skipped {path}: {reason}")
-        return None
-    if not mteb_check:
-        scores = data.get("scores")
-        if isinstance(scores, dict):
-            return scores
-        reason = "no scores (a result of MTEB 1.x: read it with MTEB's TaskResult)"
         _skip(out, path, reason, f"skipped {path}: {reason}")
         return None
     from mteb.results import TaskResult
