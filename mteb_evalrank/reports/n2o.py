@@ -25,7 +25,7 @@ from mteb_evalrank.data.files import atomic_target, figure_file, output_file
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.neighbors import N2OMatrix, NeighborSet, n2o_matrix, robustness
 from mteb_evalrank.reports.results_reader import revision_labels
-from mteb_evalrank.results.record import ResultRecord, read_records
+from mteb_evalrank.results.record import UNREADABLE, ResultRecord, read_records
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]
     read = read_records(results_dir, task=TASK, mteb_check=False)  # the one reader
     if read.skipped:
         path, reason = read.skipped[0]
-        raise InputError(f"{path}: {reason}")
+        raise InputError(f"{path}: {reason.replace(UNREADABLE, 'not an N2O task result (', 1)}")
     files = read.files()
     if not files:
         raise InputError(

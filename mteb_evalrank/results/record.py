@@ -409,6 +409,10 @@ def _note_problems(out: RecordSet, folder: Path, files: FolderFiles) -> None:
         warnings.warn(EvalRankWarning(message), stacklevel=3)
 
 
+#: how a result file that is not JSON is named in ``skipped`` (``mteb_check=False``)
+UNREADABLE = "not a readable MTEB result file ("
+
+
 def _own_fields(path: Path, out: RecordSet) -> dict[str, list[dict[str, Any]]] | None:
     """The ``scores`` of a result file read for a task's own fields (``mteb_check=False``): depth-limited JSON
     (:func:`~mteb_evalrank.json_input.loads_json`), an object whose ``scores`` is an object of splits; each
@@ -425,7 +429,7 @@ def _own_fields(path: Path, out: RecordSet) -> dict[str, list[dict[str, Any]]] |
     except InputError as exc:
         reason = str(exc).removeprefix(f"{path}: ")
     except ValueError as exc:
-        reason = f"not a readable MTEB result file ({exc})"
+        reason = f"{UNREADABLE}{type(exc).__name__}: {exc})"
     _skip(out, path, reason, f"skipped {path}: {reason}")
     return None
 
