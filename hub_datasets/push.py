@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mteb_evalrank.atomic_files import scratch_folder
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.hub_datasets import layout
 
@@ -112,7 +112,7 @@ def push_folder(
                 "(https://huggingface.co/settings/tokens), or use --dry-run to only validate."
             )
 
-    with tempfile.TemporaryDirectory(prefix=f"push-{name}-") as tmp:
+    with scratch_folder(prefix=f"push-{name}-") as tmp:
         stage = Path(staging_dir) if staging_dir is not None else Path(tmp) / name
         if stage.exists() and any(stage.iterdir()):
             raise InputError(f"staging folder {stage} is not empty.")

@@ -256,8 +256,10 @@ def test_add_a_statistic(tmp_path):
 def toy_report(folder: Path, task: str) -> str:
     """A Markdown table of one task's main score per model, read through the results reader (a model with
     several revisions: one row per revision, ``model@revision``)."""
-    files = task_result_files(folder, task)
-    labels = revision_labels((w.label, w.revision) for w in map(result_identity, files))
+    from mteb_evalrank.results.record import read_records
+
+    files = read_records(folder, task=task).files()  # the one reader: one record per scored entry
+    labels = revision_labels((records[0].label, records[0].revision) for records in files.values())
     scores = open_score_source(folder).matrix([task], revision_policy="separate")
     lines = [f"| model | {task} |", "|---|---|"]
     lines += [f"| {label} | {scores.loc[label, task]:.4f} |" for label in sorted(labels)]

@@ -473,7 +473,7 @@ def test_compare_cli_rejects_mismatched_results(tmp_path, capsys):
         folder = tmp_path / "results" / f"org__m{i}" / "rev"
         folder.mkdir(parents=True)
         entry = {"neighbors": [[[1, 2]]], "query_ids": [[0]], "corpus_fingerprint": fp, "corpus_size": 10, "seed": 1}
-        (folder / "N2O.json").write_text(json.dumps({"scores": {"test": [entry]}}))
+        (folder / "N2O.json").write_text(json.dumps({"task_name": "N2O", "scores": {"test": [entry]}}))
     assert main(["n2o-compare", str(tmp_path)]) == 2
     assert "different corpus" in capsys.readouterr().err
     assert main(["n2o-compare", str(tmp_path / "nothing")]) == 2

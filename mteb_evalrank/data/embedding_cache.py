@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.atomic_files import move_file, replace_file
 from mteb_evalrank.data.files import file_lock
 from mteb_evalrank.data.paths import cache_dir
 from mteb_evalrank.errors import InputError
@@ -141,7 +141,7 @@ def _encode_into(encode_block, texts: list[str], *, folder: Path, key: str, bloc
             bar.close()
     out.flush()
     del out
-    os.replace(partial, final)
+    move_file(partial, final)  # the finished memmap, written in place chunk by chunk, becomes the cache file
     sidecar.unlink(missing_ok=True)
 
 
@@ -170,9 +170,7 @@ def _resume(partial: Path, sidecar: Path, rows: int) -> tuple[int, Any]:
 
 
 def _write_json(path: Path, data: dict) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data))
-    os.replace(tmp, path)
+    replace_file(path, json.dumps(data))
 
 
 def model_identity(model: Any) -> tuple[str | None, str | None]:

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from mteb_evalrank.atomic_files import discard, move_file, replace_all, temporary_sibling
 from mteb_evalrank.data.result_layout import MODEL_META, RUN_SETTINGS
 from mteb_evalrank.errors import InputError, SourceFormatError
 from mteb_evalrank.file_kinds import output_path_problem, special_file_kind
@@ -154,14 +154,13 @@ def check_writable_folder(folder: Path, *, what: str, path: Path | None = None) 
     Trying is the only reliable test: ``os.access`` answers for the real user id and ignores read-only
     mounts on some systems, and root passes every permission check except the mount's.
     """
+    from mteb_evalrank.atomic_files import probe_write
+
     try:
-        fd, probe = tempfile.mkstemp(prefix=".mteb-evalrank-write-test-", dir=folder)
+        probe_write(folder)
     except OSError as exc:
         where = path if path is not None else folder
         raise InputError(f"cannot write {what} {where}: {_reason(exc)}.") from exc
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
 
 
 def output_dir(path: Path, *, what: str = "output folder", create: bool = True) -> Path:
@@ -487,22 +486,13 @@ def all_or_nothing(outputs: Iterable[tuple[str, Path | str | None, str]] = ()) -
     try:
         yield
     except BaseException:
-        for tmp, _ in staged:
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
+        discard(tmp for tmp, _ in staged)
         remove_new_empty_folders(made)
         raise
     finally:
         _STAGED = _MADE_FOLDERS = None
         _DECLARED = ()
-    try:
-        for tmp, target in staged:
-            os.replace(tmp, target)
-    except BaseException:  # a rename refused (read-only, no permission): no temporary file is left behind
-        for tmp, _ in staged:
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
-        raise
+    replace_all(staged)  # a rename refused (read-only, no permission): no temporary file is left behind
 
 
 @contextlib.contextmanager
@@ -517,28 +507,18 @@ def atomic_target(path: Path) -> Iterator[Path]:
         _make_parents(path.parent)
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.stem[:100]}.", suffix=f".tmp{path.suffix[:20]}", dir=path.parent)
-    os.close(fd)
-    tmp = Path(name)
-    try:  # mkstemp makes the file private (0600): give it the mode of the file it replaces, or the umask's
-        mode = path.stat().st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+    tmp = temporary_sibling(path)  # the mode of the file it replaces, or the umask's
     staged = False
     try:
-        os.chmod(tmp, mode)
         yield tmp
         if deferred and _STAGED is not None:
             _STAGED.append((tmp, path))
             staged = True
         else:
-            os.replace(tmp, path)
+            move_file(tmp, path)
     finally:
         if not staged:
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
+            discard([tmp])
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> Path:

@@ -68,6 +68,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from mteb_evalrank.atomic_files import move_file
 from mteb_evalrank.data.files import file_lock, file_sha256
 from mteb_evalrank.errors import DataNotFoundError, InputError
 
@@ -591,7 +592,7 @@ class _Extract:
         for entry in self.members:
             target = self.root / entry.dest
             target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(folder / entry.archive_member, target)
+            move_file(folder / entry.archive_member, target)
 
 
 def _reason(exc: object) -> str:

@@ -24,10 +24,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from mteb_evalrank.atomic_files import make_scratch_folder, replace_folder
 from mteb_evalrank.data.paths import cache_dir
 from mteb_evalrank.errors import DataNotFoundError
 from mteb_evalrank.hashing import update_with_file
@@ -132,10 +132,10 @@ def build_on_demand(name: str, sources: Path) -> Path:
     if (target / "README.md").is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=target.parent))
+    tmp = make_scratch_folder(prefix=f".{name}-", dir=target.parent)
     try:
         BUILDERS[name].build(sources, tmp)
-        tmp.rename(target)
+        replace_folder(tmp, target)
     except OSError:
         if not (target / "README.md").is_file():  # a concurrent build may have won the race
             raise

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank.atomic_files import replace_file, scratch_folder
 from mteb_evalrank.data.paths import cache_dir
 from mteb_evalrank.errors import EvalRankError, InputError
 
@@ -92,24 +91,13 @@ def _select(names: Sequence[str] | None) -> list[Any]:
 def _write_json(stats: Any, path: Path) -> None:
     """Atomic write, formatted as MTEB formats its own statistics files (indent 4)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(stats, f, indent=4)
-            f.write("\n")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; package data must be readable by all
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_file(path, json.dumps(stats, indent=4) + "\n")  # readable by all: the umask's mode, as package data
 
 
 def compute_descriptive_stats(task: Any, *, num_proc: int | None = None) -> dict[str, Any]:
     """Statistics of the data ``task`` resolves now, computed by MTEB's own
     ``calculate_descriptive_statistics`` (so the format is MTEB's), written nowhere."""
-    with tempfile.TemporaryDirectory(prefix="mteb-evalrank-stats-") as tmp, stats_written_to(Path(tmp)):
+    with scratch_folder(prefix="mteb-evalrank-stats-") as tmp, stats_written_to(Path(tmp)):
         if task.metadata.descriptive_stat_path.parent != Path(tmp):
             raise InputError(
                 f"{task.metadata.name}: its metadata is not a PluginTaskMetadata, so MTEB would write its "

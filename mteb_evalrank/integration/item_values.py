@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,13 +126,9 @@ def write_items(path: Path, task: str, entries: Mapping[tuple[str, str], SubsetI
     arrays[_META] = np.array(json.dumps(meta))
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(buffer.getvalue())
-        os.replace(tmp, path)
-    except BaseException:  # a full disk: no temporary file is left behind
-        tmp.unlink(missing_ok=True)
-        raise
+    from mteb_evalrank.atomic_files import replace_file
+
+    replace_file(path, buffer.getvalue())  # a full disk: no temporary file is left behind
     return path
 
 

@@ -46,7 +46,7 @@ from typing import Any
 from urllib.parse import quote
 
 from mteb_evalrank import mteb_internals
-from mteb_evalrank.data.result_files import MODEL_META, walk_result_files
+from mteb_evalrank.data.result_files import walk_result_files
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.integration.leaderboard_models import (
     MODELS_FILE,
@@ -427,15 +427,17 @@ def _plugin_results(folder: Path) -> bool:
     """Whether ``folder/results`` holds a result of a plugin task or of a model not in MTEB's registry."""
     from mteb.models.model_implementations import MODEL_REGISTRY
 
-    from mteb_evalrank.data.result_files import read_model_meta, revision_folders
+    from mteb_evalrank.data.result_files import revision_folders
     from mteb_evalrank.integration.task_lookup import is_plugin_task
+    from mteb_evalrank.results.record import read_folder_files
 
     results = folder / "results"
     if any(is_plugin_task(path.stem) for path in walk_result_files(results, exact_root=True)):
         return True
     for rev_dir in revision_folders(results, exact_root=True):
-        meta = read_model_meta(rev_dir, strict=False)
-        if meta is None and (rev_dir / MODEL_META).exists():  # unreadable: the app would stop on it
+        files = read_folder_files(rev_dir)  # the one reader's model_meta.json, read once
+        meta = files.meta
+        if files.meta_problem is not None:  # unreadable: the app would stop on it
             return True
         if meta is not None and meta.get("name") not in MODEL_REGISTRY:
             return True

@@ -261,8 +261,9 @@ def has_result(out: Path, model: ResolvedModel, task: str) -> bool:
     """Whether ``out/results`` holds ``task`` for the model: at its revision, or any revision when the
     revision is only known once loaded (a Hub model outside the registry)."""
     from mteb_evalrank.data.result_files import has_result
+    from mteb_evalrank.results.folders import model_folder
 
-    folder = out / "results" / model.name.replace("/", "__")
+    folder = model_folder(out, model.name)
     if model.revision:
         return has_result(folder, task, revision=model.revision)
     return has_result(folder, task)

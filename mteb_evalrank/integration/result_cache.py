@@ -42,6 +42,7 @@ from typing import Any
 from mteb import ResultCache
 from mteb.models import ModelMeta
 
+from mteb_evalrank.atomic_files import move_file
 from mteb_evalrank.data.files import atomic_write_text, file_lock, output_dir
 from mteb_evalrank.data.result_files import MODEL_META as META_FILE
 from mteb_evalrank.data.result_layout import RUN_SETTINGS
@@ -176,7 +177,7 @@ def _restore(path: Path, backup: Path | None) -> None:
         if backup is None:
             path.unlink(missing_ok=True)
         else:
-            os.replace(backup, path)
+            move_file(backup, path)
             backup.unlink(missing_ok=True)  # rename(2) of two links of one file does nothing
     except OSError:
         pass
@@ -255,7 +256,7 @@ class SafeResultCache(ResultCache):
                     name = meta.name if meta is not None and meta.name is not None else model_name
                     revision = (meta.revision or "no_revision_available") if meta is not None else model_revision
                     super().save_to_cache(task_result, name, revision, encode_kwargs=encode_kwargs)
-                    os.replace(tmp, target)
+                    move_file(tmp, target)
                     item_values.flush(task_result.task_name, name, revision, target)  # <Task>.items.npz beside it
                     if merged is not None:
                         atomic_write_text(target.parent / META_FILE, json.dumps(merged, default=str, indent=4))

@@ -431,7 +431,9 @@ def model_meta_for(model: str, revision: str):
         raise InputError(
             f"--revision must be a non-empty name without path characters (not '.' or '..'), got {revision!r}."
         )
-    for option, folder in (("--model", name.replace("/", "__")), ("--revision", rev)):
+    from mteb_evalrank.results.folders import model_folder_name
+
+    for option, folder in (("--model", model_folder_name(name)), ("--revision", rev)):
         if len(folder.encode("utf-8")) > 255:  # one folder of results/<org>__<name>/<revision>/
             raise InputError(
                 f"{option} is too long for a folder name ({len(folder.encode('utf-8'))} bytes as "
@@ -572,12 +574,18 @@ def import_senteval_results(
 
 
 def _is_imported(path: Path) -> bool:
+    """Whether every entry of the result file ``path`` (read by the one reader) was imported from SentEval."""
+    import warnings
+
+    from mteb_evalrank.results.record import read_records
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        entries = [e for split in data.get("scores", {}).values() for e in split]
-    except (OSError, ValueError, AttributeError):
-        return False  # unreadable or not a result file: not an import, so never overwritten
-    return bool(entries) and all(e.get("imported_from") == IMPORTED_FROM for e in entries)
+        with warnings.catch_warnings():  # unreadable or not a result file: not an import, so never overwritten
+            warnings.simplefilter("ignore")
+            records = read_records(path, mteb_check=False).records
+    except InputError:
+        return False
+    return bool(records) and all(r.scores.get("imported_from") == IMPORTED_FROM for r in records)
 
 
 def import_senteval_file(path: Path | str, *, model: str, revision: str, output_folder: Path | str) -> ImportReport:

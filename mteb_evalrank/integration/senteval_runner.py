@@ -32,13 +32,13 @@ import contextlib
 import copy
 import inspect
 import os
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.atomic_files import scratch_folder
 from mteb_evalrank.errors import InputError
 
 #: The EvalRank toolkit's SentEval parameters (``src/s_evaluation.py``: "for fast prototyping").
@@ -207,7 +207,7 @@ def senteval_task_path(senteval_data: Path | str | None) -> Iterator[str]:
             f"{SOURCES_ENV} to the plugin's raw sources."
         )
     root = Path(sources).expanduser().resolve()
-    with tempfile.TemporaryDirectory(prefix="mteb-evalrank-senteval-") as tmp:
+    with scratch_folder(prefix="mteb-evalrank-senteval-") as tmp:
         linked = 0
         for link, target in _VIEW.items():
             if (root / target).exists():
@@ -216,7 +216,7 @@ def senteval_task_path(senteval_data: Path | str | None) -> Iterator[str]:
                 linked += 1
         if not linked:
             raise InputError(f"{SOURCES_ENV}={sources} holds neither senteval_downstream/ nor sts_senteval/.")
-        yield tmp + os.sep
+        yield str(tmp) + os.sep
 
 
 # --- run ------------------------------------------------------------------------------------------

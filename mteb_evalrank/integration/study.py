@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank.atomic_files import replace_file
 from mteb_evalrank.errors import InputError
 
 LEVELS = ("sentence", "word")
@@ -306,9 +307,7 @@ def _record(out: Path, run: StudyRun, start: float, before: dict[str, int], *, f
     history = out / "timing.json"
     runs = json.loads(history.read_text(encoding="utf-8")) if history.exists() else []
     runs = [r for r in runs if r.get("run_id") != run.run_id] + [asdict(run)]
-    tmp = history.with_suffix(f".json.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(runs, indent=1), encoding="utf-8")
-    tmp.replace(history)
+    replace_file(history, json.dumps(runs, indent=1))
 
 
 def runnable_tasks(run: Any, tasks: list[str], log: Callable[[str], None]) -> dict[str, Any]:

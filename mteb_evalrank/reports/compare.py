@@ -23,7 +23,6 @@ One line per task, and one Holm-adjusted line when several tasks are given.  Wha
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from mteb_evalrank.data.result_files import result_identity
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.integration.item_values import SubsetItems, items_path, read_items
 from mteb_evalrank.metrics.paired_comparison import N_RESAMPLES, PairedComparison, holm, paired_bootstrap
@@ -61,12 +59,13 @@ def _label_matches(identity: Any, wanted: str) -> bool:
 
 
 def _model_files(folder: Path) -> dict[str, list[tuple[Any, Path]]]:
-    """task -> [(identity, path)] of every result file below ``folder``."""
-    out: dict[str, list[tuple[Any, Path]]] = {}
-    from mteb_evalrank.data.result_files import walk_result_files
+    """task -> [(record, path)] of every scored entry of every result file below ``folder`` (the one reader,
+    :func:`~mteb_evalrank.results.record.read_records`; a record names its model, revision and experiment)."""
+    from mteb_evalrank.results.record import read_records
 
-    for path in walk_result_files(folder):
-        out.setdefault(path.stem, []).append((result_identity(path), path))
+    out: dict[str, list[tuple[Any, Path]]] = {}
+    for record in read_records(folder, mteb_check=False).records:
+        out.setdefault(record.task, []).append((record, record.path))
     return out
 
 
@@ -88,12 +87,9 @@ def _result_path(files: dict[str, list[tuple[Any, Path]]], model: str, task: str
     return found[0][1]
 
 
-def _entries(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return {(split, e["hf_subset"]): e for split, entries in data["scores"].items() for e in entries}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise InputError(f"{path}: not a readable MTEB result ({type(exc).__name__}).") from None
+def _entries(files: dict[str, list[tuple[Any, Path]]], task: str, path: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """(split, subset) -> score entry of the result file ``path``, from its records."""
+    return {(r.split, r.subset): r.entry for r, p in files.get(task, []) if p == path}
 
 
 def _items(path: Path, model: str, task: str, folder: Path) -> dict[tuple[str, str], SubsetItems]:
@@ -174,7 +170,7 @@ def compare_task(
         raise InputError(f"results folder {folder} does not exist.")
     files = _model_files(folder) if files is None else files
     paths = [_result_path(files, m, task, folder) for m in (model_a, model_b)]
-    entries = [_entries(p) for p in paths]
+    entries = [_entries(files, task, p) for p in paths]
     items = [_items(p, m, task, folder) for p, m in zip(paths, (model_a, model_b))]
     for it, en, p, m in zip(items, entries, paths, (model_a, model_b)):
         _check_belongs(it, en, p, m, task)

@@ -1,9 +1,9 @@
 """HEROS report: table (models × subsets), summary readings, CSV and the paper's Figure-1-style chart.
 
 Reads the ``HEROS.json`` result files of any number of models below a folder — the MTEB result-cache
-layout ``<folder>/results/<org>__<model>/<revision>/HEROS.json`` (any depth works; the model and
-revision are taken from the two parent folders, or from ``model_meta.json`` next to the file when
-present).  Only the ``test`` split is read.
+layout ``<folder>/results/<org>__<model>/<revision>/HEROS.json``, read as records by the one reader
+(:func:`mteb_evalrank.results.record.read_records`: the model and revision from ``model_meta.json`` next to the
+file, else the folder names).  Only the ``test`` split is read.
 
 CLI: ``mteb-evalrank heros-report RESULTS_DIR [--out FILE.png] [--csv FILE]``.
 
@@ -24,7 +24,8 @@ from mteb_evalrank.data.result_layout import EDIT_BREAKDOWN, entry_parts
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.heros import SUBSET_LABELS, SUBSETS, SUMMARY_READINGS, summary_readings
 from mteb_evalrank.names import name_key, spelled
-from mteb_evalrank.reports.results_reader import result_identity, revision_labels, task_result_files
+from mteb_evalrank.reports.results_reader import revision_labels
+from mteb_evalrank.results.record import RecordSet, ResultRecord, read_records
 
 TASK = "HEROS"
 RESULT_FILE = f"{TASK}.json"
@@ -76,25 +77,28 @@ def _score(path: Path, key: str, value: Any) -> float | None:
 
 
 def read_result(path: Path) -> HerosModelResult:
-    """Parse one ``HEROS.json``; a file without HEROS test scores raises :class:`InputError`."""
-    from mteb_evalrank.json_input import loads_json
-
+    """Parse one ``HEROS.json`` (through the one reader); a file without HEROS test scores raises
+    :class:`InputError`."""
     path = Path(path)
-    try:
-        data = loads_json(path.read_text(encoding="utf-8"), source=str(path))
-    except InputError:
-        raise
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: not a readable MTEB result file ({exc}).") from exc
-    if not isinstance(data, dict) or not isinstance(data.get("scores"), dict):
-        raise InputError(f"{path}: key scores is missing or not an object; not an MTEB result file.")
-    entries = data["scores"].get(SPLIT)
+    return result_from_records(path, _task_records(path).records)
+
+
+def _task_records(where: Path) -> RecordSet:
+    """The HEROS records of ``where`` (a folder or one file); a HEROS file the reader could not read raises
+    :class:`InputError` naming it (the report shows every model or none)."""
+    read = read_records(where, task=TASK, mteb_check=False)
+    if read.skipped:
+        path, reason = read.skipped[0]
+        raise InputError(f"{path}: {reason}")
+    return read
+
+
+def result_from_records(path: Path, records: list[ResultRecord]) -> HerosModelResult:
+    """One model's :class:`HerosModelResult` from the records of its ``HEROS.json`` ``path``."""
+    entries = [r.entry for r in records if r.split == SPLIT]
     if not entries:
         raise InputError(f"{path}: no {SPLIT!r} scores in this result file.")
-    if not isinstance(entries, list):
-        raise InputError(f"{path}: key scores.{SPLIT} is not a list of score entries.")
-    who = result_identity(path)  # model [experiment] and revision (model_meta.json, else the folder names)
-    result = HerosModelResult(model=who.label, revision=who.revision, path=path)
+    result = HerosModelResult(model=records[0].label, revision=records[0].revision, path=Path(path))
     stored: dict[str, float] = {}
     seen: dict[str, str] = {}
     for entry in entries:
@@ -148,12 +152,14 @@ def collect_results(results_dir: Path) -> list[HerosModelResult]:
     When one model has several revisions, labels become ``model@revision``.
     """
     root = Path(results_dir)
-    paths = task_result_files(root, TASK)
-    if not paths:
+    if not root.exists():
+        raise InputError(f"{root} does not exist.")
+    files = _task_records(root).files()
+    if not files:
         raise InputError(
             f"no {RESULT_FILE} found below {root} (expected the MTEB layout results/<org>__<model>/<revision>/{RESULT_FILE})."
         )
-    results = sorted((read_result(p) for p in paths), key=lambda r: (r.model.lower(), r.revision))
+    results = sorted((result_from_records(p, r) for p, r in files.items()), key=lambda r: (r.model.lower(), r.revision))
     for r, label in zip(results, revision_labels([(r.model, r.revision) for r in results], length=12)):
         r.model = label
     return results

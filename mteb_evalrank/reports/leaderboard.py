@@ -37,26 +37,20 @@ from __future__ import annotations
 import base64
 import csv
 import datetime
-import json
 import math
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mteb_evalrank import mteb_internals
-from mteb_evalrank.data.result_files import (
-    MODEL_META,
-    RUN_SETTINGS,
-    check_result_json,
-    read_model_meta,
-    walk_result_files,
-)
+from mteb_evalrank.atomic_files import scratch_folder
+from mteb_evalrank.data.result_files import check_result_json, walk_result_files
 from mteb_evalrank.data.result_layout import HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET, entry_parts
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.shared_task_ranks import rank_on_shared_tasks
-from mteb_evalrank.reports.results_reader import check_entry_scores, result_identity
+from mteb_evalrank.reports.results_reader import check_entry_scores
+from mteb_evalrank.results.record import FolderFiles, read_folder_files, record_identity
 
 TEMPLATE = "leaderboard.html.j2"
 #: charts (HEROS bars, N2O heatmap) show at most this many models, in leaderboard order
@@ -126,10 +120,6 @@ class ReportData:
 
 
 # --- reading -------------------------------------------------------------------------------------
-def _read_json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
 def _short_error(exc: Exception) -> str:
     text = str(exc).strip().splitlines()
     first = text[0] if text else type(exc).__name__
@@ -217,11 +207,10 @@ def collect(results_dir: Path | str) -> ReportData:
         folder = path.parent
         run = runs.get(folder)
         if run is None:  # who ran it: the results reader's one parse of MTEB's folders (model_meta.json wins)
-            who = result_identity(path)
-            run = runs[folder] = ModelRun(
-                name=who.model, revision=who.revision, folder=folder, experiment=who.experiment
-            )
-            _read_model_files(run, skipped)
+            folder_files = read_folder_files(folder)
+            name, revision, experiment = record_identity(path, folder_files.meta)
+            run = runs[folder] = ModelRun(name=name, revision=revision, folder=folder, experiment=experiment)
+            _read_model_files(run, folder_files, skipped)
         if tr.task_name in run.results:
             skipped.append(
                 Skipped(path, f"a second result for {tr.task_name} in {folder} (kept {run.files[tr.task_name].name})")
@@ -251,24 +240,21 @@ def collect(results_dir: Path | str) -> ReportData:
     return data
 
 
-def _read_model_files(run: ModelRun, skipped: list[Skipped]) -> None:
-    meta = read_model_meta(run.folder, strict=False)
-    if meta is None and (run.folder / MODEL_META).exists():
+def _read_model_files(run: ModelRun, files: FolderFiles, skipped: list[Skipped]) -> None:
+    """The run's ``model_meta.json`` and run settings, as the one reader read them (once per folder): what it
+    could not use is listed as skipped."""
+    meta = files.meta
+    if files.meta_problem is not None:
         skipped.append(
-            Skipped(run.folder / MODEL_META, "model meta not used: not a readable JSON object of the expected shape")
+            Skipped(files.meta_path, "model meta not used: not a readable JSON object of the expected shape")
         )
     if meta is not None:
         run.meta = meta
         run.name = str(meta.get("name") or run.name)
         run.revision = str(meta.get("revision") or run.revision)
-    settings = run.folder / RUN_SETTINGS
-    if settings.is_file():
-        try:
-            for line in settings.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    run.run_settings.append(json.loads(line))
-        except (OSError, ValueError) as exc:
-            skipped.append(Skipped(settings, f"run settings not used: {_short_error(exc)}"))
+    if files.settings_problem is not None and files.settings_path is not None:
+        skipped.append(Skipped(files.settings_path, f"run settings not used: {files.settings_problem}"))
+    run.run_settings.extend(files.settings_lines)
 
 
 def _label(models: list[ModelRun]) -> None:
@@ -408,7 +394,7 @@ def correlation_section(root: Path, csv_path: Path | None, figures: Sequence[Pat
 # --- charts ----------------------------------------------------------------------------------------
 def _figure_uri(draw) -> str:
     """Run ``draw(path)`` (a plotting function writing a PNG) in a temporary folder; return a data URI."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with scratch_folder() as tmp:
         path = draw(Path(tmp) / "figure.png")
         return _data_uri(Path(path))
 

@@ -24,7 +24,8 @@ import numpy as np
 from mteb_evalrank.data.files import atomic_target, figure_file, output_file
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.neighbors import N2OMatrix, NeighborSet, n2o_matrix, robustness
-from mteb_evalrank.reports.results_reader import result_identity, revision_labels, task_result_files
+from mteb_evalrank.reports.results_reader import revision_labels
+from mteb_evalrank.results.record import UNREADABLE, ResultRecord, read_records
 
 logger = logging.getLogger(__name__)
 
@@ -35,36 +36,39 @@ TASK_FILE = f"{TASK}.json"
 # --- reading task results ----------------------------------------------------------------------
 def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]:
     """One :class:`NeighborSet` per ``N2O.json`` under ``results_dir`` (sorted by model name; a model with
-    several revisions is kept apart as ``model@revision``).  Files, names and revisions are read by
-    :mod:`mteb_evalrank.reports.results_reader`."""
+    several revisions is kept apart as ``model@revision``).  Files, names and revisions are read by the one
+    reader, :func:`mteb_evalrank.results.record.read_records`."""
     results_dir = Path(results_dir)
     if not results_dir.is_dir():
         raise InputError(f"{results_dir} is not a directory.")
-    files = task_result_files(results_dir, TASK)
+    read = read_records(results_dir, task=TASK, mteb_check=False)  # the one reader
+    if read.skipped:
+        path, reason = read.skipped[0]
+        raise InputError(f"{path}: {reason.replace(UNREADABLE, 'not an N2O task result (', 1)}")
+    files = read.files()
     if not files:
         raise InputError(
             f"no {TASK_FILE} under {results_dir}; run the N2O task first "
             "(mteb-evalrank run -t N2O -m MODEL --output-folder RESULTS_DIR)."
         )
-    who = [result_identity(f) for f in files]
-    names = revision_labels((w.label, w.revision) for w in who)
-    sets = [_neighbor_set(name, path, split) for name, path in zip(names, files)]
+    names = revision_labels((records[0].label, records[0].revision) for records in files.values())
+    sets = [_neighbor_set(name, path, split, records) for name, (path, records) in zip(names, files.items())]
     return sorted(sets, key=lambda s: s.name)
 
 
-def _neighbor_set(name: str, path: Path, split: str) -> NeighborSet:
-    from mteb_evalrank.json_input import loads_json
-
-    try:
-        text = path.read_text(encoding="utf-8")
-        if not text.strip():
-            raise InputError(f"{path} is empty ({len(text.encode())} bytes): not an N2O task result; run N2O again.")
-        data = loads_json(text, source=str(path))
-        entries = data["scores"][split]
-    except InputError:
-        raise
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"{path}: not an N2O task result ({type(exc).__name__}: {exc}).") from exc
+def _neighbor_set(name: str, path: Path, split: str, records: list[ResultRecord] | None = None) -> NeighborSet:
+    """The neighbour lists of the ``N2O.json`` ``path`` (its records, read by the one reader when not given)."""
+    if records is None:
+        size = path.stat().st_size if path.is_file() else None
+        if size == 0:
+            raise InputError(f"{path} is empty ({size} bytes): not an N2O task result; run N2O again.")
+        read = read_records(path, task=TASK, mteb_check=False)
+        if read.skipped:
+            raise InputError(f"{path}: {read.skipped[0][1]}")
+        records = read.records
+    entries = [r.entry for r in records if r.split == split]
+    if not entries:
+        raise InputError(f"{path}: not an N2O task result (KeyError: {split!r}).")
     if not isinstance(entries, list):
         raise InputError(f"{path}: key scores.{split} is not a list of score entries.")
     entry = next((e for e in entries if isinstance(e, dict) and "neighbors" in e), None)

@@ -46,10 +46,11 @@ from mteb_evalrank.data.result_files import (
 )
 from mteb_evalrank.data.result_layout import LEGACY_HEADLINE_SUBSET, entry_parts, headline_entry
 from mteb_evalrank.errors import EvalRankWarning, InputError
-from mteb_evalrank.names import name_key
 
 if TYPE_CHECKING:  # pandas is imported where a table is built: reading file names and scores stays light
     import pandas as pd
+
+    from mteb_evalrank.results.record import ResultRecord
 
 SPLIT_PREFERENCE = ("test", "validation", "dev", "train")
 REVISION_POLICIES = ("newest", "oldest", "error", "separate")
@@ -287,34 +288,11 @@ def available_names(scores: dict[str, list[dict[str, Any]]], task: str) -> set[s
 
 
 def _entry_standard_error(entry: dict[str, Any], key: str) -> float | None:
-    """The sampling standard error of one stored score: the ``<key>_se`` the result file holds (EvalRank, HEROS,
-    N2O: :mod:`mteb_evalrank.metrics.score_uncertainty`), else :mod:`mteb_evalrank.metrics.sampling_error`."""
-    from mteb_evalrank.metrics.sampling_error import binomial_se, bounded_mean_se, spearman_se
+    """The sampling standard error of one stored score (the record's rule:
+    :func:`mteb_evalrank.results.record.entry_standard_error`)."""
+    from mteb_evalrank.results.record import entry_standard_error
 
-    value = entry.get(key)
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        return None
-    from mteb_evalrank.reports.results_table import standard_error
-
-    stored = standard_error(entry, key)  # computed from the per-item values when the task ran
-    if stored is not None and math.isfinite(stored):
-        return stored
-    main = entry.get("main_score")
-    if "ntest" in entry and key in ("main_score", "accuracy", "acc") and 0 <= value <= 1:
-        return binomial_se(float(value), int(entry["ntest"]))
-    n = entry.get("num_pairs")
-    if not isinstance(n, (int, float)) or n <= 0:
-        return None
-    if "cosine_spearman" in entry and (
-        key == "cosine_spearman" or (key == "main_score" and main == entry["cosine_spearman"])
-    ):
-        return spearman_se(float(value), int(n))
-    if "mrr" in entry and (
-        key.removeprefix("l2_") in ("mrr", "hits_at_1", "hits_at_3", "hits_at_10")
-        or (key == "main_score" and main == entry["mrr"])
-    ):
-        return bounded_mean_se(float(value), max(int(n) // 2, 1))  # both directions of each pair: n / 2 items
-    return None
+    return entry_standard_error(entry, key)
 
 
 def read_standard_error(scores: dict[str, list[dict[str, Any]]], name: ScoreName) -> float | None:
@@ -364,6 +342,8 @@ class ResultsFolder(ScoreSource):
     records: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     warnings: list[str] = field(default_factory=list)
+    #: the typed records these were made from (:func:`mteb_evalrank.results.record.read_records`)
+    result_records: list[ResultRecord] = field(default_factory=list)
 
     def matrix(self, names: Sequence[str], *, revision_policy: str = "newest", strict: bool = True) -> pd.DataFrame:
         return score_matrix(self, names, revision_policy=revision_policy, strict=strict)[0]
@@ -380,10 +360,8 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
     ``folder`` is a ResultCache folder (holding ``results/``) or the ``results/`` folder itself.  A file
     that is not a valid TaskResult is skipped, named in ``skipped`` and warned about.
     """
-    from mteb.results import TaskResult
-
     from mteb_evalrank.data.files import special_file_kind
-    from mteb_evalrank.data.result_files import check_result_json, walk_result_files
+    from mteb_evalrank.results.record import read_records
 
     folder = Path(folder)
     kind = special_file_kind(folder)
@@ -394,50 +372,18 @@ def read_results_folder(folder: str | Path, *, progress: bool = False) -> Result
             f"results {folder} is {kind or 'a file'}, not a folder; give a results folder (holding "
             f"results/<org>__<model>/<revision>/) or a score table ({', '.join(TABLE_SUFFIXES)})."
         )
-    out = ResultsFolder()
-    from tqdm.auto import tqdm
-
-    paths = walk_result_files(folder)  # regular files only: a FIFO would block forever
-    owners: dict[tuple[str, str], tuple[Path, str]] = {}
-    for path in tqdm(paths, desc="reading results", unit="file", disable=not progress, leave=False):
-        try:
-            check_result_json(path)  # the shape, duplicate keys, task_name = file name: InputError naming the key
-            result = TaskResult.from_disk(path)
-        except InputError as exc:
-            reason = str(exc).removeprefix(f"{path}: ")
-            out.skipped.append((str(path), reason))
-            warnings.warn(EvalRankWarning(f"skipped {path}: {reason}"), stacklevel=2)
-            continue
-        except Exception as exc:
-            reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}" if str(exc) else type(exc).__name__
-            out.skipped.append((str(path), reason))
-            warnings.warn(EvalRankWarning(f"skipped {path}: not a readable MTEB result ({reason})"), stacklevel=2)
-            continue
-        expected = path.stem
-        if result.task_name != expected:  # matched by its file name, never by what it says inside
-            reason = f"it holds a result of task {result.task_name}, not {expected}"
-            out.skipped.append((str(path), reason))
-            warnings.warn(EvalRankWarning(f"skipped {path}: {reason} (rename or remove the file)"), stacklevel=2)
-            continue
-        who = result_identity(path)
-        # one model on the Hub whatever the case of its name: org/Model and org/model are one model twice
-        owner, owner_label = owners.setdefault((name_key(who.label), who.revision), (path.parent, who.label))
-        if owner != path.parent:
-            from mteb_evalrank.names import twin_note
-
-            note = twin_note(who.label, owner_label).replace("differing only in case", "names differing in case")
-            named = who.label if owner_label == who.label else f"{owner_label} / {who.label} ({note})"
-            raise InputError(
-                f"{owner} and {path.parent} both hold results of {named} revision {who.revision} (their "
-                "model_meta.json or folder names name the same model and revision); move or remove one of them."
-            )
+    read = read_records(folder, progress=progress)  # the one reader: walk, shape check, TaskResult, identity
+    out = ResultsFolder(skipped=read.skipped, result_records=read.records)
+    by_file = read.files()
+    for path, scores in read.scores_by_file().items():
+        first = by_file[path][0]
         out.records.append(
             {
-                "model": who.label,
-                "revision": who.revision,
-                "task": result.task_name,
-                "scores": result.scores,
-                "mtime": path.stat().st_mtime,
+                "model": first.label,
+                "revision": first.revision,
+                "task": first.task,
+                "scores": scores,
+                "mtime": first.mtime,
                 "path": str(path),
             }
         )

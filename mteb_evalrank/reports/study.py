@@ -197,9 +197,10 @@ def _write_csv_file(path: Path, frame: Any, **to_csv: Any) -> Path:
 def _has_result(out: Path, variant: str, task: str) -> bool:
     """Whether ``out/results`` holds a ``task`` result of the zoo ``variant`` (any revision)."""
     from mteb_evalrank.data.result_files import has_result
+    from mteb_evalrank.results.folders import model_folder
     from mteb_evalrank.zoo.adapter import VARIANTS
 
-    return has_result(out / "results" / VARIANTS[variant].mteb_name.replace("/", "__"), task)
+    return has_result(model_folder(out, VARIANTS[variant].mteb_name), task)
 
 
 def _sentence_variants(out: Path) -> list[str]:

@@ -31,6 +31,7 @@ The check list is printed and written to ``<out>/SUBMISSION_CHECK.md`` (when ref
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 from dataclasses import dataclass, field
@@ -128,12 +129,12 @@ def _check_meta(folder: Path, findings: list[Finding]) -> Any | None:
     from mteb_evalrank.data.result_files import read_model_meta
 
     try:  # the plugin's shape checks first (name/revision that can name folders, positive dimensions, ...)
-        read_model_meta(folder, strict=True)
+        checked = read_model_meta(folder, strict=True)
     except InputError as exc:
         findings.append(Finding(meta_path, f"model meta rejected: {str(exc).split(': ', 1)[-1]}", REJECTED))
         return None
-    try:
-        meta = ModelMeta.model_validate_json_resolved(meta_path.read_text(encoding="utf-8"))
+    try:  # what the reader parsed, handed to MTEB's own loader as the JSON it reads
+        meta = ModelMeta.model_validate_json_resolved(json.dumps(checked))
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         findings.append(Finding(meta_path, f"model meta does not load with MTEB's ModelMeta: {first}", REJECTED))
@@ -255,26 +256,21 @@ def prepare_submission(results_dir: Path | str, out: Path | str, *, overwrite: b
     return sub
 
 
-def _covered(path: Path) -> set[tuple[str, str, str]]:
-    """The (task, split, subset) triples ``run_settings.jsonl`` covers, read as the results repository's CI reads
-    them (MTEB's ``_expand_run_settings_entry`` on each non-blank line); :class:`ValueError` on a line that is not
-    JSON."""
-    import json
-
+def _covered(folder: Path) -> set[tuple[str, str, str]] | str:
+    """The (task, split, subset) triples the ``run_settings.jsonl`` of ``folder`` covers, read by the one reader
+    (:func:`~mteb_evalrank.results.record.read_run_settings`) and expanded as the results repository's CI expands
+    them (MTEB's ``_expand_run_settings_entry`` on each line); a string says why there are none (no such file, a
+    line that is not a JSON object: the submission refuses)."""
     from mteb.results.task_result import _expand_run_settings_entry
 
-    covered: set[tuple[str, str, str]] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path.name} line {number} is not JSON ({exc.msg})") from None
-        if not isinstance(entry, dict):
-            raise ValueError(f"{path.name} line {number} is not a JSON object")
-        covered.update(key for key, _, _ in _expand_run_settings_entry(entry))
-    return covered
+    from mteb_evalrank.results.record import read_run_settings
+
+    lines, problem, path = read_run_settings(folder)
+    if path is None:
+        return f"no {RUN_SETTINGS}"
+    if problem is not None:
+        return problem
+    return {key for entry in lines for key, _, _ in _expand_run_settings_entry(entry)}
 
 
 def run_settings_gaps(paths: list[Path]) -> list[RunSettingsGap]:
@@ -297,13 +293,9 @@ def run_settings_gaps(paths: list[Path]) -> list[RunSettingsGap]:
             problems.append(
                 f"written by mteb {tr.mteb_version}, the results repository needs mteb >= {MIN_MTEB_VERSION}"
             )
-        settings = path.parent / RUN_SETTINGS
-        if settings not in settings_cache:
-            try:
-                settings_cache[settings] = _covered(settings) if settings.is_file() else f"no {RUN_SETTINGS}"
-            except (OSError, ValueError) as exc:
-                settings_cache[settings] = str(exc)
-        covered = settings_cache[settings]
+        if path.parent not in settings_cache:
+            settings_cache[path.parent] = _covered(path.parent)
+        covered = settings_cache[path.parent]
         if isinstance(covered, str):
             problems.append(covered)
         else:

@@ -35,10 +35,10 @@ import json
 import re
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank.atomic_files import scratch_folder
 from mteb_evalrank.data.files import atomic_write_text
 from mteb_evalrank.errors import InputError
 
@@ -483,7 +483,7 @@ def build_patch(mteb_source: str | Path) -> str:
     existing = [p for p in new_files if (root / p).exists()]
     if existing:
         raise InputError(f"--mteb-source {mteb_source} already has {existing[0]} (already patched?)")
-    with tempfile.TemporaryDirectory(prefix="mteb-evalrank-export-") as tmp:
+    with scratch_folder(prefix="mteb-evalrank-export-") as tmp:
         repo = Path(tmp)
         for rel in (*edits, BENCHMARKS_MODULE):
             (repo / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.atomic_files import replace_folder
 from mteb_evalrank.environment import ZOO_THREADS_ENV as THREADS_ENV  # noqa: F401  (the one reader of it)
 from mteb_evalrank.environment import zoo_threads
 from mteb_evalrank.errors import InputError
@@ -452,7 +453,7 @@ def _replace_folder(tmp: Path, folder: Path) -> None:
 
     if folder.exists():
         shutil.rmtree(folder)
-    tmp.rename(folder)
+    replace_folder(tmp, folder)
 
 
 def speeds_update(measured: dict[str, dict[str, float]], *, how: str) -> None:

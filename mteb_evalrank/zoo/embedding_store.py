@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.atomic_files import discard, move_file, replace_file, temporary_sibling
 from mteb_evalrank.data.files import file_sha256
 from mteb_evalrank.errors import InputError
 
@@ -54,12 +55,7 @@ def text_key(text: str) -> str:
 
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    replace_file(path, data, durable=True)
 
 
 class EmbeddingStore:
@@ -114,7 +110,7 @@ class EmbeddingStore:
         for npy in self.directory.glob("shard-*.npy"):
             if npy.stem not in sidecars and npy.stem not in self._known:
                 npy.unlink(missing_ok=True)  # written, but its sidecar never was: an interrupted save
-        for tmp in self.directory.glob(".shard-*.tmp"):
+        for tmp in self.directory.glob(".shard-*.tmp*"):
             tmp.unlink(missing_ok=True)
         for stem in sorted(sidecars):
             if stem in self._known:
@@ -199,12 +195,15 @@ class EmbeddingStore:
         arr = np.ascontiguousarray(np.stack(self._pending_rows), dtype=np.float32)
         stem = f"shard-{uuid.uuid4().hex[:16]}"
         npy = self.directory / f"{stem}.npy"
-        tmp = self.directory / f".{stem}.npy.tmp"
-        with open(tmp, "wb") as fh:
-            np.save(fh, arr, allow_pickle=False)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, npy)
+        tmp = temporary_sibling(npy)  # .shard-<id>.<random>.tmp.npy: removed by load() when a save was interrupted
+        try:
+            with open(tmp, "wb") as fh:
+                np.save(fh, arr, allow_pickle=False)
+                fh.flush()
+                os.fsync(fh.fileno())
+            move_file(tmp, npy)
+        finally:
+            discard([tmp])
         meta = {"keys": self._pending_keys, "rows": int(arr.shape[0]), "dim": self.dim, "sha256": file_sha256(npy)}
         _atomic_write_bytes(npy.with_suffix(".json"), json.dumps(meta).encode())
         self._known.add(stem)

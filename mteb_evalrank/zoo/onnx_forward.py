@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from mteb_evalrank.atomic_files import replace_file
+from mteb_evalrank.atomic_files import move_file, replace_file
 from mteb_evalrank.errors import InputError
 
 COSINE_TOLERANCE = 1e-5
@@ -109,7 +109,7 @@ def export_hidden_states(folder: str | os.PathLike, out: str | os.PathLike) -> P
     )
     model.eval()
     replace_file(out.with_suffix(".json"), json.dumps(spec))
-    tmp.replace(out)
+    move_file(tmp, out)
     return out
 
 

