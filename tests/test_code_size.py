@@ -22,15 +22,16 @@ PACKAGE_FOLDERS = ("mteb_evalrank", "tasks", "hub_datasets")
 MAX_LINES = 80
 MAX_PARAMS = 8
 
-SPLIT_ON_STUDY = "split on branch study/zoo"
+PER_ITEM = (
+    "public API (SentEval's three protocols, documented keywords): issue 46's per_item keyword and its per-item "
+    "output pushed it over; a request dataclass needs a deprecation first"
+)
 STUDY_BRANCH = "the study pipeline, changed on branch study at the same time: split after the merge"
 PUBLIC_API = "public API: its keyword arguments are documented (README, docs); a change needs a deprecation first"
 OTHER_BRANCHES = "changed on other branches (record, input, study, zoo) at the same time: split after the merge"
 
 #: "path::qualified name" -> (the rule it breaks: "lines", "params" or "both", why it may for now)
 EXEMPT: dict[str, tuple[str, str]] = {
-    "mteb_evalrank/reports/correlation_study.py::correlate_report": ("both", SPLIT_ON_STUDY),
-    "mteb_evalrank/reports/study_rendering.py::render_study_page": ("both", SPLIT_ON_STUDY),
     "mteb_evalrank/reports/study.py::write_study_report": ("lines", STUDY_BRANCH),
     "mteb_evalrank/reports/study.py::study_command": ("params", STUDY_BRANCH),
     "mteb_evalrank/reports/correlation_study.py::decide_claim": ("both", STUDY_BRANCH),
@@ -51,6 +52,9 @@ EXEMPT: dict[str, tuple[str, str]] = {
         "one table of every command's inputs and outputs, row per command",
     ),
     "mteb_evalrank/integration/run.py::run": ("params", PUBLIC_API),
+    "mteb_evalrank/metrics/classification.py::evaluate_kfold_inner": ("lines", PER_ITEM),
+    "mteb_evalrank/metrics/classification.py::evaluate_kfold_then_test": ("both", PER_ITEM),
+    "mteb_evalrank/metrics/classification.py::evaluate_split": ("params", PER_ITEM),
     "mteb_evalrank/metrics/neighbors.py::faiss_knn": ("params", PUBLIC_API),
     "mteb_evalrank/metrics/ranking/scores.py::evalrank_scores": ("params", PUBLIC_API),
     "mteb_evalrank/integration/encoding.py::encode_texts": ("params", PUBLIC_API),
