@@ -432,6 +432,22 @@ READS_ALLOWED = {
     ("reports/upstream_export.py", "_evaluator_sources"): "the plugin's own source files, copied into MTEB",
     ("reports/upstream_export.py", "_stats_files"): "the plugin's shipped descriptive statistics",
     ("reports/upstream_export.py", "build_patch"): "source files of the MTEB checkout being patched",
+    (
+        "reports/upstream_plugins.py",
+        "_mteb_version",
+    ): "source files of the MTEB checkout being patched, or the patch's own templates",
+    (
+        "reports/upstream_plugins.py",
+        "_template",
+    ): "source files of the MTEB checkout being patched, or the patch's own templates",
+    (
+        "reports/upstream_plugins.py",
+        "check_mteb_source",
+    ): "source files of the MTEB checkout being patched, or the patch's own templates",
+    (
+        "reports/upstream_plugins.py",
+        "patch_files",
+    ): "source files of the MTEB checkout being patched, or the patch's own templates",
     ("integration/study.py", "run_environment"): "/proc/cpuinfo",
     ("integration/study.py", "_record"): "the study's run history (timing.json), not a result",
     ("integration/leaderboard_models.py", "read_models_file"): "the models file the leaderboard itself wrote",

@@ -44,6 +44,7 @@ def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]
     read = read_records(results_dir, task=TASK, mteb_check=False)  # the one reader
     if read.skipped:
         path, reason = read.skipped[0]
+        _refuse_empty(Path(path))
         raise InputError(f"{path}: {reason.replace(UNREADABLE, 'not an N2O task result (', 1)}")
     files = read.files()
     if not files:
@@ -56,12 +57,16 @@ def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]
     return sorted(sets, key=lambda s: s.name)
 
 
+def _refuse_empty(path: Path) -> None:
+    """An ``N2O.json`` of zero bytes is named as such (an interrupted write), not as a JSON error."""
+    if path.is_file() and path.stat().st_size == 0:
+        raise InputError(f"{path} is empty (0 bytes): not an N2O task result; run N2O again.")
+
+
 def _neighbor_set(name: str, path: Path, split: str, records: list[ResultRecord] | None = None) -> NeighborSet:
     """The neighbour lists of the ``N2O.json`` ``path`` (its records, read by the one reader when not given)."""
     if records is None:
-        size = path.stat().st_size if path.is_file() else None
-        if size == 0:
-            raise InputError(f"{path} is empty ({size} bytes): not an N2O task result; run N2O again.")
+        _refuse_empty(path)
         read = read_records(path, task=TASK, mteb_check=False)
         if read.skipped:
             raise InputError(f"{path}: {read.skipped[0][1]}")

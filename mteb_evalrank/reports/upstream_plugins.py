@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import re
 import shutil
-import tempfile
 from pathlib import Path
 
+from mteb_evalrank.atomic_files import scratch_folder
 from mteb_evalrank.data.files import atomic_write_text
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.reports.upstream_export import _git
@@ -119,8 +119,8 @@ def build_plugin_patch(mteb_source: str | Path) -> str:
     """The ``git diff`` (paths relative to the MTEB tree) that adds entry-point plugins to ``mteb_source``."""
     root = check_mteb_source(mteb_source)
     edited, new = patch_files(root)
-    with tempfile.TemporaryDirectory(prefix="mteb-evalrank-plugins-") as tmp:
-        repo = Path(tmp)
+    with scratch_folder(prefix="mteb-evalrank-plugins-") as tmp:
+        repo = tmp
         for rel in edited:
             (repo / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(root / rel, repo / rel)
