@@ -342,6 +342,8 @@ def check_correlate_options(
     for option, names in (("--intrinsic", intrinsic), ("--downstream", downstream)):
         seen: dict[tuple[str, str | None, str], str] = {}
         for name in names:
+            if name != name.strip():  # ' EvalRankSent' named no column: a KeyError traceback
+                raise InputError(f"{option} {name!r}: a score name has spaces around it; write {name.strip()!r}.")
             first = seen.get(_score_key(name))
             if first is not None:
                 same = f"{name} twice" if first == name else f"{first} and {name}, one score"
@@ -729,6 +731,10 @@ def correlate_report(
 
 def _check_correlate_options(intrinsic: Sequence[str], downstream: Sequence[str], o: CorrelateOptions) -> None:
     """The options' refusals, by name, before any result is read."""
+    if o.rank_by is not None and o.rank_plot is None:
+        raise InputError(
+            f"--rank-by {o.rank_by} orders the rank plot, and no --rank-plot is given; add --rank-plot FILE."
+        )
     if o.rank_by is not None and o.rank_by not in downstream:
         raise InputError(f"--rank-by {o.rank_by!r} is not one of the downstream scores ({', '.join(downstream)}).")
     if o.target is not None and o.target not in downstream:
