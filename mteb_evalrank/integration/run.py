@@ -22,6 +22,7 @@ of its own; a future MTEB that defines one keeps it (then call ``mteb_evalrank.r
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -168,7 +169,7 @@ def run(
     """
     import mteb
 
-    from mteb_evalrank.errors import ResultsNotSavedError
+    from mteb_evalrank.errors import DataNotFoundError, ResultsNotSavedError
     from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.score_table import format_scores_table, task_scores_rows
 
@@ -192,7 +193,10 @@ def run(
         _refuse_stored_conflicts(cache, task_objects, meta, evaluate_kwargs, output_folder)
     if verbose:
         print(note, file=out)
-    result = mteb.evaluate(encoder, task_objects, cache=cache, **evaluate_kwargs)
+    try:
+        result = mteb.evaluate(encoder, task_objects, cache=cache, **evaluate_kwargs)
+    except ConnectionError as exc:  # MTEB's own task data, offline or unreachable: was a traceback
+        raise DataNotFoundError(_unreachable_data_message(task_objects, exc)) from exc
     if verbose or cache.unsaved:
         print(f"model: {result.model_name}  revision: {result.model_revision}", file=out)
         print(format_scores_table(task_scores_rows(result.task_results)), file=out)
@@ -201,6 +205,17 @@ def run(
     if verbose:
         _print_where(result, cache, out)
     return result
+
+
+def _unreachable_data_message(task_objects: list[Any], exc: BaseException) -> str:
+    """One line for a task whose data could not be fetched (``datasets`` raises ``ConnectionError``)."""
+    names = ", ".join(t.metadata.name for t in task_objects)
+    advice = (
+        "HF_HUB_OFFLINE is set and no copy is in the Hugging Face cache: run it once online (unset HF_HUB_OFFLINE)"
+        if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
+        else "check the network connection and run it again"
+    )
+    return f"the data of {names} cannot be loaded ({' '.join(str(exc).split())}); {advice}."
 
 
 def _set_tie_options(task_objects: list[Any], center: bool, ties: str) -> None:
