@@ -24,3 +24,23 @@ def test_task_data_that_cannot_be_fetched_is_one_line_not_a_traceback(tmp_path, 
         DataNotFoundError, match=r"the data of STS12 cannot be loaded \(Couldn't reach .*HF_HUB_OFFLINE"
     ):
         run(["STS12"], str(vectors), tmp_path / "out", verbose=False)
+
+
+def test_names_that_differ_by_an_invisible_character_are_one_name():
+    """``m\\u200b3`` prints as ``m3``: a score table with both rows was silently two models (holdout47
+    table-zero_width_twin)."""
+    from mteb_evalrank.names import name_key, twin_note
+
+    assert name_key("m\u200b3") == name_key("m3") == name_key("m\u00ad3")
+    assert name_key("m\u200c3") != name_key("m3")  # ZWNJ changes how a word is written: kept
+    assert "invisible character U+200B" in twin_note("m\u200b3", "m3")
+
+
+def test_a_score_table_with_an_invisible_twin_is_refused_naming_the_line(tmp_path):
+    from mteb_evalrank.data.tables import read_strict_table
+    from mteb_evalrank.errors import InputError
+
+    table = tmp_path / "t.csv"
+    table.write_text("model,EvalRankSent\nm3,0.1\nm\u200b3,0.2\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"line 3: model 'm\\u200b3' \(as 'm3', .*U\+200B\) appears again"):
+        read_strict_table(table, what="score table", key="model")
