@@ -44,3 +44,48 @@ def test_a_score_table_with_an_invisible_twin_is_refused_naming_the_line(tmp_pat
     table.write_text("model,EvalRankSent\nm3,0.1\nm\u200b3,0.2\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"line 3: model 'm\\u200b3' \(as 'm3', .*U\+200B\) appears again"):
         read_strict_table(table, what="score table", key="model")
+
+
+@pytest.mark.parametrize(
+    ("rows", "reason"),
+    [
+        ("m1,0.1,0.2\nm2,0.3,0.4\n", "2 models"),
+        ("".join(f"m{i},0.5,{i / 10}\n" for i in range(8)), "EvalRankSent is constant"),
+    ],
+)
+def test_a_table_where_no_correlation_can_be_computed_is_refused(tmp_path, rows, reason):
+    """Every cell undefined was exit 0 and a page of dashes (holdout47 table-two_models, table-constant_column)."""
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.reports.correlation_study import CorrelateOptions, correlate_report
+
+    table = tmp_path / "t.csv"
+    table.write_text("model,EvalRankSent,SentEvalMR\n" + rows, encoding="utf-8")
+    with pytest.raises(InputError, match=f"no correlation can be computed: EvalRankSent × SentEvalMR: {reason}"):
+        correlate_report(table, ["EvalRankSent"], ["SentEvalMR"], CorrelateOptions(progress=False))
+
+
+def _table(tmp_path):
+    table = tmp_path / "t.csv"
+    table.write_text(
+        "model,EvalRankSent,SentEvalMR\n" + "".join(f"m{i},{i / 10},{(i * 7 % 10) / 10}\n" for i in range(8)),
+        encoding="utf-8",
+    )
+    return table
+
+
+def test_family_options_that_do_nothing_are_refused_or_warned(tmp_path):
+    """A regex matching no model was silent; a --families file without most models, or one family for all, gave
+    no word (holdout47 fam-regex-matches-nothing, fam-missing-model, fam-one-family)."""
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.reports.correlation_study import CorrelateOptions, correlate_report
+
+    table = _table(tmp_path)
+    with pytest.raises(InputError, match=r"--family-regex '\^\(zzz\)' matches none of the 8 models"):
+        correlate_report(table, ["EvalRankSent"], ["SentEvalMR"], CorrelateOptions(family_regex="^(zzz)"))
+    missing, one = tmp_path / "missing.csv", tmp_path / "one.csv"
+    missing.write_text("model,family\nm1,f1\n", encoding="utf-8")
+    one.write_text("model,family\n" + "".join(f"m{i},f\n" for i in range(8)), encoding="utf-8")
+    report = correlate_report(table, ["EvalRankSent"], ["SentEvalMR"], CorrelateOptions(families=missing))
+    assert any("gives no family for 7 of the 8 models" in w for w in report.warnings), report.warnings
+    report = correlate_report(table, ["EvalRankSent"], ["SentEvalMR"], CorrelateOptions(families=one))
+    assert any("all 8 models are in one family ('f')" in w for w in report.warnings), report.warnings
