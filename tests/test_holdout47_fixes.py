@@ -89,3 +89,39 @@ def test_family_options_that_do_nothing_are_refused_or_warned(tmp_path):
     assert any("gives no family for 7 of the 8 models" in w for w in report.warnings), report.warnings
     report = correlate_report(table, ["EvalRankSent"], ["SentEvalMR"], CorrelateOptions(families=one))
     assert any("all 8 models are in one family ('f')" in w for w in report.warnings), report.warnings
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda e: e["scores_per_edit"].update(synonyms=e["scores_per_edit"].pop("synonym")), "subset 'synonyms'"),
+        (lambda e: e.update(hf_subset=""), "subset ''"),
+        (lambda e: e.update(hf_subset=" default"), "subset ' default'"),
+        (lambda e: e.update(main_score="0.48"), 'default.main_score is "0.48", not a number'),
+    ],
+)
+def test_a_heros_result_with_an_unknown_subset_or_a_text_score_is_refused(tmp_path, edit, message):
+    """Each was read silently, the unknown edit left out (holdout47 heros-edit_renamed, heros-subset_blank,
+    heros-subset_padded, heros-main_score_string)."""
+    import json
+
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.reports.heros import read_result
+
+    entry = {
+        "main_score": 0.48,
+        "hf_subset": "default",
+        "languages": ["eng-Latn"],
+        "scores_per_edit": {
+            s: {"normalized_cosine": 0.5, "main_score": 0.5}
+            for s in ("synonym", "antonym", "negation_main", "negation_antonym", "random_mlm", "typo")
+        },
+    }
+    path = tmp_path / "results" / "o__m" / "r" / "HEROS.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"task_name": "HEROS", "scores": {"test": [entry]}}))
+    assert read_result(path).normalized["typo"] == 0.5
+    edit(entry)
+    path.write_text(json.dumps({"task_name": "HEROS", "scores": {"test": [entry]}}))
+    with pytest.raises(InputError, match=message.replace("(", r"\(")):
+        read_result(path)
