@@ -125,3 +125,24 @@ def test_a_heros_result_with_an_unknown_subset_or_a_text_score_is_refused(tmp_pa
     path.write_text(json.dumps({"task_name": "HEROS", "scores": {"test": [entry]}}))
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
         read_result(path)
+
+
+def test_a_score_option_no_task_takes_is_a_warning(monkeypatch):
+    """``--no-center`` on an STS task and ``--ties`` on a word-similarity task were silently ignored (holdout47
+    run-no-center-on-sts, stored-ties-optimistic)."""
+    import mteb
+
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.integration.run import _set_tie_options
+
+    sts, words, evalrank = mteb.get_tasks(tasks=["SentEvalSTSB", "WS-353-All", "EvalRankWord"])
+    with pytest.warns(EvalRankWarning, match="--no-center has no effect on SentEvalSTSB"):
+        _set_tie_options([sts], False, "pessimistic")
+    with pytest.warns(EvalRankWarning, match="--ties optimistic has no effect on WS-353-All"):
+        _set_tie_options([words], True, "optimistic")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EvalRankWarning)
+        _set_tie_options([words, evalrank], False, "optimistic")  # EvalRankWord takes both: no warning
+    assert evalrank.ties == "optimistic" and words.center is False

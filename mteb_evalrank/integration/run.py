@@ -219,11 +219,25 @@ def _unreachable_data_message(task_objects: list[Any], exc: BaseException) -> st
 
 
 def _set_tie_options(task_objects: list[Any], center: bool, ties: str) -> None:
-    """Set mean-centring and the EvalRank tie rule on every task that has them, when not the defaults."""
+    """Set mean-centring and the EvalRank tie rule on every task that has them, when not the defaults; an option
+    that no task given takes is a one-line warning naming the tasks (it was silently ignored)."""
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+
     if not center or ties != "pessimistic":
         for task in task_objects:
             if hasattr(task, "center"):
                 task.center, task.ties = center, ties
+    for given, option, attribute in ((not center, "--no-center", "center"), (ties != "pessimistic", "--ties", "ties")):
+        takes = [t for t in task_objects if attribute in getattr(t, "score_option_attributes", {}).values()]
+        if given and not takes:
+            shown = option if option == "--no-center" else f"--ties {ties}"
+            names = ", ".join(t.metadata.name for t in task_objects)
+            warnings.warn(
+                EvalRankWarning(f"{shown} has no effect on {names}: no task given scores under it; ignored."),
+                stacklevel=3,
+            )
 
 
 def _print_where(result: Any, cache: Any, out: TextIO) -> None:

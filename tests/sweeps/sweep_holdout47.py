@@ -606,7 +606,14 @@ for name in ("two_splits", "empty_scores", "empty_test", "root_list", "utf16"):
     add(f"heros-{name}", ["heros-report", f"H_{name}"], ok=name == "two_splits")
 add("heros-out-trailing-dot", ["heros-report", "{R}", "--out", "chart."], warns="chart.")
 add("heros-out-hidden-name", ["heros-report", "{R}", "--out", ".png"], warns=".png")
-add("heros-csv-to-results-folder", ["heros-report", "{R}", "--csv", "R/results/new.csv"])
+# a CSV is no file a results walk reads: an output inside the input folder is refused only for those
+# (data/files.py, _READ_BY_WALKS), so this is valid
+add(
+    "heros-csv-to-results-folder",
+    ["heros-report", "{R}", "--csv", "R/results/new.csv"],
+    ok=True,
+    mutable=("R/results/new.csv",),
+)
 add("heros-out-jpeg-ok", ["heros-report", "{R}", "--out", "chart.jpg"], ok=True, mutable=("chart.jpg",))
 add("heros-results-is-file", ["heros-report", "T.csv"])
 # --- import-senteval: SentEval JSON of other shapes, names of other kinds ---------------------------------------
@@ -714,13 +721,17 @@ for name, extra in {
     "strip-punctuation": ("--strip-punctuation",),
     "stop-words": ("--stop-words", "sbert"),
 }.items():
-    # the score must be computed again (with the warning of docs/errors.md) or filed under another revision
-    kind = {"warns": "computing it again"} if name in ("no-center", "ties-optimistic") else {"ok": True}
+    # the score must be computed again (with the warning of docs/errors.md) or filed under another revision; a
+    # word-similarity task has no tie rule (EvalRank tasks have), so --ties leaves its score as stored: the stored
+    # result is the right one, and the warning says the option does nothing (the first run expected a re-run)
+    kind = {"warns": "computing it again"} if name == "no-center" else {"ok": True}
+    kind = {"warns": "--ties optimistic has no effect"} if name == "ties-optimistic" else kind
     add(f"stored-{name}", [*run("vec.txt", out="stored"), *extra], env=SRC, mutable=("stored",), **kind)
     add(
         f"stored-{name}-only-cache",
         [*run("vec.txt", out="stored"), *extra, "--overwrite-strategy", "only-cache"],
         env=SRC,
+        **({"warns": "--ties optimistic has no effect"} if name == "ties-optimistic" else {}),
     )
 # --- senteval -------------------------------------------------------------------------------------------------
 for name, params in {
