@@ -146,3 +146,20 @@ def test_a_score_option_no_task_takes_is_a_warning(monkeypatch):
         warnings.simplefilter("error", EvalRankWarning)
         _set_tie_options([words, evalrank], False, "optimistic")  # EvalRankWord takes both: no warning
     assert evalrank.ties == "optimistic" and words.center is False
+
+
+def test_a_result_file_listing_a_subset_twice_is_refused_by_the_shape_check(tmp_path):
+    """Two entries of one subset: which is the score? Read silently before (holdout47 report-results-subset-twice,
+    cor-results-subset_twice, submission-subset-twice); every results walk now skips it with a warning."""
+    import json
+
+    from mteb_evalrank.data.result_files import check_result_json
+    from mteb_evalrank.errors import InputError
+
+    entry = {"main_score": 0.5, "hf_subset": "default", "languages": ["eng-Latn"]}
+    path = tmp_path / "SentEvalMR.json"
+    path.write_text(json.dumps({"task_name": "SentEvalMR", "scores": {"test": [entry]}}))
+    check_result_json(path)
+    path.write_text(json.dumps({"task_name": "SentEvalMR", "scores": {"test": [entry, dict(entry)]}}))
+    with pytest.raises(InputError, match=r"scores.test\[1\]: subset 'default' is listed again"):
+        check_result_json(path)
