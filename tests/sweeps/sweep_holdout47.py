@@ -643,10 +643,22 @@ for name, (_, ok) in CATALOGUES.items():
 add("catalogue-folder", ["models", "--catalogue", "cat/folder.json"])
 add("catalogue-missing", ["models", "--catalogue", "cat/nope.json"])
 add("catalogue-ok", ["models", "--catalogue", "cat/ok.json"], ok=True)
-add("catalogue-env-folder", ["models"], env={"MTEB_EVALRANK_CATALOGUE": "{W}/cat"})
+# MTEB_EVALRANK_CATALOGUE is read once per process (the zoo catalogue is cached): in a fresh interpreter, as a
+# user runs it (the first run's in-process cases saw the catalogue of an earlier case)
+add("catalogue-env-folder", ["models"], env={"MTEB_EVALRANK_CATALOGUE": "{W}/cat"}, subprocess=True)
 add("catalogue-unknown-top-key", ["models", "--catalogue", "cat/typo_key.json"], warns="basses")
-add("catalogue-env-empty-file", ["models"], env={"MTEB_EVALRANK_CATALOGUE": "{W}/cat/empty_file.json"})
-add("catalogue-env-bad-on-run", run("zoo:u1/mean"), env={**SRC, "MTEB_EVALRANK_CATALOGUE": "{W}/cat/dim_zero.json"})
+add(
+    "catalogue-env-empty-file",
+    ["models"],
+    env={"MTEB_EVALRANK_CATALOGUE": "{W}/cat/empty_file.json"},
+    subprocess=True,
+)
+add(
+    "catalogue-env-bad-on-run",
+    run("zoo:u1/mean"),
+    env={**SRC, "MTEB_EVALRANK_CATALOGUE": "{W}/cat/dim_zero.json"},
+    subprocess=True,
+)
 add("catalogue-run-option-bad", [*run("vec.txt"), "--catalogue", "cat/pooling_unknown.json"])
 add("models-level-bogus", ["models", "--level", "phrase"])
 # --- class 5: the environment ----------------------------------------------------------------------------------
