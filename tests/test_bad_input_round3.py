@@ -153,9 +153,9 @@ def test_bad_input_round_three_is_one_line_exit_2_and_changes_nothing(argv, frag
 
 # --- class 7: what is read right, and what is warned about -----------------------------------------------------
 def _correlate(path: str):
-    from mteb_evalrank.reports.correlation_study import correlate_report
+    from mteb_evalrank.reports.correlation_study import CorrelateOptions, correlate_report
 
-    return correlate_report(path, ["EvalRankSent"], ["SentEvalMR"], n_resamples=200)
+    return correlate_report(path, ["EvalRankSent"], ["SentEvalMR"], CorrelateOptions(n_resamples=200))
 
 
 def test_quoted_model_names_with_a_comma_and_a_quote_give_the_same_correlation(workdir):
