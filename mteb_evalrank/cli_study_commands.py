@@ -304,9 +304,8 @@ def add_correlate_parser(subparsers) -> None:
         help="results folder (holding results/<org>__<model>/<revision>/), or a score table TABLE.csv / "
         ".tsv: a 'model' column, optional 'family', 'lineage' and 'floor' columns, one column per score",
     )
-    p.add_argument(
-        "--intrinsic", nargs="+", action="extend", required=True, metavar="SCORE", help="e.g. EvalRankSent SentEvalSTSB"
-    )
+    scores = {"nargs": "+", "action": "extend", "required": True, "metavar": "SCORE"}  # a repeated option adds
+    p.add_argument("--intrinsic", **scores, help="e.g. EvalRankSent SentEvalSTSB")
     p.add_argument(
         "--claim",
         default=None,
@@ -321,9 +320,7 @@ def add_correlate_parser(subparsers) -> None:
         metavar="TASK",
         help="with --claim: this downstream score instead of the downstream mean",
     )
-    p.add_argument(
-        "--downstream", nargs="+", action="extend", required=True, metavar="SCORE", help="e.g. SentEvalMR SentEvalCR"
-    )
+    p.add_argument("--downstream", **scores, help="e.g. SentEvalMR SentEvalCR")
     p.add_argument("--out", type=output_file_arg, default=None, help="write the Markdown table here")
     p.add_argument("--csv", type=output_file_arg, default=None, help="one row per cell (rho, ci_low, ci_high, ...)")
     p.add_argument("--plot", type=output_file_arg, default=None, help="heatmap image (PNG/SVG/PDF)")

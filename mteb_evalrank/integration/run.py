@@ -167,9 +167,8 @@ def run(
         ResultsNotSavedError: the results could not be written after all (the folder turned read-only,
             the disk is full): the table of scores is printed first, and the error's ``result`` holds them.
     """
-    import mteb
 
-    from mteb_evalrank.errors import DataNotFoundError, ResultsNotSavedError
+    from mteb_evalrank.errors import ResultsNotSavedError
     from mteb_evalrank.integration.result_cache import open_result_cache
     from mteb_evalrank.integration.score_table import format_scores_table, task_scores_rows
 
@@ -193,10 +192,7 @@ def run(
         _refuse_stored_conflicts(cache, task_objects, meta, evaluate_kwargs, output_folder)
     if verbose:
         print(note, file=out)
-    try:
-        result = mteb.evaluate(encoder, task_objects, cache=cache, **evaluate_kwargs)
-    except ConnectionError as exc:  # MTEB's own task data, offline or unreachable: was a traceback
-        raise DataNotFoundError(_unreachable_data_message(task_objects, exc)) from exc
+    result = _evaluate(encoder, task_objects, cache, evaluate_kwargs)
     if verbose or cache.unsaved:
         print(f"model: {result.model_name}  revision: {result.model_revision}", file=out)
         print(format_scores_table(task_scores_rows(result.task_results)), file=out)
@@ -205,6 +201,19 @@ def run(
     if verbose:
         _print_where(result, cache, out)
     return result
+
+
+def _evaluate(encoder: Any, task_objects: list[Any], cache: Any, evaluate_kwargs: dict[str, Any]) -> Any:
+    """:func:`mteb.evaluate`; task data that ``datasets`` cannot fetch (``ConnectionError``: MTEB's own task data,
+    offline or unreachable) is :class:`DataNotFoundError` in one line, not a traceback."""
+    import mteb
+
+    from mteb_evalrank.errors import DataNotFoundError
+
+    try:
+        return mteb.evaluate(encoder, task_objects, cache=cache, **evaluate_kwargs)
+    except ConnectionError as exc:
+        raise DataNotFoundError(_unreachable_data_message(task_objects, exc)) from exc
 
 
 def _unreachable_data_message(task_objects: list[Any], exc: BaseException) -> str:
