@@ -132,10 +132,14 @@ def _cmd_study_plan(args: argparse.Namespace) -> int:
 
 def _zoo_help() -> str:
     """The help of ``study --zoo``; its base names come from the zoo catalogue."""
+    from mteb_evalrank.errors import EvalRankError
     from mteb_evalrank.zoo.catalogue import example_base, slow_bases
 
-    slow = " and ".join(slow_bases())
-    base = example_base()
+    try:
+        slow = " and ".join(slow_bases())
+        base = example_base()
+    except EvalRankError:  # a bad MTEB_EVALRANK_CATALOGUE: refused in one line when the command runs, not here
+        slow, base = "", "BASE"
     return (
         "'population' (the sentence level's default: every installed sentence-level variant of all families"
         + (f" but the slow {slow}" if slow else "")
@@ -300,7 +304,8 @@ def add_correlate_parser(subparsers) -> None:
         help="results folder (holding results/<org>__<model>/<revision>/), or a score table TABLE.csv / "
         ".tsv: a 'model' column, optional 'family', 'lineage' and 'floor' columns, one column per score",
     )
-    p.add_argument("--intrinsic", nargs="+", required=True, metavar="SCORE", help="e.g. EvalRankSent SentEvalSTSB")
+    scores = {"nargs": "+", "action": "extend", "required": True, "metavar": "SCORE"}  # a repeated option adds
+    p.add_argument("--intrinsic", **scores, help="e.g. EvalRankSent SentEvalSTSB")
     p.add_argument(
         "--claim",
         default=None,
@@ -315,7 +320,7 @@ def add_correlate_parser(subparsers) -> None:
         metavar="TASK",
         help="with --claim: this downstream score instead of the downstream mean",
     )
-    p.add_argument("--downstream", nargs="+", required=True, metavar="SCORE", help="e.g. SentEvalMR SentEvalCR")
+    p.add_argument("--downstream", **scores, help="e.g. SentEvalMR SentEvalCR")
     p.add_argument("--out", type=output_file_arg, default=None, help="write the Markdown table here")
     p.add_argument("--csv", type=output_file_arg, default=None, help="one row per cell (rho, ci_low, ci_high, ...)")
     p.add_argument("--plot", type=output_file_arg, default=None, help="heatmap image (PNG/SVG/PDF)")

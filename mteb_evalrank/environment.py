@@ -9,8 +9,9 @@ creates that folder when it is imported).  Standard library only.
 from __future__ import annotations
 
 import os
+import warnings
 
-from mteb_evalrank.errors import InputError
+from mteb_evalrank.errors import EvalRankWarning, InputError
 
 #: threads of the zoo's engines (torch, the BLAS pools, ONNX Runtime); unset: the libraries' defaults
 ZOO_THREADS_ENV = "MTEB_EVALRANK_ZOO_THREADS"
@@ -29,9 +30,24 @@ def positive_int(name: str, *, example: str = "1") -> int | None:
     return int(value)
 
 
+#: threads per core above which MTEB_EVALRANK_ZOO_THREADS is capped (100,000 threads exhaust memory)
+THREADS_PER_CORE = 4
+
+
 def zoo_threads() -> int | None:
-    """``MTEB_EVALRANK_ZOO_THREADS`` (``None``: leave the libraries' defaults)."""
-    return positive_int(ZOO_THREADS_ENV)
+    """``MTEB_EVALRANK_ZOO_THREADS`` (``None``: leave the libraries' defaults), capped, with a one-line warning,
+    at :data:`THREADS_PER_CORE` threads per core of this machine."""
+    threads = positive_int(ZOO_THREADS_ENV)
+    limit = THREADS_PER_CORE * (os.cpu_count() or 1)
+    if threads is not None and threads > limit:
+        warnings.warn(
+            f"{ZOO_THREADS_ENV}={threads} is more than {THREADS_PER_CORE} threads per core of this machine's "
+            f"{os.cpu_count() or 1}; using {limit}.",
+            EvalRankWarning,
+            stacklevel=1,  # one place: shown once per run, though read by the CLI and by the engine
+        )
+        return limit
+    return threads
 
 
 def _folder_variable(name: str) -> None:

@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import unicodedata
 
+#: characters that print as nothing and join nothing (zero-width space, word joiner, zero-width no-break space or
+#: byte-order mark, soft hyphen): ``m\u200b3`` prints as ``m3``, so the two are one name (ZWJ and ZWNJ, which
+#: change how some scripts are written, are kept)
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u2060\ufeff\u00ad"))
+
 
 def name_key(name: str, *, casefold: bool = True) -> str:
-    """``name`` under Unicode NFC (and :meth:`str.casefold` with ``casefold``): equal keys name one thing."""
-    text = name if name.isascii() else unicodedata.normalize("NFC", name)
+    """``name`` under Unicode NFC, without :data:`INVISIBLE` characters (and :meth:`str.casefold` with
+    ``casefold``): equal keys name one thing."""
+    text = name if name.isascii() else unicodedata.normalize("NFC", name).translate(INVISIBLE)
     return text.casefold() if casefold else text
 
 
@@ -28,6 +34,9 @@ def twin_note(name: str, first: str) -> str:
     """How ``name`` differs from ``first`` when both have one :func:`name_key`: ``""`` when they are equal."""
     if name == first:
         return ""
+    if name.translate(INVISIBLE) != name or first.translate(INVISIBLE) != first:
+        hidden = sorted({f"U+{ord(ch):04X}" for ch in name + first if ord(ch) in INVISIBLE})
+        return f"one name printed alike, but for the invisible character {', '.join(hidden)}"
     nfc = unicodedata.normalize("NFC", name) == unicodedata.normalize("NFC", first)
     if nfc:
         return "one name under Unicode normalisation (NFC), spelled with and without combining characters"

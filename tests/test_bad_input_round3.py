@@ -64,6 +64,8 @@ def _files(tmp: Path) -> None:
         "T.csv": TABLE,
         "Tus.csv": TABLE.replace("m1,0.1", "m1,1_000"),
         "Tarabic.csv": TABLE.replace("m1,0.1", "m1,\u0661"),
+        "zw_twin.csv": TABLE + "m\u200b3,0.5,0.5\n",
+        "two_models.csv": "model,EvalRankSent,SentEvalMR\nm1,0.1,0.2\nm2,0.3,0.4\n",
         "Tnote.csv": "model,EvalRankSent,SentEvalMR,notes\n"
         + "".join(f'm{i},{i / 10},{(i * 7 % 10) / 10},"note\nline {i}"\n' for i in range(8)),
         "Tfamily.csv": "model,family,EvalRankSent,EvalRankWord,SentEvalMR\n"

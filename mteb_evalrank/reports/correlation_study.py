@@ -177,6 +177,16 @@ def _check_families_models(path: str | Path, named: Sequence[str], models: Seque
 
     known = set(models)
     unknown = [m for m in named if m not in known]
+    listed = set(named)
+    missing = [str(m) for m in models if m not in listed and zoo_family(m) is None]
+    if missing and len(unknown) < len(named):
+        warnings.warn(
+            EvalRankWarning(
+                f"--families {path} gives no family for {len(missing)} of the {len(models)} models with scores "
+                f"({', '.join(missing[:5])}{', ...' if len(missing) > 5 else ''}); each of them is its own family."
+            ),
+            stacklevel=3,
+        )
     if not unknown:
         return
     shown = ", ".join(repr(m) for m in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
@@ -241,13 +251,38 @@ def model_families(
                 f"--family-regex {family_regex!r} needs a group: the family is its first group, e.g. '^(.*?)__' ."
             )
     out: dict[str, str] = {}
+    unmatched: list[str] = []
     for m in models:
         family = explicit.get(m) or zoo_family(m)
         if family is None and pattern is not None:
             match = pattern.search(str(m))
             family = match.group(1) if match and match.group(1) else None
+            if family is None:
+                unmatched.append(str(m))
         out[m] = family or str(m)
+    _check_families(out, models, unmatched, family_regex)
     return out
+
+
+def _check_families(out: dict[str, str], models: Sequence[str], unmatched: list[str], family_regex: str | None) -> None:
+    """What the family options did not do, said once: a ``--family-regex`` that matches no model is refused; one
+    family for every model is a warning (a ``--families`` file without some models: :func:`_check_families_models`)."""
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+
+    if family_regex is not None and models and len(unmatched) == len(models):
+        raise InputError(
+            f"--family-regex {family_regex!r} matches none of the {len(models)} models (e.g. {unmatched[0]!r}); "
+            "each would be its own family."
+        )
+    if len(models) >= 3 and len(set(out.values())) == 1:
+        warnings.warn(
+            f"all {len(models)} models are in one family ({next(iter(out.values()))!r}): the family-aware "
+            "statistics (one model per family, the family bootstrap) are undefined.",
+            EvalRankWarning,
+            stacklevel=3,
+        )
 
 
 # --- the correlation table ------------------------------------------------------------------------------
@@ -342,6 +377,8 @@ def check_correlate_options(
     for option, names in (("--intrinsic", intrinsic), ("--downstream", downstream)):
         seen: dict[tuple[str, str | None, str], str] = {}
         for name in names:
+            if name != name.strip():  # ' EvalRankSent' named no column: a KeyError traceback
+                raise InputError(f"{option} {name!r}: a score name has spaces around it; write {name.strip()!r}.")
             first = seen.get(_score_key(name))
             if first is not None:
                 same = f"{name} twice" if first == name else f"{first} and {name}, one score"
@@ -688,6 +725,7 @@ def correlate_report(
     o = options or CorrelateOptions()
     _check_correlate_options(intrinsic, downstream, o)
     table, scores, errors, notes = _read_correlation(results, intrinsic, downstream, o)
+    _refuse_all_undefined(table)
     noise = noise_table(scores, errors, list(downstream))
     ratios = dict(zip(noise["score"], noise["ratio"]))
     fam = {m: table.attrs["families"].get(m, str(m)) for m in scores.index}
@@ -727,8 +765,25 @@ def correlate_report(
     return report
 
 
+def _refuse_all_undefined(table: pd.DataFrame) -> None:
+    """No cell has a correlation (2 models, a constant score): nothing was computed, so :class:`InputError` with
+    the first cell's reason, not a page of undefined cells and exit 0."""
+    if len(table) and not np.isfinite(table["rho"].to_numpy(dtype=float)).any():
+        first = table.iloc[0]
+        why = str(first.get("note") or "undefined").removeprefix("undefined: ")
+        raise InputError(
+            f"no correlation can be computed: {first['intrinsic']} × {first['downstream']}: {why}"
+            + (f" (and {len(table) - 1} other cell(s))" if len(table) > 1 else "")
+            + "; a rank correlation needs at least 3 models whose scores vary."
+        )
+
+
 def _check_correlate_options(intrinsic: Sequence[str], downstream: Sequence[str], o: CorrelateOptions) -> None:
     """The options' refusals, by name, before any result is read."""
+    if o.rank_by is not None and o.rank_plot is None:
+        raise InputError(
+            f"--rank-by {o.rank_by} orders the rank plot, and no --rank-plot is given; add --rank-plot FILE."
+        )
     if o.rank_by is not None and o.rank_by not in downstream:
         raise InputError(f"--rank-by {o.rank_by!r} is not one of the downstream scores ({', '.join(downstream)}).")
     if o.target is not None and o.target not in downstream:

@@ -27,6 +27,8 @@ from mteb_evalrank.names import name_key, spelled
 from mteb_evalrank.reports.results_reader import revision_labels
 from mteb_evalrank.results.record import RecordSet, ResultRecord, read_records
 
+#: the ``hf_subset`` of the one headline entry, whose ``scores_per_edit`` holds the edits (MTEB's default subset)
+HEADLINE_SUBSET = "default"
 TASK = "HEROS"
 RESULT_FILE = f"{TASK}.json"
 SPLIT = "test"
@@ -119,6 +121,13 @@ def result_from_records(path: Path, records: list[ResultRecord]) -> HerosModelRe
             again = "twice" if seen[key] == subset else f"twice ({spelled(seen[key])} and {spelled(subset)})"
             raise InputError(f"{path}: subset {spelled(subset)} is listed {again} in split {SPLIT!r}; keep one entry.")
         seen[key] = subset
+        if subset not in SUBSETS and subset != HEADLINE_SUBSET:  # '', ' default', an edit 'synonyms': was ignored
+            raise InputError(
+                f"{path}: subset {spelled(subset)} in split {SPLIT!r} is neither a HEROS edit ({', '.join(SUBSETS)}) "
+                f"nor the headline {HEADLINE_SUBSET!r}; repair or re-run this result."
+            )
+        if "main_score" in entry:  # a number, or missing: 'main_score': '0.48' was never looked at
+            _score(path, f"{subset}.main_score", entry["main_score"])
         if subset in SUBSETS:
             key = "normalized_cosine" if "normalized_cosine" in entry else "main_score"
             value = _score(path, f"{subset}.{key}", entry.get(key))
