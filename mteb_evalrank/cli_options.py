@@ -225,6 +225,10 @@ def _add_catalogue_arg(p) -> None:
 
 def _use_catalogues(args: argparse.Namespace) -> None:
     """``--catalogue FILE`` (repeatable): its bases join the zoo before the command resolves a model."""
+    import sys
+
+    if "mteb_evalrank.zoo.adapter" in sys.modules:  # an earlier command of this process (cli.main called again)
+        sys.modules["mteb_evalrank.zoo.adapter"].forget_catalogues()
     from mteb_evalrank.zoo.adapter import use_catalogue
 
     for path in getattr(args, "catalogue", None) or []:

@@ -166,6 +166,18 @@ def register_zoo() -> list[str]:
     return names
 
 
+def forget_catalogues() -> None:
+    """Take the ``--catalogue`` files of an earlier command of this process out of force (each command's
+    ``--catalogue`` options are its own): the zoo is read again when there were any."""
+    from mteb_evalrank.zoo import catalogue as catalogue_files
+    from mteb_evalrank.zoo.variants import reload_catalogue
+
+    if catalogue_files._USER_FILES:
+        catalogue_files._USER_FILES.clear()
+        catalogue_files.clear_cache()
+        reload_catalogue()
+
+
 def use_catalogue(path: str | Path) -> list[str]:
     """Lay the user catalogue ``path`` over the packaged one (``--catalogue FILE``): its bases join the zoo and
     MTEB's model registry; the names registered."""
