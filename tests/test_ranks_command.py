@@ -134,6 +134,7 @@ class _FakeApp:
         pass
 
 
+@pytest.mark.integration  # imports MTEB's leaderboard app: needs the leaderboard extra (gradio)
 def test_leaderboard_writes_rank_intervals_beside_the_app_only_once_it_is_built(folder, monkeypatch, capsys):
     from types import SimpleNamespace
 
