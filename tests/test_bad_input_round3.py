@@ -9,10 +9,8 @@ folder changed, added or removed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import stat
 import sys
 from pathlib import Path
 
@@ -20,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from results_fixture import MODELS, write_results
-from test_bad_input_table import expand, load_table
+from test_bad_input_table import expand, load_table, snapshot
 
 TABLE = "model,EvalRankSent,SentEvalMR\n" + "".join(f"m{i},{i / 10},{(i * 7 % 10) / 10}\n" for i in range(8))
 CORPUS = "\n".join(f"sentence number {i} about cats" for i in range(30)) + "\n"
@@ -109,18 +107,6 @@ def workdir(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     _files(tmp_path)
     return tmp_path
-
-
-def snapshot(root: Path) -> dict[str, str]:
-    """SHA-256 of every regular file below ``root``, the kind of anything else (the plugin cache excepted)."""
-    out = {}
-    for p in sorted(root.rglob("*")):
-        rel = str(p.relative_to(root))
-        if rel == "cache" or rel.startswith("cache/"):
-            continue
-        mode = p.lstat().st_mode
-        out[rel] = hashlib.sha256(p.read_bytes()).hexdigest() if stat.S_ISREG(mode) else "other"
-    return out
 
 
 #: the rows are entries of the one bad-input table, tests/bad_inputs.yaml, marked ``table: round3`` (they need this
