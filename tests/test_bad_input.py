@@ -1,7 +1,8 @@
 """Bad input that needs a subprocess, a mount, two processes or a Python caller, and the answer it gets.
 
-CLI rows run ``python -m mteb_evalrank.cli ...`` in a subprocess, offline (``HF_HUB_OFFLINE=1``) with a
-temporary plugin cache, like ``tests/test_end_to_end.py``; ``py`` rows call the public function.
+CLI rows run ``mteb_evalrank.cli.main`` as a fresh process would, but in this one (``cli`` below), offline
+(``HF_HUB_OFFLINE=1``) with a temporary plugin cache; rows of ``mteb``'s own CLI, a read-only mount or two
+processes start a subprocess; ``py`` rows call the public function.
 Unless a row says otherwise the answer is one line on stderr, exit code 2, no traceback:
 ``mteb-evalrank: error: MESSAGE``.  "argparse" rows get argparse's usage lines and then
 ``mteb-evalrank CMD: error: argument OPTION: MESSAGE`` (exit code 2), before anything is loaded.
@@ -33,6 +34,9 @@ import pytest
 
 from mteb_evalrank.errors import InputError
 
+sys.path.insert(0, str(Path(__file__).parent / "sweeps"))
+import harness  # tests/sweeps/harness.py: the in-process CLI runner the sweeps use
+
 LATIN1 = "first line\ncafé crème\n".encode("latin-1")
 
 
@@ -46,6 +50,13 @@ def env(tmp_path) -> dict[str, str]:
 def cli(
     args: list[str], env: dict[str, str], cwd: Path, module: str = "mteb_evalrank.cli"
 ) -> subprocess.CompletedProcess:
+    """``python -m MODULE ARGS`` with ``env`` in ``cwd``.  The plugin's own CLI runs in this process, as a fresh
+    one would (``harness.cli_in_process``: the environment, working folder and streams are exactly the row's, and
+    restored after), which spares each row an interpreter that imports mteb and torch; any other module (``mteb``
+    itself) runs in a subprocess."""
+    if module == "mteb_evalrank.cli":
+        code, out, err = harness.cli_in_process(args, cwd, env, timeout=300)
+        return subprocess.CompletedProcess([module, *args], code if code is not None else -1, out, err)
     return subprocess.run(
         [sys.executable, "-m", module, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
     )

@@ -211,15 +211,16 @@ def _print_warning(message, category, filename, lineno, file=None, line=None) ->
 @contextlib.contextmanager
 def _as_the_case(work: Path, env: dict[str, str], stdin: str | None):
     """The process as a fresh ``mteb-evalrank`` would see it: ``env``, the working folder ``work``, ``stdin``;
-    stdout and stderr go to a buffer (yielded), every warning is shown, and all of it is restored after."""
+    stdout and stderr go to buffers (yielded: ``(out, err)``), every warning is shown, and all of it is restored
+    after."""
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
     saved_streams = sys.stdin, sys.stdout, sys.stderr
     saved_format = warnings.formatwarning
-    err = io.StringIO()
+    out, err = io.StringIO(), io.StringIO()
     os.environ.clear()
     os.environ.update(env)
     os.chdir(work)
-    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin or ""), io.StringIO(), err
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin or ""), out, err
     try:
         with warnings.catch_warnings():  # a fresh interpreter's filters: each warning once per place, none hidden
             warnings.resetwarnings()
@@ -228,7 +229,7 @@ def _as_the_case(work: Path, env: dict[str, str], stdin: str | None):
                 warnings.simplefilter("ignore", category)
             # printed where the command prints, as the interpreter would (under pytest, not into its record)
             warnings.showwarning = _print_warning
-            yield err
+            yield out, err
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved_streams
         warnings.formatwarning = saved_format
@@ -240,6 +241,17 @@ def _as_the_case(work: Path, env: dict[str, str], stdin: str | None):
 def _in_process(argv: list[str], work: Path, env: dict[str, str], case: Case) -> tuple[int | None, str]:
     """``mteb_evalrank.cli.main(argv)`` in this process; a traceback is written to the captured stderr as the
     interpreter would, and a case still running after ``case.timeout`` seconds is a hang (``SIGALRM``)."""
+    code, _out, err = cli_in_process(argv, work, env, stdin=case.stdin, timeout=case.timeout)
+    return code, err
+
+
+def cli_in_process(
+    argv: list[str], work: Path, env: dict[str, str], *, stdin: str | None = None, timeout: float = 300
+) -> tuple[int | None, str, str]:
+    """``mteb-evalrank ARGV`` as a fresh process would run it, without starting one: ``mteb_evalrank.cli.main`` in
+    this process, in the working folder ``work`` with exactly the environment ``env`` (``_as_the_case``).  Its exit
+    code (``None``: still running after ``timeout`` seconds, ended by ``SIGALRM``), stdout and stderr; a traceback
+    is written to stderr as the interpreter would."""
     from mteb_evalrank.cli import main as cli_main
 
     def alarm(signum, frame):
@@ -247,8 +259,8 @@ def _in_process(argv: list[str], work: Path, env: dict[str, str], case: Case) ->
 
     previous = signal.signal(signal.SIGALRM, alarm)
     code: int | None
-    with _as_the_case(work, env, case.stdin) as err:
-        signal.setitimer(signal.ITIMER_REAL, case.timeout)
+    with _as_the_case(work, env, stdin) as (out, err):
+        signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
             code = cli_main(list(argv))
         except SystemExit as exc:  # argparse, or a command that exits
@@ -263,7 +275,7 @@ def _in_process(argv: list[str], work: Path, env: dict[str, str], case: Case) ->
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
-    return code, err.getvalue()
+    return code, out.getvalue(), err.getvalue()
 
 
 def run_case(
