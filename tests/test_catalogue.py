@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import mteb  # noqa: F401 - first (see below)
@@ -299,10 +302,14 @@ def test_a_missing_user_catalogue_is_one_input_error(user_catalogue_state, tmp_p
     assert "--catalogue" in capsys.readouterr().err and not cat._USER_FILES[len(cat._USER_FILES) :]
 
 
-def _shaped(change) -> dict:
+def _shaped(change) -> dict | list:
     entry = json.loads(json.dumps(cat.catalogue()["bases"][0]))
     entry["name"] = "u1"
     return change(entry)
+
+
+def _listed(shaped: dict | list) -> list:
+    return shaped if isinstance(shaped, list) else [shaped]
 
 
 #: issue 47: user catalogues of the wrong shape, one per traceback the sweep found, and the line that names the key
@@ -331,6 +338,62 @@ WRONG_SHAPES = [
         lambda e: {**e, "license": "mine"},
         "zoo base u1: MTEB's ModelMeta does not take its 'license' ('mine')",
     ),
+    # issue 47's held-out sweep: shapes that were accepted without a word
+    (
+        "bases-empty",
+        '{"bases": []}',
+        "'bases' must be a non-empty list, not an empty list (a catalogue that adds no base leaves 'bases' out)",
+    ),
+    (
+        "typo-key",
+        lambda e: {"bases": [e], "basses": []},
+        "'basses' is not a section of a catalogue; did you mean 'bases'?",
+    ),
+    ("name-slash", lambda e: {**e, "name": "u/1"}, "'bases[0] (u/1).name' must be a name without '/', '__', spaces"),
+    ("name-space", lambda e: {**e, "name": "u 1"}, "'bases[0] (u 1).name' must be a name without '/'"),
+    ("name-trailing-space", lambda e: {**e, "name": "u1 "}, "'bases[0] (u1 ).name' must be a name without '/'"),
+    ("name-tab", lambda e: {**e, "name": "u\t1"}, 'not string "u\\t1"'),
+    ("name-invisible", lambda e: {**e, "name": "u\u200b1"}, 'not string "u\\u200b1"'),
+    ("name-separator", lambda e: {**e, "name": "u__1"}, "'bases[0] (u__1).name' must be a name without '/', '__'"),
+    ("base-twice", lambda e: [e, e], "bases[1].name: 'u1' is the name of bases[0] already; give each base its own"),
+    (
+        "base-case-twins",
+        lambda e: [e, {**e, "name": "U1"}],
+        "bases[1].name: 'U1' and 'u1', the name of bases[0], are one base name (differing only in case)",
+    ),
+    (
+        "base-nfd-twins",
+        lambda e: [{**e, "name": "caf\u00e9"}, {**e, "name": "cafe\u0301"}],
+        "bases[1].name: 'cafe\\u0301' and 'café', the name of bases[0], are one base name (one name under Unicode",
+    ),
+    (
+        "packaged-twin",
+        lambda e: {**e, "name": cat.catalogue()["bases"][0]["name"].upper()},
+        "are one base name (differing only in case); give each base its own name (a base of the very name",
+    ),
+    (
+        "variants-empty",
+        lambda e: {**e, "variants": []},
+        "'bases[0] (u1).variants' must be a non-empty list, not an empty list (the zoo runs a base through its",
+    ),
+    (
+        "variant-slash",
+        lambda e: {**e, "variants": [{**e["variants"][0], "variant": "a/b"}]},
+        "'bases[0] (u1).variants[0].variant' must be a name without '/', spaces or unprintable characters",
+    ),
+    (
+        "variant-twins",
+        lambda e: {
+            **e,
+            "variants": [e["variants"][0], {**e["variants"][0], "variant": e["variants"][0]["variant"].upper()}],
+        },
+        "bases[0] (u1).variants[1].variant: ",
+    ),
+    (
+        "kind-unknown",
+        lambda e: {**e, "kind": "quantum"},
+        "'bases[0] (u1).kind' must be one of transformer, static, not",
+    ),
 ]
 
 
@@ -341,12 +404,85 @@ def test_a_user_catalogue_of_the_wrong_shape_is_one_line_naming_the_key(
     from mteb_evalrank.cli import main
 
     path = tmp_path / "mine.json"
-    path.write_text(text if isinstance(text, str) else json.dumps({"bases": [_shaped(text)]}), encoding="utf-8")
+    if not isinstance(text, str):  # an edit of a packaged base called u1: the base, the bases, or the file
+        shaped = _shaped(text)
+        text = json.dumps(shaped if isinstance(shaped, dict) and "bases" in shaped else {"bases": _listed(shaped)})
+    path.write_text(text, encoding="utf-8")
     assert main(["models", "--catalogue", str(path)]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err[-2000:]
     assert err.startswith("mteb-evalrank: error: ") and line in err, err
     assert str(path) in err or "zoo base u1" in err
+
+
+def test_the_kinds_a_catalogue_may_name_are_the_kinds_the_zoo_dispatches_on():
+    """``KINDS`` (what ``kind`` may be) is the set of kinds the code compares a base's ``kind`` with: a kind the
+    code runs but the schema refuses, or one the schema takes but nothing runs, fails here."""
+    compared = set()
+    for path in _package_modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute) and node.left.attr == "kind":
+                owner = ast.unparse(node.left.value)
+                if "base" in owner.lower() or "BASES" in owner:  # a zoo base's kind, not a spec's or a dtype's
+                    compared |= {c.value for c in node.comparators if isinstance(c, ast.Constant)}
+    assert compared == set(cat.KINDS)
+    assert {b.kind for b in zoo.BASES.values()} == set(cat.KINDS)
+
+
+def test_the_names_of_the_packaged_catalogue_follow_the_rules_it_checks():
+    """The shipped catalogue passes the schema it asks of a user's (names with ``+`` and ``-`` are names)."""
+    data = json.loads(cat.CATALOGUE_FILE.read_text(encoding="utf-8"))
+    assert cat.check_shape(data, source="catalogue.json") is data
+    assert any("+" in v["variant"] for b in data["bases"] for v in b["variants"])
+
+
+#: a user catalogue whose one base has a dimension of 0
+BAD_DIM = {"bases": [{"name": "u1", "kind": "transformer", "dim": 0, "variants": [{"variant": "mean"}]}]}
+
+
+def _python(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "bad.json").write_text(json.dumps(BAD_DIM), encoding="utf-8")
+    environ = {**os.environ, "HF_HUB_OFFLINE": "1", cat.USER_CATALOGUE_ENV: str(tmp_path / "bad.json"), **env}
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=environ, cwd=tmp_path, timeout=300
+    )
+
+
+@pytest.mark.integration
+def test_a_bad_user_catalogue_is_one_line_at_start_up_and_the_rest_registers(tmp_path):
+    """``import mteb`` with a bad ``MTEB_EVALRANK_CATALOGUE``: one warning line (the zoo is not registered), and the
+    tasks and benchmarks are (the catalogue stopped the whole registration before, in a two-line warning)."""
+    out = _python(
+        ["-c", "import mteb; print(mteb.get_task('EvalRankSent').metadata.name, mteb.get_benchmark('EvalRank').name)"],
+        tmp_path,
+    )
+    assert out.returncode == 0 and out.stdout.split() == ["EvalRankSent", "EvalRank"], out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "the model zoo could not be registered" in lines[0], out.stderr
+    assert "bad.json: 'bases[0] (u1).dim' must be a positive whole number" in lines[0]
+
+
+@pytest.mark.integration
+def test_the_plugin_cli_refuses_a_bad_user_catalogue_in_one_line_without_the_start_up_warning(tmp_path):
+    out = _python(["-m", "mteb_evalrank.cli", "models"], tmp_path)
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == [
+        f"mteb-evalrank: error: {tmp_path / 'bad.json'}: 'bases[0] (u1).dim' must be a positive whole number, "
+        "not number 0."
+    ]
+
+
+@pytest.mark.integration
+def test_mteb_run_with_a_bad_user_catalogue_says_it_once(tmp_path, fixture_sources):
+    """MTEB's own CLI: the start-up line names the catalogue; the same error ending the run is not said again."""
+    out = _python(
+        ["-m", "mteb", "run", "-m", "zoo:u1/mean", "-t", "WS-353-All", "--output-folder", "out"],
+        tmp_path,
+        MTEB_EVALRANK_SOURCES=str(fixture_sources),
+    )
+    ours = [line for line in out.stderr.splitlines() if "mteb-evalrank" in line]
+    assert out.returncode != 0 and "Traceback" not in out.stderr, out.stderr[-3000:]
+    assert len(ours) == 1 and "bad.json: 'bases[0] (u1).dim'" in ours[0], out.stderr[-3000:]
 
 
 # --- engines read what they run from the catalogue entry (issue 45) ------------------------------------------------

