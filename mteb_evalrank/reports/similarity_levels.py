@@ -25,7 +25,7 @@ def find_predictions(folders: Sequence[str | Path], task: str) -> list[tuple[str
     :func:`mteb_evalrank.names.name_key`, are refused naming both)."""
     from mteb_evalrank.names import name_key, spelled, twin_note
 
-    found = []
+    found: list[tuple[str, dict[str, Any], Path]] = []
     owners: dict[str, tuple[str, Path]] = {}
     for folder in folders:
         folder = Path(folder)
