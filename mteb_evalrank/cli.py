@@ -297,9 +297,9 @@ def _show_file_names_on(*streams) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run one `mteb-evalrank` command; returns its exit code (2 for a refused input, 1 for a failure)."""
     parser = build_parser()
+    warnings.formatwarning = _format_warning  # before parsing: an option may warn (a task named twice)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
-    warnings.formatwarning = _format_warning
     _show_file_names_on(sys.stdout, sys.stderr)
     import contextlib
 

@@ -160,6 +160,42 @@ def name_arg(text: str) -> str:
     return text
 
 
+def model_spec_arg(text: str) -> str:
+    """A model spec (``-m``, ``n2o MODEL``): not empty, no whitespace at either end (``'zoo:glove-50d/mean '`` was
+    run as ``zoo:glove-50d/mean``, a path with such a name is refused as well), no control character
+    (:func:`name_arg`)."""
+    return name_arg(text)
+
+
+class UniqueNames(argparse.Action):
+    """A list of names (``-t``/``--tasks``): a name given twice counts once, with one warning line naming it.
+    Names are compared under the one name normaliser (:func:`mteb_evalrank.names.name_key`, NFC, case kept:
+    task names are case-sensitive); the first spelling is kept."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        import warnings
+
+        from mteb_evalrank.errors import EvalRankWarning
+        from mteb_evalrank.names import name_key, spelled
+
+        first: dict[str, str] = {}  # key -> the first spelling
+        again: dict[str, list[str]] = {}  # the first spelling -> the later ones
+        for name in values or []:
+            key = name_key(name, casefold=False)
+            if key in first:
+                again.setdefault(first[key], []).append(name)
+            else:
+                first[key] = name
+        if again:
+            shown = ", ".join(
+                spelled(name) + "".join(f" (also as {spelled(o)})" for o in dict.fromkeys(later) if o != name)
+                for name, later in again.items()
+            )
+            where = "/".join(self.option_strings) or self.metavar or self.dest
+            warnings.warn(EvalRankWarning(f"{where} names {shown} more than once; each is used once."), stacklevel=2)
+        setattr(namespace, self.dest, list(first.values()))
+
+
 def output_file_arg(text: str) -> Path:
     """A file to write: an existing folder is refused at once, not after the work is done, and so is a FIFO, a
     device, a socket or a symlink loop, as given: ``/dev/full`` is refused before a command adds ``.png`` to it
@@ -180,8 +216,20 @@ def output_file_arg(text: str) -> Path:
     return path
 
 
+#: the file types a new output folder may not be named like (``--out stats.docx`` would make a folder
+#: ``stats.docx`` and write ``stats.docx/<TASK>.json`` into it): documents, tables, figures, archives
+FILE_LIKE_SUFFIXES = frozenset(
+    {
+        *(".txt", ".csv", ".tsv", ".json", ".jsonl", ".md", ".html", ".htm", ".pdf", ".yaml", ".yml", ".xml"),
+        *(".png", ".svg", ".jpg", ".jpeg", ".doc", ".docx", ".odt", ".xls", ".xlsx", ".ods", ".parquet"),
+        *(".zip", ".gz", ".tar", ".npz", ".npy"),
+    }
+)
+
+
 def output_folder_arg(text: str) -> str:
-    """A folder to write into: an existing file is refused at once (the command checks the rest)."""
+    """A folder to write into: an existing file is refused at once (the command checks the rest), and so is a
+    new folder named like a file (:data:`FILE_LIKE_SUFFIXES`): the user meant a file, and would get a folder."""
     from mteb_evalrank.file_kinds import special_file_kind
 
     _checked_path(text)
@@ -192,6 +240,12 @@ def output_folder_arg(text: str) -> str:
         return text  # a file on the way: the command names it ("afile is a file, not a folder")
     if kind not in ("a folder", "does not exist"):
         raise argparse.ArgumentTypeError(f"{text} is {kind}, not a folder")
+    suffix = Path(text.rstrip("/")).suffix.lower()
+    if kind == "does not exist" and suffix in FILE_LIKE_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"{text} is named like a {suffix} file, but this option names a folder (files are written into "
+            f"it); give a folder name, e.g. {Path(text.rstrip('/')).with_suffix('')}"
+        )
     return text
 
 
@@ -207,7 +261,9 @@ def device_arg(text: str) -> str:
 
 # --- arguments several commands share (one definition each) -------------------------------------------
 def _add_model_args(p, help: str) -> None:
-    p.add_argument("-m", "--model", default=DEFAULT_MODEL, help=f"{help} (default: {DEFAULT_MODEL})")
+    p.add_argument(
+        "-m", "--model", type=model_spec_arg, default=DEFAULT_MODEL, help=f"{help} (default: {DEFAULT_MODEL})"
+    )
     p.add_argument("--model-revision", type=name_arg, default=None, help="model revision (MTEB/Hub models)")
     _add_catalogue_arg(p)
 

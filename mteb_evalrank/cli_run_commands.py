@@ -14,6 +14,7 @@ from pathlib import Path
 from mteb_evalrank.cli_options import (  # noqa: F401
     DEFAULT_MODEL,
     MAX_COPY_CHECK_WORDS,
+    UniqueNames,
     _add_catalogue_arg,
     _add_chart_and_csv_args,
     _add_encoding_args,
@@ -32,6 +33,7 @@ from mteb_evalrank.cli_options import (  # noqa: F401
     input_file_arg,
     input_folder_arg,
     input_path_arg,
+    model_spec_arg,
     name_arg,
     non_negative_int,
     output_file_arg,
@@ -85,6 +87,7 @@ def add_run_parser(subparsers) -> None:
         "-t",
         "--tasks",
         nargs="+",
+        action=UniqueNames,
         required=True,
         help="task or benchmark names, e.g. EvalRankWord EvalRankSent, or EvalRank",
     )
@@ -280,7 +283,10 @@ def add_n2o_parsers(subparsers) -> None:
         "of sampled corpus sentences, and print the N2O matrix and its robustness.",
     )
     p.add_argument(
-        "models", nargs="+", help="model specs (MTEB names, SentenceTransformer folders, word vectors, glove-6b-50d)"
+        "models",
+        nargs="+",
+        type=model_spec_arg,
+        help="model specs (MTEB names, SentenceTransformer folders, word vectors, glove-6b-50d)",
     )
     p.add_argument(
         "--corpus", type=input_file_arg, required=True, help="text file, one sentence per line (duplicates are dropped)"
@@ -319,7 +325,7 @@ def add_descriptive_stats_parser(subparsers) -> None:
         "the Hub) and write its MTEB descriptive statistics. Without --out, the files shipped with the package "
         "(mteb_evalrank/tasks/descriptive_stats/) are rewritten: run this from a source checkout.",
     )
-    p.add_argument("tasks", nargs="*", metavar="TASK", help="plugin task names (default: all)")
+    p.add_argument("tasks", nargs="*", action=UniqueNames, metavar="TASK", help="plugin task names (default: all)")
     p.add_argument(
         "--out",
         metavar="DIR",
@@ -410,6 +416,7 @@ def add_senteval_parsers(subparsers) -> None:
     p.add_argument(
         "--tasks",
         nargs="+",
+        action=UniqueNames,
         required=True,
         metavar="TASK",
         help="SentEval task names (MR CR SUBJ MPQA SST2 SST5 TREC MRPC SICKEntailment SCICITE STS12..STS16 "

@@ -11,6 +11,7 @@ from pathlib import Path
 from mteb_evalrank.cli_options import (  # noqa: F401
     DEFAULT_MODEL,
     MAX_RESAMPLES,
+    UniqueNames,
     _add_catalogue_arg,
     _add_chart_and_csv_args,
     _add_encoding_args,
@@ -61,7 +62,13 @@ def add_sts_by_level_parser(subparsers) -> None:
         "sts-by-level",
         help="STS Spearman within gold-score bins (EvalRank Fig. 2, RankEncoder Fig. 7) from saved predictions",
     )
-    p.add_argument("folders", nargs="+", help="prediction folders (mteb run --prediction-folder), one per model")
+    p.add_argument(
+        "folders",
+        nargs="+",
+        action=UniqueNames,
+        metavar="FOLDER",
+        help="prediction folders (mteb run --prediction-folder), one per model",
+    )
     p.add_argument("--task", default="SentEvalSTSB", help="STS task (default SentEvalSTSB)")
     p.add_argument("--bins", default="0-2,2-4,4-5", help="gold-score bins (default 0-2,2-4,4-5)")
     p.add_argument("--subset", default="default", help="subset of the task (default 'default')")
@@ -189,7 +196,12 @@ def add_study_parser(subparsers) -> None:
         "the committed study's lineages; loads no model (docs/running-the-study.md)",
     )
     p.add_argument(
-        "--tasks", nargs="+", default=None, metavar="TASK", help="default: the study's intrinsic and downstream tasks"
+        "--tasks",
+        nargs="+",
+        action=UniqueNames,
+        default=None,
+        metavar="TASK",
+        help="default: the study's intrinsic and downstream tasks",
     )
     p.add_argument(
         "--shard",

@@ -96,6 +96,17 @@ def _files(tmp: Path) -> None:
             "" if i == 0 else json.dumps({"task_name": "N2O", "scores": {"test": [N2O_ENTRY]}})
         )
     (tmp / "built").mkdir()
+    # issue 47's held-out sweep: STS predictions of one model in two folders; an N2O.json holding a HEROS result
+    pairs = {"id": ["p0", "p1", "p2"], "gold": [0.5, 2.5, 4.5], "cosine": [0.1, 0.2, 0.3]}
+    for name in ("a", "b"):
+        (tmp / "preds_twin" / name).mkdir(parents=True)
+        (tmp / "preds_twin" / name / "SentEvalSTSB_predictions.json").write_text(
+            json.dumps({"mteb_model_meta": {"model_name": "o/a"}, "default": {"test": pairs}})
+        )
+    for i in range(2):
+        folder = tmp / "n2o_task_name" / "results" / f"o__m{i}" / "r"
+        folder.mkdir(parents=True)
+        (folder / "N2O.json").write_text(json.dumps({"task_name": "HEROS", "scores": {"test": [N2O_ENTRY]}}))
 
 
 @pytest.fixture

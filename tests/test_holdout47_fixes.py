@@ -163,3 +163,107 @@ def test_a_result_file_listing_a_subset_twice_is_refused_by_the_shape_check(tmp_
     path.write_text(json.dumps({"task_name": "SentEvalMR", "scores": {"test": [entry, dict(entry)]}}))
     with pytest.raises(InputError, match=r"scores.test\[1\]: subset 'default' is listed again"):
         check_result_json(path)
+
+
+def test_a_task_named_twice_runs_once_with_one_warning():
+    """``run -t WS-353-All WS-353-All`` ran it once without a word (holdout47 run-tasks-twice): the option's names
+    count once, compared under the one name normaliser, and one warning line names the repeated task."""
+    import unicodedata
+
+    from mteb_evalrank.cli import build_parser
+    from mteb_evalrank.errors import EvalRankWarning
+
+    parser = build_parser()
+    with pytest.warns(EvalRankWarning, match=r"-t/--tasks names 'WS-353-All' more than once; each is used once"):
+        args = parser.parse_args(["run", "-m", "vec.txt", "-t", "WS-353-All", "HEROS", "WS-353-All"])
+    assert args.tasks == ["WS-353-All", "HEROS"]
+    nfc, nfd = (unicodedata.normalize(form, "Tâche") for form in ("NFC", "NFD"))
+    with pytest.warns(EvalRankWarning, match=r"'Tâche' \(also as 'Ta\\u0302che'\)"):
+        args = parser.parse_args(["descriptive-stats", nfc, nfd])
+    assert args.tasks == [nfc]
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EvalRankWarning)
+        assert parser.parse_args(["run", "-t", "HEROS", "N2O"]).tasks == ["HEROS", "N2O"]  # no warning
+
+
+def test_stored_n2o_results_with_more_samples_are_compared_over_the_shared_ones(tmp_path):
+    """``--samples 2`` and ``--samples 1`` of one seed share their first sample: refused before with "seed 1 vs 1,
+    shape (2, 3) vs (1, 3)" (holdout47 n2o-compare-more_samples); compared over the shared sample with a warning
+    naming each result's number of samples.  Samples that differ are named in words."""
+    import json
+
+    from mteb_evalrank.errors import EvalRankWarning, InputError
+    from mteb_evalrank.reports.n2o import load_results
+
+    entry = {"neighbors": [[[1, 2], [0, 2]]], "query_ids": [[0, 1]], "corpus_fingerprint": "f", "corpus_size": 5}
+    more = {**entry, "neighbors": entry["neighbors"] * 2, "query_ids": [[0, 1], [3, 4]]}
+    for i, e in enumerate((entry, more)):
+        folder = tmp_path / "r" / "results" / f"o__m{i}" / "r"
+        folder.mkdir(parents=True)
+        (folder / "N2O.json").write_text(json.dumps({"task_name": "N2O", "scores": {"test": [{**e, "seed": 1}]}}))
+    with pytest.warns(EvalRankWarning, match=r"\(o/m0 has 1, o/m1 has 2\); N2O is compared over the 1 sample"):
+        sets = load_results(tmp_path / "r")
+    assert [s.samples for s in sets] == [1, 1]
+    other = tmp_path / "r" / "results" / "o__m1" / "r" / "N2O.json"
+    other.write_text(json.dumps({"task_name": "N2O", "scores": {"test": [{**more, "query_ids": [[0, 3], [3, 4]]}]}}))
+    from mteb_evalrank.metrics.neighbors import n2o_matrix
+
+    with pytest.raises(InputError, match=r"used different query samples: 2 query sample\(s\) vs 1"):
+        n2o_matrix(load_results(tmp_path / "r"))
+
+
+def test_sts_predictions_without_a_defined_bin_warn():
+    """One pair: every bin undefined, and nothing said (holdout47 sts-one-pair)."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.reports.similarity_levels import levels_table
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "SentEvalSTSB_predictions.json"
+        data = {"mteb_model_meta": {"model_name": "o/m"}, "default": {"test": {"gold": [1.0], "cosine": [0.3]}}}
+        path.write_text(json.dumps(data))
+        with pytest.warns(EvalRankWarning, match=r"no bin has a Spearman ρ for o/m: 1 pair in all"):
+            levels = levels_table([tmp])
+    assert [b.note for b in levels["o/m"]] == ["undefined: 1 pair", "undefined: 0 pairs", "undefined: 0 pairs"]
+
+
+def test_a_headline_normalised_cosine_out_of_range_warns_and_null_is_missing(tmp_path):
+    """The headline entry's normalised cosine of 5.0 was never checked (sweep_holdout heros-normalised-cosine-5);
+    a null score is missing, as NaN is (holdout47 heros-cosine_null), and named as JSON names it."""
+    import json
+
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.reports.heros import read_result
+
+    edits = {s: {"normalized_cosine": 0.5} for s in ("synonym", "antonym", "negation_main", "negation_antonym")}
+    entry = {"main_score": 0.1, "hf_subset": "default", "normalized_cosine": 5.0, "scores_per_edit": edits}
+    path = tmp_path / "HEROS.json"
+    path.write_text(json.dumps({"task_name": "HEROS", "scores": {"test": [entry]}}))
+    with pytest.warns(EvalRankWarning, match=r"score default.normalized_cosine is 5.0, outside \[-1, 1\]"):
+        read_result(path)
+    entry.update(normalized_cosine=0.2, scores_per_edit={**edits, "typo": {"normalized_cosine": None}})
+    path.write_text(json.dumps({"task_name": "HEROS", "scores": {"test": [entry]}}))
+    with pytest.warns(EvalRankWarning, match=r"score typo.normalized_cosine is null; shown as missing"):
+        assert "typo" not in read_result(path).normalized
+
+
+def test_a_new_output_folder_named_like_a_file_is_refused():
+    """``descriptive-stats --out stats.docx`` made a folder ``stats.docx`` (holdout47 descriptive-out-txt); an existing
+    folder of that name is still a folder to write into."""
+    import argparse
+    import tempfile
+    from pathlib import Path
+
+    from mteb_evalrank.cli_options import output_folder_arg
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with pytest.raises(argparse.ArgumentTypeError, match=r"named like a .docx file, .* e.g. .*stats$"):
+            output_folder_arg(f"{tmp}/stats.docx")
+        (Path(tmp) / "made.json").mkdir()
+        assert output_folder_arg(f"{tmp}/made.json") == f"{tmp}/made.json"
+        assert output_folder_arg(f"{tmp}/glove.6B.50d") == f"{tmp}/glove.6B.50d"

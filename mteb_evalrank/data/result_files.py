@@ -298,6 +298,17 @@ def no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
     return out
 
 
+def task_name_problem(obj: dict, path: Path, *, required: bool = True) -> str | None:
+    """Why the result object ``obj`` of the file ``path`` is not a result of the task its file is named after
+    (``N2O.json`` holding ``"task_name": "HEROS"``), or ``None``: a result is matched by its file name, so its
+    ``task_name`` must be that name.  Without ``required`` a file without ``task_name`` passes."""
+    if not required and "task_name" not in obj:
+        return None
+    if obj.get("task_name") == path.stem:
+        return None
+    return f"task_name is {json.dumps(obj.get('task_name'))[:60]}, not {path.stem!r} (the file's name)."
+
+
 def check_result_json(path: str | Path) -> dict:
     """The JSON object of the result file ``path``, checked for the shape every reader needs, before MTEB's
     ``TaskResult`` reads it: UTF-8 JSON (no byte-order mark, no key twice in one object: ``json`` would keep
@@ -324,10 +335,9 @@ def check_result_json(path: str | Path) -> dict:
         raise InputError(f"{path}: a JSON {type(obj).__name__}, not a result object.")
     if "scores" not in obj and "mteb_dataset_name" in obj:
         return obj  # MTEB 1.x
-    if obj.get("task_name") != path.stem:
-        raise InputError(
-            f"{path}: task_name is {json.dumps(obj.get('task_name'))[:60]}, not {path.stem!r} (the file's name)."
-        )
+    problem = task_name_problem(obj, path)
+    if problem is not None:
+        raise InputError(f"{path}: {problem}")
     seconds = obj.get("evaluation_time")
     if seconds is not None and (
         isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < float("inf")

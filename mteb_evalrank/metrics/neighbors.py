@@ -415,6 +415,20 @@ class NeighborSet:
         return int(self.ids.shape[0])
 
 
+def _how_queries_differ(a: NeighborSet, b: NeighborSet) -> str:
+    """What differs between the query samples of ``a`` and ``b``, in words: the seed, the number of samples, the
+    number of queries per sample, or the first query that differs."""
+    (sa, na), (sb, nb) = a.query_ids.shape, b.query_ids.shape
+    if a.seed is not None and b.seed is not None and a.seed != b.seed:
+        return f"seed {a.seed} vs {b.seed}"
+    if sa != sb:
+        return f"{sa} query sample(s) vs {sb}"
+    if na != nb:
+        return f"{na} queries per sample vs {nb}"
+    s, j = (int(x) for x in np.argwhere(a.query_ids != b.query_ids)[0])
+    return f"query {j} of sample {s} is sentence {a.query_ids[s, j]} vs {b.query_ids[s, j]}"
+
+
 def check_compatible(sets: Sequence[NeighborSet], k: int | None = None) -> int:
     """Raise :class:`InputError` unless all sets share corpus, queries (and hence seed); return usable k."""
     if len(sets) < 2:
@@ -431,8 +445,8 @@ def check_compatible(sets: Sequence[NeighborSet], k: int | None = None) -> int:
             )
         if s.query_ids.shape != ref.query_ids.shape or not np.array_equal(s.query_ids, ref.query_ids):
             raise InputError(
-                f"{s.name} and {ref.name} used different query samples (seed {s.seed} vs {ref.seed}, "
-                f"shape {s.query_ids.shape} vs {ref.query_ids.shape}); rerun with the same seed/n/samples."
+                f"{s.name} and {ref.name} used different query samples: {_how_queries_differ(s, ref)}; "
+                "N2O compares neighbours of the same queries: rerun with the same seed, queries and samples."
             )
         if s.seed is not None and ref.seed is not None and s.seed != ref.seed:
             raise InputError(

@@ -91,7 +91,7 @@ def spearman_by_bin(
         n = int(mask.sum())
         nan = float("nan")
         if n < 3:
-            out.append(BinScore(lo, hi, n, nan, nan, nan, f"undefined: {n} pairs"))
+            out.append(BinScore(lo, hi, n, nan, nan, nan, f"undefined: {n} pair{'' if n == 1 else 's'}"))
         elif np.ptp(g[mask]) == 0 or np.ptp(p[mask]) == 0:
             out.append(BinScore(lo, hi, n, nan, nan, nan, "undefined: constant scores in the bin"))
         else:

@@ -70,12 +70,28 @@ def _score(path: Path, key: str, value: Any) -> float | None:
         shown = json.dumps(value)[:40]
         raise InputError(f"{path}: score {key} is {shown}, not a number; repair or re-run this result.")
     if value is None or not math.isfinite(value):
-        warnings.warn(EvalRankWarning(f"{path}: score {key} is {value!r}; shown as missing (-)."), stacklevel=3)
+        shown = "null" if value is None else repr(value)  # as the JSON file says it
+        warnings.warn(EvalRankWarning(f"{path}: score {key} is {shown}; shown as missing (-)."), stacklevel=3)
         return None
     from mteb_evalrank.reports.results_reader import check_score_range
 
     check_score_range(path, key.split(".")[0], key.split(".")[-1], float(value))
     return float(value)
+
+
+def _check_headline_scores(path: Path, entry: dict[str, Any]) -> None:
+    """The headline entry's own numbers besides ``main_score`` and the readings (a ``normalized_cosine`` of 5.0
+    stored there): each against its range (:func:`~mteb_evalrank.reports.results_reader.check_score_range`: a
+    normalised cosine outside [-1, 1] warns, naming the file)."""
+    import math
+
+    from mteb_evalrank.reports.results_reader import check_score_range
+
+    for key, value in entry.items():
+        if key == "main_score" or key in SUMMARY_READINGS:
+            continue
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            check_score_range(path, HEADLINE_SUBSET, key, float(value))
 
 
 def read_result(path: Path) -> HerosModelResult:
@@ -128,6 +144,8 @@ def result_from_records(path: Path, records: list[ResultRecord]) -> HerosModelRe
             )
         if "main_score" in entry:  # a number, or missing: 'main_score': '0.48' was never looked at
             _score(path, f"{subset}.main_score", entry["main_score"])
+        if subset == HEADLINE_SUBSET:  # scores the table does not show are checked against their range all the same
+            _check_headline_scores(path, entry)
         if subset in SUBSETS:
             key = "normalized_cosine" if "normalized_cosine" in entry else "main_score"
             value = _score(path, f"{subset}.{key}", entry.get(key))

@@ -54,7 +54,44 @@ def load_results(results_dir: Path, *, split: str = "test") -> list[NeighborSet]
         )
     names = revision_labels((records[0].label, records[0].revision) for records in files.values())
     sets = [_neighbor_set(name, path, split, records) for name, (path, records) in zip(names, files.items())]
-    return sorted(sets, key=lambda s: s.name)
+    return _shared_samples(sorted(sets, key=lambda s: s.name))
+
+
+def _shared_samples(sets: list[NeighborSet]) -> list[NeighborSet]:
+    """Results of one corpus, seed and query count with more or fewer query samples (``--samples 2`` and ``1``)
+    share their first samples: sample ``i`` is drawn from the seed and ``i`` alone
+    (:func:`~mteb_evalrank.metrics.neighbors.sample_queries`).  They are compared over the samples they share, with
+    one warning saying how many each has; anything else is left to
+    :func:`~mteb_evalrank.metrics.neighbors.check_compatible`, which names what differs."""
+    import dataclasses
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+
+    counts = [s.samples for s in sets]
+    if len(set(counts)) < 2:
+        return sets
+    n = min(counts)
+    ref = sets[0]
+    same = all(
+        s.corpus_fingerprint == ref.corpus_fingerprint
+        and s.corpus_size == ref.corpus_size
+        and s.seed == ref.seed
+        and s.query_ids.shape[1] == ref.query_ids.shape[1]
+        and np.array_equal(s.query_ids[:n], ref.query_ids[:n])
+        for s in sets[1:]
+    )
+    if not same or n < 1:
+        return sets
+    each = ", ".join(f"{s.name} has {s.samples}" for s in sets)
+    warnings.warn(
+        EvalRankWarning(
+            f"the results hold different numbers of query samples ({each}); N2O is compared over the {n} sample(s) "
+            f"they share (the same queries, seed {ref.seed})."
+        ),
+        stacklevel=3,
+    )
+    return [dataclasses.replace(s, ids=s.ids[:n], query_ids=s.query_ids[:n]) for s in sets]
 
 
 def _refuse_empty(path: Path) -> None:
@@ -420,6 +457,22 @@ def check_sizes(*, k: int, n_queries: int, samples: int, seed: int = 0, batch_si
         )
 
 
+def _refuse_twin_names(model_specs: Sequence[str]) -> None:
+    """Two models whose specs print alike (``naïve.txt`` as NFC and as NFD: two files on Linux) would be two rows of
+    one name in the matrix: refused naming both (:func:`mteb_evalrank.names.name_key`, case kept: ``A.txt`` and
+    ``a.txt`` print differently)."""
+    from mteb_evalrank.names import name_key, spelled, twin_note
+
+    first: dict[str, str] = {}
+    for spec in model_specs:
+        twin = first.setdefault(name_key(spec, casefold=False), spec)
+        if twin != spec:
+            raise InputError(
+                f"models {spelled(twin)} and {spelled(spec)} are two names that print alike ({twin_note(spec, twin)}): "
+                "the matrix could not tell them apart; rename one of the files."
+            )
+
+
 def neighbor_sets_from_corpus_file(
     model_specs: Sequence[str],
     corpus_path: Path,
@@ -460,6 +513,7 @@ def neighbor_sets_from_corpus_file(
     repeated = sorted({m for m, key in zip(model_specs, keys) if keys.count(key) > 1})
     if repeated:
         raise InputError(f"each model can be compared once; repeated: {', '.join(repeated)}.")
+    _refuse_twin_names(model_specs)
     check_sizes(k=k, n_queries=n_queries, samples=samples, seed=seed, batch_size=batch_size)
     corpus = deduplicate(read_lines(Path(corpus_path), what="corpus file"), what=str(corpus_path))
     if not corpus:

@@ -19,8 +19,14 @@ from mteb_evalrank.reports.figures import save_figure
 
 
 def find_predictions(folders: Sequence[str | Path], task: str) -> list[tuple[str, dict[str, Any], Path]]:
-    """``(model name, predictions of the subset, path)`` for each ``<task>_predictions.json`` found."""
-    found = []
+    """``(model name, predictions of the subset, path)`` for each ``<task>_predictions.json`` found: one per folder
+    given (a folder is one model's ``--prediction-folder``; two files of the task below it are refused naming
+    both), and one per model (two files naming one model, also spelled differently under the one name normaliser,
+    :func:`mteb_evalrank.names.name_key`, are refused naming both)."""
+    from mteb_evalrank.names import name_key, spelled, twin_note
+
+    found: list[tuple[str, dict[str, Any], Path]] = []
+    owners: dict[str, tuple[str, Path]] = {}
     for folder in folders:
         folder = Path(folder)
         if not folder.exists():
@@ -30,10 +36,25 @@ def find_predictions(folders: Sequence[str | Path], task: str) -> list[tuple[str
 
         if folder.is_dir():
             paths = regular_files(sorted(folder.rglob(f"{task}_predictions.json")), what="predictions file")
+            if len(paths) > 1:
+                raise InputError(
+                    f"prediction folder {folder} holds {len(paths)} {task}_predictions.json ({paths[0]}, {paths[1]}"
+                    f"{', ...' if len(paths) > 2 else ''}): a folder is one model's predictions; give each model's "
+                    "folder."
+                )
         else:
             paths = [check_regular_file(folder, what="predictions file")]
         for path in paths:
             name, data = read_predictions(path)  # checked: one line naming the file and the key
+            first, where = owners.setdefault(name_key(name), (name, path))
+            if where == path and any(p == path for _, _, p in found):
+                continue  # one folder given twice (./P/a and P/a)
+            if where != path:
+                note = "" if first == name else f" ({spelled(first)} and {spelled(name)}: {twin_note(name, first)})"
+                raise InputError(
+                    f"{where} and {path} both hold predictions of model {spelled(first)}{note}: one row per model; "
+                    "give each model's predictions once."
+                )
             found.append((name, data, path))
     if not found:
         raise InputError(
@@ -76,8 +97,19 @@ def levels_table(
             first = (path, ids, gold)
         else:
             pred, gold = _same_items(first, (path, ids, gold), pred, where)
-        key = name if name not in out else f"{name} ({path.parent})"
-        out[key] = spearman_by_bin(pred, gold, edges, n_resamples=n_resamples, seed=seed)
+        out[name] = spearman_by_bin(pred, gold, edges, n_resamples=n_resamples, seed=seed)
+        if all(b.note for b in out[name]):
+            import warnings
+
+            from mteb_evalrank.errors import EvalRankWarning
+
+            warnings.warn(
+                EvalRankWarning(
+                    f"{where}: no bin has a Spearman ρ for {name}: {len(gold)} pair{'s' if len(gold) != 1 else ''} "
+                    "in all, and ρ needs at least 3 pairs of varying scores in a bin; its row says why for each bin."
+                ),
+                stacklevel=2,
+            )
     return out
 
 

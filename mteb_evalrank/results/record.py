@@ -418,17 +418,20 @@ UNREADABLE = "not a readable MTEB result file ("
 
 def _own_fields(path: Path, out: RecordSet) -> dict[str, list[dict[str, Any]]] | None:
     """The ``scores`` of a result file read for a task's own fields (``mteb_check=False``): depth-limited JSON
-    (:func:`~mteb_evalrank.json_input.loads_json`), an object whose ``scores`` is an object of splits; each
-    split's entries that are objects (the consumer checks what they hold)."""
+    (:func:`~mteb_evalrank.json_input.loads_json`), an object whose ``scores`` is an object of splits and whose
+    ``task_name``, when it has one, is the file's name; each split's entries that are objects (the consumer checks
+    what they hold)."""
     from mteb_evalrank.data.files import read_text
+    from mteb_evalrank.data.result_files import task_name_problem
     from mteb_evalrank.json_input import loads_json
 
     try:
         data = loads_json(read_text(path, what="result file"), source=str(path))
         scores = data.get("scores") if isinstance(data, dict) else None
-        if isinstance(scores, dict):
+        problem = task_name_problem(data, path, required=False) if isinstance(data, dict) else None
+        if isinstance(scores, dict) and problem is None:
             return {split: _entries(path, split, entries) for split, entries in scores.items()}
-        reason = "key scores is missing or not an object; not an MTEB result file"
+        reason = problem or "key scores is missing or not an object; not an MTEB result file"
     except InputError as exc:
         reason = str(exc).removeprefix(f"{path}: ")
     except ValueError as exc:
