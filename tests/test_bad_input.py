@@ -51,12 +51,11 @@ def cli(
     args: list[str], env: dict[str, str], cwd: Path, module: str = "mteb_evalrank.cli"
 ) -> subprocess.CompletedProcess:
     """``python -m MODULE ARGS`` with ``env`` in ``cwd``.  The plugin's own CLI runs in this process, as a fresh
-    one would (``harness.cli_in_process``: the environment, working folder and streams are exactly the row's, and
+    one would (``harness.cli_completed``: the environment, working folder and streams are exactly the row's, and
     restored after), which spares each row an interpreter that imports mteb and torch; any other module (``mteb``
     itself) runs in a subprocess."""
     if module == "mteb_evalrank.cli":
-        code, out, err = harness.cli_in_process(args, cwd, env, timeout=300)
-        return subprocess.CompletedProcess([module, *args], code if code is not None else -1, out, err)
+        return harness.cli_completed(args, cwd, env)
     return subprocess.run(
         [sys.executable, "-m", module, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
     )

@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).parent / "sweeps"))
+import harness  # tests/sweeps/harness.py: the in-process CLI runner the sweeps use
+
 #: the tier (tests/conftest.py): every test here needs a subprocess, a model, a browser or server, an extra or real data
 pytestmark = pytest.mark.integration
 
@@ -105,23 +108,19 @@ def test_mteb_run_finds_plugin_tasks_and_word_vector_models(tmp_path, env):
 
 
 def test_cli_errors_are_one_clear_line(tmp_path, env):
-    proc = _run(
-        [sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d", "-t", "EvalRankSnt"], env, tmp_path
-    )
+    """In this process as a fresh one would run it, with exactly ``env`` (tests/sweeps/harness.py): three
+    interpreters spared; the commands above and below start real ones."""
+    proc = harness.cli_completed(["run", "-m", "glove-6b-50d", "-t", "EvalRankSnt"], tmp_path, env)
     assert proc.returncode == 2
     assert "unknown task 'EvalRankSnt' (did you mean EvalRankSent" in proc.stderr
     assert "Traceback" not in proc.stderr
 
-    proc = _run(
-        [sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "no-such-model", "-t", "EvalRankSent"], env, tmp_path
-    )
+    proc = harness.cli_completed(["run", "-m", "no-such-model", "-t", "EvalRankSent"], tmp_path, env)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "unknown model 'no-such-model'" in proc.stderr
 
     bad = dict(env, MTEB_EVALRANK_SOURCES=str(tmp_path / "missing"))
-    proc = _run(
-        [sys.executable, "-m", "mteb_evalrank.cli", "run", "-m", "glove-6b-50d", "-t", "EvalRankSent"], bad, tmp_path
-    )
+    proc = harness.cli_completed(["run", "-m", "glove-6b-50d", "-t", "EvalRankSent"], tmp_path, bad)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "MTEB_EVALRANK_SOURCES" in proc.stderr
 

@@ -12,6 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+sys.path.insert(0, str(Path(__file__).parent / "sweeps"))
+import harness  # tests/sweeps/harness.py: the in-process CLI runner the sweeps use
+
 from mteb_evalrank.errors import DataNotFoundError, InputError, SourceFormatError
 from mteb_evalrank.metrics.heros import (
     SUBSETS,
@@ -370,37 +373,15 @@ def test_report_labels_experiments_and_revisions(tmp_path):
 def test_report_cli(tmp_path):
     for name, values in FAKE.items():
         _fake_result(tmp_path / "res", name, values)
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mteb_evalrank.cli",
-            "heros-report",
-            str(tmp_path / "res"),
-            "--out",
-            str(tmp_path / "h.png"),
-            "--csv",
-            str(tmp_path / "h.csv"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    # in this process as a fresh one would run it (tests/sweeps/harness.py), sparing two interpreters
+    proc = harness.cli_completed(
+        ["heros-report", str(tmp_path / "res"), "--out", str(tmp_path / "h.png"), "--csv", str(tmp_path / "h.csv")],
+        tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
     assert "other/model-c" in proc.stdout and "negation_minus_synonym" in proc.stdout
     assert (tmp_path / "h.png").is_file() and (tmp_path / "h.csv").is_file()
-    empty = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mteb_evalrank.cli",
-            "heros-report",
-            str(tmp_path / "h.csv").replace("h.csv", "nothing"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    empty = harness.cli_completed(["heros-report", str(tmp_path / "nothing")], tmp_path)
     assert empty.returncode == 2 and "does not exist" in empty.stderr
 
 

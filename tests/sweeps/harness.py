@@ -278,6 +278,16 @@ def cli_in_process(
     return code, out.getvalue(), err.getvalue()
 
 
+def cli_completed(
+    argv: list[str], work: Path, env: dict[str, str] | None = None, *, timeout: float = 300
+) -> subprocess.CompletedProcess:
+    """:func:`cli_in_process` as ``subprocess.run(["mteb-evalrank", *argv], capture_output=True, text=True)`` would
+    answer (``env``: the process's environment if not given; a run ended by the timeout has return code -1), for
+    tests that would otherwise start an interpreter per command."""
+    code, out, err = cli_in_process(argv, work, dict(os.environ) if env is None else env, timeout=timeout)
+    return subprocess.CompletedProcess(["mteb-evalrank", *argv], -1 if code is None else code, out, err)
+
+
 def run_case(
     case: Case, template: Path, *, python: str = sys.executable, in_process: bool = True
 ) -> tuple[str, str, float]:
