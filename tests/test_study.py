@@ -37,7 +37,7 @@ def test_sharding_is_deterministic_and_order_free():
     assert a == b
 
 
-@pytest.mark.parametrize("text", ["0/4", "5/4", "a/b", "3", "1/0"])
+@pytest.mark.parametrize("text", ["0/4", "5/4", "a/b", "3", "1/0", " 1/2", "1 / 2", "1/2/3", "\u0661/2"])
 def test_bad_shard_is_a_clear_error(text):
     with pytest.raises(InputError, match="--shard"):
         parse_shard(text)
@@ -341,3 +341,45 @@ def test_a_study_without_a_claim_score_still_writes_its_page(glove_study, tmp_pa
     assert not (tmp_path / "st" / "correlation.png").exists()
     # the report alone, from the saved results, is the same page
     assert main([*argv, "--correlate-only"]) == 0
+
+
+@pytest.mark.integration
+def test_a_study_in_which_nothing_can_run_is_one_error_and_leaves_nothing(glove_study, tmp_path, monkeypatch):
+    """Issue 47 (sweep_holdout47 study-shard-over): offline without the tasks' data every task failed, the study
+    said "shard 3/3 done" (exit 1) and left its timing.json behind.  Nothing run and nothing done before: one
+    DataNotFoundError naming the first failure, and the folder it made is gone; a study folder that already
+    holds another shard's entry keeps it."""
+    from mteb_evalrank.errors import DataNotFoundError
+    from mteb_evalrank.integration.study import run_study
+
+    monkeypatch.delenv("MTEB_EVALRANK_SOURCES")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(DataNotFoundError, match=r"no task of shard 1/1 could run \(1 failed, none done before\); the "):
+        run_study(tmp_path / "study", variants=["glove-50d/mean"], tasks=["SentEvalSTS12"], progress=False, log=print)
+    assert not (tmp_path / "study").exists()
+    other = [{"run_id": "another shard", "items_run": 3}]
+    (tmp_path / "kept").mkdir()
+    (tmp_path / "kept" / "timing.json").write_text(json.dumps(other))
+    with pytest.raises(DataNotFoundError):
+        run_study(tmp_path / "kept", variants=["glove-50d/mean"], tasks=["SentEvalSTS12"], progress=False, log=print)
+    assert json.loads((tmp_path / "kept" / "timing.json").read_text()) == other
+
+
+def test_word_level_study_refuses_a_sentence_level_variant(tmp_path):
+    """Issue 47 (sweep_holdout47 study-level-word-sentence-zoo): ``--level word --zoo minilm-l6/mean`` ran the
+    sentence model through the word study (every task, then a failed page); refused before anything runs."""
+    from mteb_evalrank.reports.study import study_command
+
+    with pytest.raises(InputError, match="--level word studies word models, and zoo:minilm-l6/mean is a sentence"):
+        study_command(
+            tmp_path / "st",
+            zoo=["minilm-l6/mean"],
+            tasks=None,
+            shard=None,
+            batch_size=8,
+            progress=False,
+            correlate_only=True,
+            n_resamples=100,
+            level="word",
+        )
+    assert not (tmp_path / "st").exists()

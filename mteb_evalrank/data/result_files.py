@@ -85,6 +85,39 @@ POSITIVE_INT_KEYS = ("embed_dim", "n_parameters")
 OBJECT_KEYS = ("loader_kwargs",)
 
 
+class ModelOwners:
+    """Which folder holds the results of each (model, revision): two folders holding one model revision (also
+    under two spellings that :func:`~mteb_evalrank.names.name_key` takes for one name: NFC and NFD, or names
+    differing in case) are refused in one line.  The one rule for every reader of a results folder (the records,
+    the HTML report, the leaderboards): a report would otherwise show one model twice under names that print
+    alike."""
+
+    def __init__(self) -> None:
+        self._owners: dict[tuple[str, str | None], tuple[Path, str]] = {}
+
+    def claim(self, label: str, revision: str | None, folder: str | Path) -> None:
+        """Record that ``folder`` holds results of ``label`` at ``revision``; :class:`InputError` when another
+        folder already does."""
+        from mteb_evalrank.names import twin_note
+
+        folder = Path(folder)
+        owner, owner_label = self._owners.setdefault((name_key(label), revision), (folder, label))
+        if owner != folder:
+            note = twin_note(label, owner_label).replace("differing only in case", "names differing in case")
+            named = label if owner_label == label else f"{spelled(owner_label)} / {spelled(label)} ({note})"
+            raise InputError(
+                f"{_printable(owner)} and {_printable(folder)} both hold results of {named} revision {revision} (their "
+                "model_meta.json or folder names name the same model and revision); move or remove one of them."
+            )
+
+
+def _printable(path: Path) -> str:
+    """``path`` as text, its code points escaped when it is not in NFC (two twin folders then print apart)."""
+    import unicodedata
+
+    return str(path) if unicodedata.is_normalized("NFC", str(path)) else spelled(str(path))
+
+
 def _folder_name_problem(value: str, *, slashes: bool) -> str | None:
     """Why ``value`` (a model name, ``slashes`` allowed, or a revision) cannot name the results folders it
     is filed under, or ``None``: empty, whitespace or a control character, a path character, an empty, ``.`` or

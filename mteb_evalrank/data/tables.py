@@ -19,7 +19,8 @@ case) or empty; anything else ("maybe") is an error naming the line and column.
 
 :func:`number_columns` is the one reading of score cells: ASCII digits with an optional sign, point and exponent
 (``1_000``, ``1,5`` or Arabic-Indic digits, which Python's ``float`` would take or misread, are refused with the
-line and column); an empty cell, ``nan`` or ``na`` is a missing value; ``inf`` is refused.  A column in which no
+line and column); an empty cell, ``nan`` or ``na`` is a missing value; ``inf`` and a number beyond
+:data:`MAX_CELL` (``1e308``) are refused.  A column in which no
 cell is a number (notes, links) is a text column: returned apart, for the caller to leave out with a warning.
 """
 
@@ -27,7 +28,9 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +45,9 @@ NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _INFINITE = re.compile(r"[+-]?inf(?:inity)?", re.IGNORECASE)
 #: what was meant as a number, well written or not (``1_000``, ``1,5``, digits of any script, ``inf``)
 _NUMBER_LIKE = re.compile(r"[+-]?(?:[\d_.,]+(?:[eE][+-]?\d+)?|inf(?:inity)?)", re.IGNORECASE)
+#: the largest magnitude of a number cell: the square root of the largest float, so that a sum of squares (a
+#: variance, a Pearson correlation) of scores stays finite; a score beyond it (``1e308``, ``1e999``) is a typo
+MAX_CELL = math.sqrt(sys.float_info.max) / 1e3
 #: cells that stand for a missing value (compared in lower case)
 MISSING_WORDS = ("", "nan", "na")
 FALSE_WORDS = ("false", "no", "0")
@@ -61,9 +67,17 @@ class StrictTable:
 
 
 def read_strict_table(
-    path: str | Path, *, what: str, sep: str = ",", key: str | None = None, index_name: str | None = None
+    path: str | Path,
+    *,
+    what: str,
+    sep: str = ",",
+    key: str | None = None,
+    index_name: str | None = None,
+    allow_no_rows: bool = False,
 ) -> StrictTable:
-    """The table at ``path`` read by the rules of the module docstring; cells are stripped of spaces."""
+    """The table at ``path`` read by the rules of the module docstring; cells are stripped of spaces.
+    ``allow_no_rows``: a header without rows is a table of no rows (a correlation table with no cell), not an
+    error."""
     from mteb_evalrank.data.files import read_text
 
     path = Path(path)
@@ -121,7 +135,7 @@ def read_strict_table(
                     f"one row per {key}."
                 )
             seen[name_key(name)] = (name, line)
-    if not rows:
+    if not rows and not allow_no_rows:
         raise InputError(f"{what} {path} has a header but no rows.")
     return StrictTable(path, header, rows)
 
@@ -166,9 +180,15 @@ def parse_number_cell(text: str, *, path: Path, what: str, line: int, column: st
     word = text.strip()
     if word.lower() in MISSING_WORDS:
         return float("nan")
-    if NUMBER.fullmatch(word):
-        return float(word)
     where = f"{what} {path}, line {line}, column {column!r}"
+    if NUMBER.fullmatch(word):
+        value = float(word)
+        if not abs(value) <= MAX_CELL:  # 1e999 overflows to inf; 1e308 cannot be squared (a variance, Pearson)
+            raise InputError(
+                f"{where}: {text!r} is out of range (a score's magnitude must stay below {MAX_CELL:.3g}, where "
+                "statistics on it overflow); is it a typo?"
+            )
+        return value
     if _INFINITE.fullmatch(word):
         raise InputError(f"{where}: {text!r} is not a finite number (leave the cell empty for a missing score).")
     hint = (

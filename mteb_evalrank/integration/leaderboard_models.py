@@ -72,16 +72,19 @@ def _registry() -> dict[str, Any]:
 
 def folder_models(folder: str | Path) -> list[FolderModel]:
     """Every model revision with a result file in ``folder/results`` (both of MTEB's layouts), with
-    the name the leaderboard shows it under.  Raises :class:`InputError` on a malformed ``model_meta.json``."""
-    from mteb_evalrank.data.result_files import read_model_meta, revision_folders, walk_result_files
+    the name the leaderboard shows it under.  Raises :class:`InputError` on a malformed ``model_meta.json`` and
+    on two folders holding one model revision (:class:`~mteb_evalrank.data.result_files.ModelOwners`)."""
+    from mteb_evalrank.data.result_files import ModelOwners, read_model_meta, revision_folders, walk_result_files
 
     found: dict[tuple[str, str | None], tuple[Path, dict[str, Any] | None]] = {}
+    owners = ModelOwners()  # two folders of one model revision (also NFC/NFD or case twins): refused
     for rev_dir in revision_folders(Path(folder) / "results", exact_root=True):
         meta = read_model_meta(rev_dir, strict=True)
         if meta is not None:
             name, revision = meta["name"], meta["revision"]
         else:  # MTEB names such a model after its folders
             meta, name, revision = None, model_name_from_folder(rev_dir.parent.name), rev_dir.name
+        owners.claim(name, revision, rev_dir)
         found.setdefault((name, revision), (rev_dir, meta))
     registry = _registry()  # every zoo variant is in it (registered once, from the plugin's start-up hook)
     revisions: dict[str, list[tuple[str | None, Path]]] = {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -103,11 +104,11 @@ def parse_shard(text: str | None) -> tuple[int, int]:
     """``"i/n"`` (1-based, as SLURM's ``$SLURM_ARRAY_TASK_ID`` + 1 … or 0-based ``i`` < ``n``)."""
     if text is None:
         return 0, 1
-    try:
-        i_text, n_text = str(text).split("/")
-        i, n = int(i_text), int(n_text)
-    except ValueError:
-        raise InputError(f"--shard must look like i/n (e.g. 1/4), got {text!r}.") from None
+    # ASCII digits only: int() would also take ' 1', '1_0' or other scripts' digits, which no job script writes
+    if not re.fullmatch(r"[0-9]+/[0-9]+", str(text)):
+        raise InputError(f"--shard must look like i/n in digits, without spaces (e.g. 1/4), got {text!r}.")
+    i_text, n_text = str(text).split("/")
+    i, n = int(i_text), int(n_text)
     if n < 1 or not 1 <= i <= n:
         raise InputError(f"--shard {text}: need 1 ≤ i ≤ n, got i={i}, n={n}.")
     return i - 1, n
@@ -289,9 +290,12 @@ def select_variants(spec: str | Sequence[str], *, installed_only: bool = True, w
     return list(dict.fromkeys(chosen))
 
 
-def _record(out: Path, run: StudyRun, start: float, before: dict[str, int], *, finished: bool) -> None:
+def _record(
+    out: Path, run: StudyRun, start: float, before: dict[str, int], *, finished: bool, forget: bool = False
+) -> None:
     """Write (or update) this run's entry of ``<out>/timing.json`` atomically.  Called after every variant, so
-    a run that is stopped keeps its wall time and counts (``finished`` false until it ends)."""
+    a run that is stopped keeps its wall time and counts (``finished`` false until it ends).  ``forget``: take
+    this run's entry out again (the file too when no other entry is left)."""
     from mteb_evalrank.zoo.adapter import cache_size_bytes, loaded_store_sizes
     from mteb_evalrank.zoo.variants import FORWARD_COUNTER
 
@@ -303,11 +307,16 @@ def _record(out: Path, run: StudyRun, start: float, before: dict[str, int], *, f
     if finished:
         run.cache_bytes = cache_size_bytes()
         run.cached_texts_by_base = loaded_store_sizes()
-    out.mkdir(parents=True, exist_ok=True)
     history = out / "timing.json"
+    if forget and not history.exists():
+        return
+    out.mkdir(parents=True, exist_ok=True)
     runs = json.loads(history.read_text(encoding="utf-8")) if history.exists() else []
-    runs = [r for r in runs if r.get("run_id") != run.run_id] + [asdict(run)]
-    replace_file(history, json.dumps(runs, indent=1))
+    runs = [r for r in runs if r.get("run_id") != run.run_id] + ([] if forget else [asdict(run)])
+    if runs:
+        replace_file(history, json.dumps(runs, indent=1))
+    else:
+        history.unlink()
 
 
 def runnable_tasks(run: Any, tasks: list[str], log: Callable[[str], None]) -> dict[str, Any]:
@@ -388,6 +397,7 @@ def run_study(
     from mteb_evalrank.zoo.variants import BASES, FORWARD_COUNTER, VARIANTS
 
     out = Path(out)
+    made = [f for f in (out, out / "results") if not f.exists()]  # what a run that does nothing takes away again
     cache = open_result_cache(out)  # MTEB files results under <out>/results/<model>/<revision>/
     index, count = parse_shard(shard)
     run = StudyRun(
@@ -427,5 +437,30 @@ def run_study(
         )
         run.seconds_by_variant[name] = round(time.perf_counter() - variant_start, 1)
         _record(out, run, start, before, finished=False)  # an interrupted run keeps its entry
+    if run.failures and not run.items_run and not run.items_skipped_done:
+        _record(out, run, start, before, finished=True, forget=True)
+        _refuse_run_without_results(made, run)
     _record(out, run, start, before, finished=True)
     return run
+
+
+def _refuse_run_without_results(made: Sequence[Path], run: StudyRun) -> None:
+    """Every (variant, task) of this run failed and none was done before (typically: offline, the tasks' data not
+    in any cache): no result, so no study.  This run's ``timing.json`` entry was taken out again (:func:`_record`);
+    the folders it ``made`` are removed when nothing else is in them (another shard's results stay), and
+    :class:`DataNotFoundError` says why in one line, naming the first failure."""
+    from mteb_evalrank.errors import DataNotFoundError
+
+    for folder in reversed(made):
+        try:
+            folder.rmdir()  # only when empty: what another shard wrote stays
+        except OSError:
+            pass
+    first = run.failures[0]
+    reason = " ".join(str(first["error"]).split())
+    if len(reason) >= 480 and ". " in reason:  # cut to 500 characters by the run: end at its last whole sentence
+        reason = reason[: reason.rfind(". ") + 1]
+    raise DataNotFoundError(
+        f"no task of shard {run.shard} could run ({len(run.failures)} failed, none done before); the first, "
+        f"{first['task']}: {reason}"
+    )

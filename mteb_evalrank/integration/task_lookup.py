@@ -89,6 +89,17 @@ def plugin_task_names(
     )
 
 
+def main_score_name(task: str) -> str | None:
+    """The metric a registered task declares as its main score (``mrr`` for EvalRankSent,
+    ``cosine_spearman`` for STS), or ``None`` for a name MTEB does not know: ``X`` and ``X:<that metric>`` name
+    one score."""
+    import mteb  # noqa: F401  (the start-up hook registers the plugin's tasks)
+
+    cls = mteb_internals.task_registry().get(task)
+    main = getattr(getattr(cls, "metadata", None), "main_score", None)
+    return str(main) if main else None
+
+
 def breakdown_keys() -> dict[str, str]:
     """Task name -> the nested key holding its parts (``scores_per_source``, ``scores_per_edit``), for every
     registered plugin task that has one (its class's ``breakdown_key``): the tasks whose single ``default``

@@ -362,6 +362,21 @@ def _score_key(name: str) -> tuple[str, str | None, str]:
     return n.task, n.subset, n.metric or "main_score"
 
 
+def _same_score(a: str, b: str) -> bool:
+    """Whether two score names name one score: ``X`` and ``X:main_score``, and ``X`` and ``X:<the metric X's task
+    declares as its main score>`` (``EvalRankSent`` and ``EvalRankSent:mrr``: MTEB's task metadata, not equal
+    columns, decides, so two scores that happen to agree are not taken for one)."""
+    ka, kb = _score_key(a), _score_key(b)
+    if ka == kb:
+        return True
+    if ka[:2] != kb[:2] or "main_score" not in (ka[2], kb[2]):
+        return False
+    from mteb_evalrank.integration.task_lookup import main_score_name
+
+    metric = kb[2] if ka[2] == "main_score" else ka[2]
+    return main_score_name(ka[0]) == metric
+
+
 def check_correlate_options(
     intrinsic: Sequence[str],
     downstream: Sequence[str],
@@ -375,37 +390,37 @@ def check_correlate_options(
     sides, ``--target`` without ``--claim``, a ``--compare`` pair of one score or of a score not in
     ``--intrinsic``."""
     for option, names in (("--intrinsic", intrinsic), ("--downstream", downstream)):
-        seen: dict[tuple[str, str | None, str], str] = {}
+        seen: list[str] = []
         for name in names:
             if name != name.strip():  # ' EvalRankSent' named no column: a KeyError traceback
                 raise InputError(f"{option} {name!r}: a score name has spaces around it; write {name.strip()!r}.")
-            first = seen.get(_score_key(name))
+            first = next((n for n in seen if _same_score(n, name)), None)
             if first is not None:
                 same = f"{name} twice" if first == name else f"{first} and {name}, one score"
                 raise InputError(f"{option} names {same}; give each score once.")
-            seen[_score_key(name)] = name
+            seen.append(name)
     _refuse_one_score_on_both_sides(intrinsic, downstream)
     if target is not None and claim is None:
         raise InputError(
             f"--target {target} chooses the downstream score of --claim, and no --claim is given; add --claim "
             "SCORE, or drop --target."
         )
-    keys = {_score_key(i) for i in intrinsic}
     for a, b in compare:
-        outside = next((n for n in (a, b) if _score_key(n) not in keys), None)
+        outside = next((n for n in (a, b) if not any(_same_score(n, i) for i in intrinsic)), None)
         if outside is not None:
             raise InputError(
                 f"--compare {a} {b}: {outside} is not one of the --intrinsic scores ({', '.join(intrinsic)}); "
                 "a comparison is between two intrinsic scores given."
             )
-        if _score_key(a) == _score_key(b):
+        if _same_score(a, b):
             raise InputError(f"--compare {a} {b} compares a score with itself; give two different scores.")
 
 
 def _refuse_one_score_on_both_sides(intrinsic: Sequence[str], downstream: Sequence[str]) -> None:
-    """One score given on both sides, also under two names (``X`` and ``X:main_score``), would correlate with
-    itself (ρ = 100): :class:`InputError`.  Two names of one value that only the results tell (a task's main score
-    and the metric it is, ``EvalRankSent:mrr``) are not refused: equal columns may also be a coincidence."""
+    """One score given on both sides, also under two names (``X`` and ``X:main_score``, or ``X`` and the metric
+    its task declares as main score, ``EvalRankSent:mrr``: :func:`_same_score`), would correlate with itself
+    (ρ = 100): :class:`InputError`.  Two scores whose columns are merely equal are not refused: that may be a
+    coincidence."""
     both = [str(n) for n in dict.fromkeys(intrinsic) if n in set(downstream)]
     if both:
         raise InputError(
@@ -415,7 +430,7 @@ def _refuse_one_score_on_both_sides(intrinsic: Sequence[str], downstream: Sequen
 
     for i in dict.fromkeys(intrinsic):
         for d in dict.fromkeys(downstream):
-            if _score_key(i) == _score_key(d):
+            if _same_score(i, d):
                 raise InputError(
                     f"--intrinsic {i} and --downstream {d}: they name one score, and a score always ranks models "
                     "as itself does (ρ = 100): give different --intrinsic and --downstream scores."

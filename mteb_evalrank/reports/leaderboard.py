@@ -35,7 +35,6 @@ Charts are capped (:data:`MAX_CHART_MODELS`) so a 300-model page stays light; th
 from __future__ import annotations
 
 import base64
-import csv
 import datetime
 import math
 from collections.abc import Sequence
@@ -45,11 +44,11 @@ from typing import Any
 
 from mteb_evalrank import mteb_internals
 from mteb_evalrank.atomic_files import scratch_folder
-from mteb_evalrank.data.result_files import check_result_json, walk_result_files
+from mteb_evalrank.data.result_files import ModelOwners, check_result_json, walk_result_files
 from mteb_evalrank.data.result_layout import HEADLINE_SUBSET, LEGACY_HEADLINE_SUBSET, entry_parts
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.shared_task_ranks import rank_on_shared_tasks
-from mteb_evalrank.reports.results_reader import check_entry_scores
+from mteb_evalrank.reports.results_reader import ScoreName, check_entry_scores, check_stored_score
 from mteb_evalrank.results.record import FolderFiles, read_folder_files, record_identity
 
 TEMPLATE = "leaderboard.html.j2"
@@ -192,10 +191,12 @@ def collect(results_dir: Path | str) -> ReportData:
     registry = _task_registry()
     task_cache: dict[str, Any] = {}
     runs: dict[Path, ModelRun] = {}
+    owners = ModelOwners()
     skipped: list[Skipped] = []
     for path in tqdm(files, desc="reading results", unit="file", disable=len(files) < 200):
         try:  # the shape, duplicate keys, task_name = file name, scores that are numbers in their range
-            check_entry_scores(path, check_result_json(path).get("scores", {}))
+            stored = check_result_json(path).get("scores", {})
+            check_entry_scores(path, stored)
         except InputError as exc:
             skipped.append(Skipped(path, str(exc).removeprefix(f"{path}: ")))
             continue
@@ -211,6 +212,8 @@ def collect(results_dir: Path | str) -> ReportData:
             name, revision, experiment = record_identity(path, folder_files.meta)
             run = runs[folder] = ModelRun(name=name, revision=revision, folder=folder, experiment=experiment)
             _read_model_files(run, folder_files, skipped)
+            # two folders of one model revision (also NFC/NFD or case twins): refused, not shown twice
+            owners.claim(f"{run.name} [{experiment}]" if experiment else run.name, run.revision, folder)
         if tr.task_name in run.results:
             skipped.append(
                 Skipped(path, f"a second result for {tr.task_name} in {folder} (kept {run.files[tr.task_name].name})")
@@ -225,6 +228,9 @@ def collect(results_dir: Path | str) -> ReportData:
             except Exception as exc:
                 skipped.append(Skipped(path, f"does not match task {tr.task_name}: {_short_error(exc)}"))
                 continue
+        # a main score that is NaN or null: one warning naming the file, and the cell stays empty (the rule of
+        # every score read, results_reader.check_stored_score)
+        check_stored_score({"path": str(path), "scores": stored, "model": run.name}, ScoreName(path.stem))
         run.results[tr.task_name] = tr
         run.files[tr.task_name] = path
         run.scores[tr.task_name] = _score(tr)
@@ -289,8 +295,11 @@ class Correlation:
 
 
 def read_correlation_csv(path: Path) -> list[dict[str, Any]]:
-    """Rows of a correlation CSV (:data:`CORRELATION_COLUMNS`); numbers parsed, blanks → ``None``.  An empty file,
+    """Rows of a correlation CSV (:data:`CORRELATION_COLUMNS`: ``intrinsic``, ``downstream`` and ``rho`` required,
+    the others optional), read by the one table reader (:func:`~mteb_evalrank.data.tables.read_strict_table`: a
+    byte-order mark is dropped); numbers parsed, blanks and absent columns → ``None``.  An empty file,
     UTF-16 or UTF-32 text and an HTML page (a download that saved the web page) are named as such."""
+    from mteb_evalrank.data.tables import read_strict_table
     from mteb_evalrank.file_magic import compressed_kind, describe, image_kind, is_html, wide_text_kind
 
     path = Path(path)
@@ -310,24 +319,23 @@ def read_correlation_csv(path: Path) -> list[dict[str, Any]]:
         raise InputError(f"{path}: the correlation CSV is an HTML page, not a CSV; give the correlation.csv file.")
     if compressed_kind(head) or image_kind(head):
         raise InputError(f"{path}: not a correlation CSV, it is {describe(head)}.")
-    try:
-        with path.open(newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
-            missing = [c for c in CORRELATION_COLUMNS if c not in (reader.fieldnames or [])]
-            if missing:
-                raise InputError(f"{path}: not a correlation CSV, missing column(s) {', '.join(missing)}.")
-            rows = []
-            for line_no, row in enumerate(reader, start=2):
-                out: dict[str, Any] = {"intrinsic": row["intrinsic"], "downstream": row["downstream"]}
-                for col in CORRELATION_COLUMNS[2:]:
-                    text = (row.get(col) or "").strip()
-                    try:
-                        out[col] = None if text in ("", "nan", "NaN") else float(text)
-                    except ValueError:
-                        raise InputError(f"{path}, line {line_no}: {col} is not a number: {text!r}.") from None
-                rows.append(out)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read the correlation CSV ({exc}).") from exc
+    # the one reader of user tables: a byte-order mark (Excel's "CSV UTF-8") is dropped, a short or long row and
+    # a text that is not UTF-8 are named with the line
+    table = read_strict_table(path, what="correlation CSV", allow_no_rows=True)
+    missing = [c for c in CORRELATION_COLUMNS[:3] if c not in table.header]
+    if missing:
+        raise InputError(f"{path}: not a correlation CSV, missing column(s) {', '.join(missing)}.")
+    rows = []
+    for line_no, cells in table.rows:
+        row = dict(zip(table.header, cells))
+        out: dict[str, Any] = {"intrinsic": row["intrinsic"], "downstream": row["downstream"]}
+        for col in CORRELATION_COLUMNS[2:]:  # the interval, τ and n are optional: a blank cell when absent
+            text = row.get(col, "")
+            try:
+                out[col] = None if text in ("", "nan", "NaN") else float(text)
+            except ValueError:
+                raise InputError(f"{path}, line {line_no}: {col} is not a number: {text!r}.") from None
+        rows.append(out)
     return rows
 
 
@@ -596,12 +604,9 @@ def _generic_block(data: ReportData, task: str) -> dict[str, Any]:
 
 
 def _main_score_name(task: str) -> str:
-    import mteb
+    from mteb_evalrank.integration.task_lookup import main_score_name
 
-    try:
-        return str(mteb.get_task(task).metadata.main_score)
-    except (KeyError, ValueError):
-        return "main_score"
+    return main_score_name(task) or "main_score"
 
 
 def _task_kind(task: str) -> str:

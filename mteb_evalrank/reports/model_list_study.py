@@ -271,6 +271,27 @@ def model_list_command(
     return 0
 
 
+def _once(names: Sequence[str]) -> list[str]:
+    """``--from-registry`` names, each model once: a name given again (also spelled otherwise under the one name
+    rule, :func:`~mteb_evalrank.names.name_key`) is counted once, with a warning naming it."""
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.names import name_key, spelled
+
+    kept: dict[str, str] = {}
+    for name in names:
+        first = kept.get(name_key(name))
+        if first is None:
+            kept[name_key(name)] = name
+        else:
+            again = name if first == name else f"{spelled(name)} (as {spelled(first)})"
+            warnings.warn(
+                EvalRankWarning(f"--from-registry names {again} again; the model is listed once."), stacklevel=3
+            )
+    return list(kept.values())
+
+
 def study_population_command(names: Sequence[str], models_file: str | Path | None, out: str | Path) -> int:
     """The CLI's ``study-population``: a model list of registry models (``names`` and the rows of
     ``models_file``) with lineages from ``adapted_from`` where none is given, parameter counts and
@@ -287,7 +308,7 @@ def study_population_command(names: Sequence[str], models_file: str | Path | Non
         raise InputError("give --from-registry NAME ... or --models FILE, not both.")
     # before the registry is read: a folder that cannot be written, a device, a result file as the target
     out = output_file(Path(out), what="model list file")
-    rows: list[Any] = [*names, *(read_rows(models_file) if models_file else [])]
+    rows: list[Any] = [*_once(names), *(read_rows(models_file) if models_file else [])]
     if not rows:
         raise InputError("give registry model names (--from-registry NAME ...) or --models FILE.")
     population = registry_population(rows)

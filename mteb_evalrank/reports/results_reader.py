@@ -240,7 +240,7 @@ def _entry_and_parts(entry: dict[str, Any], subset: str) -> list[tuple[str, dict
     return [(subset, entry), *((f"{subset}.{key}.{p}", v) for key, p, v in entry_parts(entry))]
 
 
-def _check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
+def check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
     """The score ``name`` as stored in one result file: a value that is not a number is an error naming the
     file and the key; NaN or ``null`` is missing (the model is dropped from that cell), with a warning.  Every other score of the entries read is checked against its range too (an MRR of 1.5 is not
     let through because the main score was asked for)."""
@@ -430,7 +430,7 @@ def score_matrix(
         for name in parsed:
             if name.task == r["task"]:
                 if reader is read_score:
-                    _check_stored_score(r, name)  # a non-numeric score: error; NaN/null: a warning
+                    check_stored_score(r, name)  # a non-numeric score: error; NaN/null: a warning
                 value = reader(r["scores"], name)
                 if value is not None:
                     row[str(name)] = value
@@ -590,6 +590,7 @@ __all__ = [
     "available_names",
     "check_entry_scores",
     "check_score_range",
+    "check_stored_score",
     "choose_revisions",
     "is_primary",
     "is_score_table",

@@ -235,6 +235,22 @@ def default_word_variants(*, installed_only: bool = True) -> list[str]:
         ]
 
 
+def _refuse_sentence_variants(variants: Sequence[str]) -> None:
+    """``--level word`` studies word models (a static base, or a variant the catalogue puts at the word level): a
+    sentence-level variant (``minilm-l6/mean``) is refused before anything runs, not run into a word-level page."""
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.zoo.adapter import BASES, VARIANTS, user_name, word_level_names
+
+    word = set(word_level_names())
+    other = [v for v in variants if v not in word and BASES[VARIANTS[v].base].kind != "static"]
+    if other:
+        shown = ", ".join(user_name(v) for v in other[:5]) + (f" and {len(other) - 5} more" if len(other) > 5 else "")
+        raise InputError(
+            f"--level word studies word models, and {shown} is a sentence-level zoo variant; run it with --level "
+            "sentence, or give word models (--zoo word)."
+        )
+
+
 def study_command(
     out: str | Path,
     *,
@@ -268,6 +284,7 @@ def study_command(
             else default_word_variants(installed_only=not correlate_only)
         )
         tasks = list(tasks or WORD_STUDY_TASKS)
+        _refuse_sentence_variants(variants)
     else:
         if correlate_only and not zoo:  # a report from committed results: the variants run at sentence level,
             variants = _sentence_variants(out)  # the slow bases' included

@@ -339,13 +339,13 @@ def read_records(
     """
     from tqdm.auto import tqdm
 
+    from mteb_evalrank.data.result_files import ModelOwners
     from mteb_evalrank.integration.item_values import items_path as items_file
-    from mteb_evalrank.names import name_key
 
     folder = Path(folder)
     out = RecordSet()
     folders: dict[Path, FolderFiles] = {}
-    owners: dict[tuple[str, str], tuple[Path, str]] = {}
+    owners = ModelOwners()
     paths = _result_paths(folder, task)
     for path in tqdm(paths, desc="reading results", unit="file", disable=not progress, leave=False):
         scores = _read_scores(path, out, mteb_check=mteb_check)
@@ -357,16 +357,7 @@ def read_records(
             _note_problems(out, path.parent, files)
         model, revision, experiment = record_identity(path, files.meta)
         label = f"{model} [{experiment}]" if experiment else model
-        owner, owner_label = owners.setdefault((name_key(label), revision), (path.parent, label))
-        if owner != path.parent:
-            from mteb_evalrank.names import twin_note
-
-            note = twin_note(label, owner_label).replace("differing only in case", "names differing in case")
-            named = label if owner_label == label else f"{owner_label} / {label} ({note})"
-            raise InputError(
-                f"{owner} and {path.parent} both hold results of {named} revision {revision} (their "
-                "model_meta.json or folder names name the same model and revision); move or remove one of them."
-            )
+        owners.claim(label, revision, path.parent)  # two folders of one model revision: refused
         items = items_file(path)
         values: dict[str, Any] = next(
             (line for line in reversed(files.settings_lines) if line.get("task") == path.stem), {}
