@@ -8,6 +8,15 @@ from pathlib import Path
 
 import pytest
 
+#: one BLAS / OpenMP thread per parallel worker (pytest-xdist sets PYTEST_XDIST_WORKER in each): ``-n auto`` already
+#: runs a worker per core, and each worker's OpenBLAS and torch would otherwise start a thread per core as well, so
+#: that two workers on two cores ran four busy threads and waited on each other (the lineage check of
+#: tests/test_study.py: 9-11 s alone, 48-53 s in the parallel run).  Set before numpy or torch is imported here
+#: (they read it when loaded); subprocesses inherit it.  A variable set by the user wins.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_variable, "1")
+
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE_SOURCES = REPO / "tests" / "fixtures" / "sources"
 SHARED_SOURCES_ENV = "MTEB_EVALRANK_SHARED_SOURCES"

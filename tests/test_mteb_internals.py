@@ -284,4 +284,6 @@ def test_ci_runs_the_unit_tier_on_the_newest_dependencies_without_the_pinned_ext
     assert '"--upgrade", "--upgrade-strategy", "eager", "-e", ".[test-core]"' in noxfile
     assert '"pytest", "-q", "-m", "unit"' in noxfile
     ci = (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
-    assert any(re.match(r"^(timeout \d+ )?nox -s newest$", line) for line in ci), "CI does not run nox -s newest"
+    # the environment is built in the background while the other steps run (--install-only), then reused (-R)
+    assert any(re.match(r"^(timeout \d+ )?nox -s newest --install-only\b", line) for line in ci), "no nox install"
+    assert any(re.match(r"^(timeout \d+ )?nox -R -s newest$", line) for line in ci), "CI does not run nox -s newest"

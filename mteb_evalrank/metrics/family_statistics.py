@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mteb_evalrank.metrics.lineage_weighting import weighted_ranks
 from mteb_evalrank.metrics.rank_correlation import MIN_MODELS, _undefined_reason, check_bootstrap_size, paired_scores
 
 
@@ -119,11 +120,10 @@ def cluster_bootstrap_weights(families: Sequence[object] | np.ndarray, n_resampl
 
 
 def _weighted_ranks(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Average ranks of each model in the weight-expanded sample, per resample row."""
-    less = (x[None, :] < x[:, None]).astype(np.float64)  # less[i, j] = x_j < x_i
-    equal = (x[None, :] == x[:, None]).astype(np.float64)
-    w = weights.astype(np.float64)
-    return w @ less.T + (w @ equal.T + 1.0) / 2.0
+    """Average ranks of each model in the weight-expanded sample, per resample row:
+    ``Σ_{x_j < x_i} w_j + (Σ_{x_j = x_i} w_j + 1) / 2`` (:func:`~mteb_evalrank.metrics.lineage_weighting.weighted_ranks`
+    plus ½)."""
+    return weighted_ranks(x, weights) + 0.5
 
 
 def weighted_spearman(x, y, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

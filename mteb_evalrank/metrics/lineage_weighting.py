@@ -74,9 +74,31 @@ def expand_counts(counts: np.ndarray, codes: np.ndarray, unit: np.ndarray) -> np
 
 
 def weighted_ranks(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Weighted mid-ranks ``Σ_{x_j < x_i} w_j + ½ Σ_{x_j = x_i} w_j`` of each model, one row per weight row."""
+    """Weighted mid-ranks ``Σ_{x_j < x_i} w_j + ½ Σ_{x_j = x_i} w_j`` of each model, one row per weight row.
+
+    Computed from one sort of ``x`` and a running sum of the weights in that order: ``O(R·n)`` for ``R`` weight rows
+    of ``n`` models, where the pairwise form (``w @ less.T``) is ``O(R·n²)``.  Integer weights (counts) give the
+    same ranks exactly; a score that is NaN is less than, greater than and equal to nothing, as in the pairwise
+    form (:func:`_pairwise_weighted_ranks`, used then)."""
     x = np.asarray(x, dtype=np.float64)
     w = np.atleast_2d(np.asarray(weights, dtype=np.float64))
+    if np.isnan(x).any():
+        return _pairwise_weighted_ranks(x, w)
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    starts = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]])  # first sorted position of each distinct value
+    ends = np.r_[starts[1:], len(xs)]
+    group = np.repeat(np.arange(len(starts)), ends - starts)  # the distinct value of each sorted position
+    running = np.zeros((w.shape[0], len(xs) + 1))
+    np.cumsum(w[:, order], axis=1, out=running[:, 1:])
+    below = running[:, starts]  # Σ w_j over x_j < value
+    ranks = np.empty_like(w)
+    ranks[:, order] = (below + 0.5 * (running[:, ends] - below))[:, group]
+    return ranks
+
+
+def _pairwise_weighted_ranks(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """:func:`weighted_ranks` by comparing every pair of models (what NaN scores need)."""
     less = (x[None, :] < x[:, None]).astype(np.float64)  # less[i, j] = x_j < x_i
     equal = (x[None, :] == x[:, None]).astype(np.float64)
     return w @ less.T + 0.5 * (w @ equal.T)
