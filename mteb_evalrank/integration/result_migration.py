@@ -226,6 +226,11 @@ def migrate_results(folder: str | Path, *, dry_run: bool = False) -> tuple[list[
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError(f"results folder {folder} does not exist.")
+    if not any(results_root(folder).rglob("*.json")):
+        raise InputError(
+            f"no MTEB results found in {folder}; expected results/<org>__<model>/<revision>/<Task>.json "
+            "(mteb run --output-folder)."
+        )
     keys = breakdown_keys()
     plans = plan_folder(folder, keys)
     settings = {}  # path -> its converted text, each file read once

@@ -426,6 +426,13 @@ def model_meta_for(model: str, revision: str):
         raise InputError(f"--model must be ORG/NAME (as on the Hugging Face Hub; no '.' or '..' parts), got {model!r}.")
     if any(c in name for c in '\\<>:"|?*\0'):
         raise InputError(f"--model {model!r} has a character a folder name cannot hold; give ORG/NAME.")
+    import unicodedata
+
+    if unicodedata.normalize("NFKC", name) != name:  # NFD 'café', fullwidth 'ｍodel': a folder that prints as another
+        raise InputError(
+            f"--model {model!r} is not in Unicode's composed form ({unicodedata.normalize('NFKC', name)!r} prints alike "
+            "and is another folder name); give the name as NFC text without fullwidth or other compatibility letters."
+        )
     rev = (revision or "").strip()
     if not rev or rev in (".", "..") or any(c in rev for c in '/\\<>:"|?*\0'):
         raise InputError(
