@@ -636,7 +636,10 @@ for name, ok in {
     "zero_rows": False,
     "comma": False,
 }.items():
-    add(f"n2o-vec-{name}", n2o("vec.txt", f"vec_{name}.txt"), ok=ok)
+    # a word twice, or twice under NFC, is read with the documented warning (first vector used), as run does (the
+    # first run expected a refusal; the warning was printed after the progress bar, on its line: fixed in cli.py)
+    warns = {"dup_word": "occur more than once", "nfd_twin": "one word spelled two ways"}.get(name)
+    add(f"n2o-vec-{name}", n2o("vec.txt", f"vec_{name}.txt"), ok=ok and warns is None, warns=warns)
 add("n2o-corpus-all-duplicates", n2o("vec.txt", "vec5.txt", corpus="corpus_dupes.txt"))
 add("n2o-corpus-all-oov", n2o("vec.txt", "vec5.txt", corpus="corpus_oov.txt"))
 add("n2o-corpus-dev-zero", n2o("vec.txt", "vec5.txt", corpus="/dev/zero"), timeout=30)
@@ -829,7 +832,14 @@ add(
     mutable=("r.html",),
 )
 add("report-correlation-rho-150", ["report", "{R}", "--correlation", "corr/rho_over_one.csv", "--out", "r.html"])
-add("report-correlation-no-rows", ["report", "{R}", "--correlation", "corr/empty_rows.csv", "--out", "r.html"])
+# a header without rows is read on purpose (allow_no_rows: correlate writes one when no cell can be computed):
+# valid (the first run expected a refusal)
+add(
+    "report-correlation-no-rows",
+    ["report", "{R}", "--correlation", "corr/empty_rows.csv", "--out", "r.html"],
+    ok=True,
+    mutable=("r.html",),
+)
 add("report-correlation-dev-zero", ["report", "{R}", "--correlation", "/dev/zero", "--out", "r.html"], timeout=30)
 add(
     "report-figure-svg-ok", ["report", "{R}", "--figure", "fig/ok.svg", "--out", "r.html"], ok=True, mutable=("r.html",)
@@ -900,8 +910,10 @@ for name in ("bom", "dupe", "space", "semicolon", "tsv", "url", "long"):
     add(
         f"population-models-{name}",
         ["study-population", "--models", f"models_{name}.csv", "--out", "p.csv"],
-        ok=ok,
-        mutable=("p.csv",) if ok else (),
+        # the table reader strips a cell's spaces, as for every table (" 0.3 " is 0.3): valid (the first run
+        # expected a refusal)
+        ok=ok or name == "space",
+        mutable=("p.csv",) if ok or name == "space" else (),
         warns=MINILM if name == "dupe" else None,
     )
 add("population-models-dev-zero", ["study-population", "--models", "/dev/zero", "--out", "p.csv"], timeout=30)
