@@ -423,7 +423,9 @@ def _cuda_available() -> bool:
 def _holdout48_files(tmp_path: Path, seeded: Path) -> None:
     """Inputs that issue 47's second held-out sweep (tests/sweeps/sweep_holdout48.py) found accepted without a
     word: a catalogue base with empty weights or an unknown model_kind, a HEROS edit of null, an N2O result with two
-    entries of neighbour lists."""
+    entries of neighbour lists, a correlation CSV whose rho is not × 100, family names that are NFC twins."""
+    import unicodedata
+
     catalogues = {
         "cat_weights_empty": {"bases": [{**USER_BASE, "weights": {}}]},
         "cat_model_kind": {"bases": [{**USER_BASE, "model_kind": "static-ish"}]},
@@ -435,6 +437,10 @@ def _holdout48_files(tmp_path: Path, seeded: Path) -> None:
     data = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
     data["scores"]["test"][0]["scores_per_edit"]["synonym"] = None
     (heros / "HEROS.json").write_text(json.dumps(data))
+    (tmp_path / "corr_rho_150.csv").write_text("intrinsic,downstream,rho\nEvalRankSent,SentEvalMR,150\n")
+    nfc, nfd = (unicodedata.normalize(form, "café") for form in ("NFC", "NFD"))
+    twins = "model,family\n" + "".join(f"m{i},{nfc if i % 2 else nfd}\n" for i in range(8))
+    (tmp_path / "fam_twins.csv").write_text(twins, encoding="utf-8")
     entry = {"neighbors": [[[1, 2], [0, 2]]], "query_ids": [[0, 1]], "corpus_fingerprint": "f", "corpus_size": 10}
     for i in range(2):
         folder = tmp_path / "n2o_two_entries" / "results" / f"o__m{i}" / "r"
