@@ -215,6 +215,13 @@ class UniqueNames(argparse.Action):
         setattr(namespace, self.dest, list(first.values()))
 
 
+class UniqueNamesAdded(UniqueNames):
+    """:class:`UniqueNames` for an option whose repeats add up (``ranks -t A -t B``, as ``action="extend"``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        super().__call__(parser, namespace, [*(getattr(namespace, self.dest, None) or []), *(values or [])])
+
+
 class UniquePaths(UniqueNames):
     """A list of files or folders (``sts-by-level FOLDER...``, ``report --figure``): one named twice, also under
     two spellings of one path (``P/a`` and ``P/./a``, ``a`` and ``a/``), counts once, with :class:`UniqueNames`'s

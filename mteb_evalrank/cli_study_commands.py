@@ -12,6 +12,7 @@ from mteb_evalrank.cli_options import (  # noqa: F401
     DEFAULT_MODEL,
     MAX_RESAMPLES,
     UniqueNames,
+    UniqueNamesAdded,
     UniquePaths,
     _add_catalogue_arg,
     _add_chart_and_csv_args,
@@ -576,7 +577,9 @@ def add_ranks_parser(subparsers) -> None:
     )
     p.add_argument("results_dir", type=Path, metavar="FOLDER", help="results folder (the --output-folder of a run)")
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("-t", "--tasks", action=UniqueNames, nargs="+", help="task names (their scores are aggregated)")
+    which.add_argument(
+        "-t", "--tasks", action=UniqueNamesAdded, nargs="+", help="task names (their scores are aggregated)"
+    )
     which.add_argument("-b", "--benchmark", help="an MTEB benchmark (its tasks are resampled too), e.g. EvalRank")
     _add_chart_and_csv_args(p, "figure of the rank intervals", "CSV: model, rank, rank_low, rank_high, group, scores")
     p.add_argument(
