@@ -428,10 +428,11 @@ def model_meta_for(model: str, revision: str):
         raise InputError(f"--model {model!r} has a character a folder name cannot hold; give ORG/NAME.")
     import unicodedata
 
-    if unicodedata.normalize("NFKC", name) != name:  # NFD 'café', fullwidth 'ｍodel': a folder that prints as another
+    composed = unicodedata.normalize("NFC", name)
+    if unicodedata.normalize("NFKC", composed) != composed:  # fullwidth 'ｍodel': a name that reads as another
         raise InputError(
-            f"--model {model!r} is not in Unicode's composed form ({unicodedata.normalize('NFKC', name)!r} prints alike "
-            "and is another folder name); give the name as NFC text without fullwidth or other compatibility letters."
+            f"--model {model!r} holds compatibility letters (fullwidth or similar) that read as "
+            f"{unicodedata.normalize('NFKC', composed)!r}; type the name in plain letters."
         )
     rev = (revision or "").strip()
     if not rev or rev in (".", "..") or any(c in rev for c in '/\\<>:"|?*\0'):
