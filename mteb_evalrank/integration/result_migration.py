@@ -226,7 +226,9 @@ def migrate_results(folder: str | Path, *, dry_run: bool = False) -> tuple[list[
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError(f"results folder {folder} does not exist.")
-    if not any(results_root(folder).rglob("*.json")):
+    from mteb_evalrank.data.result_files import walk_result_files
+
+    if next(iter(walk_result_files(folder)), None) is None:
         raise InputError(
             f"no MTEB results found in {folder}; expected results/<org>__<model>/<revision>/<Task>.json "
             "(mteb run --output-folder)."
