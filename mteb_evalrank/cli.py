@@ -275,9 +275,13 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _format_warning(message, category, filename, lineno, line=None, _default=warnings.formatwarning) -> str:
-    """The plugin's own warnings as one line (``mteb-evalrank: warning: ...``); others as Python prints them."""
+    """The plugin's own warnings as one line (``mteb-evalrank: warning: ...``); others as Python prints them.  While
+    a progress bar is drawn (it ends its line with no line break) the warning starts a line of its own, not the
+    bar's (``n2o``'s twin-word warning was printed after ``models:  50%|...|``)."""
     if issubclass(category, EvalRankWarning):
-        return f"mteb-evalrank: warning: {message}\n"
+        bars = getattr(getattr(sys.modules.get("tqdm.std"), "tqdm", None), "_instances", None)
+        start = "\n" if bars and any(not getattr(bar, "disable", False) for bar in list(bars)) else ""
+        return f"{start}mteb-evalrank: warning: {message}\n"
     return _default(message, category, filename, lineno, line)
 
 

@@ -119,7 +119,19 @@ def input_file_arg(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text!r} is an empty path; give a file name")
     if text.endswith("/"):
         raise argparse.ArgumentTypeError(f"{text} ends with '/'; give a file name (without the '/')")
+    _check_input_name_lengths(text)
     return text
+
+
+def _check_input_name_lengths(text: str) -> None:
+    """A path the command reads whose names are longer than the file system takes: one line (``stat`` would
+    raise ``OSError: File name too long``)."""
+    from mteb_evalrank.data.files import check_name_lengths
+
+    try:
+        check_name_lengths(Path(text), "path")
+    except EvalRankError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def input_path_arg(text: str) -> Path:
@@ -128,6 +140,7 @@ def input_path_arg(text: str) -> Path:
 
     if not text.strip():
         raise argparse.ArgumentTypeError(f"{text!r} is an empty path; give a file or folder name")
+    _check_input_name_lengths(text)
     if text.endswith("/") and special_file_kind(text) not in ("a folder", "does not exist"):
         raise argparse.ArgumentTypeError(f"{text} ends with '/' but is not a folder; give the name without the '/'")
     return Path(text)
@@ -172,28 +185,55 @@ class UniqueNames(argparse.Action):
     Names are compared under the one name normaliser (:func:`mteb_evalrank.names.name_key`, NFC, case kept:
     task names are case-sensitive); the first spelling is kept."""
 
+    @staticmethod
+    def key(name) -> str:
+        from mteb_evalrank.names import name_key
+
+        return name_key(name, casefold=False)
+
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         import warnings
 
         from mteb_evalrank.errors import EvalRankWarning
-        from mteb_evalrank.names import name_key, spelled
+        from mteb_evalrank.names import spelled
 
         first: dict[str, str] = {}  # key -> the first spelling
         again: dict[str, list[str]] = {}  # the first spelling -> the later ones
         for name in values or []:
-            key = name_key(name, casefold=False)
+            key = self.key(name)
             if key in first:
                 again.setdefault(first[key], []).append(name)
             else:
                 first[key] = name
         if again:
             shown = ", ".join(
-                spelled(name) + "".join(f" (also as {spelled(o)})" for o in dict.fromkeys(later) if o != name)
+                spelled(str(name)) + "".join(f" (also as {spelled(str(o))})" for o in dict.fromkeys(later) if o != name)
                 for name, later in again.items()
             )
             where = "/".join(self.option_strings) or self.metavar or self.dest
             warnings.warn(EvalRankWarning(f"{where} names {shown} more than once; each is used once."), stacklevel=2)
         setattr(namespace, self.dest, list(first.values()))
+
+
+class UniqueNamesAdded(UniqueNames):
+    """:class:`UniqueNames` for an option whose repeats add up (``ranks -t A -t B``, as ``action="extend"``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        super().__call__(parser, namespace, [*(getattr(namespace, self.dest, None) or []), *(values or [])])
+
+
+class UniquePaths(UniqueNames):
+    """A list of files or folders (``sts-by-level FOLDER...``, ``report --figure``): one named twice, also under
+    two spellings of one path (``P/a`` and ``P/./a``, ``a`` and ``a/``), counts once, with :class:`UniqueNames`'s
+    warning line; the first spelling is kept."""
+
+    @staticmethod
+    def key(name) -> str:
+        import os
+
+        from mteb_evalrank.names import name_key
+
+        return name_key(os.path.normpath(os.fspath(name)), casefold=False)
 
 
 def title_arg(text: str) -> str:

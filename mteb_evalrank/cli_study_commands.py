@@ -12,6 +12,8 @@ from mteb_evalrank.cli_options import (  # noqa: F401
     DEFAULT_MODEL,
     MAX_RESAMPLES,
     UniqueNames,
+    UniqueNamesAdded,
+    UniquePaths,
     _add_catalogue_arg,
     _add_chart_and_csv_args,
     _add_encoding_args,
@@ -27,6 +29,7 @@ from mteb_evalrank.cli_options import (  # noqa: F401
     batch_size_arg,
     device_arg,
     input_folder_arg,
+    input_path_arg,
     name_arg,
     non_negative_int,
     output_file_arg,
@@ -66,7 +69,7 @@ def add_sts_by_level_parser(subparsers) -> None:
     p.add_argument(
         "folders",
         nargs="+",
-        action=UniqueNames,
+        action=UniquePaths,
         metavar="FOLDER",
         help="prediction folders (mteb run --prediction-folder), one per model",
     )
@@ -262,6 +265,26 @@ def add_study_population_parser(subparsers) -> None:
 
 
 # --- correlate ---------------------------------------------------------------------------------
+def _check_correlate_options(args: argparse.Namespace) -> None:
+    """Options of ``correlate`` that contradict each other or do nothing on this input: two sources of the
+    families are refused, ``--revision-policy`` on a score table (one row per model, no revisions) warns."""
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.reports.results_reader import is_score_table
+
+    if args.families is not None and args.family_regex is not None:
+        raise InputError("--families and --family-regex both say which family each model is in; give one of them.")
+    if args.revision_policy is not None and is_score_table(args.results_dir):
+        warnings.warn(
+            EvalRankWarning(
+                f"--revision-policy {args.revision_policy} has no effect on a score table "
+                f"({args.results_dir}: one row per model, no revisions)."
+            ),
+            stacklevel=1,
+        )
+
+
 def _cmd_correlate(args: argparse.Namespace) -> int:
     from mteb_evalrank.data.files import check_outputs
     from mteb_evalrank.reports.correlation_study import CorrelateOptions, correlate_report
@@ -274,6 +297,7 @@ def _cmd_correlate(args: argparse.Namespace) -> int:
             ("--rank-plot", args.rank_plot, "figure"),
         ]
     )  # all of them, before any result is read
+    _check_correlate_options(args)
 
     options = CorrelateOptions(
         out=args.out,
@@ -285,7 +309,7 @@ def _cmd_correlate(args: argparse.Namespace) -> int:
         compare_all=args.compare_all,
         families=args.families,
         family_regex=args.family_regex,
-        revision_policy=args.revision_policy,
+        revision_policy=args.revision_policy or "newest",
         n_resamples=args.n_resamples,
         seed=args.seed,
         progress=not args.no_progress,
@@ -312,7 +336,7 @@ def add_correlate_parser(subparsers) -> None:
     )
     p.add_argument(
         "results_dir",
-        type=Path,
+        type=input_path_arg,
         metavar="RESULTS",
         help="results folder (holding results/<org>__<model>/<revision>/), or a score table TABLE.csv / "
         ".tsv: a 'model' column, optional 'family', 'lineage' and 'floor' columns, one column per score",
@@ -372,7 +396,7 @@ def add_correlate_parser(subparsers) -> None:
     p.add_argument(
         "--revision-policy",
         choices=("newest", "oldest", "error", "separate"),
-        default="newest",
+        default=None,
         help="a model with results for several revisions: newest results file (default, warns), "
         "oldest, error, or each revision as a separate model",
     )
@@ -418,6 +442,7 @@ def add_report_parser(subparsers) -> None:
         "--figure",
         type=Path,
         nargs="+",
+        action=UniquePaths,
         default=None,
         metavar="IMAGE",
         help="PNG/SVG figures to embed in the correlation section",
@@ -552,7 +577,9 @@ def add_ranks_parser(subparsers) -> None:
     )
     p.add_argument("results_dir", type=Path, metavar="FOLDER", help="results folder (the --output-folder of a run)")
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("-t", "--tasks", action="extend", nargs="+", help="task names (their scores are aggregated)")
+    which.add_argument(
+        "-t", "--tasks", action=UniqueNamesAdded, nargs="+", help="task names (their scores are aggregated)"
+    )
     which.add_argument("-b", "--benchmark", help="an MTEB benchmark (its tasks are resampled too), e.g. EvalRank")
     _add_chart_and_csv_args(p, "figure of the rank intervals", "CSV: model, rank, rank_low, rank_high, group, scores")
     p.add_argument(
@@ -572,6 +599,16 @@ def add_ranks_parser(subparsers) -> None:
 
 
 # --- leaderboard ---------------------------------------------------------------------------------
+def _host_arg(text: str) -> str:
+    """``--host``: a host name or address, checked also with ``--prepare-only`` (which serves nothing): no
+    whitespace or control character anywhere (``local host`` is no host name)."""
+    if not text or any(c.isspace() or ord(c) < 32 for c in text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no host name or address (empty, or holding whitespace); e.g. --host 127.0.0.1"
+        )
+    return text
+
+
 def _cmd_leaderboard(args: argparse.Namespace) -> int:
     from mteb_evalrank.integration.leaderboard_app import launch, prepare_leaderboard_cache
 
@@ -628,7 +665,7 @@ def add_leaderboard_parser(subparsers) -> None:
         "endpoints /v1/benchmarks, /v1/models, ...) on the folder instead. See docs/leaderboards.md.",
     )
     p.add_argument("results_dir", type=Path, help="results folder (the --output-folder of mteb-evalrank run)")
-    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    p.add_argument("--host", type=_host_arg, default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
     p.add_argument("--port", type=port_arg, default=None, help="port, 1-65535 (default 7860; 8000 with --api)")
     p.add_argument(
         "--api",

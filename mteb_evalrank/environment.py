@@ -74,8 +74,25 @@ def _parents(path: str) -> list[str]:
     return out
 
 
+#: the values of an on/off variable (``MTEB_EVALRANK_OFFLINE``), compared in lower case: on, and off
+SWITCH_ON = ("1", "true", "yes", "on")
+SWITCH_OFF = ("0", "false", "no", "off")
+#: on/off variables: anything else (``maybe``) was read as off without a word
+SWITCH_VARIABLES = ("MTEB_EVALRANK_OFFLINE",)
+
+
+def _switch_variable(name: str) -> None:
+    value = os.environ.get(name, "").strip()
+    if value and value.lower() not in SWITCH_ON + SWITCH_OFF:
+        raise InputError(
+            f"{name}={value!r}: expected on or off ({', '.join(SWITCH_ON)} / {', '.join(SWITCH_OFF)}); or unset it."
+        )
+
+
 def check_environment() -> None:
     """Refuse, in one line naming the variable, an environment variable of the wrong kind (see the module)."""
     zoo_threads()
+    for name in SWITCH_VARIABLES:
+        _switch_variable(name)
     _folder_variable(MTEB_CACHE_ENV)
     _folder_variable("MTEB_EVALRANK_CACHE")

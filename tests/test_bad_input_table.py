@@ -103,6 +103,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     _issue49_files(tmp_path, seeded)
     _round_three_files(tmp_path, seeded)
     _catalogue_shape_files(tmp_path)
+    _holdout48_files(tmp_path, seeded)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -417,6 +418,34 @@ def _cuda_available() -> bool:
     import torch
 
     return torch.cuda.is_available()
+
+
+def _holdout48_files(tmp_path: Path, seeded: Path) -> None:
+    """Inputs that issue 47's second held-out sweep (tests/sweeps/sweep_holdout48.py) found accepted without a
+    word: a catalogue base with empty weights or an unknown model_kind, a HEROS edit of null, an N2O result with two
+    entries of neighbour lists, a correlation CSV whose rho is not × 100, family names that are NFC twins."""
+    import unicodedata
+
+    catalogues = {
+        "cat_weights_empty": {"bases": [{**USER_BASE, "weights": {}}]},
+        "cat_model_kind": {"bases": [{**USER_BASE, "model_kind": "static-ish"}]},
+    }
+    for name, data in catalogues.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
+    heros = tmp_path / "heros_null_edit" / "results" / "o__m" / "r"
+    heros.mkdir(parents=True)
+    data = json.loads((model_folder(seeded, *GLOVE) / "HEROS.json").read_text())
+    data["scores"]["test"][0]["scores_per_edit"]["synonym"] = None
+    (heros / "HEROS.json").write_text(json.dumps(data))
+    (tmp_path / "corr_rho_150.csv").write_text("intrinsic,downstream,rho\nEvalRankSent,SentEvalMR,150\n")
+    nfc, nfd = (unicodedata.normalize(form, "café") for form in ("NFC", "NFD"))
+    twins = "model,family\n" + "".join(f"m{i},{nfc if i % 2 else nfd}\n" for i in range(8))
+    (tmp_path / "fam_twins.csv").write_text(twins, encoding="utf-8")
+    entry = {"neighbors": [[[1, 2], [0, 2]]], "query_ids": [[0, 1]], "corpus_fingerprint": "f", "corpus_size": 10}
+    for i in range(2):
+        folder = tmp_path / "n2o_two_entries" / "results" / f"o__m{i}" / "r"
+        folder.mkdir(parents=True)
+        (folder / "N2O.json").write_text(json.dumps({"task_name": "N2O", "scores": {"test": [entry] * (2 - i)}}))
 
 
 CORRELATE = ["correlate", "{R}", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"]

@@ -226,6 +226,13 @@ def migrate_results(folder: str | Path, *, dry_run: bool = False) -> tuple[list[
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError(f"results folder {folder} does not exist.")
+    from mteb_evalrank.data.result_files import walk_result_files
+
+    if next(iter(walk_result_files(folder)), None) is None:
+        raise InputError(
+            f"no MTEB results found in {folder}; expected results/<org>__<model>/<revision>/<Task>.json "
+            "(mteb run --output-folder)."
+        )
     keys = breakdown_keys()
     plans = plan_folder(folder, keys)
     settings = {}  # path -> its converted text, each file read once

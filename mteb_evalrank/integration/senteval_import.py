@@ -426,6 +426,14 @@ def model_meta_for(model: str, revision: str):
         raise InputError(f"--model must be ORG/NAME (as on the Hugging Face Hub; no '.' or '..' parts), got {model!r}.")
     if any(c in name for c in '\\<>:"|?*\0'):
         raise InputError(f"--model {model!r} has a character a folder name cannot hold; give ORG/NAME.")
+    import unicodedata
+
+    composed = unicodedata.normalize("NFC", name)
+    if unicodedata.normalize("NFKC", composed) != composed:  # fullwidth 'ｍodel': a name that reads as another
+        raise InputError(
+            f"--model {model!r} holds compatibility letters (fullwidth or similar) that read as "
+            f"{unicodedata.normalize('NFKC', composed)!r}; type the name in plain letters."
+        )
     rev = (revision or "").strip()
     if not rev or rev in (".", "..") or any(c in rev for c in '/\\<>:"|?*\0'):
         raise InputError(

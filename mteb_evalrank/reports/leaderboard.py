@@ -56,6 +56,8 @@ TEMPLATE = "leaderboard.html.j2"
 MAX_CHART_MODELS = 40
 MAX_HEATMAP_MODELS = 25
 CORRELATION_COLUMNS = ("intrinsic", "downstream", "rho", "ci_low", "ci_high", "kendall_tau", "n_models")
+#: the range of each correlation column: ρ and its interval × 100 (correlate's CSV), Kendall's τ as a fraction
+CORRELATION_BOUNDS = {"rho": 100.0, "ci_low": 100.0, "ci_high": 100.0, "kendall_tau": 1.0}
 FIGURE_SUFFIXES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 #: keys shown next to the main score in the generic per-task tables, when present
 EXTRA_KEYS = ("devacc", "f1", "cosine_pearson", "cosine_spearman_mean")
@@ -335,6 +337,12 @@ def read_correlation_csv(path: Path) -> list[dict[str, Any]]:
                 out[col] = None if text in ("", "nan", "NaN") else float(text)
             except ValueError:
                 raise InputError(f"{path}, line {line_no}: {col} is not a number: {text!r}.") from None
+            bound = CORRELATION_BOUNDS.get(col)
+            if bound is not None and out[col] is not None and not -bound <= out[col] <= bound:
+                raise InputError(
+                    f"{path}, line {line_no}: {col} is {text}, outside [-{bound:g}, {bound:g}] "
+                    f"({'ρ × 100, as correlate writes it' if bound == 100 else 'Kendall τ'}); is it the right file?"
+                )
         rows.append(out)
     return rows
 

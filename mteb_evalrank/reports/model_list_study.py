@@ -307,7 +307,7 @@ def study_population_command(names: Sequence[str], models_file: str | Path | Non
     if names and models_file:  # one source of models: a name list and a file would be merged without a word
         raise InputError("give --from-registry NAME ... or --models FILE, not both.")
     # before the registry is read: a folder that cannot be written, a device, a result file as the target
-    out = output_file(Path(out), what="model list file")
+    out = output_file(Path(out), what="model list file", suffixes=("csv",))
     rows: list[Any] = [*_once(names), *(read_rows(models_file) if models_file else [])]
     if not rows:
         raise InputError("give registry model names (--from-registry NAME ...) or --models FILE.")

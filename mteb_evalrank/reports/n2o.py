@@ -113,9 +113,15 @@ def _neighbor_set(name: str, path: Path, split: str, records: list[ResultRecord]
         raise InputError(f"{path}: not an N2O task result (KeyError: {split!r}).")
     if not isinstance(entries, list):
         raise InputError(f"{path}: key scores.{split} is not a list of score entries.")
-    entry = next((e for e in entries if isinstance(e, dict) and "neighbors" in e), None)
-    if entry is None:
+    listed = [e for e in entries if isinstance(e, dict) and "neighbors" in e]
+    if not listed:
         raise InputError(f"{path}: no neighbour lists in split {split!r}.")
+    if len(listed) > 1:  # which of them is the model's? the first was taken without a word
+        raise InputError(
+            f"{path}: split {split!r} holds {len(listed)} entries with neighbour lists; an N2O result holds one "
+            "(run N2O again, or keep one entry)."
+        )
+    entry = listed[0]
     for key in ("neighbors", "query_ids", "corpus_fingerprint", "corpus_size"):
         if key not in entry:
             raise InputError(f"{path}: key scores.{split}[].{key} is missing.")

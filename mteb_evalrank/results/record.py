@@ -438,6 +438,16 @@ def _entries(path: Path, split: str, entries: Any) -> list[dict[str, Any]]:
     for entry in entries:
         if not isinstance(entry, dict):
             raise InputError(f"{path}: a {split!r} score entry is not an object ({json.dumps(entry)[:60]}).")
+        for key in BREAKDOWN_KEYS:  # a part (a HEROS edit) of null or a number was left out without a word
+            parts = entry.get(key)
+            if not isinstance(parts, dict):
+                continue
+            bad = next(((n, v) for n, v in parts.items() if not isinstance(v, dict)), None)
+            if bad is not None:
+                raise InputError(
+                    f"{path}: key scores.{split}[].{key}.{bad[0]} is {json.dumps(bad[1])[:40]}, not an object of "
+                    "scores; repair or re-run this result."
+                )
     return entries
 
 

