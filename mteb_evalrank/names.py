@@ -10,6 +10,7 @@ for the one line that refuses them.  Standard library only.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 #: characters that print as nothing and join nothing (zero-width space, word joiner, zero-width no-break space or
 #: byte-order mark, soft hyphen): ``m\u200b3`` prints as ``m3``, so the two are one name (ZWJ and ZWNJ, which
@@ -22,6 +23,17 @@ def name_key(name: str, *, casefold: bool = True) -> str:
     ``casefold``): equal keys name one thing."""
     text = name if name.isascii() else unicodedata.normalize("NFC", name).translate(INVISIBLE)
     return text.casefold() if casefold else text
+
+
+def first_twin(names: Iterable[str], *, casefold: bool = True) -> tuple[str, str] | None:
+    """The first two of ``names`` (in order) that differ but have one :func:`name_key`: ``(earlier, later)``, or
+    ``None`` when every name is its own (a name repeated exactly is not a twin)."""
+    first: dict[str, str] = {}
+    for name in names:
+        earlier = first.setdefault(name_key(name, casefold=casefold), name)
+        if earlier != name:
+            return earlier, name
+    return None
 
 
 def spelled(name: str) -> str:

@@ -172,16 +172,15 @@ def read_groups_csv(path: str | Path) -> dict[str, dict[str, str]]:
 def _refuse_twin_families(path: Path, families: Sequence[str]) -> None:
     """Two family names that print alike (NFC and NFD spellings of one name) would be two families of one: an
     error naming both (the one name normaliser, :func:`mteb_evalrank.names.name_key`)."""
-    from mteb_evalrank.names import name_key, spelled
+    from mteb_evalrank.names import first_twin, spelled
 
-    first: dict[str, str] = {}
-    for family in families:
-        other = first.setdefault(name_key(family, casefold=False), family)
-        if other != family:
-            raise InputError(
-                f"--families {path}: families {spelled(other)} and {spelled(family)} are one name under Unicode "
-                "normalisation (NFC) spelled two ways; spell them alike (or name two families differently)."
-            )
+    twins = first_twin(families, casefold=False)
+    if twins is not None:
+        other, family = twins
+        raise InputError(
+            f"--families {path}: families {spelled(other)} and {spelled(family)} are one name under Unicode "
+            "normalisation (NFC) spelled two ways; spell them alike (or name two families differently)."
+        )
 
 
 def _check_families_models(path: str | Path, named: Sequence[str], models: Sequence[str]) -> None:

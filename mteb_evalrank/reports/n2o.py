@@ -467,16 +467,15 @@ def _refuse_twin_names(model_specs: Sequence[str]) -> None:
     """Two models whose specs print alike (``naïve.txt`` as NFC and as NFD: two files on Linux) would be two rows of
     one name in the matrix: refused naming both (:func:`mteb_evalrank.names.name_key`, case kept: ``A.txt`` and
     ``a.txt`` print differently)."""
-    from mteb_evalrank.names import name_key, spelled, twin_note
+    from mteb_evalrank.names import first_twin, spelled, twin_note
 
-    first: dict[str, str] = {}
-    for spec in model_specs:
-        twin = first.setdefault(name_key(spec, casefold=False), spec)
-        if twin != spec:
-            raise InputError(
-                f"models {spelled(twin)} and {spelled(spec)} are two names that print alike ({twin_note(spec, twin)}): "
-                "the matrix could not tell them apart; rename one of the files."
-            )
+    twins = first_twin(model_specs, casefold=False)
+    if twins is not None:
+        twin, spec = twins
+        raise InputError(
+            f"models {spelled(twin)} and {spelled(spec)} are two names that print alike ({twin_note(spec, twin)}): "
+            "the matrix could not tell them apart; rename one of the files."
+        )
 
 
 def neighbor_sets_from_corpus_file(
