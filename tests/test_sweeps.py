@@ -57,16 +57,18 @@ def _params():
 PARAMS = list(_params())
 
 #: one seeded working folder per sweep and worker, made on first use (a module-wide fixture would put every
-#: case of this file on one xdist worker)
-_TEMPLATES: dict[str, Path] = {}
+#: case of this file on one xdist worker), and its working copy, reused while cases leave it as it was
+_WORKSPACES: dict[str, harness.Workspace] = {}
 
 
-def template(sweep: str) -> Path:
-    if sweep not in _TEMPLATES:
+def template(sweep: str) -> harness.Workspace:
+    if sweep not in _WORKSPACES:
         root = Path(tempfile.mkdtemp(prefix=f"{sweep}-template-"))
         atexit.register(shutil.rmtree, root, ignore_errors=True)
-        _TEMPLATES[sweep] = harness.make_template(root / "t", getattr(importlib.import_module(sweep), "prepare", None))
-    return _TEMPLATES[sweep]
+        made = harness.make_template(root / "t", getattr(importlib.import_module(sweep), "prepare", None))
+        _WORKSPACES[sweep] = workspace = harness.Workspace(made)
+        atexit.register(workspace.discard)
+    return _WORKSPACES[sweep]
 
 
 @pytest.mark.parametrize(("sweep", "case"), PARAMS)

@@ -500,9 +500,6 @@ def correlate(
     table.attrs["families"] = fam
     table.attrs["lineages"] = lineages
     table.attrs["floors"] = floors
-    table.attrs["skipped"] = folder.skipped
-    table.attrs["warnings"] = folder.warnings
-    table.attrs["folder"] = folder
     return table
 
 

@@ -77,26 +77,93 @@ class Case:
     subprocess: bool = False
 
 
+def _digest(p: str, mode: int) -> str:
+    """What :func:`snapshot` records for one entry of mode ``mode``."""
+    if stat.S_ISLNK(mode):
+        return "link:" + os.readlink(p)
+    if stat.S_ISREG(mode):
+        with open(p, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    return "dir" if stat.S_ISDIR(mode) else "special"
+
+
+def _entries(root: Path):
+    """``(relative path, path, lstat)`` of every entry below ``root`` but ``cache/`` (symlinks not followed)."""
+    top = str(root)
+    stack = [top]
+    while stack:
+        here = stack.pop()
+        with os.scandir(here) as listing:
+            for entry in listing:
+                rel = entry.path[len(top) + 1 :]
+                if rel == "cache":
+                    continue
+                st = entry.stat(follow_symlinks=False)
+                if stat.S_ISDIR(st.st_mode):
+                    stack.append(entry.path)
+                yield rel, entry.path, st
+
+
+def _fingerprint(st: os.stat_result) -> tuple[int, ...]:
+    """What changes when an entry is written, replaced, resized, touched or re-permissioned."""
+    return (st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_nlink)
+
+
 def snapshot(root: Path) -> dict[str, str]:
     """Every entry below ``root``: SHA-256 of a regular file, the target of a symlink, the kind of anything
     else (symlinks are not followed; special files are never opened)."""
-    out: dict[str, str] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            p = Path(dirpath) / name
-            rel = str(p.relative_to(root))
-            if rel == "cache" or rel.startswith("cache/"):
-                continue
-            mode = p.lstat().st_mode
-            if stat.S_ISLNK(mode):
-                out[rel] = "link:" + os.readlink(p)
-            elif stat.S_ISREG(mode):
-                out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
-            elif stat.S_ISDIR(mode):
-                out[rel] = "dir"
+    return {rel: _digest(p, st.st_mode) for rel, p, st in _entries(root)}
+
+
+class Workspace:
+    """A working copy of a sweep's template, reused by case after case while none of them changes it.
+
+    Copying the template (hundreds of files) and hashing it twice cost more than most commands; so the copy is
+    made once, its digests are the template's (:func:`snapshot`, taken once) and the ``lstat`` of every entry is
+    kept.  After a case, an entry whose ``lstat`` (inode, mode, size, modification and change times, link count)
+    is as it was has its recorded digest; any other entry is hashed again, so the ``changed`` check compares the
+    same digests as a fresh copy would.  A case that left any entry different (even only its mode or times), or
+    created or removed one, has the copy thrown away: the next case gets a fresh one."""
+
+    def __init__(self, template: Path) -> None:
+        self.template = template
+        self.digests = snapshot(template)
+        self._tmp: tempfile.TemporaryDirectory | None = None
+        self._stats: dict[str, tuple[int, ...]] = {}
+
+    def acquire(self) -> Path:
+        """The working folder for the next case: the kept copy, or a fresh one."""
+        if self._tmp is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="sweep-")
+            copy_template(self.template, self.work)
+            self._stats = {rel: _fingerprint(st) for rel, _p, st in _entries(self.work)}
+            if set(self._stats) != set(self.digests):  # pragma: no cover - copy_template copies every entry
+                raise RuntimeError(f"the copy of {self.template} differs from it in its entries")
+        return self.work
+
+    @property
+    def work(self) -> Path:
+        assert self._tmp is not None
+        return Path(self._tmp.name) / "w"
+
+    def after(self) -> dict[str, str]:
+        """The snapshot of the working folder after a case; the copy is dropped if the case left it different."""
+        out: dict[str, str] = {}
+        same = True
+        for rel, p, st in _entries(self.work):
+            if self._stats.get(rel) == _fingerprint(st):
+                out[rel] = self.digests[rel]
             else:
-                out[rel] = "special"
-    return out
+                same = False
+                out[rel] = _digest(p, st.st_mode)
+        if not same or out.keys() != self.digests.keys():
+            self.discard()
+        return out
+
+    def discard(self) -> None:
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
 
 
 def seeded_template(root: Path) -> Path:
@@ -289,25 +356,29 @@ def cli_completed(
 
 
 def run_case(
-    case: Case, template: Path, *, python: str = sys.executable, in_process: bool = True
+    case: Case, template: Path | Workspace, *, python: str = sys.executable, in_process: bool = True
 ) -> tuple[str, str, float]:
-    """Run one case in a fresh copy of ``template`` (in this process unless the case or ``in_process=False``
-    asks for a subprocess); its outcome, the line to show and the seconds it took."""
-    with tempfile.TemporaryDirectory(prefix="sweep-") as tmp:
-        work = Path(tmp) / "w"
-        copy_template(template, work)
+    """Run one case in a copy of ``template`` (a :class:`Workspace` reuses its copy while cases leave it as it
+    was; a bare folder is copied for this case alone), in this process unless the case or ``in_process=False``
+    asks for a subprocess; its outcome, the line to show and the seconds it took."""
+    workspace = template if isinstance(template, Workspace) else Workspace(template)
+    try:
+        work = workspace.acquire()
         argv = [a.replace("{R}", str(work / "R")).replace("{W}", str(work)) for a in case.argv]
-        env = _case_env(case, work, Path(tmp) / "cache")
-        before = snapshot(work)
-        start = time.perf_counter()
-        if in_process and not case.subprocess:
-            code, stderr = _in_process(argv, work, env, case)
-        else:
-            code, stderr = _in_subprocess(argv, work, env, case, python)
-        seconds = time.perf_counter() - start
-        after = snapshot(work)
-        outcome, line = classify(case, code, stderr, before, after)
+        with tempfile.TemporaryDirectory(prefix="sweep-cache-") as cache:
+            env = _case_env(case, work, Path(cache) / "cache")
+            start = time.perf_counter()
+            if in_process and not case.subprocess:
+                code, stderr = _in_process(argv, work, env, case)
+            else:
+                code, stderr = _in_subprocess(argv, work, env, case, python)
+            seconds = time.perf_counter() - start
+        after = workspace.after()
+        outcome, line = classify(case, code, stderr, workspace.digests, after)
         return outcome, line, seconds
+    finally:
+        if workspace is not template:
+            workspace.discard()
 
 
 def make_template(root: Path, prepare: Callable[[Path], None] | None) -> Path:
@@ -333,7 +404,7 @@ def main(
         raise SystemExit(f"duplicate case names: {sorted(n for n in set(names) if names.count(n) > 1)}")
     counts: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="sweep-template-") as tmp:
-        template = make_template(Path(tmp) / "t", prepare)
+        template = Workspace(make_template(Path(tmp) / "t", prepare))
         try:
             from tqdm import tqdm
         except ImportError:  # pragma: no cover - tqdm comes with the project's dependencies
@@ -343,6 +414,7 @@ def main(
             outcome, line, seconds = run_case(case, template, in_process=not args.subprocess)
             counts[outcome] += 1
             rows.append((case.name, outcome, seconds, line))
+        template.discard()
     for name, outcome, seconds, line in rows:
         if args.show_good or outcome in BAD_OUTCOMES:
             print(f"{outcome:9s} {seconds:6.1f}s  {name}: {line}")
