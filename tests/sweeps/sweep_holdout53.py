@@ -23,7 +23,7 @@ import unicodedata
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Case, main
+from harness import Case, cli_in_process, main
 
 FIXTURES = str(Path(__file__).resolve().parents[1] / "fixtures" / "sources")
 SRC = {"MTEB_EVALRANK_SOURCES": FIXTURES}
@@ -360,7 +360,6 @@ CATALOGUES: dict[str, tuple[object, str]] = {
 
 def prepare(w: Path) -> None:
     import shutil
-    import subprocess
     import tempfile
 
     import numpy as np
@@ -616,16 +615,9 @@ def prepare(w: Path) -> None:
             run("vec53.txt", "--no-center", out="stored_nc"),
             ["build-data", "word-similarity", "--sources", FIXTURES, "--out", "built_ws"],
         ):
-            proc = subprocess.run(
-                [sys.executable, "-m", "mteb_evalrank.cli", *argv],
-                cwd=w,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=600,
-            )
-            if proc.returncode != 0:
-                raise RuntimeError(f"sweep_holdout53's prepare: {argv} failed: {proc.stderr[-2000:]}")
+            code, _out, err = cli_in_process(argv, w, env, timeout=600)
+            if code != 0:
+                raise RuntimeError(f"sweep_holdout53's prepare: {argv} failed: {err[-2000:]}")
 
 
 def cor(source: str, *extra: str, intrinsic=("EvalRankWord",), downstream=("SentEvalSST2", "SentEvalMR")) -> list[str]:
