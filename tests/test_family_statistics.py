@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from mteb_evalrank.metrics.family_statistics import (
@@ -124,6 +126,22 @@ def test_holm_matches_statsmodels_and_a_direct_step_down():
     back = np.empty(m)
     back[order] = direct
     assert got[np.isfinite(p)] == pytest.approx(back)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.one_of(st.floats(0, 1), st.sampled_from([0.0, 0.01, 0.05, 1.0, float("nan")])), min_size=1, max_size=30)
+)
+def test_holm_equals_statsmodels_on_any_p_values(values):
+    """statsmodels is the reference (its Holm path is not called by the package: it runs ``gc.collect()``)."""
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.array(values)
+    got = holm(p)
+    ok = np.isfinite(p)
+    assert np.isnan(got[~ok]).all()
+    if ok.any():
+        np.testing.assert_allclose(got[ok], multipletests(p[ok], method="holm")[1], rtol=1e-12, atol=0)
 
 
 def test_sampling_error_formulas():

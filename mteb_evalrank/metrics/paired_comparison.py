@@ -106,13 +106,13 @@ def paired_bootstrap(
 
 
 def holm(p_values: Any) -> list[float]:
-    """Holm-adjusted p values (statsmodels ``multipletests(method="holm")``), in the given order."""
-    from statsmodels.stats.multitest import multipletests
+    """Holm-adjusted p values (:func:`mteb_evalrank.metrics.family_statistics.holm`), in the given order."""
+    from mteb_evalrank.metrics.family_statistics import holm as holm_adjusted
 
     p = np.asarray(p_values, dtype=np.float64)
     if p.ndim != 1 or p.size == 0:
         raise InputError("holm needs a non-empty list of p values.")
-    return [float(v) for v in multipletests(p, method="holm")[1]]
+    return [float(v) for v in holm_adjusted(p)]
 
 
 __all__ = ["MDD_FACTOR", "N_RESAMPLES", "PairedComparison", "holm", "paired_bootstrap"]
