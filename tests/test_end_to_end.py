@@ -126,41 +126,25 @@ def test_cli_errors_are_one_clear_line(tmp_path, env):
 
 
 def test_build_data_cli_and_local_data_folder(tmp_path, env, fixture_sources):
+    """``build-data`` writes both datasets, and ``run`` evaluates from that folder alone (``MTEB_EVALRANK_DATA``,
+    no sources).  In this process, as a fresh one would run each command (tests/sweeps/harness.py): the run above
+    starts a real interpreter."""
     data = tmp_path / "data"
     for name in ("evalrank-word", "evalrank-sent"):
-        proc = _run(
-            [
-                sys.executable,
-                "-m",
-                "mteb_evalrank.cli",
-                "build-data",
-                name,
-                "--sources",
-                str(fixture_sources),
-                "--out",
-                str(data / name),
-            ],
-            env,
-            tmp_path,
-        )
+        argv = ["build-data", name, "--sources", str(fixture_sources), "--out", str(data / name)]
+        proc = harness.cli_completed(argv, tmp_path, env)
         assert proc.returncode == 0, proc.stderr
         assert "pairs=" in proc.stdout and "background=" in proc.stdout
     local = {k: v for k, v in env.items() if k != "MTEB_EVALRANK_SOURCES"}
     local["MTEB_EVALRANK_DATA"] = str(data)
-    proc = _run(
-        [
-            sys.executable,
-            "-m",
-            "mteb_evalrank.cli",
-            "run",
-            "-m",
-            "glove-6b-50d",
-            "-t",
-            "EvalRankSent",
-            "--output-folder",
-            str(tmp_path / "r2"),
-        ],
-        local,
-        tmp_path,
-    )
+    out = tmp_path / "r2"
+    argv = ["run", "-m", "glove-6b-50d", "-t", "EvalRankSent", "--output-folder", str(out)]
+    proc = harness.cli_completed(argv, tmp_path, local)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert len(_result_files(out, "EvalRankSent")) == 1
+    # the data came from the built folder: with neither it nor the sources, the same run is refused
+    gone = {k: v for k, v in local.items() if k != "MTEB_EVALRANK_DATA"}
+    gone["MTEB_EVALRANK_CACHE"] = str(tmp_path / "empty_cache")
+    argv = ["run", "-m", "glove-6b-50d", "-t", "EvalRankSent", "--output-folder", str(tmp_path / "r3")]
+    proc = harness.cli_completed(argv, tmp_path, gone)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
