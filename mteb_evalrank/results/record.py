@@ -337,8 +337,8 @@ def unanswered_problem(task: str, scores: dict[str, Any]) -> str | None:
     split only, a subset the task does not have).  The one rule of every results reader (the records, ``report``):
     such a file answers another question, and is skipped with a warning naming it (``prepare-submission`` asks
     more, every evaluation split and subset, as the results repository does: MTEB's
-    ``get_missing_evaluations``).  A plugin task's file in the layout before one-headline results (the headline subset
-    ``all``, HEROS's edit subsets: ``migrate-results`` converts it) answers its evaluation split."""
+    ``get_missing_evaluations``).  A plugin task's file in the layout before one-headline results (the headline
+    subset ``all``, HEROS's edit subsets: ``migrate-results`` converts it) answers its evaluation split."""
     from mteb_evalrank.data.result_layout import LEGACY_HEADLINE_SUBSET
 
     question = task_question(task)
@@ -413,10 +413,10 @@ def read_records(
     file is, with ``mteb_check`` (the default), checked by
     :func:`~mteb_evalrank.data.result_files.check_result_json` (the shape, duplicate keys, ``task_name`` = the
     file's name) and read by MTEB's ``TaskResult``: what MTEB and its leaderboard would read; a file holding no
-    score of the task's evaluation split and subsets (:func:`unanswered_problem`) is not the task's score.  Reports that read
-    their own task's fields (HEROS, N2O, ``compare``) pass ``False``: depth-limited JSON whose ``scores`` is an
-    object of splits, each a list of objects (what they hold is the consumer's to check).  A file that fails is not
-    read: ``skipped`` names it with the reason, and a warning says so.
+    score of the task's evaluation split and subsets (:func:`unanswered_problem`) is not the task's score.
+    Reports that read their own task's fields (HEROS, N2O, ``compare``) pass ``False``: depth-limited JSON whose
+    ``scores`` is an object of splits, each a list of objects (what they hold is the consumer's to check).  A file
+    that fails is not read: ``skipped`` names it with the reason, and a warning says so.
 
     Each folder's ``model_meta.json`` and ``run_settings.jsonl`` are read once, with one policy: a
     ``model_meta.json`` that cannot be used leaves ``model_meta`` ``None`` (the folder names stand for the model
