@@ -564,9 +564,9 @@ def _read_scores(path: Path, out: RecordSet, *, mteb_check: bool) -> dict[str, l
         _skip(out, path, reason, f"skipped {path}: {reason} (rename or remove the file)")
         return None
     scores = cast("dict[str, list[dict[str, Any]]]", result.scores)
-    reason = unanswered_problem(path.stem, scores)  # another split or subset than the task's: not its score
-    if reason is not None:
-        _skip(out, path, reason, f"skipped {path}: {reason}")
+    unanswered = unanswered_problem(path.stem, scores)  # another split or subset than the task's: not its score
+    if unanswered is not None:
+        _skip(out, path, unanswered, f"skipped {path}: {unanswered}")
         return None
     return scores
 
