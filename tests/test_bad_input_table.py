@@ -188,8 +188,11 @@ def _round_two_files(tmp_path: Path, seeded: Path) -> None:
     data = json.loads(path.read_text())
     data["scores"]["test"][0]["accuracy"] = -5
     path.write_text(json.dumps(data))
+    # a copy of glove's revision folder under another revision folder name: its model_meta.json names glove's
+    # revision, so two folders hold one model revision (a copy under another model folder is that folder's model,
+    # its model_meta.json not used: sweep_holdout48 shape-cor-meta-other)
     shutil.copytree(
-        model_folder(tmp_path / "two_claims", *GLOVE).parent, tmp_path / "two_claims" / "results" / "copy__glove"
+        model_folder(tmp_path / "two_claims", *GLOVE), model_folder(tmp_path / "two_claims", GLOVE[0], "copy")
     )
     # results folders whose GloVe model_meta.json has one key of the wrong shape
     for name, change in {
@@ -263,7 +266,8 @@ def _sweep_results_files(tmp_path: Path, seeded: Path) -> None:
     # per-item values beside a result: a FIFO, bytes that are no zip; an items file as an output target
     for name in ("items_fifo", "items_garbage"):
         shutil.copytree(glove, g(name))
-        shutil.copytree(model_folder(seeded, *MODELS[0]), tmp_path / name / "results" / "o__x" / "r")
+        # (MiniLM's folder under its own name: a copy under o__x is the model o/x, its model_meta.json not used)
+        shutil.copytree(model_folder(seeded, *MODELS[0]), model_folder(tmp_path / name, *MODELS[0]))
     os.mkfifo(g("items_fifo") / "N2O.items.npz")
     (g("items_garbage") / "N2O.items.npz").write_bytes(b"PK\x03\x04 not a zip")
     # results without model_meta.json: every one would be rejected by the results repository

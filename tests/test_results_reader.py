@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from results_fixture import MODELS, task_score, write_results
 
-from mteb_evalrank.errors import InputError
+from mteb_evalrank.errors import EvalRankWarning, InputError
 from mteb_evalrank.reports.results_reader import (
     ResultsFolder,
     ScoreTable,
@@ -27,19 +27,22 @@ from mteb_evalrank.reports.results_reader import (
 def test_identity_from_folders_and_model_meta(tmp_path):
     plain = tmp_path / "results" / "org__name__with__sep" / "rev1" / "HEROS.json"
     exp = tmp_path / "results" / "org__m" / "rev2" / "experiments" / "pooling=mean" / "HEROS.json"
-    meta = tmp_path / "results" / "org__folder" / "rev3" / "HEROS.json"
-    for p in (plain, exp, meta):
+    meta = tmp_path / "results" / "Org__Real" / "rev3" / "HEROS.json"  # the meta's name, spelled in other case
+    other = tmp_path / "results" / "org__folder" / "rev4" / "HEROS.json"  # a meta naming another model
+    for p in (plain, exp, meta, other):
         p.parent.mkdir(parents=True)
         p.write_text("{}", encoding="utf-8")
-    (meta.parent / "model_meta.json").write_text(
-        json.dumps({"name": "org/real", "revision": "r-meta"}), encoding="utf-8"
-    )
+    for p in (meta, other):
+        (p.parent / "model_meta.json").write_text(json.dumps({"name": "org/real", "revision": "r-meta"}), "utf-8")
     assert model_name_from_folder("org__name__with__sep") == "org/name__with__sep"  # first separator only
     assert result_identity(plain) == ("org/name__with__sep", "rev1", None)
     who = result_identity(exp)
     assert who == ("org/m", "rev2", "pooling=mean") and who.label == "org/m [pooling=mean]"
     assert result_identity(meta) == ("org/real", "r-meta", None)
-    assert task_result_files(tmp_path, "HEROS") == sorted([plain, exp, meta])
+    # a model_meta.json naming another model than its folder is not used (sweep_holdout48 shape-cor-meta-other)
+    with pytest.warns(EvalRankWarning, match="model_meta.json names 'org/real', another model than its folder"):
+        assert result_identity(other) == ("org/folder", "rev4", None)
+    assert task_result_files(tmp_path, "HEROS") == sorted([plain, exp, meta, other])
     assert task_result_files(tmp_path, "N2O") == []
     with pytest.raises(InputError, match="does not exist"):
         task_result_files(tmp_path / "nowhere", "HEROS")

@@ -31,8 +31,12 @@ from mteb_evalrank.names import name_key, spelled
 
 
 def model_name_from_folder(folder_name: str) -> str:
-    """The model name MTEB filed under ``folder_name``: ``org__model`` → ``org/model`` (first ``__`` only)."""
-    return str(folder_name).replace("__", "/", 1)
+    """The model name MTEB filed under ``folder_name``: ``org__model`` → ``org/model`` (first ``__`` only).  A
+    folder name's bytes that are not UTF-8 are written ``\\xNN`` (:func:`~mteb_evalrank.file_names.shown_name`):
+    a model name is text every page, chart and line can show."""
+    from mteb_evalrank.file_names import shown_name
+
+    return shown_name(folder_name).replace("__", "/", 1)
 
 
 class ResultIdentity(NamedTuple):
@@ -54,9 +58,10 @@ def result_identity(path: str | Path) -> ResultIdentity:
 
     ``name`` and ``revision`` of ``model_meta.json`` next to the file win; otherwise the folder names:
     ``<org>__<model>/<revision>/<Task>.json`` or ``<org>__<model>/<revision>/experiments/<experiment>/<Task>.json``.
-    A ``model_meta.json`` that cannot be read, is not a JSON object, or has a key of the wrong shape (a ``name``
-    or ``revision`` that is a number, a list, ``../x`` or holds a line break: :func:`model_meta_problem`) is not
-    used: one warning names the file and the key, and the folder names stand for the model and revision.
+    A ``model_meta.json`` that cannot be read, is not a JSON object, has a key of the wrong shape (a ``name``
+    or ``revision`` that is a number, a list, ``../x`` or holds a line break: :func:`model_meta_problem`) or names
+    another model than its folder (:func:`meta_folder_problem`) is not used: one warning names the file and the
+    key, and the folder names stand for the model and revision.
     """
     import warnings
 
@@ -70,6 +75,9 @@ def result_identity(path: str | Path) -> ResultIdentity:
     name, revision = model_name_from_folder(rev_dir.parent.name), rev_dir.name
     try:
         data = read_model_meta(path.parent, strict=True, mteb_shape=False)
+        other = meta_folder_problem(data, path.parent)  # a meta naming another model than its folder: not used
+        if other is not None:
+            raise InputError(f"{path.parent / MODEL_META}: {other}")
     except InputError as exc:
         warnings.warn(EvalRankWarning(f"{exc}; using the folder names ({name}, {revision})"), stacklevel=2)
         data = None
@@ -239,6 +247,32 @@ def read_model_meta(revision_folder: str | Path, *, strict: bool = False, mteb_s
     if problem:
         raise InputError(f"{path}: malformed {MODEL_META} ({problem}); {fix}")
     return meta if isinstance(meta, dict) else None
+
+
+def meta_folder_problem(meta: dict | None, folder: str | Path) -> str | None:
+    """Why the ``model_meta.json`` ``meta`` of ``folder`` (a revision folder ``<model>/<revision>``, or an
+    experiment folder below one) names another model than the folder it sits in, or ``None``.
+
+    MTEB files the results of the model ``name`` under ``name`` with ``/`` as ``__``
+    (:func:`~mteb_evalrank.results.folders.model_folder_name`), so a meta naming another model was copied or
+    edited in, and which of the two is right cannot be told (names are compared by
+    :func:`~mteb_evalrank.names.name_key`: NFC and case, the one name rule).  The one rule of every reader: such a
+    meta is not used (:func:`mteb_evalrank.results.record.read_folder_files`), the folder names stand for the
+    model and revision, and one warning names the file."""
+    from mteb_evalrank.results.folders import model_folder_name
+
+    name = (meta or {}).get("name")
+    if not isinstance(name, str) or not name:
+        return None
+    folder = Path(folder)
+    rev_dir = folder.parent.parent if folder.parent.name == "experiments" else folder
+    model_dir = rev_dir.parent.name
+    expected = model_folder_name(name)
+    if name_key(expected) == name_key(model_dir):
+        return None
+    return (
+        f"{MODEL_META} names {name!r}, another model than its folder {model_dir} (MTEB files {name} under {expected})"
+    )
 
 
 #: Largest predictions file read (per-pair ids, gold scores and cosines of one task): 512 MiB.
@@ -486,6 +520,7 @@ __all__ = [
     "ResultIdentity",
     "check_result_json",
     "has_result",
+    "meta_folder_problem",
     "model_meta_problem",
     "model_name_from_folder",
     "prediction_pairs",

@@ -49,7 +49,7 @@ from mteb_evalrank.data.result_layout import HEADLINE_SUBSET, LEGACY_HEADLINE_SU
 from mteb_evalrank.errors import InputError
 from mteb_evalrank.metrics.shared_task_ranks import rank_on_shared_tasks
 from mteb_evalrank.reports.results_reader import ScoreName, check_entry_scores, check_stored_score
-from mteb_evalrank.results.record import FolderFiles, read_folder_files, record_identity
+from mteb_evalrank.results.record import FolderFiles, read_folder_files, record_identity, unanswered_problem
 
 TEMPLATE = "leaderboard.html.j2"
 #: charts (HEROS bars, N2O heatmap) show at most this many models, in leaderboard order
@@ -202,6 +202,10 @@ def collect(results_dir: Path | str) -> ReportData:
         except InputError as exc:
             skipped.append(Skipped(path, str(exc).removeprefix(f"{path}: ")))
             continue
+        unanswered = unanswered_problem(path.stem, stored)  # the reader's one rule: another split or subset
+        if unanswered is not None:
+            skipped.append(Skipped(path, unanswered))
+            continue
         try:
             tr = mteb.TaskResult.from_disk(path)
         except Exception as exc:
@@ -253,8 +257,9 @@ def _read_model_files(run: ModelRun, files: FolderFiles, skipped: list[Skipped])
     could not use is listed as skipped."""
     meta = files.meta
     if files.meta_problem is not None:
+        problem = files.meta_problem.removeprefix(f"{files.meta_path}: ")
         skipped.append(
-            Skipped(files.meta_path, "model meta not used: not a readable JSON object of the expected shape")
+            Skipped(files.meta_path, f"model meta not used ({problem}); the folder names stand for the model")
         )
     if meta is not None:
         run.meta = meta

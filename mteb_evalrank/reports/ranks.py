@@ -53,25 +53,41 @@ class RankReport:
 
 # --- TEMPORARY: until results/record.py's read_records(folder) lands (helper `record`) -------------------
 # MERGER: replace this function by `from mteb_evalrank.results.record import read_records` and delete it.
-def _read_records(folder: Path) -> list[ResultRecord]:
+def _read_records(folder: Path, tasks: Sequence[str]) -> list[ResultRecord]:
     """Every result entry under ``folder`` as :class:`ResultRecord` (headline entry of the preferred split),
-    built from :func:`~mteb_evalrank.reports.results_reader.read_results_folder` and the items files."""
+    built from :func:`~mteb_evalrank.reports.results_reader.read_results_folder` and the items files.
+
+    The main score of each of ``tasks`` is read by the rule of every reader
+    (:func:`~mteb_evalrank.reports.results_reader.check_stored_score`, as ``correlate`` and ``report``): a score
+    outside its range or not a number is refused in one line; a main score that is null, NaN or Infinity is
+    missing, with a warning, and that result is left out (the model then lacks the task)."""
     import os
 
-    from mteb_evalrank.data.result_files import result_identity
     from mteb_evalrank.data.result_layout import BREAKDOWN_KEYS, entry_parts
-    from mteb_evalrank.reports.results_reader import SPLIT_PREFERENCE, read_results_folder
+    from mteb_evalrank.reports.results_reader import (
+        SPLIT_PREFERENCE,
+        ScoreName,
+        check_stored_score,
+        read_results_folder,
+        read_score,
+    )
 
+    read = read_results_folder(folder)
+    experiments = {r.path: r.experiment for r in read.result_records}
     out = []
-    for rec in read_results_folder(folder).records:
+    for rec in read.records:
         path = Path(rec["path"])
         scores = rec["scores"]
         split = next((s for s in SPLIT_PREFERENCE if s in scores), next(iter(scores), None))
         if split is None:
             continue
+        if rec["task"] in tasks:  # out of range, not a number: refused; null, NaN, Infinity: missing, warned
+            check_stored_score(rec, ScoreName(rec["task"]))
+            if read_score(scores, ScoreName(rec["task"])) is None:
+                continue
         ipath = items_path(path)
         uncertainty = Uncertainty(items_path=ipath if os.path.lexists(ipath) else None)
-        experiment = result_identity(path).experiment
+        experiment = experiments.get(path)
         model = rec["model"].removesuffix(f" [{experiment}]") if experiment else rec["model"]
         for entry in scores[split]:
             subset = str(entry.get("hf_subset", "default"))
@@ -211,7 +227,7 @@ def rank_models(
         raise InputError("give the tasks (-t TASK ...) or a benchmark (-b NAME), not both.")
     names = list(dict.fromkeys(tasks)) if tasks is not None else _benchmark_tasks(str(benchmark))
     notes: list[str] = []
-    table = _choose_models(_read_records(Path(folder)), names, notes)
+    table = _choose_models(_read_records(Path(folder), names), names, notes)
     if not table:
         raise InputError(f"no model in {folder} has results for every task of {', '.join(names)}.")
     models = sorted(table)

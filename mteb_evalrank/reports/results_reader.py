@@ -240,6 +240,13 @@ def _entry_and_parts(entry: dict[str, Any], subset: str) -> list[tuple[str, dict
     return [(subset, entry), *((f"{subset}.{key}.{p}", v) for key, p, v in entry_parts(entry))]
 
 
+def missing_value(value: Any) -> bool:
+    """Whether a stored score that is a number or ``null`` counts as missing: ``null``, NaN or ±Infinity (JSON's
+    ``Infinity``).  The one rule of every reader: ``correlate``, ``report`` and ``ranks`` leave the model out of
+    that score with a warning (:func:`check_stored_score`), ``prepare-submission`` rejects the file."""
+    return value is None or (isinstance(value, (int, float)) and not math.isfinite(value))
+
+
 def check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
     """The score ``name`` as stored in one result file: a value that is not a number is an error naming the
     file and the key; NaN or ``null`` is missing (the model is dropped from that cell), with a warning.  Every other score of the entries read is checked against its range too (an MRR of 1.5 is not
@@ -255,7 +262,7 @@ def check_stored_score(record: dict[str, Any], name: ScoreName) -> None:
                 f"{record['path']}: score {subset}.{key} is {json.dumps(v)[:40]}, not a number; repair or re-run this "
                 "result."
             )
-        if key in entry and (v is None or not math.isfinite(v)):  # (a metric a file lacks: the report's "dropped")
+        if key in entry and missing_value(v):  # (a metric a file lacks: the report's "dropped")
             warnings.warn(
                 EvalRankWarning(
                     f"{record['path']}: score {subset}.{key} is {v!r}; counted as missing ({name} of "
@@ -594,6 +601,7 @@ __all__ = [
     "choose_revisions",
     "is_primary",
     "is_score_table",
+    "missing_value",
     "model_name_from_folder",
     "open_score_source",
     "read_results_folder",

@@ -11,7 +11,9 @@ rejected (not copied)
     - an unpinned revision (``main``, ``latest``, ``no_revision_available``, ...) or a folder whose
       name/revision differs from its model meta;
     - a result file that is not a valid :class:`mteb.TaskResult` (MTEB's schema), names another task than
-      its file name, misses one of the task's evaluation splits or subsets, or has a missing (NaN) main score;
+      its file name, misses one of the task's evaluation splits or subsets (stricter than the readers' rule,
+      :func:`~mteb_evalrank.results.record.unanswered_problem`, which asks for one), or has a missing main score
+      (null, NaN or Infinity: :func:`~mteb_evalrank.reports.results_reader.missing_value`);
 needs upstream (copied, flagged)
     - the task is not one of MTEB's own tasks (the plugin's tasks are registered at run time only): the
       public repository and leaderboard load results with plain ``mteb``, so these files are only
@@ -32,7 +34,6 @@ The check list is printed and written to ``<out>/SUBMISSION_CHECK.md`` (when ref
 from __future__ import annotations
 
 import json
-import math
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -328,7 +329,7 @@ def _check_result(path: Path, registry: dict[str, Any]) -> str | None:
     import mteb
 
     from mteb_evalrank.data.result_files import check_result_json
-    from mteb_evalrank.reports.results_reader import check_entry_scores
+    from mteb_evalrank.reports.results_reader import check_entry_scores, missing_value
 
     try:  # the shape, duplicate keys, task_name = file name, scores that are numbers in their range
         data = check_result_json(path)
@@ -357,8 +358,8 @@ def _check_result(path: Path, registry: dict[str, Any]) -> str | None:
     for split, entries in tr.scores.items():
         for entry in entries:
             value = entry.get("main_score")
-            if value is None or (isinstance(value, float) and math.isnan(value)):
-                return f"no main score for split {split}, subset {entry.get('hf_subset')}"
+            if missing_value(value):  # null, NaN or Infinity: the readers' one rule (counted as missing there)
+                return f"no main score for split {split}, subset {entry.get('hf_subset')} (it is {value!r})"
     return None
 
 

@@ -15,6 +15,7 @@ The fields are fixed here first, so that the reader, the reports and the rank in
 
 from __future__ import annotations
 
+import functools
 import json
 import warnings
 from collections.abc import Iterator
@@ -179,14 +180,19 @@ def read_run_settings(folder: Path) -> tuple[tuple[dict[str, Any], ...], str | N
 
 def read_folder_files(folder: Path) -> FolderFiles:
     """The ``model_meta.json`` and ``run_settings.jsonl`` of one folder holding results, each read once with the
-    reader's one policy (see :func:`read_records`)."""
-    from mteb_evalrank.data.result_files import read_model_meta
+    reader's one policy (see :func:`read_records`): a ``model_meta.json`` of the wrong shape, or naming another
+    model than its folder (:func:`~mteb_evalrank.data.result_files.meta_folder_problem`), is not used
+    (``meta_problem`` says why)."""
+    from mteb_evalrank.data.result_files import MODEL_META, meta_folder_problem, read_model_meta
 
     try:
         meta = read_model_meta(folder, strict=True, mteb_shape=False)
         meta_problem = None
     except InputError as exc:
         meta, meta_problem = None, str(exc)
+    other = meta_folder_problem(meta, folder)  # a meta naming another model than its folder: not used either
+    if other is not None:
+        meta, meta_problem = None, f"{Path(folder) / MODEL_META}: {other}"
     lines, problem, path = read_run_settings(folder)
     return FolderFiles(Path(folder), meta, meta_problem, lines, problem, path)
 
@@ -302,6 +308,87 @@ def _entry_records(
             )
 
 
+@functools.cache
+def task_question(task: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
+    """The evaluation splits and subsets of the registered task ``task`` (its metadata's ``eval_splits`` and
+    ``hf_subsets``; an aggregate task's ``default`` too, as MTEB's ``validate_and_filter_scores`` reads it): what
+    the task's score is a score of.  ``None`` for a task MTEB does not know (nothing to check against)."""
+    from mteb_evalrank import mteb_internals
+
+    try:
+        import mteb  # noqa: F401  (the start-up hook registers the plugin's tasks)
+
+        cls = mteb_internals.task_registry().get(task)
+        metadata = getattr(cls, "metadata", None)
+        splits = tuple(str(s) for s in (getattr(metadata, "eval_splits", None) or ()))
+        subsets = {str(s) for s in (getattr(metadata, "hf_subsets", None) or ())}
+    except Exception:  # an MTEB whose task metadata reads otherwise: nothing to check against
+        return None
+    if not splits or not subsets:
+        return None
+    if any(c.__name__ == "AbsTaskAggregate" for c in getattr(cls, "__mro__", ())):
+        subsets.add("default")
+    return splits, frozenset(subsets)
+
+
+def unanswered_problem(task: str, scores: dict[str, Any]) -> str | None:
+    """Why the ``scores`` (split -> entries) of a ``task`` result file are not the task's score, or ``None``: no
+    entry is of one of the task's evaluation splits and one of its subsets (:func:`task_question`; a validation
+    split only, a subset the task does not have).  The one rule of every results reader (the records, ``report``):
+    such a file answers another question, and is skipped with a warning naming it (``prepare-submission`` asks
+    more, every evaluation split and subset, as the results repository does: MTEB's
+    ``get_missing_evaluations``).  A plugin task's file in the layout before one-headline results (the headline
+    subset ``all``, HEROS's edit subsets: ``migrate-results`` converts it) answers its evaluation split."""
+    from mteb_evalrank.data.result_layout import LEGACY_HEADLINE_SUBSET
+
+    question = task_question(task)
+    if question is None or not isinstance(scores, dict):
+        return None
+    splits, subsets = question
+    held = [
+        (str(split), str(entry.get("hf_subset", "default")))
+        for split, entries in scores.items()
+        if isinstance(entries, list)
+        for entry in entries
+        if isinstance(entry, dict)
+    ]
+    if any(split in splits and subset in subsets for split, subset in held):
+        return None
+    asked = {split: entries for split, entries in scores.items() if split in splits}
+    if asked and _legacy_layout(task, asked):
+        return None
+    if asked and any(s == LEGACY_HEADLINE_SUBSET for split, s in held if split in splits) and _is_plugin(task):
+        return None
+    wanted = ", ".join(f"{split}/{subset}" for split in splits for subset in sorted(subsets)[:4])
+    if not held:
+        return f"it holds no score entry, so none of {task}'s evaluation split and subset ({wanted}); re-run the task"
+    shown = ", ".join(f"{split}/{subset}" for split, subset in held[:4]) + (" ..." if len(held) > 4 else "")
+    return (
+        f"it holds scores of {shown}, none of {task}'s evaluation split and subset ({wanted}): not the task's "
+        "score; re-run the task"
+    )
+
+
+def _is_plugin(task: str) -> bool:
+    from mteb_evalrank.integration.task_lookup import is_plugin_task
+
+    return is_plugin_task(task)
+
+
+def _legacy_layout(task: str, scores: dict[str, Any]) -> bool:
+    """Whether ``scores`` are a plugin task's in the layout before one-headline results (a whole and its parts as
+    subsets, HEROS's edit types): :func:`~mteb_evalrank.integration.result_migration.migrate_scores` converts
+    them."""
+    from mteb_evalrank.integration.result_migration import migrate_scores
+    from mteb_evalrank.integration.task_lookup import breakdown_keys
+
+    key = breakdown_keys().get(task)
+    try:
+        return key is not None and migrate_scores(task, scores, key) is not None
+    except (TypeError, KeyError, ValueError):  # entries of another shape: not that layout
+        return False
+
+
 def _result_paths(folder: Path, task: str | None) -> list[Path]:
     """The result files below ``folder`` (the one walk), or ``folder`` itself when it is a result file."""
     from mteb_evalrank.data.files import check_regular_file, special_file_kind
@@ -325,10 +412,11 @@ def read_records(
     file.  The walk is :func:`~mteb_evalrank.data.result_files.walk_result_files` (both of MTEB's layouts).  Each
     file is, with ``mteb_check`` (the default), checked by
     :func:`~mteb_evalrank.data.result_files.check_result_json` (the shape, duplicate keys, ``task_name`` = the
-    file's name) and read by MTEB's ``TaskResult``: what MTEB and its leaderboard would read.  Reports that read
-    their own task's fields (HEROS, N2O, ``compare``) pass ``False``: depth-limited JSON whose ``scores`` is an
-    object of splits, each a list of objects (what they hold is the consumer's to check).  A file that fails is not
-    read: ``skipped`` names it with the reason, and a warning says so.
+    file's name) and read by MTEB's ``TaskResult``: what MTEB and its leaderboard would read; a file holding no
+    score of the task's evaluation split and subsets (:func:`unanswered_problem`) is not the task's score.
+    Reports that read their own task's fields (HEROS, N2O, ``compare``) pass ``False``: depth-limited JSON whose
+    ``scores`` is an object of splits, each a list of objects (what they hold is the consumer's to check).  A file
+    that fails is not read: ``skipped`` names it with the reason, and a warning says so.
 
     Each folder's ``model_meta.json`` and ``run_settings.jsonl`` are read once, with one policy: a
     ``model_meta.json`` that cannot be used leaves ``model_meta`` ``None`` (the folder names stand for the model
@@ -475,7 +563,12 @@ def _read_scores(path: Path, out: RecordSet, *, mteb_check: bool) -> dict[str, l
         reason = f"it holds a result of task {result.task_name}, not {path.stem}"
         _skip(out, path, reason, f"skipped {path}: {reason} (rename or remove the file)")
         return None
-    return cast("dict[str, list[dict[str, Any]]]", result.scores)
+    scores = cast("dict[str, list[dict[str, Any]]]", result.scores)
+    unanswered = unanswered_problem(path.stem, scores)  # another split or subset than the task's: not its score
+    if unanswered is not None:
+        _skip(out, path, unanswered, f"skipped {path}: {unanswered}")
+        return None
+    return scores
 
 
 __all__ = [
@@ -488,5 +581,7 @@ __all__ = [
     "read_folder_files",
     "read_records",
     "read_run_settings",
+    "task_question",
+    "unanswered_problem",
     "uncertainty_of",
 ]
