@@ -484,12 +484,8 @@ def _namespace() -> list[str]:
     return [shutil.which("unshare") or "unshare", "-m"] + ([] if os.geteuid() == 0 else ["-r"])
 
 
-@pytest.fixture
-def read_only(tmp_path) -> Path:
-    """``tmp_path/ro``, made read-only for commands run through :func:`in_read_only` (a real read-only
-    mount: as root, ``chmod 555`` would not stop a write); skipped where mount namespaces are not allowed."""
-    folder = tmp_path / "ro"
-    folder.mkdir()
+def _require_read_only_mounts(folder: Path) -> None:
+    """Skip unless ``folder`` can be bind-mounted read-only in a private mount namespace (``unshare -m``)."""
     if shutil.which("unshare") is None or shutil.which("mount") is None:
         pytest.skip("needs unshare and mount (util-linux) for a read-only bind mount")
     probe = subprocess.run(
@@ -503,60 +499,112 @@ def read_only(tmp_path) -> Path:
             f"cannot make a read-only bind mount here (unshare -m, mount --bind -o ro): "
             f"{probe.stderr.strip()[-300:] or 'the folder stayed writable'}"
         )
+
+
+@pytest.fixture
+def read_only(tmp_path) -> Path:
+    """``tmp_path/ro``, to be made read-only for a command run under :data:`READ_ONLY` (a real read-only mount:
+    as root, ``chmod 555`` would not stop a write); skipped where mount namespaces are not allowed."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    _require_read_only_mounts(folder)
     return folder
 
 
-def in_read_only(folder: Path, args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
-    argv = [*_namespace(), "sh", "-c", READ_ONLY, "sh", str(folder), sys.executable, "-m", "mteb_evalrank.cli", *args]
-    return subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+#: the rows of ``test_read_only_output_is_refused_before_any_work``: argv (``{fixtures}``: the fixture sources) and
+#: the last line each must print
+READ_ONLY_ROWS = [
+    (
+        ["run", "-m", "glove-6b-50d", "-t", "EvalRankWord", "--output-folder", "ro"],
+        "cannot write into results folder ro: Read-only file system.",
+    ),
+    (
+        ["report", "heros", "--out", "ro/report.html"],
+        "cannot write report file ro/report.html: Read-only file system.",
+    ),
+    (
+        ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "good.txt", "--csv", "ro/x.csv"],
+        "cannot write CSV file ro/x.csv: Read-only file system.",
+    ),
+    (
+        ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "good.txt", "--out", "ro/n2o.png"],
+        "cannot write heatmap file ro/n2o.png: Read-only file system.",
+    ),
+    (
+        ["heros-report", "heros", "--out", "ro/chart.png"],
+        "cannot write chart file ro/chart.png: Read-only file system.",
+    ),
+    (
+        ["heros-report", "heros", "--csv", "ro/heros.csv"],
+        "cannot write CSV file ro/heros.csv: Read-only file system.",
+    ),
+    (
+        ["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "ro/data"],
+        "cannot write dataset folder ro/data: Read-only file system.",
+    ),
+    (
+        ["prepare-submission", "heros", "--out", "ro/sub"],
+        "cannot create submission folder ro/sub: Read-only file system.",
+    ),
+]
+
+#: run in the read-only mount namespace: each row of READ_ONLY_ROWS in-process, as a fresh ``mteb-evalrank`` would
+#: run it (``harness.cli_in_process``); one JSON line of (exit code, stderr, seconds it took) per row
+READ_ONLY_BATCH = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import harness
+from pathlib import Path
+
+rows, env = json.loads(sys.argv[2]), json.loads(sys.argv[3])
+for argv in rows:
+    start = time.monotonic()
+    code, _out, err = harness.cli_in_process(argv, Path.cwd(), env, timeout=300)
+    print(json.dumps([code, err, time.monotonic() - start]), flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def read_only_answers(tmp_path_factory) -> tuple[Path, list[tuple[subprocess.CompletedProcess, float]]]:
+    """Every row of READ_ONLY_ROWS, run in one private mount namespace where ``ro`` is read-only: one interpreter
+    for the eight rows (each one in-process, as a fresh one would run it).  ``(ro, (answer, seconds) per row)``."""
+    work = tmp_path_factory.mktemp("read_only_rows")
+    folder = work / "ro"
+    folder.mkdir()
+    (work / "good.txt").write_text("\n".join(f"sentence number {i}" for i in range(20)) + "\n")
+    fake_heros_results(work / "heros")
+    _require_read_only_mounts(folder)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
+    env.update(MTEB_EVALRANK_CACHE=str(work / "cache"), HF_HUB_OFFLINE="1", HF_HUB_CACHE=str(work / "hf"))
+    from conftest import FIXTURE_SOURCES
+
+    rows = [[a.format(fixtures=FIXTURE_SOURCES) for a in args] for args, _ in READ_ONLY_ROWS]
+    script = [sys.executable, "-c", READ_ONLY_BATCH, str(Path(__file__).parent / "sweeps"), json.dumps(rows)]
+    proc = subprocess.run(
+        [*_namespace(), "sh", "-c", READ_ONLY, "sh", str(folder), *script, json.dumps(env)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=work,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    answers = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("[")]
+    assert len(answers) == len(rows), proc.stdout[-3000:]
+    return folder, [
+        (subprocess.CompletedProcess(row, code, "", err), took) for row, (code, err, took) in zip(rows, answers)
+    ]
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize(
-    "args, expected",
-    [
-        (
-            ["run", "-m", "glove-6b-50d", "-t", "EvalRankWord", "--output-folder", "ro"],
-            "cannot write into results folder ro: Read-only file system.",
-        ),
-        (
-            ["report", "heros", "--out", "ro/report.html"],
-            "cannot write report file ro/report.html: Read-only file system.",
-        ),
-        (
-            ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "good.txt", "--csv", "ro/x.csv"],
-            "cannot write CSV file ro/x.csv: Read-only file system.",
-        ),
-        (
-            ["n2o", "glove-6b-50d", "zoo:glove-50d/abtt", "--corpus", "good.txt", "--out", "ro/n2o.png"],
-            "cannot write heatmap file ro/n2o.png: Read-only file system.",
-        ),
-        (
-            ["heros-report", "heros", "--out", "ro/chart.png"],
-            "cannot write chart file ro/chart.png: Read-only file system.",
-        ),
-        (
-            ["heros-report", "heros", "--csv", "ro/heros.csv"],
-            "cannot write CSV file ro/heros.csv: Read-only file system.",
-        ),
-        (
-            ["build-data", "evalrank-word", "--sources", "{fixtures}", "--out", "ro/data"],
-            "cannot write dataset folder ro/data: Read-only file system.",
-        ),
-        (
-            ["prepare-submission", "heros", "--out", "ro/sub"],
-            "cannot create submission folder ro/sub: Read-only file system.",
-        ),
-    ],
-)
-def test_read_only_output_is_refused_before_any_work(args, expected, read_only, env, files, tmp_path, fixture_sources):
-    fake_heros_results(tmp_path / "heros")
-    start = time.monotonic()
-    proc = in_read_only(read_only, [a.format(fixtures=fixture_sources) for a in args], env, tmp_path)
-    one_line_error(proc, expected)
+@pytest.mark.parametrize("row", range(len(READ_ONLY_ROWS)), ids=lambda i: READ_ONLY_ROWS[i][0][0] + f"-{i}")
+def test_read_only_output_is_refused_before_any_work(row, read_only_answers):
+    folder, answers = read_only_answers
+    proc, seconds = answers[row]
+    one_line_error(proc, READ_ONLY_ROWS[row][1])
     assert "encoding" not in proc.stderr.lower() and "Evaluating" not in proc.stderr  # no model ran
-    assert time.monotonic() - start < 120
-    assert not any(read_only.iterdir())
+    assert seconds < 120
+    assert not any(folder.iterdir())
 
 
 LATE_READ_ONLY = """
