@@ -15,7 +15,8 @@ same name) without editing package data: ``MTEB_EVALRANK_CATALOGUE=path/to/catal
 separated by ``os.pathsep``) or ``--catalogue FILE`` on the commands that take a model
 (:func:`use_catalogue`).  :func:`merged` lays each over the packaged catalogue (``bases`` by name, the
 other sections key by key) and :func:`check` checks the result; a relative ``folder`` of a user base is
-relative to its catalogue file.
+relative to its catalogue file.  A user base that replaces another of its name warns once, naming both files; a
+file is read as UTF-8 with or without a byte-order mark.
 """
 
 from __future__ import annotations
