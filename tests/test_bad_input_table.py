@@ -104,6 +104,7 @@ def workdir(tmp_path, monkeypatch, seeded) -> Path:
     _round_three_files(tmp_path, seeded)
     _catalogue_shape_files(tmp_path)
     _holdout48_files(tmp_path, seeded)
+    _directions_and_weights_files(tmp_path)
     scores = tmp_path / "scores_text" / "results" / "o__m" / "r"
     scores.mkdir(parents=True)
     for task in ("EvalRankWord", "SentEvalMR"):
@@ -450,6 +451,24 @@ def _holdout48_files(tmp_path: Path, seeded: Path) -> None:
         folder = tmp_path / "n2o_two_entries" / "results" / f"o__m{i}" / "r"
         folder.mkdir(parents=True)
         (folder / "N2O.json").write_text(json.dumps({"task_name": "N2O", "scores": {"test": [entry] * (2 - i)}}))
+
+
+def _directions_and_weights_files(tmp_path: Path) -> None:
+    """Inputs of sweep_holdout48's n2o-vec-zero_rows, n2o-corpus-all-oov and catalogue-weights_* cases: word vectors
+    that are all zero, a corpus of words no vector file knows, user catalogues whose weights do not fit the engine."""
+    words = {"alpha": "0.1 0.2 0.3", "beta": "0.3 0.1 0.2", "gamma": "0.2 0.3 0.1", "delta": "0.5 0.1 0.4"}
+    (tmp_path / "n2o_words.txt").write_text("".join(f"{w} {v}\n" for w, v in words.items()))
+    (tmp_path / "n2o_zeros.txt").write_text("".join(f"{w} 0 0 0\n" for w in words))
+    pairs = ["alpha beta", "beta gamma", "gamma delta", "alpha delta", "alpha gamma", "beta delta"]
+    (tmp_path / "n2o_corpus.txt").write_text("".join(f"{p}\n" for p in pairs))
+    (tmp_path / "n2o_oov.txt").write_text("".join(f"zz{i} yy{i}\n" for i in range(6)))
+    catalogues = {
+        "cat_weights_number": {"bases": [{**USER_BASE, "weights": {"model": 5}}]},
+        "cat_weights_unknown_key": {"bases": [{**USER_BASE, "weights": {"modle": "x/y"}}]},
+        "cat_weights_missing_key": {"bases": [{**USER_BASE, "weights": {"random_seed": 0}}]},
+    }
+    for name, data in catalogues.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
 
 
 CORRELATE = ["correlate", "{R}", "--intrinsic", "EvalRankWord", "--downstream", "SentEvalMR", "--no-progress"]

@@ -308,6 +308,10 @@ def _shaped(change) -> dict | list:
     return change(entry)
 
 
+def _onnx_weights() -> dict:
+    return next(dict(b["weights"]) for b in cat.catalogue()["bases"] if b["engine"] == "onnx")
+
+
 def _listed(shaped: dict | list) -> list:
     return shaped if isinstance(shaped, list) else [shaped]
 
@@ -394,6 +398,33 @@ WRONG_SHAPES = [
         lambda e: {**e, "kind": "quantum"},
         "'bases[0] (u1).kind' must be one of transformer, static, not",
     ),
+    # sweep_holdout48's catalogue-weights_model_number: the weights keys are the engine's (WEIGHTS_SHAPES)
+    (
+        "weights-model-number",
+        lambda e: {**e, "engine": "st-wheel", "weights": {"model": 5}},
+        "'bases[0] (u1).weights.model' must be a non-empty string, not number 5.",
+    ),
+    (
+        "weights-unknown-key",
+        lambda e: {**e, "engine": "st-wheel", "weights": {"modle": "o/m"}},
+        "'bases[0] (u1).weights.modle' is not a key engine st-wheel reads; did you mean 'model'? (its weights keys: "
+        "model, random_seed)",
+    ),
+    (
+        "weights-missing-key",
+        lambda e: {**e, "engine": "st-wheel", "weights": {"random_seed": 0}},
+        "'bases[0] (u1).weights' lacks 'model', which engine st-wheel reads",
+    ),
+    (
+        "weights-of-a-folder",
+        lambda e: {**e, "engine": "st-folder", "folder": "m", "weights": {"model": "o/m"}},
+        "is not a key engine st-folder reads (its weights keys: none: it reads the base's folder)",
+    ),
+    (
+        "weights-tokenizer-number",
+        lambda e: {**e, "engine": "onnx", "weights": {**_onnx_weights(), "tokenizer": {"file": 1}}},
+        "'bases[0] (u1).weights.tokenizer.file' must be a non-empty string, not number 1.",
+    ),
 ]
 
 
@@ -427,6 +458,53 @@ def test_the_kinds_a_catalogue_may_name_are_the_kinds_the_zoo_dispatches_on():
                     compared |= {c.value for c in node.comparators if isinstance(c, ast.Constant)}
     assert compared == set(cat.KINDS)
     assert {b.kind for b in zoo.BASES.values()} == set(cat.KINDS)
+
+
+def test_the_weights_table_has_one_row_per_engine_of_the_package():
+    """``WEIGHTS_SHAPES`` says what each engine reads from ``weights``: a row per engine the package registers (an
+    engine without one would have its weights unchecked), the required keys among the row's, and the packaged
+    catalogue fits it (``catalogue()`` checks it on every read)."""
+    from mteb_evalrank.zoo.engines import ENGINES
+
+    packaged = {name for name, engine in ENGINES.items() if type(engine).__module__.startswith("mteb_evalrank.")}
+    assert packaged == set(cat.WEIGHTS_SHAPES)
+    for engine, required in cat.WEIGHTS_REQUIRED.items():
+        assert set(required) <= set(cat.WEIGHTS_SHAPES[engine]), engine
+    used = {(b["engine"], key) for b in cat.catalogue()["bases"] for key in b.get("weights", {})}
+    assert used <= {(e, k) for e, keys in cat.WEIGHTS_SHAPES.items() for k in keys}
+
+
+def test_a_user_catalogue_with_a_byte_order_mark_is_read(user_catalogue_state, tmp_path, capsys):
+    """A BOM (Windows editors write one) is dropped, as the score-table and SentEval readers drop it (sweep_holdout48's
+    catalogue-bom_ok: it was refused as a JSON error)."""
+    from mteb_evalrank.cli import main
+
+    entry = {**_shaped(lambda e: e), "name": "u1", "family": "u1", "lineage": "u1"}
+    path = tmp_path / "bom.json"
+    path.write_text("\ufeff" + json.dumps({"bases": [entry]}), encoding="utf-8")
+    assert main(["models", "--catalogue", str(path)]) == 0, capsys.readouterr().err
+    assert "u1" in capsys.readouterr().out
+
+
+def test_a_user_base_that_replaces_another_warns_naming_both_files(user_catalogue_state, tmp_path, monkeypatch):
+    """A user base of the very name of a packaged base (or of an earlier user file's) still replaces it, by design,
+    with one warning naming both files (sweep_holdout48's catalogue-name_shadows_packaged: it was silent)."""
+    from mteb_evalrank.errors import EvalRankWarning
+
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    shadow = _shaped(lambda e: {**e, "name": "minilm-l6", "description": "mine"})
+    first.write_text(json.dumps({"bases": [shadow]}), encoding="utf-8")
+    second.write_text(json.dumps({"bases": [{**shadow, "description": "mine again"}]}), encoding="utf-8")
+    monkeypatch.setenv(cat.USER_CATALOGUE_ENV, os.pathsep.join(map(str, (first, second))))
+    cat.clear_cache()
+    with pytest.warns(EvalRankWarning) as caught:
+        data = cat.catalogue()
+    assert [str(w.message) for w in caught] == [
+        f"{first}: base 'minilm-l6' replaces the base of that name in the packaged catalogue.json; give it another "
+        "name to keep both.",
+        f"{second}: base 'minilm-l6' replaces the base of that name in {first}; give it another name to keep both.",
+    ]
+    assert [b["description"] for b in data["bases"] if b["name"] == "minilm-l6"] == ["mine again"]
 
 
 def test_the_names_of_the_packaged_catalogue_follow_the_rules_it_checks():

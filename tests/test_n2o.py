@@ -94,6 +94,34 @@ def test_ties_are_broken_by_lower_index():
     assert ids.tolist() == [[0, 1, 2, 4], [1, 2, 3, 4]]
 
 
+@pytest.mark.parametrize(
+    ("row", "fragment"),
+    [
+        ([0.0, 0.0, 0.0, 0.0], "1 of 6 vectors are all zero (rows 2)"),
+        ([np.nan, 1.0, 0.0, 0.0], "1 of 6 vectors hold NaN or inf (rows 2)"),
+        ([1e-9] * 4, "1 of 6 vectors stand for a text without any word the model knows"),
+    ],
+    ids=["zero", "nan", "no-words-fill"],
+)
+def test_rows_without_a_direction_are_refused_by_every_search(row, fragment):
+    """A zero row's cosine is undefined (it ranked as cosine 0 with everything, silently), a NaN row's too, and a bag
+    of words' fill for a text without a known word is one direction for every such text: the neighbours would be
+    the corpus order.  Exact and FAISS search refuse them with the typed error, naming how many rows and which."""
+    from mteb_evalrank.errors import DirectionlessRowsError
+    from mteb_evalrank.models.static_vectors import EMPTY_SENTENCE_VALUE
+
+    assert float(np.float32(EMPTY_SENTENCE_VALUE)) == float(np.float32(1e-9))  # the fill the search knows
+    x = np.random.default_rng(3).normal(size=(6, 4)).astype(np.float32)
+    x[2] = np.asarray(row, dtype=np.float32)
+    with pytest.raises(DirectionlessRowsError) as caught:
+        exact_knn(x, np.array([0, 1]), 2)
+    assert fragment in str(caught.value) and caught.value.count == 1
+    with pytest.raises(DirectionlessRowsError, match="corpus embeddings"):
+        faiss_knn(x, np.array([0, 1]), 2)
+    told = caught.value.about("m on the corpus", noun="sentence vectors", labels=[f"s{i}" for i in range(6)])
+    assert "m on the corpus: 1 of 6 sentence vectors" in str(told) and "(rows 2: 's2')" in str(told)
+
+
 def test_memmapped_corpus(tmp_path):
     rng = np.random.default_rng(2)
     x = rng.normal(size=(200, 6)).astype(np.float32)

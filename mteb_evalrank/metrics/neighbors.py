@@ -31,8 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from mteb_evalrank.errors import InputError
+from mteb_evalrank.errors import DirectionlessRowsError, InputError
 from mteb_evalrank.metrics import exact_scores as xs
+from mteb_evalrank.metrics.unit_rows import directionless_rows
 
 logger = logging.getLogger(__name__)
 
@@ -82,15 +83,32 @@ def _gemm(a: np.ndarray, bt: np.ndarray, out: np.ndarray) -> None:
 
 
 def _normalise(x: np.ndarray) -> np.ndarray:
+    """Rows of unit length, float32 (FAISS's input); the rows were checked by :func:`check_corpus_directions`."""
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0  # an all-zero row has cosine 0 with everything
+    norms[norms == 0] = 1.0
     return x / norms
 
 
+def check_corpus_directions(corpus: np.ndarray, *, block_rows: int = CORPUS_BLOCK_ROWS) -> None:
+    """:class:`~mteb_evalrank.errors.DirectionlessRowsError` when a corpus row has no direction, block by block
+    (memmap friendly): NaN or inf, all zero, or a bag of words' fill for a sentence without any known word
+    (:func:`~mteb_evalrank.metrics.unit_rows.directionless_rows`).  Its cosine with every row is undefined (or
+    the same for every such row), so the neighbours of those rows, and their place in other rows' lists, would be
+    the corpus order rather than the model's: the search refuses them, as EvalRank and HEROS refuse zero vectors."""
+    found: dict[str, list[int]] = {}
+    for start in range(0, len(corpus), block_rows):
+        block = np.asarray(corpus[start : start + block_rows], dtype=np.float32)
+        for kind, rows in directionless_rows(block, no_words=True).items():
+            found.setdefault(kind, []).extend((rows + start).tolist())
+    if any(found.values()):
+        raise DirectionlessRowsError("corpus embeddings", len(corpus), found, noun="vectors")
+
+
 def corpus_inverse_norms(corpus: np.ndarray, *, block_rows: int = CORPUS_BLOCK_ROWS) -> np.ndarray:
-    """1/‖row‖ in float32 for every corpus row (0 for an all-zero row, whose cosine is 0 with
-    everything), from float64 norms, block by block (memmap friendly)."""
+    """1/‖row‖ in float32 for every corpus row, from float64 norms, block by block (memmap friendly); a row without
+    a direction is refused first (:func:`check_corpus_directions`)."""
+    check_corpus_directions(corpus, block_rows=block_rows)
     out = np.empty(len(corpus), dtype=np.float32)
     for start in range(0, len(corpus), block_rows):
         block = np.asarray(corpus[start : start + block_rows], dtype=np.float32)
@@ -313,6 +331,7 @@ def faiss_knn(
     dim = int(np.asarray(corpus[:1]).shape[1])
     t0 = time.perf_counter()
     if index is None:
+        check_corpus_directions(corpus, block_rows=add_block_rows)
         if index_type == "hnsw":
             index = faiss.IndexHNSWFlat(dim, hnsw_m, faiss.METRIC_INNER_PRODUCT)
             index.hnsw.efConstruction = ef_construction

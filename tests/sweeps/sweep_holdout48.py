@@ -242,8 +242,13 @@ CATALOGUES: dict[str, tuple[object, str]] = {
     "pooling_uppercase": (lambda b: b["variants"][0].update(pooling="MEAN"), "bad"),
     "dim_negative": (lambda b: b.update(dim=-384), "bad"),
     "dim_string": (lambda b: b.update(dim="384"), "bad"),
-    # a user base of the very name of a packaged one replaces it, by design (zoo/catalogue.py, merged)
-    "name_shadows_packaged": (lambda b: b.update(name="minilm-l6"), "ok"),
+    # a user base of the very name of a packaged one replaces it, by design (zoo/catalogue.py, merged;
+    # docs/contributing.md, "A user catalogue"), with one warning naming both files (it was silent: a name taken by
+    # accident swapped a model without a word)
+    "name_shadows_packaged": (
+        lambda b: b.update(name="minilm-l6"),
+        "base 'minilm-l6' replaces the base of that name in the packaged catalogue.json",
+    ),
     "variants_item_string": (lambda b: b.update(variants=["avg"]), "bad"),
     "bases_item_list": (None, "bad"),
     "weights_empty": (lambda b: b.update(weights={}), "bad"),
@@ -263,8 +268,10 @@ CATALOGUES: dict[str, tuple[object, str]] = {
     "base_empty_object": ('{"bases": [{}]}', "bad"),
     "name_case_twins": (None, "bad"),
     "two_bases_ok": (None, "ok"),
-    # JSON with a BOM is refused in one line naming the BOM (the first run expected it read)
-    "bom_ok": (None, "bad"),
+    # a BOM is dropped, as the score-table (data/tables.py) and SentEval JSON readers drop it: read (the first run
+    # expected it read; the correction to a refusal stated no reason, and a catalogue refused for a BOM that every
+    # other text input of the plugin takes was the inconsistency)
+    "bom_ok": (None, "ok"),
 }
 
 
@@ -689,8 +696,13 @@ add("catalogue-dev-null", ["models", "--catalogue", "/dev/null"])
 add("catalogue-fifo", ["models", "--catalogue", "pipe.json"], timeout=30)
 add("catalogue-dangling", ["models", "--catalogue", "dangling.csv"])
 add("catalogue-loop", ["models", "--catalogue", "loop_a.csv"])
-# --catalogue is repeatable, and a later base of one name replaces the earlier, by design: valid
-add("catalogue-twice", ["models", "--catalogue", "cat/ok.json", "--catalogue", "cat/two_bases_ok.json"], ok=True)
+# --catalogue is repeatable, and a later base of one name replaces the earlier, by design: valid, with the warning
+# that names both files (as catalogue-name_shadows_packaged)
+add(
+    "catalogue-twice",
+    ["models", "--catalogue", "cat/ok.json", "--catalogue", "cat/two_bases_ok.json"],
+    warns="base 'mine1' replaces the base of that name in cat/ok.json",
+)
 add("catalogue-env-missing-file", ["models"], env={"MTEB_EVALRANK_CATALOGUE": "{W}/cat/nope.json"}, subprocess=True)
 add("catalogue-env-empty-value-ok", ["models"], env={"MTEB_EVALRANK_CATALOGUE": ""}, subprocess=True, ok=True)
 add("catalogue-env-dev-zero", ["models"], env={"MTEB_EVALRANK_CATALOGUE": "/dev/zero"}, subprocess=True, timeout=60)
