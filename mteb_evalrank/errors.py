@@ -36,7 +36,17 @@ class ResultsNotSavedError(EvalRankError, OSError):
 
 
 class EvalRankWarning(UserWarning):
-    """A warning of the plugin meant for users (the CLI prints it as one line, without a source location)."""
+    """A warning of the plugin meant for users (the CLI prints it as one line, without a source location).
+
+    Its message names files as they can be printed: a byte of a file name that is not UTF-8 (a lone surrogate of
+    ``surrogateescape``) is written ``\\xNN`` (:func:`mteb_evalrank.file_names.shown_name`), so that the warning
+    can go to any UTF-8 stream, log file or worker pipe (pytest-xdist refused such a warning: "strings must be
+    utf-8 encodable")."""
+
+    def __init__(self, *args: object) -> None:
+        from mteb_evalrank.file_names import shown_name
+
+        super().__init__(*(shown_name(a) if isinstance(a, str) else a for a in args))
 
 
 class DirectionlessRowsError(InputError):

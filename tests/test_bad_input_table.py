@@ -852,6 +852,19 @@ def test_the_file_name_codec():
     assert shown_name(name) == "caf\\xe9/résumé"
 
 
+def test_a_warning_naming_a_file_that_is_not_utf8_can_be_written_anywhere():
+    """Every plugin warning shows such bytes as ``\\xNN`` (a report over a latin-1 model folder warned the raw
+    name, and pytest-xdist's worker died sending it: "strings must be utf-8 encodable")."""
+    import os
+
+    from mteb_evalrank.errors import EvalRankWarning
+
+    folder = os.fsdecode(b"local__caf\xe9")
+    message = str(EvalRankWarning(f"skipped {folder}/r/x.json: no scores"))
+    assert message == "skipped local__caf\\xe9/r/x.json: no scores"
+    message.encode("utf-8")
+
+
 def _char_device(path: Path) -> Path:
     """A character device like /dev/full (1, 7) at ``path`` (root only), else the test is skipped."""
     import os
