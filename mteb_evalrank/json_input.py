@@ -4,7 +4,9 @@ Python's ``json`` parser recurses once per level: a file nested a few thousand l
 ``RecursionError`` (or in one later, in code that walks what was parsed).  :func:`loads_json` turns the first
 into one line naming the file, and refuses what parsed but nests deeper than :data:`MAX_JSON_DEPTH`
 (:func:`deeper_than` measures it with a loop).  No file the plugin reads needs more than a few levels
-(a catalogue, a result file, SentEval's results and parameters: under 10).  Standard library only.
+(a catalogue, a result file, SentEval's results and parameters: under 10).  A key given twice in one object is
+refused too (``json`` keeps the last silently, so which of the two values the file meant cannot be told; no file
+MTEB or the plugin writes has one).  Standard library only.
 """
 
 from __future__ import annotations
@@ -31,10 +33,26 @@ def deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
+def _refusing_twin_keys(source: str):
+    """An ``object_pairs_hook`` that builds the object, refusing a key given twice in it."""
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise InputError(f"{source}: key {key!r} appears twice in one JSON object; keep one of the two.")
+            out[key] = value
+        return out
+
+    return hook
+
+
 def loads_json(text: str | bytes, *, source: str, limit: int = MAX_JSON_DEPTH, **kwargs: Any) -> Any:
-    """``json.loads(text, **kwargs)`` for a user's file ``source``: nesting deeper than ``limit`` is one
-    :class:`InputError` naming the file, never a ``RecursionError`` (in the parser, or later in code that walks
-    what was parsed); other malformed JSON raises ``ValueError`` as ``json.loads`` does."""
+    """``json.loads(text, **kwargs)`` for a user's file ``source``: nesting deeper than ``limit``, or a key given
+    twice in one object, is one :class:`InputError` naming the file, never a ``RecursionError`` (in the parser, or
+    later in code that walks what was parsed); other malformed JSON raises ``ValueError`` as ``json.loads`` does."""
+    if "object_hook" not in kwargs:
+        kwargs.setdefault("object_pairs_hook", _refusing_twin_keys(source))
     try:
         value = json.loads(text, **kwargs)
     except RecursionError:

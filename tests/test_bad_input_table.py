@@ -852,6 +852,30 @@ def test_the_file_name_codec():
     assert shown_name(name) == "caf\\xe9/résumé"
 
 
+def test_a_json_key_given_twice_is_refused_naming_it(tmp_path):
+    """sweep_holdout53: a HEROS result with ``synonym`` twice in ``scores_per_edit`` was read silently (``json``
+    keeps the last value); the one JSON reader (``json_input.loads_json``) refuses it, for every reader using it."""
+    import os
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent / "sweeps"))
+    import harness
+
+    from mteb_evalrank.errors import InputError
+    from mteb_evalrank.json_input import loads_json
+
+    with pytest.raises(InputError, match=r"^F: key 'a' appears twice in one JSON object; keep one of the two\.$"):
+        loads_json('{"b": {"a": 1, "a": 2}}', source="F")
+    assert loads_json('{"a": {"a": 1}}', source="F") == {"a": {"a": 1}}  # one key per object, at any level
+    folder = tmp_path / "results" / "o__m" / "r"
+    folder.mkdir(parents=True)
+    text = json.dumps({"task_name": "HEROS", "scores": {"test": [{"hf_subset": "typo", "main_score": 0.5}]}})
+    (folder / "HEROS.json").write_text(text.replace('"hf_subset"', '"main_score": 0.4, "hf_subset"'))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
+    code, _out, err = harness.cli_in_process(["heros-report", str(tmp_path)], tmp_path, env)
+    assert code == 2 and "key 'main_score' appears twice in one JSON object" in err.strip().splitlines()[-1], err
+
+
 def test_a_warning_naming_a_file_that_is_not_utf8_can_be_written_anywhere():
     """Every plugin warning shows such bytes as ``\\xNN`` (a report over a latin-1 model folder warned the raw
     name, and pytest-xdist's worker died sending it: "strings must be utf-8 encodable")."""
