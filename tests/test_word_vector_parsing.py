@@ -406,3 +406,16 @@ def test_one_word_spelled_two_ways_is_merged_with_one_warning(tmp_path):
         assert np.array_equal(merged.vector(spelling), [0, 1, 0]) and merged.lookup(spelling) == 1
     assert np.array_equal(merged.mean_vector, reference.mean_vector)
     assert np.array_equal(merged.kept_rows(), [0, 1, 2])
+
+
+def test_twins_that_lowercase_alike_are_still_twins(tmp_path):
+    """sweep_holdout53: the Angstrom sign (U+212B) and Å (U+00C5) are one letter under NFC, and lowercase to the same
+    å: the lowercased keys met first, so the pair was merged as a repeated word, without the twins' warning."""
+    from mteb_evalrank.errors import EvalRankWarning
+    from mteb_evalrank.models.static_vectors import load_word_vectors
+
+    path = tmp_path / "angstrom.txt"
+    path.write_text("cat 1 0\n\u00c5 0 1\n\u212b 1 1\n", encoding="utf-8")
+    with pytest.warns(EvalRankWarning, match="one word spelled two ways"):
+        vectors = load_word_vectors(path)
+    assert len(vectors) == 2 and vectors.lookup("\u212b") == vectors.lookup("\u00c5") == 1

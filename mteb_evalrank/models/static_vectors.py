@@ -132,8 +132,14 @@ class WordVectors:
             key = raw if raw.isascii() else name_key(raw, casefold=False)
             if key not in word2id:  # first occurrence wins, as in the reference toolkit
                 word2id[key] = i
-            elif (self.words[word2id[key]].lower() if lower else self.words[word2id[key]]) != raw:
-                twins.append((word2id[key], i))  # one key, two spellings: twins, not a repeated word
+            else:
+                first = self.words[word2id[key]]
+                # one key, two spellings (after lowercasing, or before it: the Angstrom sign and Å lowercase alike):
+                # twins, not a repeated word
+                if (first.lower() if lower else first) != raw or (
+                    first != w and name_key(first, casefold=False) == name_key(w, casefold=False)
+                ):
+                    twins.append((word2id[key], i))
         self.word2id = word2id
         if self.sources:
             _warn_twin_words(self.words, twins, self.sources[-1] if len(self.sources) > 1 else self.sources[0])
