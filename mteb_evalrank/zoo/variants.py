@@ -278,12 +278,18 @@ _load_catalogue()
 
 def reload_catalogue() -> list[ZooBase]:
     """Register the catalogue again, with the user catalogues now in force (after
-    :func:`mteb_evalrank.zoo.catalogue.use_catalogue`): their bases are added, or replace packaged ones."""
+    :func:`mteb_evalrank.zoo.catalogue.use_catalogue`): their bases are added, or replace packaged ones, and the
+    bases of a catalogue no longer in force (an earlier command's, or one refused) leave the zoo.  The tables are
+    emptied in place and filled again, so that a module holding them sees the new zoo."""
     from mteb_evalrank.zoo import word_zoo
     from mteb_evalrank.zoo.catalogue import catalogue
 
     word_zoo.catalogue.cache_clear()
-    return load_catalogue(catalogue())
+    data = catalogue()  # read and checked first: a catalogue refused here leaves the zoo as it was
+    FIT_CORPORA.clear()
+    BASES.clear()
+    VARIANTS.clear()
+    return load_catalogue(data)
 
 
 def zoo_names() -> list[str]:
