@@ -10,9 +10,11 @@ only then added to the suite.  What it finds becomes rows of the bad-input table
 in-process (:func:`run_case_here`: stdin, stdout and stderr replaced, the environment and the working folder set
 for the case, a hang ended by ``SIGALRM``), or ``python -m mteb_evalrank.cli ARGV`` in a subprocess for a case
 marked ``subprocess=True`` (one that reads the process's own ``/dev/stdin``, or an environment variable read
-once at import) or with ``--subprocess``.  It runs inside a fresh copy of a working folder that holds a seeded
-MTEB results folder (``R``, written with MTEB's own objects by ``tests/results_fixture.py``) and whatever files
-the group's ``prepare`` adds.  Outcomes, worst first:
+once at import) or with ``--subprocess``.  It runs inside a copy of a working folder that holds a seeded MTEB
+results folder (``R``, written with MTEB's own objects by ``tests/results_fixture.py``) and whatever files the
+group's ``prepare`` adds: a :class:`Workspace` keeps one copy and hands it to case after case while they leave it
+as it was (a case that changed, created or removed anything gets the next case a fresh copy).  Outcomes, worst
+first:
 
 - ``hang``: no exit within the timeout;
 - ``traceback``: a Python traceback on stderr;
