@@ -238,7 +238,7 @@ def compare_clustered(
     return ClusteredComparison(diff, float(low), float(high), se, p, len(y), n_fam, n_resamples)
 
 
-def holm(p_values: Sequence[float], alpha: float = 0.05) -> np.ndarray:
+def holm(p_values: Sequence[float] | np.ndarray, alpha: float = 0.05) -> np.ndarray:
     """Holm-corrected p-values (the module docstring's step-down; NaN stays NaN and does not count as a
     comparison).  ``alpha`` changes no value: it is kept for the callers that pass statsmodels' signature."""
     p = np.asarray(p_values, dtype=np.float64)
