@@ -33,18 +33,23 @@ def deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
-def _refusing_twin_keys(source: str):
-    """An ``object_pairs_hook`` that builds the object, refusing a key given twice in it."""
+class DuplicateKeyError(ValueError):
+    """A JSON object names one key twice (``json`` would keep the last silently); ``key`` is that key."""
 
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise InputError(f"{source}: key {key!r} appears twice in one JSON object; keep one of the two.")
-            out[key] = value
-        return out
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the key {key!r} appears twice in one object")
+        self.key = key
 
-    return hook
+
+def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for :func:`json.loads` that raises :class:`DuplicateKeyError` on a repeated key (the
+    one such hook: :func:`loads_json`, the result-file check and the SentEval import use it)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKeyError(key)
+        out[key] = value
+    return out
 
 
 def loads_json(text: str | bytes, *, source: str, limit: int = MAX_JSON_DEPTH, **kwargs: Any) -> Any:
@@ -52,9 +57,11 @@ def loads_json(text: str | bytes, *, source: str, limit: int = MAX_JSON_DEPTH, *
     twice in one object, is one :class:`InputError` naming the file, never a ``RecursionError`` (in the parser, or
     later in code that walks what was parsed); other malformed JSON raises ``ValueError`` as ``json.loads`` does."""
     if "object_hook" not in kwargs:
-        kwargs.setdefault("object_pairs_hook", _refusing_twin_keys(source))
+        kwargs.setdefault("object_pairs_hook", no_duplicate_keys)
     try:
         value = json.loads(text, **kwargs)
+    except DuplicateKeyError as exc:
+        raise InputError(f"{source}: key {exc.key!r} appears twice in one JSON object; keep one of the two.") from None
     except RecursionError:
         value = None
     else:

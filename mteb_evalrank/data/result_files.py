@@ -351,20 +351,6 @@ def prediction_pairs(data: dict, subset: str, split: str, path: str | Path) -> t
     return [float(x) for x in cosine], [float(x) for x in gold]
 
 
-class DuplicateKeyError(ValueError):
-    """A JSON object names one key twice (``json`` would keep the last silently)."""
-
-
-def no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
-    """``object_pairs_hook`` for :func:`json.loads` that raises :class:`DuplicateKeyError` on a repeated key."""
-    out: dict = {}
-    for key, value in pairs:
-        if key in out:
-            raise DuplicateKeyError(f"the key {key!r} appears twice in one object")
-        out[key] = value
-    return out
-
-
 def task_name_problem(obj: dict, path: Path, *, required: bool = True) -> str | None:
     """Why the result object ``obj`` of the file ``path`` is not a result of the task its file is named after
     (``N2O.json`` holding ``"task_name": "HEROS"``), or ``None``: a result is matched by its file name, so its
@@ -385,6 +371,7 @@ def check_result_json(path: str | Path) -> dict:
     1.x files (``mteb_dataset_name``, no ``scores``) are left to ``TaskResult``'s own conversion.  Anything
     else raises :class:`InputError` naming the file and the key (a results walk skips the file with it)."""
     from mteb_evalrank.data.files import read_bytes
+    from mteb_evalrank.json_input import no_duplicate_keys
 
     path = Path(path)
     data = read_bytes(path, what="result file")

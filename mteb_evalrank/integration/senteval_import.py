@@ -396,7 +396,7 @@ def read_senteval_json(path: Path) -> dict[str, Any]:
     # utf-8-sig: a byte-order mark (Windows editors write one) is dropped, not a JSON error
     text = read_text(Path(path), what="SentEval results file", encoding="utf-8-sig", limit=_MAX_SENTEVAL_BYTES)
 
-    from mteb_evalrank.data.result_files import DuplicateKeyError, no_duplicate_keys
+    from mteb_evalrank.json_input import DuplicateKeyError, no_duplicate_keys
 
     try:
         data = json.loads(text, object_pairs_hook=no_duplicate_keys)
