@@ -166,16 +166,24 @@ def register_zoo() -> list[str]:
     return names
 
 
+def _put_in_force(files: list[Path]) -> None:
+    """Make ``files`` the ``--catalogue`` files in force, and read the zoo again from them (the packaged catalogue
+    first): a base of a file no longer in force leaves the zoo."""
+    from mteb_evalrank.zoo import catalogue as catalogue_files
+    from mteb_evalrank.zoo.variants import reload_catalogue
+
+    catalogue_files._USER_FILES[:] = files
+    catalogue_files.clear_cache()
+    reload_catalogue()
+
+
 def forget_catalogues() -> None:
     """Take the ``--catalogue`` files of an earlier command of this process out of force (each command's
     ``--catalogue`` options are its own): the zoo is read again when there were any."""
     from mteb_evalrank.zoo import catalogue as catalogue_files
-    from mteb_evalrank.zoo.variants import reload_catalogue
 
     if catalogue_files._USER_FILES:
-        catalogue_files._USER_FILES.clear()
-        catalogue_files.clear_cache()
-        reload_catalogue()
+        _put_in_force([])
 
 
 def use_catalogue(path: str | Path) -> list[str]:
@@ -190,10 +198,8 @@ def use_catalogue(path: str | Path) -> list[str]:
     try:
         reload_catalogue()
         return register_zoo()
-    except BaseException:  # a catalogue refused is not in force afterwards (a later command of this process)
-        catalogue_files._USER_FILES[:] = in_force
-        catalogue_files.clear_cache()
-        reload_catalogue()  # the zoo as it was: the refused file's bases may already have joined it
+    except BaseException:  # a catalogue refused is not in force afterwards (a later command of this process), and
+        _put_in_force(in_force)  # the zoo is as it was: the refused file's bases may already have joined it
         raise
 
 
