@@ -79,6 +79,16 @@ class Case:
     subprocess: bool = False
 
 
+def expect(kind: str) -> dict:
+    """:class:`Case` keywords for a case's expected outcome written as ``"ok"`` (valid input), ``"bad"`` (refused)
+    or a warning's fragment (``warns``)."""
+    if kind == "ok":
+        return {"ok": True}
+    if kind == "bad":
+        return {}
+    return {"warns": kind}
+
+
 def _digest(p: str, mode: int) -> str:
     """What :func:`snapshot` records for one entry of mode ``mode``."""
     if stat.S_ISLNK(mode):

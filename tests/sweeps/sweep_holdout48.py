@@ -19,7 +19,7 @@ import unicodedata
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Case, main
+from harness import Case, expect, main
 
 FIXTURES = str(Path(__file__).resolve().parents[1] / "fixtures" / "sources")
 SRC = {"MTEB_EVALRANK_SOURCES": FIXTURES}
@@ -508,15 +508,6 @@ CASES: list[Case] = []
 
 def add(name: str, argv: list[str], **kw) -> None:
     CASES.append(Case(name, argv, **kw))
-
-
-def expect(kind: str) -> dict:
-    """Case keywords for "ok", "bad" or a warning fragment."""
-    if kind == "ok":
-        return {"ok": True}
-    if kind == "bad":
-        return {}
-    return {"warns": kind}
 
 
 # --- score tables of other formats, twins and shapes -----------------------------------------------------------

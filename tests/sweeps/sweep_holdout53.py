@@ -23,7 +23,7 @@ import unicodedata
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Case, cli_in_process, main
+from harness import Case, cli_in_process, expect, main
 
 FIXTURES = str(Path(__file__).resolve().parents[1] / "fixtures" / "sources")
 SRC = {"MTEB_EVALRANK_SOURCES": FIXTURES}
@@ -652,15 +652,6 @@ CASES: list[Case] = []
 
 def add(name: str, argv: list[str], **kw) -> None:
     CASES.append(Case(name, argv, **kw))
-
-
-def expect(kind: str) -> dict:
-    """Case keywords for "ok", "bad" or a warning fragment."""
-    if kind == "ok":
-        return {"ok": True}
-    if kind == "bad":
-        return {}
-    return {"warns": kind}
 
 
 # === correlate: score tables of other formats, twins and cells (classes 6, 7) ====================================
